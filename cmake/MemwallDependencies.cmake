@@ -1,0 +1,10 @@
+# Required dependencies: all from Debian's archive (scripts/bootstrap.sh installs them).
+find_package(SQLite3 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 2.1 REQUIRED)
+find_package(benchmark 1.7 REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Threads REQUIRED)
+if(MEMWALL_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs what memwall needs from Debian's archive, and only what is missing (idempotent).
+# Optional parts are skipped by the build when absent: CUDA (the toolkit in /usr/local/cuda).
+set -euo pipefail
+
+packages=(
+  build-essential cmake git pkg-config
+  libsqlite3-dev sqlite3
+  nlohmann-json3-dev libcli11-dev libfmt-dev
+  libbenchmark-dev libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "bootstrap: all packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "bootstrap: missing packages: ${missing[*]}" >&2
+  echo "bootstrap: run as root, or: sudo apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "bootstrap: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
