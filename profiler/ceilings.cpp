@@ -1,0 +1,302 @@
+#include "profiler/ceilings.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+
+namespace memwall {
+
+std::string_view to_string(CeilingKind k) {
+    return k == CeilingKind::bandwidth ? "bandwidth" : "compute";
+}
+
+std::optional<CeilingKind> ceiling_kind_from(std::string_view s) {
+    if (s == "bandwidth") return CeilingKind::bandwidth;
+    if (s == "compute") return CeilingKind::compute;
+    return std::nullopt;
+}
+
+const Ceiling* Ceilings::find(std::string_view name) const {
+    for (const auto& c : items)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+double Ceilings::peak_flops() const {
+    double best = 0;
+    for (const auto& c : items)
+        if (c.kind == CeilingKind::compute) best = std::max(best, c.value);
+    return best;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string format_bytes(double b) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    while (b >= 1024 && u < 4) {
+        b /= 1024;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g %s", b, units[u]);
+    return buf;
+}
+
+// Median of each rate and its two nearest neighbours (the first or last three at the ends),
+// so a single stray sample cannot set a plateau; fewer than three rates are kept as they are.
+std::vector<double> median3(const std::vector<double>& r) {
+    if (r.size() < 3) return r;
+    std::vector<double> out(r.size());
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        std::size_t mid = std::clamp<std::size_t>(i, 1, r.size() - 2);
+        double w[3] = {r[mid - 1], r[mid], r[mid + 1]};
+        std::sort(w, w + 3);
+        out[i] = w[1];
+    }
+    return out;
+}
+
+// The best smoothed rate over working sets in (lo, hi] of a curve sorted by working set,
+// with the method text saying so.
+std::optional<Ceiling> plateau(const std::vector<BandwidthSample>& curve, double lo, double hi,
+                               std::string name, double capacity, int threads) {
+    std::vector<double> rates, sizes;
+    for (const auto& s : curve) {
+        if (s.working_set_bytes <= lo || s.working_set_bytes > hi) continue;
+        rates.push_back(s.bytes_per_second);
+        sizes.push_back(s.working_set_bytes);
+    }
+    if (rates.empty()) return std::nullopt;
+    const auto smooth = median3(rates);
+    const double best = *std::max_element(smooth.begin(), smooth.end());
+    if (best <= 0) return std::nullopt;
+    std::string method = "ERT a=a*b+c, best over working sets " + format_bytes(sizes.front()) +
+                         "-" + format_bytes(sizes.back()) + ", " + std::to_string(threads) +
+                         " threads";
+    return Ceiling{std::move(name), CeilingKind::bandwidth, best,
+                   "B/s",           std::move(method),      capacity};
+}
+
+// Runs rounds of body(thread, reps) on all threads in one parallel region and returns the best
+// of work_per_rep * reps / seconds. ERT schedule: reps double until a round lasts an eighth of
+// the budget, then rounds repeat until the budget is spent (at least three rounds).
+// Each thread times its own work, and a round counts only when the threads ran together for
+// 90% of it: on a busy machine a thread may start milliseconds late (the scheduler's slice),
+// and the rate of threads that took turns is not the rate of threads running at once. Rounds
+// go on (up to 8x the budget) until one counts; if none does, the best of the others, which
+// understates, is returned.
+template <class Body>
+double best_rate(int threads, double budget, double work_per_rep, Body&& body) {
+    std::vector<Clock::time_point> start(threads), end(threads);
+    double best_together = 0, best_any = 0, spent = 0;
+    long reps = 1;
+    int rounds = 0;
+    bool stop = false;
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = omp_get_thread_num();
+        while (!stop) {
+#pragma omp barrier
+            start[t] = Clock::now();
+            body(t, reps);
+            end[t] = Clock::now();
+#pragma omp barrier
+#pragma omp single
+            {
+                auto secs = [](Clock::duration d) {
+                    return std::chrono::duration<double>(d).count();
+                };
+                const double span = secs(*std::max_element(end.begin(), end.end()) -
+                                         *std::min_element(start.begin(), start.end()));
+                const double together = secs(*std::min_element(end.begin(), end.end()) -
+                                             *std::max_element(start.begin(), start.end()));
+                double longest = 0;
+                for (int i = 0; i < threads; ++i)
+                    longest = std::max(longest, secs(end[i] - start[i]));
+                spent += span;
+                ++rounds;
+                if (span > 0) {
+                    const double rate = work_per_rep * static_cast<double>(reps) / span;
+                    best_any = std::max(best_any, rate);
+                    if (together >= 0.9 * span) best_together = std::max(best_together, rate);
+                }
+                if ((rounds >= 3 && spent >= budget && best_together > 0) || spent >= 8 * budget)
+                    stop = true;
+                else if (longest < budget / 8)
+                    reps *= 2;
+            }  // the implicit barrier publishes stop and reps
+        }
+    }
+    return best_together > 0 ? best_together : best_any;
+}
+
+struct FreeDeleter {
+    void operator()(float* p) const { std::free(p); }
+};
+
+// The ERT bandwidth kernel: one read and one write of 4 bytes per element.
+[[gnu::noinline]] void axpb_pass(float* __restrict a, std::size_t n, float b, float c) {
+    a = static_cast<float*>(__builtin_assume_aligned(a, 64));
+    for (std::size_t i = 0; i < n; ++i) a[i] = a[i] * b + c;
+}
+
+// Vector width and accumulator count that cover FMA latency x throughput with registers to
+// spare (AVX-512 and AArch64 have 32 vector registers, AVX2 16).
+#if defined(__AVX512F__)
+constexpr int kVecBytes = 64, kAccumulators = 16;
+#elif defined(__AVX__)
+constexpr int kVecBytes = 32, kAccumulators = 12;
+#elif defined(__aarch64__)
+constexpr int kVecBytes = 16, kAccumulators = 16;
+#else
+constexpr int kVecBytes = 16, kAccumulators = 8;
+#endif
+using VecF = float __attribute__((vector_size(kVecBytes)));
+constexpr int kLanes = kVecBytes / static_cast<int>(sizeof(float));
+constexpr double kFlopsPerIter = 2.0 * kAccumulators * kLanes;
+
+// Needs -ffp-contract=fast (set for this file), which ISO C++ mode turns off.
+[[gnu::noinline]] float fma_chain(long iters, float b, float c) {
+    VecF acc[kAccumulators];
+    for (int j = 0; j < kAccumulators; ++j)
+        acc[j] = VecF{} + (1.0f + 0.01f * static_cast<float>(j));
+    const VecF vb = VecF{} + b, vc = VecF{} + c;
+    for (long i = 0; i < iters; ++i) {
+#pragma GCC unroll 32
+        for (int j = 0; j < kAccumulators; ++j) acc[j] = acc[j] * vb + vc;
+    }
+    VecF sum = {};
+    for (int j = 0; j < kAccumulators; ++j) sum += acc[j];
+    float r = 0;
+    for (int l = 0; l < kLanes; ++l) r += sum[l];
+    return r;
+}
+
+Ceiling measure_fma_peak(int threads, double budget) {
+    constexpr long kItersPerRep = 1024;
+    // a = a*0.5 + 0.5 converges to 1: no overflow, no denormals, and the compiler cannot know.
+    volatile float b = 0.5f, c = 0.5f;
+    double best =
+        best_rate(threads, budget, kFlopsPerIter * kItersPerRep * threads, [&](int, long reps) {
+            float r = fma_chain(reps * kItersPerRep, b, c);
+            asm volatile("" : : "x"(r));  // keeps the chains live
+        });
+    std::string method = "ERT-style FP32 FMA chains, " + std::to_string(kAccumulators) + " x " +
+                         std::to_string(kVecBytes * 8) + "-bit accumulators, " +
+                         std::to_string(threads) + " threads, best of timed rounds";
+    return {"fp32_fma", CeilingKind::compute, best, "FLOP/s", std::move(method), 0};
+}
+
+int team_size(int threads) {
+    int team = 0;
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp single
+        team = omp_get_num_threads();
+    }
+    return team;
+}
+
+}  // namespace
+
+std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve_in,
+                                        const MemoryHierarchy& mh, int threads) {
+    threads = std::max(threads, 1);
+    auto curve = curve_in;
+    std::sort(curve.begin(), curve.end(), [](const auto& x, const auto& y) {
+        return x.working_set_bytes < y.working_set_bytes;
+    });
+
+    std::vector<Ceiling> out;
+    double inner_total = 0;
+    for (const auto& cache : mh.caches) {
+        double total = static_cast<double>(mh.per_thread_bytes(cache.name)) * threads;
+        if (auto c = plateau(curve, 2 * inner_total, 0.75 * total, cache.name,
+                             static_cast<double>(cache.bytes), threads))
+            out.push_back(std::move(*c));
+        inner_total = total;
+    }
+    if (auto c = plateau(curve, std::nextafter(4 * inner_total, 0.0), HUGE_VAL, "dram", 0, threads))
+        out.push_back(std::move(*c));
+    return out;
+}
+
+CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const CeilingOptions& opt) {
+    if (opt.threads < 0 || !(opt.min_working_set > 0) || !(opt.growth > 1) ||
+        !(opt.seconds_per_point > 0) || opt.max_working_set < 0)
+        throw std::invalid_argument(
+            "ceiling options: need threads >= 0, min_working_set > 0, "
+            "growth > 1, seconds_per_point > 0");
+    const int threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
+    if (int team = team_size(threads); team != threads)
+        throw std::runtime_error("ceilings: OpenMP gave " + std::to_string(team) + " threads of " +
+                                 std::to_string(threads) + " requested");
+
+    double max_ws = opt.max_working_set;
+    if (max_ws == 0) {
+        double llc = mh.caches.empty()
+                         ? 0.0
+                         : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name));
+        max_ws = std::max(256.0 * (1 << 20), 8 * llc * threads);
+    }
+    max_ws = std::max(max_ws, opt.min_working_set);
+
+    // Elements per thread, in whole 64-byte lines, one per sweep point.
+    constexpr std::size_t kLine = 64 / sizeof(float);
+    std::vector<std::size_t> sizes;
+    for (double ws = opt.min_working_set; ws <= max_ws * (1 + 1e-9); ws *= opt.growth) {
+        auto n = static_cast<std::size_t>(ws / (sizeof(float) * threads) / kLine + 0.5) * kLine;
+        n = std::max(n, kLine);
+        if (sizes.empty() || n != sizes.back()) sizes.push_back(n);
+    }
+
+    // One slice per thread, page-aligned, first touched by the thread that owns it.
+    const std::size_t slice = (sizes.back() + 1023) / 1024 * 1024;
+    const std::size_t total_bytes = slice * sizeof(float) * threads;
+    std::unique_ptr<float, FreeDeleter> buf(
+        static_cast<float*>(std::aligned_alloc(4096, total_bytes)));
+    if (!buf)
+        throw std::runtime_error("ceilings: cannot allocate " +
+                                 format_bytes(static_cast<double>(total_bytes)));
+#pragma omp parallel num_threads(threads)
+    {
+        float* mine = buf.get() + static_cast<std::size_t>(omp_get_thread_num()) * slice;
+        std::fill(mine, mine + slice, 1.0f);
+    }
+
+    const double steps = static_cast<double>(sizes.size()) + 1;
+    volatile float b = 0.5f, c = 0.5f;  // a = a*0.5 + 0.5 stays at 1
+    CeilingMeasurement m;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const std::size_t n = sizes[i];
+        double bytes_per_pass = 2.0 * sizeof(float) * static_cast<double>(n) * threads;
+        double rate =
+            best_rate(threads, opt.seconds_per_point, bytes_per_pass, [&](int t, long reps) {
+                float* mine = buf.get() + static_cast<std::size_t>(t) * slice;
+                for (long r = 0; r < reps; ++r) {
+                    axpb_pass(mine, n, b, c);
+                    // The results are never read: tell the compiler memory is observed.
+                    asm volatile("" : : "r"(mine) : "memory");
+                }
+            });
+        m.bandwidth_curve.push_back({static_cast<double>(n * sizeof(float)) * threads, rate});
+        if (opt.progress) opt.progress(static_cast<double>(i + 1) / steps);
+    }
+    buf.reset();
+
+    m.ceilings.items = bandwidth_plateaus(m.bandwidth_curve, mh, threads);
+    m.ceilings.items.push_back(measure_fma_peak(threads, 10 * opt.seconds_per_point));
+    if (opt.progress) opt.progress(1.0);
+    return m;
+}
+
+}  // namespace memwall

@@ -1,0 +1,75 @@
+// Ceilings of the roofline, measured on the machine that runs the sweep (Empirical Roofline
+// Toolkit method): bandwidth plateaus per cache level and DRAM, and the FP32 FMA peak.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profiler/memory_hierarchy.hpp"
+
+namespace memwall {
+
+enum class CeilingKind { bandwidth, compute };
+std::string_view to_string(CeilingKind k);
+std::optional<CeilingKind> ceiling_kind_from(std::string_view s);
+
+struct Ceiling {
+    std::string name;      // bandwidth: "l1", "l2", "llc", "dram"; compute: "fp32_fma"
+    CeilingKind kind = CeilingKind::bandwidth;
+    double value = 0;      // B/s or FLOP/s
+    std::string unit;      // "B/s" or "FLOP/s"
+    std::string method;    // how it was obtained, shown beside it
+    double capacity_bytes = 0;  // one instance of the cache level (0 for dram and compute)
+};
+
+struct Ceilings {
+    std::vector<Ceiling> items;
+
+    const Ceiling* find(std::string_view name) const;
+    // The best compute ceiling (FLOP/s); 0 when none.
+    double peak_flops() const;
+    bool empty() const { return items.empty(); }
+};
+
+// One point of the bandwidth sweep: working set (all threads) and the best rate observed.
+struct BandwidthSample {
+    double working_set_bytes = 0;
+    double bytes_per_second = 0;
+};
+
+struct CeilingOptions {
+    int threads = 0;               // 0: the kernels' thread count (omp_get_max_threads())
+    double min_working_set = 8e3;  // bytes, all threads together
+    double max_working_set = 0;    // 0: 8x the last-level cache of all threads, at least 256 MiB
+    double growth = 1.25;          // working-set growth factor between sweep points
+    double seconds_per_point = 0.02;  // per working set; the FMA peak gets 10x
+    // Called with progress in [0, 1]; may be empty.
+    std::function<void(double)> progress;
+};
+
+struct CeilingMeasurement {
+    Ceilings ceilings;
+    std::vector<BandwidthSample> bandwidth_curve;  // for plots and diagnosis
+};
+
+// Measures the bandwidth plateaus (a[i] = a[i]*b + c over growing working sets, per thread
+// slices, best of doubling trial counts) and the vectorised FMA peak with all threads. Each
+// thread times its own work and only rounds in which the threads ran together count, so other
+// processes on the machine slow the measurement down more than they lower the figures.
+// Throws std::invalid_argument on bad options.
+CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const CeilingOptions& opt = {});
+
+// Assigns each cache level and DRAM the plateau of its segment of the curve: the best rate
+// among working sets that fit the level (per-thread capacity x threads) but not the level
+// inside it; DRAM from working sets at least 4x the last-level cache. Segments keep clear of
+// the transitions (from 2x the inner level's capacity to 3/4 of the level's own), and each
+// rate is first replaced by the median of it and its neighbours in the segment, so one stray
+// sample cannot set the ceiling of a segment of three samples or more. A level with no sample
+// in its segment is left out. Pure, so it is tested on recorded curves.
+std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve,
+                                        const MemoryHierarchy& mh, int threads);
+
+}  // namespace memwall

@@ -1,0 +1,37 @@
+// A named measured or modelled quantity of a case, always with its source.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace memwall {
+
+// cupti: measured on an NVIDIA GPU; perf: CPU PMU through perf_event;
+// emu: exact count from the cuda-emu access stream; model: analytic.
+enum class CounterSource { cupti, perf, emu, model };
+
+std::string_view to_string(CounterSource s);
+std::optional<CounterSource> counter_source_from(std::string_view s);
+
+struct Counter {
+    std::string name;
+    double value = 0;
+    std::string unit;
+    CounterSource source = CounterSource::model;
+};
+
+// Names of the counters every variant's model provides. Bytes are split by the memory level
+// they cross, so a case can be placed on a hierarchical roofline.
+namespace counters {
+inline constexpr std::string_view flops = "flops";                // FLOP
+inline constexpr std::string_view bytes_min = "bytes.min";        // B, compulsory traffic
+inline constexpr std::string_view workspace = "workspace.bytes";  // B, allocated by the variant
+// Traffic at a level: "bytes.<level>" with level one of the ceiling names (dram, llc, l2, l1).
+std::string bytes_at(std::string_view level);
+}  // namespace counters
+
+const Counter* find_counter(const std::vector<Counter>& cs, std::string_view name);
+
+}  // namespace memwall

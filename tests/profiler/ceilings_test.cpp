@@ -1,0 +1,187 @@
+#include "profiler/ceilings.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+namespace memwall {
+namespace {
+
+constexpr double KiB = 1024, MiB = 1024 * KiB;
+
+// 32 KiB L1 and 1 MiB L2 per core, 32 MiB LLC shared by both: with 2 threads the levels hold
+// 64 KiB, 2 MiB and 32 MiB in all.
+MemoryHierarchy two_cores() {
+    return {{{"l1", 32 << 10, 1}, {"l2", 1 << 20, 1}, {"llc", 32 << 20, 2}}, 2};
+}
+
+double true_rate(double ws) {
+    if (ws <= 64 * KiB) return 400e9;
+    if (ws <= 2 * MiB) return 200e9;
+    if (ws <= 32 * MiB) return 100e9;
+    return 30e9;
+}
+
+std::vector<BandwidthSample> step_curve(double max_ws) {
+    std::vector<BandwidthSample> c;
+    for (double ws = 8 * KiB; ws <= max_ws; ws *= 1.25) c.push_back({ws, true_rate(ws)});
+    return c;
+}
+
+TEST(CeilingSet, FindPeakAndKindNames) {
+    Ceilings c;
+    EXPECT_TRUE(c.empty());
+    EXPECT_EQ(c.peak_flops(), 0);
+    c.items = {{"dram", CeilingKind::bandwidth, 20e9, "B/s", "", 0},
+               {"fp32_fma", CeilingKind::compute, 1e12, "FLOP/s", "", 0},
+               {"fp32_add", CeilingKind::compute, 5e11, "FLOP/s", "", 0}};
+    ASSERT_NE(c.find("dram"), nullptr);
+    EXPECT_EQ(c.find("dram")->value, 20e9);
+    EXPECT_EQ(c.find("l2"), nullptr);
+    EXPECT_EQ(c.peak_flops(), 1e12);
+    for (auto k : {CeilingKind::bandwidth, CeilingKind::compute})
+        EXPECT_EQ(ceiling_kind_from(to_string(k)), k);
+    EXPECT_FALSE(ceiling_kind_from("roof"));
+}
+
+TEST(BandwidthPlateaus, CleanSteps) {
+    auto ceilings = bandwidth_plateaus(step_curve(512 * MiB), two_cores(), 2);
+    ASSERT_EQ(ceilings.size(), 4u);
+    const char* names[] = {"l1", "l2", "llc", "dram"};
+    const double rates[] = {400e9, 200e9, 100e9, 30e9};
+    const double capacity[] = {32 * KiB, 1 * MiB, 32 * MiB, 0};
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(ceilings[i].name, names[i]);
+        EXPECT_EQ(ceilings[i].kind, CeilingKind::bandwidth);
+        EXPECT_EQ(ceilings[i].unit, "B/s");
+        EXPECT_DOUBLE_EQ(ceilings[i].value, rates[i]) << names[i];
+        EXPECT_EQ(ceilings[i].capacity_bytes, capacity[i]) << names[i];
+        EXPECT_NE(ceilings[i].method.find("ERT a=a*b+c"), std::string::npos);
+        EXPECT_NE(ceilings[i].method.find("2 threads"), std::string::npos);
+    }
+    // The L2 segment runs from twice the L1 total (128 KiB) to 3/4 of the L2 total (1.5 MiB);
+    // the method names the samples inside it: 8 KiB x 1.25^13 to 8 KiB x 1.25^23.
+    EXPECT_NE(ceilings[1].method.find("working sets 146 KiB-1.32 MiB"), std::string::npos)
+        << ceilings[1].method;
+}
+
+TEST(BandwidthPlateaus, NoisyStepsWithTransitionsSpikesAndDips) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> jitter(0.95, 1.03);
+    auto curve = step_curve(512 * MiB);
+    for (std::size_t i = 0; i < curve.size(); ++i) {
+        auto& s = curve[i];
+        // Caches drain gradually past their capacity: the next plateau is reached at 1.5x.
+        double prev = 0;
+        for (double cap : {64 * KiB, 2 * MiB, 32 * MiB})
+            if (s.working_set_bytes > cap && s.working_set_bytes < 1.5 * cap) prev = true_rate(cap);
+        if (prev > 0) s.bytes_per_second = 0.5 * (prev + s.bytes_per_second);
+        s.bytes_per_second *= jitter(rng);
+        if (i % 7 == 3) s.bytes_per_second *= 0.5;  // interference from other processes
+    }
+    // One timing glitch per segment, far above any real rate.
+    for (double ws : {32 * KiB, 512 * KiB, 8 * MiB, 256 * MiB}) {
+        auto it = std::min_element(curve.begin(), curve.end(), [&](const auto& a, const auto& b) {
+            return std::abs(a.working_set_bytes - ws) < std::abs(b.working_set_bytes - ws);
+        });
+        it->bytes_per_second *= 3;
+    }
+    std::shuffle(curve.begin(), curve.end(), rng);
+
+    auto ceilings = bandwidth_plateaus(curve, two_cores(), 2);
+    ASSERT_EQ(ceilings.size(), 4u);
+    const double rates[] = {400e9, 200e9, 100e9, 30e9};
+    for (int i = 0; i < 4; ++i)
+        EXPECT_NEAR(ceilings[i].value / rates[i], 1.0, 0.04) << ceilings[i].name;
+}
+
+TEST(BandwidthPlateaus, LevelsWithoutSamplesAreLeftOut) {
+    // Up to 4 MiB: the LLC segment (4-24 MiB) and DRAM (from 128 MiB) have no sample.
+    auto ceilings = bandwidth_plateaus(step_curve(4 * MiB), two_cores(), 2);
+    ASSERT_EQ(ceilings.size(), 2u);
+    EXPECT_EQ(ceilings[0].name, "l1");
+    EXPECT_EQ(ceilings[1].name, "l2");
+
+    // A gap between the L1 sizes and the DRAM sizes.
+    std::vector<BandwidthSample> gap{
+        {16 * KiB, 400e9}, {32 * KiB, 400e9}, {256 * MiB, 30e9}, {512 * MiB, 30e9}};
+    ceilings = bandwidth_plateaus(gap, two_cores(), 2);
+    ASSERT_EQ(ceilings.size(), 2u);
+    EXPECT_EQ(ceilings[0].name, "l1");
+    EXPECT_EQ(ceilings[1].name, "dram");
+    EXPECT_EQ(ceilings[1].value, 30e9);
+
+    EXPECT_TRUE(bandwidth_plateaus({}, two_cores(), 2).empty());
+}
+
+TEST(BandwidthPlateaus, ThreadsScaleTheSegments) {
+    // With one thread the L1 segment ends at 24 KiB and the L2 one starts at 64 KiB, so 48 KiB
+    // (a transition) counts for neither; DRAM starts at 4 x 16 MiB.
+    std::vector<BandwidthSample> c{{16 * KiB, 300e9}, {48 * KiB, 300e9}, {128 * MiB, 20e9}};
+    auto one = bandwidth_plateaus(c, two_cores(), 1);
+    ASSERT_EQ(one.size(), 2u);
+    EXPECT_EQ(one[0].name, "l1");
+    EXPECT_EQ(one[1].name, "dram");
+    EXPECT_NE(one[0].method.find("16 KiB-16 KiB"), std::string::npos) << one[0].method;
+}
+
+TEST(MeasureCpuCeilings, RejectsBadOptions) {
+    CeilingOptions o;
+    o.growth = 1;
+    EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
+    o = {};
+    o.seconds_per_point = 0;
+    EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
+}
+
+// Plausibility, not speed: a short sweep that still reaches the DRAM segment.
+TEST(MeasureCpuCeilings, SmokeRunIsPlausible) {
+    MemoryHierarchy mh = detect_memory_hierarchy();
+    CeilingOptions o;
+    const double llc_total =
+        static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * mh.cpus;
+    // 8 sizes, the last one in DRAM. Rounds must outlast the scheduling delays of a busy
+    // machine, so the budget is not cut further.
+    o.max_working_set = 4.5 * llc_total;
+    o.growth = 4;
+    o.min_working_set = o.max_working_set / (1 << 14);
+    o.seconds_per_point = 0.01;
+    std::vector<double> progress;
+    o.progress = [&](double p) { progress.push_back(p); };
+
+    CeilingMeasurement m = measure_cpu_ceilings(mh, o);
+
+    ASSERT_EQ(m.bandwidth_curve.size(), 8u);
+    for (std::size_t i = 0; i < m.bandwidth_curve.size(); ++i) {
+        EXPECT_GT(m.bandwidth_curve[i].bytes_per_second, 0);
+        if (i > 0) {
+            EXPECT_GT(m.bandwidth_curve[i].working_set_bytes,
+                      m.bandwidth_curve[i - 1].working_set_bytes);
+        }
+    }
+    EXPECT_LE(m.bandwidth_curve.back().working_set_bytes, 4.5 * llc_total * 1.01);
+    ASSERT_FALSE(progress.empty());
+    EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+    EXPECT_EQ(progress.back(), 1.0);
+
+    const Ceiling* l1 = m.ceilings.find("l1");
+    const Ceiling* dram = m.ceilings.find("dram");
+    const Ceiling* fma = m.ceilings.find("fp32_fma");
+    ASSERT_NE(l1, nullptr);
+    ASSERT_NE(dram, nullptr);
+    ASSERT_NE(fma, nullptr);
+    EXPECT_GT(dram->value, 0);
+    EXPECT_GE(l1->value, dram->value);
+    EXPECT_EQ(fma->kind, CeilingKind::compute);
+    EXPECT_EQ(fma->unit, "FLOP/s");
+    EXPECT_GT(fma->value, 0);
+    EXPECT_EQ(m.ceilings.peak_flops(), fma->value);
+    for (const auto& c : m.ceilings.items)
+        std::printf("%-9s %10.1f G%-6s %s\n", c.name.c_str(), c.value / 1e9, c.unit.c_str(),
+                    c.method.c_str());
+}
+
+}  // namespace
+}  // namespace memwall

@@ -1,0 +1,136 @@
+#include "profiler/roofline.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace memwall {
+namespace {
+
+Ceilings machine() {
+    Ceilings c;
+    c.items = {{"l1", CeilingKind::bandwidth, 1000e9, "B/s", "", 32 << 10},
+               {"l2", CeilingKind::bandwidth, 500e9, "B/s", "", 1 << 20},
+               {"llc", CeilingKind::bandwidth, 200e9, "B/s", "", 32 << 20},
+               {"dram", CeilingKind::bandwidth, 50e9, "B/s", "", 0},
+               {"fp32_fma", CeilingKind::compute, 1e12, "FLOP/s", "", 0}};
+    return c;
+}
+
+Counter model(const std::string& name, double v) {
+    return {name, v, "", CounterSource::model};
+}
+
+TEST(PlaceOnRoofline, MemoryBoundAtDram) {
+    // 1 FLOP per DRAM byte: the DRAM roof is 50 GFLOP/s; 1 GFLOP in 50 ms is 20 GFLOP/s.
+    auto p = place_on_roofline(
+        {model("flops", 1e9), model("bytes.l2", 1e9), model("bytes.dram", 1e9)}, 0.05, machine());
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.bound, "dram");
+    EXPECT_DOUBLE_EQ(p.attainable, 50e9);
+    EXPECT_DOUBLE_EQ(p.flops_per_second, 20e9);
+    EXPECT_DOUBLE_EQ(p.percent_of_bound, 40);
+    EXPECT_DOUBLE_EQ(p.intensity, 1);
+    EXPECT_DOUBLE_EQ(p.bytes_per_second, 20e9);
+    ASSERT_EQ(p.levels.size(), 2u);
+    EXPECT_EQ(p.levels[0].level, "dram");
+    EXPECT_EQ(p.levels[1].level, "l2");
+    EXPECT_DOUBLE_EQ(p.levels[1].attainable, 500e9);
+    EXPECT_EQ(p.bytes_source, CounterSource::model);
+}
+
+TEST(PlaceOnRoofline, AnInnerLevelCanBound) {
+    // Little DRAM traffic (intensity 100) but heavy L1 traffic (0.1): L1 bounds at 100 GFLOP/s.
+    auto p = place_on_roofline(
+        {model("bytes.l1", 1e10), model("bytes.dram", 1e7), model("flops", 1e9)}, 0.1, machine());
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.bound, "l1");
+    EXPECT_DOUBLE_EQ(p.attainable, 100e9);
+    EXPECT_DOUBLE_EQ(p.levels[0].attainable, 1e12);  // the DRAM roof is capped by the peak
+    EXPECT_DOUBLE_EQ(p.intensity, 100);              // the primary level stays DRAM
+    EXPECT_EQ(p.levels.front().level, "dram");
+    EXPECT_EQ(p.levels.back().level, "l1");
+}
+
+TEST(PlaceOnRoofline, ComputeBound) {
+    auto p = place_on_roofline(
+        {model("flops", 1e12), model("bytes.dram", 1e9), model("bytes.llc", 2e9)}, 2.0, machine());
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.bound, "compute");
+    EXPECT_DOUBLE_EQ(p.attainable, 1e12);
+    EXPECT_DOUBLE_EQ(p.percent_of_bound, 50);
+    ASSERT_EQ(p.levels.size(), 2u);
+    EXPECT_EQ(p.levels[1].level, "llc");
+    EXPECT_DOUBLE_EQ(p.levels[1].intensity, 500);
+}
+
+TEST(PlaceOnRoofline, MeasuredCountersWinOverModel) {
+    std::vector<Counter> cs{model("flops", 1e9),
+                            model("bytes.dram", 1e9),
+                            {"bytes.dram", 4e9, "B", CounterSource::emu},
+                            {"flops", 2e9, "FLOP", CounterSource::perf}};
+    auto p = place_on_roofline(cs, 1.0, machine());
+    ASSERT_TRUE(p.valid);
+    EXPECT_DOUBLE_EQ(p.flops, 2e9);
+    EXPECT_DOUBLE_EQ(p.levels[0].bytes, 4e9);
+    EXPECT_EQ(p.levels[0].source, CounterSource::emu);
+    EXPECT_EQ(p.bytes_source, CounterSource::emu);
+    EXPECT_DOUBLE_EQ(p.intensity, 0.5);
+}
+
+TEST(PlaceOnRoofline, InvalidWhenSomethingIsMissing) {
+    const std::vector<Counter> ok{model("flops", 1e9), model("bytes.dram", 1e9)};
+    EXPECT_TRUE(place_on_roofline(ok, 1.0, machine()).valid);
+
+    EXPECT_FALSE(place_on_roofline({model("bytes.dram", 1e9)}, 1.0, machine()).valid);
+    EXPECT_FALSE(place_on_roofline({model("flops", 1e9)}, 1.0, machine()).valid);
+    EXPECT_FALSE(
+        place_on_roofline({model("flops", 1e9), model("bytes.l3", 1e9)}, 1.0, machine()).valid);
+    EXPECT_FALSE(place_on_roofline(ok, 1.0, Ceilings{}).valid);
+    EXPECT_FALSE(place_on_roofline(ok, 0.0, machine()).valid);
+    EXPECT_FALSE(place_on_roofline(ok, -1.0, machine()).valid);
+
+    Ceilings no_peak = machine();
+    no_peak.items.pop_back();
+    auto p = place_on_roofline(ok, 0.5, no_peak);
+    EXPECT_FALSE(p.valid);
+    EXPECT_TRUE(p.bound.empty());
+    EXPECT_DOUBLE_EQ(p.intensity, 1);  // what can be computed still is
+    EXPECT_DOUBLE_EQ(p.flops_per_second, 2e9);
+}
+
+TEST(RoofPolyline, RidgeAtPeakOverBandwidth) {
+    auto r = roof_polyline(100e9, 1e12, 0.01, 1000);
+    EXPECT_DOUBLE_EQ(r.x0, 0.01);
+    EXPECT_DOUBLE_EQ(r.y0, 1e9);
+    EXPECT_DOUBLE_EQ(r.ridge_x, 10);
+    EXPECT_DOUBLE_EQ(r.ridge_y, 1e12);
+    EXPECT_DOUBLE_EQ(r.x1, 1000);
+    EXPECT_DOUBLE_EQ(r.y1, 1e12);
+    // Straight in log-log: slope 1 up to the ridge (y / x is the bandwidth), flat after it.
+    EXPECT_NEAR((std::log(r.ridge_y) - std::log(r.y0)) / (std::log(r.ridge_x) - std::log(r.x0)),
+                1.0, 1e-12);
+    EXPECT_DOUBLE_EQ(r.y1, r.ridge_y);
+}
+
+TEST(RoofPolyline, RidgeOutsideTheRangeIsClamped) {
+    auto flat = roof_polyline(100e9, 1e12, 100, 1000);  // ridge at 10, left of the range
+    EXPECT_DOUBLE_EQ(flat.ridge_x, 100);
+    EXPECT_DOUBLE_EQ(flat.y0, 1e12);
+    EXPECT_DOUBLE_EQ(flat.ridge_y, 1e12);
+    auto slope = roof_polyline(100e9, 1e12, 0.01, 1);  // ridge right of the range
+    EXPECT_DOUBLE_EQ(slope.ridge_x, 1);
+    EXPECT_DOUBLE_EQ(slope.ridge_y, 100e9);
+    EXPECT_DOUBLE_EQ(slope.y1, 100e9);
+}
+
+TEST(RoofPolyline, RejectsDegenerateInput) {
+    EXPECT_THROW(roof_polyline(0, 1e12, 0.01, 100), std::invalid_argument);
+    EXPECT_THROW(roof_polyline(1e9, -1, 0.01, 100), std::invalid_argument);
+    EXPECT_THROW(roof_polyline(1e9, 1e12, 0, 100), std::invalid_argument);
+    EXPECT_THROW(roof_polyline(1e9, 1e12, 10, 10), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace memwall
