@@ -1,0 +1,88 @@
+#include "results/sqlite_statement.hpp"
+
+#include <stdexcept>
+
+namespace memwall {
+
+void throw_sqlite_error(sqlite3* db, std::string_view what) {
+    std::string msg(what);
+    msg += ": ";
+    msg += db ? sqlite3_errmsg(db) : "out of memory";
+    throw std::runtime_error(msg);
+}
+
+void exec_sql(sqlite3* db, const char* sql, std::string_view what) {
+    if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK)
+        throw_sqlite_error(db, what.empty() ? std::string_view(sql) : what);
+}
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK)
+        throw_sqlite_error(db, "preparing \"" + std::string(sql) + "\"");
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::bind(int i, std::int64_t v) {
+    if (sqlite3_bind_int64(stmt_, i, v) != SQLITE_OK) throw_sqlite_error(db_, "binding");
+    return *this;
+}
+
+Statement& Statement::bind(int i, double v) {
+    if (sqlite3_bind_double(stmt_, i, v) != SQLITE_OK) throw_sqlite_error(db_, "binding");
+    return *this;
+}
+
+Statement& Statement::bind(int i, std::string_view v) {
+    if (sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8) != SQLITE_OK)
+        throw_sqlite_error(db_, "binding");
+    return *this;
+}
+
+Statement& Statement::bind(int i, std::optional<double> v) { return v ? bind(i, *v) : bind_null(i); }
+
+Statement& Statement::bind_null(int i) {
+    if (sqlite3_bind_null(stmt_, i) != SQLITE_OK) throw_sqlite_error(db_, "binding");
+    return *this;
+}
+
+bool Statement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw_sqlite_error(db_, sqlite3_sql(stmt_));
+}
+
+int Statement::run(bool allow_constraint) {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_DONE || (allow_constraint && (rc & 0xff) == SQLITE_CONSTRAINT)) return rc;
+    throw_sqlite_error(db_, sqlite3_sql(stmt_));
+}
+
+void Statement::reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+std::int64_t Statement::int64(int col) const { return sqlite3_column_int64(stmt_, col); }
+
+double Statement::real(int col) const { return sqlite3_column_double(stmt_, col); }
+
+std::string Statement::text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    if (!p) return {};
+    return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+
+Transaction::Transaction(sqlite3* db) : db_(db) { exec_sql(db, "BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void Transaction::commit() {
+    exec_sql(db_, "COMMIT");
+    done_ = true;
+}
+
+}  // namespace memwall

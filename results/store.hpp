@@ -1,0 +1,118 @@
+// The results database: SQLite in WAL mode, schema version in PRAGMA user_version, forward
+// migrations, and a PRAGMA application_id that tells memwall databases from other files.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "profiler/ceilings.hpp"
+#include "profiler/counter.hpp"
+#include "results/statistics.hpp"
+
+struct sqlite3;
+
+namespace memwall {
+
+enum class CaseStatus { ok, wrong_result, failed, timeout, skipped };
+std::string_view to_string(CaseStatus s);
+std::optional<CaseStatus> case_status_from(std::string_view s);
+
+enum class RunStatus { running, complete, interrupted };
+std::string_view to_string(RunStatus s);
+
+struct RunInfo {
+    std::int64_t id = 0;
+    std::string started_at;   // ISO 8601 UTC, set by begin_run when empty
+    std::string finished_at;  // empty while running
+    RunStatus status = RunStatus::running;
+    std::string host;
+    std::string backend;      // comma-separated when a sweep spans several
+    std::string device;       // CPU model and cores, GPU name, ...
+    std::string git_revision; // empty when unknown
+    std::string command_line;
+    std::string memwall_version;
+    std::string sweep;        // JSON description of the sweep, so --resume can re-expand it
+    std::map<std::string, std::string> tags;
+};
+
+// A case's identity inside a run.
+struct CaseKey {
+    std::string family, variant, backend;
+    std::string problem;  // canonical JSON of the problem parameters
+    std::string config;   // canonical JSON of the tunable configuration
+    auto operator<=>(const CaseKey&) const = default;
+};
+
+struct CaseRecord {
+    std::int64_t id = 0;
+    std::int64_t run_id = 0;
+    CaseKey key;
+    CaseStatus status = CaseStatus::ok;
+    std::string message;
+    std::string measured_at;
+    // samples[r] holds the per-execution times (seconds) of repetition r.
+    std::vector<std::vector<double>> samples;
+    Summary summary;  // over all samples; n == 0 when not timed
+    std::vector<Counter> counters;
+};
+
+class Store {
+public:
+    enum class Mode {
+        read_only,      // the file must exist and be a memwall database
+        read_write,     // the file must exist; migrated forward if older
+        create,         // created when missing; migrated forward if older
+    };
+    static constexpr int schema_version_latest = 1;
+    static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
+
+    // Throws InputError, leaving the file untouched, when it is missing (read_only,
+    // read_write), not SQLite, SQLite but not memwall's, or of a newer schema.
+    static Store open(const std::string& path, Mode mode);
+
+    Store(Store&&) noexcept;
+    Store& operator=(Store&&) noexcept;
+    ~Store();
+
+    int schema_version() const;
+    const std::string& path() const { return path_; }
+
+    // Runs
+    std::int64_t begin_run(RunInfo info);
+    void finish_run(std::int64_t run_id, RunStatus status);
+    void set_tag(std::int64_t run_id, const std::string& key, const std::string& value);
+    std::vector<RunInfo> runs() const;  // oldest first
+    std::optional<RunInfo> run(std::int64_t run_id) const;
+    std::optional<RunInfo> latest_run() const;
+    // Run ids whose tag `key` has `value`, oldest first.
+    std::vector<std::int64_t> runs_tagged(const std::string& key, const std::string& value) const;
+
+    // Ceilings
+    void save_ceilings(std::int64_t run_id, const Ceilings& c);
+    Ceilings ceilings(std::int64_t run_id) const;
+    // The newest run on `host` for `backend` that has ceilings, if any.
+    std::optional<std::int64_t> latest_ceilings_run(const std::string& host, const std::string& backend) const;
+
+    // Cases. save_case writes the case, its samples and counters in one transaction, so a
+    // killed sweep loses at most the case in flight. A second save of the same key in the same
+    // run throws std::logic_error. The stored summary is computed here from c.samples (so the
+    // two never disagree; c.summary is not read); measured_at is set to now when empty.
+    std::int64_t save_case(const CaseRecord& c);
+    std::set<CaseKey> case_keys(std::int64_t run_id) const;
+    std::vector<CaseRecord> cases(std::int64_t run_id, bool with_samples = true) const;
+    std::size_t case_count(std::int64_t run_id) const;
+
+    sqlite3* handle() const { return db_; }
+
+private:
+    Store(sqlite3* db, std::string path);
+    sqlite3* db_ = nullptr;
+    std::string path_;
+};
+
+}  // namespace memwall

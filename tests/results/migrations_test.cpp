@@ -1,0 +1,82 @@
+#include "results/migrations.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <memory>
+#include <string>
+
+#include "results/sqlite_statement.hpp"
+#include "results/store.hpp"
+
+namespace memwall {
+namespace {
+
+TEST(Migrations, NumberedConsecutivelyUpToLatest) {
+    const auto ms = migrations();
+    ASSERT_FALSE(ms.empty());
+    for (std::size_t i = 0; i < ms.size(); ++i) EXPECT_EQ(ms[i].version, static_cast<int>(i) + 1);
+    EXPECT_EQ(ms.back().version, Store::schema_version_latest);
+}
+
+struct Blank : ::testing::Test {
+    void SetUp() override {
+        ASSERT_EQ(sqlite3_open(":memory:", &raw), SQLITE_OK);
+        db.reset(raw);
+        sqlite3_extended_result_codes(raw, 1);  // as Store::open does
+    }
+    std::int64_t pragma(const char* name) {
+        Statement st(raw, std::string("PRAGMA ") + name);
+        st.step();
+        return st.int64(0);
+    }
+    sqlite3* raw = nullptr;
+    std::unique_ptr<sqlite3, int (*)(sqlite3*)> db{nullptr, sqlite3_close};
+};
+
+TEST_F(Blank, FromVersionZeroCreatesTheSchemaAndStampsIt) {
+    EXPECT_EQ(user_version(raw), 0);
+    migrate(raw, 0, Store::schema_version_latest);
+    EXPECT_EQ(user_version(raw), Store::schema_version_latest);
+    EXPECT_EQ(pragma("application_id"), Store::application_id);
+    for (const char* table : {"runs", "run_tags", "cases", "samples", "counters", "ceilings"}) {
+        Statement st(raw, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
+        st.bind(1, table).step();
+        EXPECT_EQ(st.int64(0), 1) << table;
+    }
+}
+
+TEST_F(Blank, AlreadyMigratedVersionsAreSkipped) {
+    migrate(raw, 0, Store::schema_version_latest);
+    // A second process that read version 0 before the first migrated must not fail.
+    EXPECT_NO_THROW(migrate(raw, 0, Store::schema_version_latest));
+    EXPECT_EQ(user_version(raw), Store::schema_version_latest);
+}
+
+TEST_F(Blank, SchemaEnforcesStatusesAndCascades) {
+    migrate(raw, 0, Store::schema_version_latest);
+    exec_sql(raw, "PRAGMA foreign_keys = ON");
+    exec_sql(raw,
+             "INSERT INTO runs (id, started_at, status, host, backend, device, command_line, memwall_version, sweep) "
+             "VALUES (1, 't', 'running', 'h', 'cpu', 'd', 'c', 'v', '{}')");
+    Statement bad(raw,
+                  "INSERT INTO cases (run_id, family, variant, backend, problem, config, status, measured_at) "
+                  "VALUES (1, 'f', 'v', 'cpu', '{}', '{}', 'exploded', 't')");
+    EXPECT_EQ(bad.run(true), SQLITE_CONSTRAINT_CHECK);
+    exec_sql(raw,
+             "INSERT INTO cases (id, run_id, family, variant, backend, problem, config, status, measured_at) "
+             "VALUES (1, 1, 'f', 'v', 'cpu', '{}', '{}', 'ok', 't')");
+    exec_sql(raw, "INSERT INTO samples VALUES (1, 0, 0, 1.0)");
+    exec_sql(raw, "INSERT INTO counters VALUES (1, 'flops', 1.0, 'FLOP', 'model')");
+    exec_sql(raw, "INSERT INTO run_tags VALUES (1, 'k', 'v')");
+    exec_sql(raw, "INSERT INTO ceilings VALUES (1, 'dram', 'bandwidth', 1.0, 'B/s', 'm', 0)");
+    exec_sql(raw, "DELETE FROM runs");
+    for (const char* table : {"run_tags", "cases", "samples", "counters", "ceilings"}) {
+        Statement st(raw, std::string("SELECT count(*) FROM ") + table);
+        st.step();
+        EXPECT_EQ(st.int64(0), 0) << table;
+    }
+}
+
+}  // namespace
+}  // namespace memwall

@@ -1,0 +1,463 @@
+#include "results/store.hpp"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/errors.hpp"
+#include "results/sqlite_statement.hpp"
+#include "temp_dir.hpp"
+
+namespace memwall {
+namespace {
+
+using test::read_file;
+using test::TempDir;
+using test::write_file;
+
+constexpr Store::Mode kAllModes[] = {Store::Mode::read_only, Store::Mode::read_write, Store::Mode::create};
+
+bool is_iso_utc_ms(const std::string& s) {
+    static const std::regex re(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)");
+    return std::regex_match(s, re);
+}
+
+RunInfo sample_run(const std::string& host = "hostA", const std::string& backend = "cpu",
+                   const std::string& started_at = "2024-05-01T10:00:00.000Z") {
+    RunInfo r;
+    r.started_at = started_at;
+    r.host = host;
+    r.backend = backend;
+    r.device = "AMD EPYC 9B14, 2 threads";
+    r.git_revision = "abc123";
+    r.command_line = "memwall run --family attention";
+    r.memwall_version = "0.1.0";
+    r.sweep = R"({"families":["attention"]})";
+    r.tags = {{"branch", "main"}, {"ci", "yes"}};
+    return r;
+}
+
+Ceilings sample_ceilings() {
+    Ceilings c;
+    c.items = {
+        {"l1", CeilingKind::bandwidth, 4e11, "B/s", "ert a=a*b+c", 32768},
+        {"dram", CeilingKind::bandwidth, 3e10, "B/s", "ert a=a*b+c", 0},
+        {"fp32_fma", CeilingKind::compute, 2e11, "FLOP/s", "fma peak", 0},
+    };
+    return c;
+}
+
+CaseRecord sample_case(std::int64_t run_id, const std::string& variant = "naive") {
+    CaseRecord c;
+    c.run_id = run_id;
+    c.key = {"attention", variant, "cpu", R"({"b":1,"d":64})", R"({"Br":32})"};
+    c.status = CaseStatus::ok;
+    c.measured_at = "2024-05-01T10:00:01.500Z";
+    c.samples = {{3e-3, 1e-3, 2e-3}, {5e-3, 4e-3}};
+    c.counters = {{"flops", 1e9, "FLOP", CounterSource::model},
+                  {"bytes.dram", 2e8, "B", CounterSource::model},
+                  {"bytes.dram", 2.5e8, "B", CounterSource::perf}};
+    return c;
+}
+
+std::int64_t count_rows(const Store& s, const char* table) {
+    Statement st(s.handle(), std::string("SELECT count(*) FROM ") + table);
+    st.step();
+    return st.int64(0);
+}
+
+void sqlite_exec_file(const std::string& path, const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+}
+
+// Every mode refuses the file with `message`, leaving it byte-for-byte as it was and no side
+// file (-wal, -shm, -journal) behind.
+void expect_refused(const TempDir& dir, const std::string& path, const std::string& message) {
+    const std::string before = read_file(path);
+    const auto entries = dir.entries();
+    for (Store::Mode mode : kAllModes) {
+        try {
+            Store::open(path, mode);
+            ADD_FAILURE() << "opened in mode " << static_cast<int>(mode);
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()).substr(0, message.size()), message) << e.what();
+        }
+        EXPECT_EQ(read_file(path), before) << "mode " << static_cast<int>(mode);
+        EXPECT_EQ(dir.entries(), entries) << "mode " << static_cast<int>(mode);
+    }
+}
+
+TEST(StoreOpen, CreatesAMemwallDatabaseInWalMode) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    Store s = Store::open(path, Store::Mode::create);
+    EXPECT_EQ(s.schema_version(), Store::schema_version_latest);
+    EXPECT_EQ(s.path(), path);
+    Statement app(s.handle(), "PRAGMA application_id");
+    app.step();
+    EXPECT_EQ(app.int64(0), Store::application_id);
+    Statement journal(s.handle(), "PRAGMA journal_mode");
+    journal.step();
+    EXPECT_EQ(journal.text(0), "wal");
+    Statement fk(s.handle(), "PRAGMA foreign_keys");
+    fk.step();
+    EXPECT_EQ(fk.int64(0), 1);
+}
+
+TEST(StoreOpen, ReopensInEveryMode) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    std::int64_t id = 0;
+    {
+        Store s = Store::open(path, Store::Mode::create);
+        id = s.begin_run(sample_run());
+    }
+    for (Store::Mode mode : kAllModes) {
+        Store s = Store::open(path, mode);
+        ASSERT_TRUE(s.run(id)) << static_cast<int>(mode);
+        EXPECT_EQ(s.run(id)->host, "hostA");
+    }
+}
+
+TEST(StoreOpen, ReadOnlyCannotWrite) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    Store::open(path, Store::Mode::create);
+    Store s = Store::open(path, Store::Mode::read_only);
+    EXPECT_THROW(s.begin_run(sample_run()), std::runtime_error);
+}
+
+TEST(StoreOpen, MissingFileIsRefusedUnlessCreating) {
+    TempDir dir;
+    const std::string path = dir.file("missing.db");
+    for (Store::Mode mode : {Store::Mode::read_only, Store::Mode::read_write}) {
+        try {
+            Store::open(path, mode);
+            ADD_FAILURE() << "opened a missing file";
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()), path + ": no such file");
+        }
+    }
+    EXPECT_TRUE(dir.entries().empty());
+    EXPECT_THROW(Store::open(dir.file("no/such/dir/r.db"), Store::Mode::create), InputError);
+}
+
+TEST(StoreOpen, EmptyFileBecomesAFreshDatabase) {
+    TempDir dir;
+    const std::string path = dir.file("empty.db");
+    write_file(path, "");
+    EXPECT_THROW(Store::open(path, Store::Mode::read_only), InputError);
+    EXPECT_EQ(read_file(path), "");
+    EXPECT_EQ(dir.entries(), std::set<std::string>{"empty.db"});
+    Store s = Store::open(path, Store::Mode::read_write);
+    EXPECT_EQ(s.schema_version(), Store::schema_version_latest);
+}
+
+TEST(StoreOpen, MigratesABlankSqliteDatabaseFromVersionZero) {
+    TempDir dir;
+    const std::string path = dir.file("blank.db");
+    sqlite_exec_file(path, "CREATE TABLE t (x); DROP TABLE t;");  // a header, no tables
+    ASSERT_GT(read_file(path).size(), 100u);
+    Store s = Store::open(path, Store::Mode::read_write);
+    EXPECT_EQ(s.schema_version(), Store::schema_version_latest);
+    EXPECT_GT(s.begin_run(sample_run()), 0);
+}
+
+TEST(StoreOpen, RefusesAFileThatIsNotSqlite) {
+    TempDir dir;
+    const std::string text = dir.file("notes.txt");
+    write_file(text, "family,variant\nattention,naive\n");
+    expect_refused(dir, text, text + ": not a SQLite database");
+    const std::string tiny = dir.file("tiny.bin");
+    write_file(tiny, "SQLite");
+    expect_refused(dir, tiny, tiny + ": not a SQLite database");
+}
+
+TEST(StoreOpen, RefusesAForeignSqliteDatabase) {
+    TempDir dir;
+    const std::string path = dir.file("other.db");
+    sqlite_exec_file(path, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('keep me');");
+    ASSERT_EQ(dir.entries(), std::set<std::string>{"other.db"});
+    expect_refused(dir, path, path + ": not a memwall database (application_id 0x00000000");
+}
+
+TEST(StoreOpen, RefusesAForeignWalDatabase) {
+    TempDir dir;
+    const std::string path = dir.file("other.db");
+    sqlite_exec_file(path, "PRAGMA journal_mode = WAL; CREATE TABLE notes (x TEXT);");
+    ASSERT_EQ(dir.entries(), std::set<std::string>{"other.db"});
+    expect_refused(dir, path, path + ": not a memwall database (application_id 0x00000000");
+}
+
+TEST(StoreOpen, RefusesAnotherApplicationsEmptyDatabase) {
+    TempDir dir;
+    const std::string path = dir.file("other.db");
+    sqlite_exec_file(path, "PRAGMA application_id = 1234;");
+    expect_refused(dir, path, path + ": not a memwall database (application_id 0x000004d2");
+}
+
+TEST(StoreOpen, RefusesANewerSchema) {
+    TempDir dir;
+    const std::string path = dir.file("future.db");
+    Store::open(path, Store::Mode::create);
+    const std::string newer = std::to_string(Store::schema_version_latest + 1);
+    sqlite_exec_file(path, ("PRAGMA user_version = " + newer).c_str());
+    ASSERT_EQ(dir.entries(), std::set<std::string>{"future.db"});
+    expect_refused(dir, path,
+                   path + ": written by a newer memwall (schema " + newer + ", this memwall reads up to " +
+                       std::to_string(Store::schema_version_latest) + ")");
+}
+
+TEST(StoreOpen, ReaderSeesWritesOfAnOpenWriter) {
+    TempDir dir;
+    const std::string path = dir.file("live.db");
+    Store writer = Store::open(path, Store::Mode::create);
+    const std::int64_t id = writer.begin_run(sample_run());  // in the -wal, not yet checkpointed
+    Store reader = Store::open(path, Store::Mode::read_only);
+    EXPECT_TRUE(reader.run(id));
+}
+
+TEST(StoreOpen, MovedStoreKeepsTheConnection) {
+    TempDir dir;
+    Store a = Store::open(dir.file("r.db"), Store::Mode::create);
+    Store b = std::move(a);
+    EXPECT_GT(b.begin_run(sample_run()), 0);
+    a = std::move(b);
+    EXPECT_EQ(a.runs().size(), 1u);
+}
+
+struct StoreTest : ::testing::Test {
+    TempDir dir;
+    Store store = Store::open(dir.file("r.db"), Store::Mode::create);
+};
+
+TEST_F(StoreTest, RunRoundTrip) {
+    const RunInfo in = sample_run();
+    const std::int64_t id = store.begin_run(in);
+    auto out = store.run(id);
+    ASSERT_TRUE(out);
+    EXPECT_EQ(out->id, id);
+    EXPECT_EQ(out->started_at, in.started_at);
+    EXPECT_EQ(out->finished_at, "");
+    EXPECT_EQ(out->status, RunStatus::running);
+    EXPECT_EQ(out->host, in.host);
+    EXPECT_EQ(out->backend, in.backend);
+    EXPECT_EQ(out->device, in.device);
+    EXPECT_EQ(out->git_revision, in.git_revision);
+    EXPECT_EQ(out->command_line, in.command_line);
+    EXPECT_EQ(out->memwall_version, in.memwall_version);
+    EXPECT_EQ(out->sweep, in.sweep);
+    EXPECT_EQ(out->tags, in.tags);
+
+    store.finish_run(id, RunStatus::complete);
+    out = store.run(id);
+    EXPECT_EQ(out->status, RunStatus::complete);
+    EXPECT_TRUE(is_iso_utc_ms(out->finished_at)) << out->finished_at;
+    EXPECT_THROW(store.finish_run(id + 100, RunStatus::complete), std::logic_error);
+    EXPECT_FALSE(store.run(id + 100));
+}
+
+TEST_F(StoreTest, BeginRunStampsAStartTimeAndKeepsUnknownRevisionEmpty) {
+    RunInfo in = sample_run();
+    in.started_at.clear();
+    in.git_revision.clear();
+    const auto out = store.run(store.begin_run(in));
+    EXPECT_TRUE(is_iso_utc_ms(out->started_at)) << out->started_at;
+    EXPECT_EQ(out->git_revision, "");
+}
+
+TEST_F(StoreTest, RunsOldestFirstAndLatest) {
+    EXPECT_FALSE(store.latest_run());
+    const auto b = store.begin_run(sample_run("h", "cpu", "2024-05-02T00:00:00.000Z"));
+    const auto a = store.begin_run(sample_run("h", "cpu", "2024-05-01T00:00:00.000Z"));
+    const auto runs = store.runs();
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0].id, a);
+    EXPECT_EQ(runs[1].id, b);
+    EXPECT_EQ(runs[0].tags, sample_run().tags);
+    EXPECT_EQ(store.latest_run()->id, b);
+}
+
+TEST_F(StoreTest, TagsSetOverwriteAndSelectRuns) {
+    const auto a = store.begin_run(sample_run("h", "cpu", "2024-05-01T00:00:00.000Z"));
+    const auto b = store.begin_run(sample_run("h", "cpu", "2024-05-02T00:00:00.000Z"));
+    store.set_tag(a, "branch", "feature");
+    store.set_tag(b, "baseline", "1");
+    EXPECT_EQ(store.run(a)->tags.at("branch"), "feature");
+    EXPECT_EQ(store.runs_tagged("branch", "main"), std::vector<std::int64_t>{b});
+    EXPECT_EQ(store.runs_tagged("ci", "yes"), (std::vector<std::int64_t>{a, b}));
+    EXPECT_TRUE(store.runs_tagged("ci", "no").empty());
+    EXPECT_THROW(store.set_tag(b + 100, "k", "v"), std::logic_error);
+}
+
+TEST_F(StoreTest, CeilingsRoundTripInOrder) {
+    const auto id = store.begin_run(sample_run());
+    EXPECT_TRUE(store.ceilings(id).empty());
+    const Ceilings in = sample_ceilings();
+    store.save_ceilings(id, in);
+    const Ceilings out = store.ceilings(id);
+    ASSERT_EQ(out.items.size(), in.items.size());
+    for (std::size_t i = 0; i < in.items.size(); ++i) {
+        EXPECT_EQ(out.items[i].name, in.items[i].name);
+        EXPECT_EQ(out.items[i].kind, in.items[i].kind);
+        EXPECT_EQ(out.items[i].value, in.items[i].value);
+        EXPECT_EQ(out.items[i].unit, in.items[i].unit);
+        EXPECT_EQ(out.items[i].method, in.items[i].method);
+        EXPECT_EQ(out.items[i].capacity_bytes, in.items[i].capacity_bytes);
+    }
+    Ceilings fewer;
+    fewer.items = {in.items[1]};
+    store.save_ceilings(id, fewer);  // replaces the run's ceilings
+    ASSERT_EQ(store.ceilings(id).items.size(), 1u);
+    EXPECT_EQ(store.ceilings(id).items[0].name, "dram");
+}
+
+TEST_F(StoreTest, LatestCeilingsRunMatchesHostAndBackend) {
+    EXPECT_FALSE(store.latest_ceilings_run("hostA", "cpu"));
+    const auto old_run = store.begin_run(sample_run("hostA", "cpu", "2024-05-01T00:00:00.000Z"));
+    store.save_ceilings(old_run, sample_ceilings());
+    const auto mixed = store.begin_run(sample_run("hostA", "cpu,cuda-emu", "2024-05-02T00:00:00.000Z"));
+    store.save_ceilings(mixed, sample_ceilings());
+    store.begin_run(sample_run("hostA", "cpu", "2024-05-03T00:00:00.000Z"));  // no ceilings
+    const auto other_host = store.begin_run(sample_run("hostB", "cpu", "2024-05-04T00:00:00.000Z"));
+    store.save_ceilings(other_host, sample_ceilings());
+
+    EXPECT_EQ(store.latest_ceilings_run("hostA", "cpu"), mixed);
+    EXPECT_EQ(store.latest_ceilings_run("hostA", "cuda-emu"), mixed);
+    EXPECT_EQ(store.latest_ceilings_run("hostB", "cpu"), other_host);
+    EXPECT_FALSE(store.latest_ceilings_run("hostA", "cuda"));  // not a prefix match of cuda-emu
+    EXPECT_FALSE(store.latest_ceilings_run("hostC", "cpu"));
+}
+
+TEST_F(StoreTest, CaseRoundTrip) {
+    const auto run = store.begin_run(sample_run());
+    const CaseRecord in = sample_case(run);
+    const auto id = store.save_case(in);
+    const auto out = store.cases(run);
+    ASSERT_EQ(out.size(), 1u);
+    const CaseRecord& c = out[0];
+    EXPECT_EQ(c.id, id);
+    EXPECT_EQ(c.run_id, run);
+    EXPECT_EQ(c.key, in.key);
+    EXPECT_EQ(c.status, CaseStatus::ok);
+    EXPECT_EQ(c.message, "");
+    EXPECT_EQ(c.measured_at, in.measured_at);
+    EXPECT_EQ(c.samples, in.samples);
+    ASSERT_EQ(c.counters.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(c.counters[i].name, in.counters[i].name);
+        EXPECT_EQ(c.counters[i].value, in.counters[i].value);
+        EXPECT_EQ(c.counters[i].unit, in.counters[i].unit);
+        EXPECT_EQ(c.counters[i].source, in.counters[i].source);
+    }
+    // Samples 1..5 ms: median 3, q1 2, q3 4 (type 7), sample stddev sqrt(2.5) ms.
+    EXPECT_EQ(c.summary.n, 5u);
+    EXPECT_DOUBLE_EQ(c.summary.median, 3e-3);
+    EXPECT_DOUBLE_EQ(c.summary.min, 1e-3);
+    EXPECT_DOUBLE_EQ(c.summary.max, 5e-3);
+    EXPECT_DOUBLE_EQ(c.summary.mean, 3e-3);
+    EXPECT_DOUBLE_EQ(c.summary.stddev, std::sqrt(2.5) * 1e-3);
+    EXPECT_DOUBLE_EQ(c.summary.q1, 2e-3);
+    EXPECT_DOUBLE_EQ(c.summary.q3, 4e-3);
+    EXPECT_DOUBLE_EQ(c.summary.iqr, 2e-3);
+    EXPECT_DOUBLE_EQ(c.summary.rsd, std::sqrt(2.5) / 3);
+
+    const auto without = store.cases(run, false);
+    ASSERT_EQ(without.size(), 1u);
+    EXPECT_TRUE(without[0].samples.empty());
+    EXPECT_EQ(without[0].summary.n, 5u);
+    EXPECT_EQ(without[0].counters.size(), 3u);
+}
+
+TEST_F(StoreTest, SummaryIsReadFromTheStoredColumns) {
+    const auto run = store.begin_run(sample_run());
+    const auto id = store.save_case(sample_case(run));
+    // A summary edited in the database is what cases() reports: nothing is recomputed.
+    Statement(store.handle(), "UPDATE cases SET time_median = 42 WHERE id = ?1").bind(1, id).run();
+    EXPECT_EQ(store.cases(run)[0].summary.median, 42);
+}
+
+TEST_F(StoreTest, UntimedCaseStoresNullSummary) {
+    const auto run = store.begin_run(sample_run());
+    CaseRecord c = sample_case(run);
+    c.status = CaseStatus::skipped;
+    c.message = "needs a GPU";
+    c.measured_at.clear();
+    c.samples.clear();
+    c.counters.clear();
+    const auto id = store.save_case(c);
+    Statement st(store.handle(), "SELECT n_samples, time_median IS NULL, time_q3 IS NULL FROM cases WHERE id = ?1");
+    st.bind(1, id).step();
+    EXPECT_EQ(st.int64(0), 0);
+    EXPECT_EQ(st.int64(1), 1);
+    EXPECT_EQ(st.int64(2), 1);
+    const auto out = store.cases(run);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].status, CaseStatus::skipped);
+    EXPECT_EQ(out[0].message, "needs a GPU");
+    EXPECT_EQ(out[0].summary.n, 0u);
+    EXPECT_EQ(out[0].summary.median, 0);
+    EXPECT_TRUE(is_iso_utc_ms(out[0].measured_at)) << out[0].measured_at;
+}
+
+TEST_F(StoreTest, DuplicateCaseIsRejectedAndLeavesNothingBehind) {
+    const auto run = store.begin_run(sample_run());
+    store.save_case(sample_case(run));
+    CaseRecord again = sample_case(run);
+    again.samples = {{9e-3}};
+    EXPECT_THROW(store.save_case(again), std::logic_error);
+    EXPECT_EQ(store.case_count(run), 1u);
+    EXPECT_EQ(count_rows(store, "samples"), 5);
+    EXPECT_EQ(count_rows(store, "counters"), 3);
+    // The same key in another run is a different case.
+    const auto other = store.begin_run(sample_run());
+    EXPECT_NO_THROW(store.save_case(sample_case(other)));
+}
+
+TEST_F(StoreTest, InvalidCasesAreRejectedWhole) {
+    const auto run = store.begin_run(sample_run());
+    CaseRecord nan_sample = sample_case(run);
+    nan_sample.samples[1].push_back(std::numeric_limits<double>::quiet_NaN());
+    EXPECT_THROW(store.save_case(nan_sample), std::logic_error);
+    CaseRecord twice = sample_case(run);
+    twice.counters.push_back(twice.counters[0]);
+    EXPECT_THROW(store.save_case(twice), std::logic_error);
+    EXPECT_THROW(store.save_case(sample_case(run + 100)), std::logic_error);
+    EXPECT_EQ(count_rows(store, "cases"), 0);
+    EXPECT_EQ(count_rows(store, "samples"), 0);
+    EXPECT_EQ(count_rows(store, "counters"), 0);
+}
+
+TEST_F(StoreTest, CaseKeysAndCount) {
+    const auto run = store.begin_run(sample_run());
+    const auto other = store.begin_run(sample_run());
+    store.save_case(sample_case(run, "naive"));
+    store.save_case(sample_case(run, "flash"));
+    store.save_case(sample_case(other, "decode_splitkv"));
+    const std::set<CaseKey> keys = store.case_keys(run);
+    EXPECT_EQ(keys, (std::set<CaseKey>{sample_case(run, "naive").key, sample_case(run, "flash").key}));
+    EXPECT_EQ(store.case_count(run), 2u);
+    EXPECT_EQ(store.case_count(other), 1u);
+    EXPECT_EQ(store.case_count(other + 100), 0u);
+}
+
+TEST(CaseStatusNames, RoundTrip) {
+    for (CaseStatus s : {CaseStatus::ok, CaseStatus::wrong_result, CaseStatus::failed, CaseStatus::timeout,
+                         CaseStatus::skipped})
+        EXPECT_EQ(case_status_from(to_string(s)), s);
+    EXPECT_EQ(to_string(CaseStatus::wrong_result), "wrong_result");
+    EXPECT_EQ(case_status_from("exploded"), std::nullopt);
+    EXPECT_EQ(to_string(RunStatus::interrupted), "interrupted");
+}
+
+}  // namespace
+}  // namespace memwall
