@@ -1,0 +1,33 @@
+// The `memwall` command line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "harness/catalogue.hpp"
+
+namespace memwall::cli {
+
+// What every command sees.
+struct Context {
+    Catalogue catalogue;
+    std::string db_path;                   // --db, $MEMWALL_DB, or ./memwall.db
+    std::vector<std::string> gbench_args;  // --benchmark_* flags, passed to Google Benchmark
+    std::string command_line;              // as typed, recorded with runs
+    int exit_status = 0;                   // set by a command that finishes without throwing
+};
+
+// Each command adds its subcommand and callback.
+void add_list_command(CLI::App& app, Context& ctx);
+void add_run_command(CLI::App& app, Context& ctx);
+void add_show_command(CLI::App& app, Context& ctx);
+void add_export_command(CLI::App& app, Context& ctx);
+void add_ceilings_command(CLI::App& app, Context& ctx);
+
+// Parses and runs; returns the exit status: 0 success, 1 a case failed or was wrong,
+// 2 bad usage or input, 130 interrupted.
+int run_cli(int argc, char** argv);
+
+}  // namespace memwall::cli

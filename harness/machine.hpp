@@ -1,0 +1,17 @@
+// Facts about the machine and the build, recorded with every run.
+#pragma once
+
+#include <string>
+
+namespace memwall {
+
+std::string host_name();
+// "AMD EPYC 9B14, 2 threads": the CPU model and the threads kernels use.
+std::string cpu_description();
+// memwall's own source revision, baked in at build time; empty when unknown.
+std::string memwall_git_revision();
+std::string memwall_version();
+// Now, ISO 8601 UTC with milliseconds.
+std::string utc_now();
+
+}  // namespace memwall

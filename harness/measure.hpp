@@ -1,0 +1,27 @@
+// Measuring one case: check against the reference first, then timed samples and counters.
+// Used by the sweep runner and, one configuration at a time, by the tuner.
+#pragma once
+
+#include "harness/catalogue.hpp"
+#include "harness/sampler.hpp"
+#include "harness/sweep.hpp"
+#include "profiler/memory_hierarchy.hpp"
+#include "results/store.hpp"
+
+namespace memwall {
+
+struct MeasureOptions {
+    SamplerSettings sampler;
+    // A case whose checked run alone takes longer than this is recorded as timeout, untimed.
+    double case_timeout = 120;
+};
+
+// Poisons the outputs, runs once, checks against the workload's reference; only a case that
+// passes is timed. Never throws for a failing kernel: exceptions become status failed. The
+// record's run id, id and timestamps are left for the caller.
+CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh,
+                        const MeasureOptions& opt);
+
+CaseKey key_of(const PlannedCase& c);
+
+}  // namespace memwall

@@ -1,0 +1,121 @@
+#include "harness/runner.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+
+#include "harness/machine.hpp"
+#include "harness/progress.hpp"
+
+namespace memwall {
+
+std::atomic<bool> stop_requested{false};
+
+namespace {
+
+// The workload of the problem being measured; cases are problem-major, so it is rebuilt only
+// when the problem changes.
+class WorkloadCache {
+public:
+    const Workload& get(const PlannedCase& c, std::uint64_t seed) {
+        std::string key = c.family->name + c.problem.canonical();
+        if (key != key_) {
+            current_.reset();  // free the old inputs before allocating new ones
+            current_ = c.family->make_workload(c.problem, seed);
+            key_ = std::move(key);
+        }
+        return *current_;
+    }
+
+private:
+    std::string key_;
+    std::unique_ptr<Workload> current_;
+};
+
+// Repetitions of one case accumulate here until the last one, then the case is committed.
+struct Pending {
+    CaseRecord record;
+    int reps_done = 0;
+};
+
+}  // namespace
+
+RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<PlannedCase>& cases,
+                       const MemoryHierarchy& mh, const RunnerOptions& opt,
+                       benchmark::BenchmarkReporter* display) {
+    RunnerResult result;
+    const auto done = store.case_keys(run_id);
+    std::vector<const PlannedCase*> todo;
+    for (const auto& c : cases) {
+        if (done.count(key_of(c))) {
+            ++result.skipped;
+        } else {
+            todo.push_back(&c);
+        }
+    }
+    if (todo.empty()) return result;
+
+    WorkloadCache workloads;
+    std::map<const PlannedCase*, Pending> pending;
+    Progress progress(todo.size() * static_cast<std::size_t>(opt.repetitions), opt.progress);
+
+    benchmark::ClearRegisteredBenchmarks();
+    for (const PlannedCase* c : todo) {
+        auto fn = [&, c](benchmark::State& state) {
+            if (stop_requested) {
+                result.interrupted = true;
+                state.SkipWithError("interrupted");
+                return;
+            }
+            progress.begin(c->name());
+            Pending& p = pending[c];
+            CaseRecord rec;
+            try {
+                rec = measure_case(*c, workloads.get(*c, opt.seed), mh, opt.measure);
+            } catch (const std::exception& e) {  // the workload itself could not be built
+                rec.key = key_of(*c);
+                rec.status = CaseStatus::failed;
+                rec.message = e.what();
+            }
+            if (p.reps_done == 0) {
+                p.record = std::move(rec);
+            } else if (rec.status != CaseStatus::ok) {
+                p.record.status = rec.status;
+                p.record.message = rec.message;
+            } else if (!rec.samples.empty()) {
+                p.record.samples.push_back(std::move(rec.samples.front()));
+            }
+            ++p.reps_done;
+            const CaseRecord& r = p.record;
+            if (r.status == CaseStatus::ok) {
+                const auto& mine = r.samples.back();
+                for (auto _ : state) state.SetIterationTime(summarize(mine).median);
+                state.counters["samples"] = static_cast<double>(mine.size());
+            } else {
+                state.SkipWithError((std::string(to_string(r.status)) + ": " + r.message).c_str());
+            }
+            if (p.reps_done == opt.repetitions) {
+                CaseRecord final = std::move(p.record);
+                pending.erase(c);
+                std::vector<double> all;
+                for (const auto& rep : final.samples) all.insert(all.end(), rep.begin(), rep.end());
+                if (final.status == CaseStatus::ok) final.summary = summarize(all);
+                final.run_id = run_id;
+                final.measured_at = utc_now();
+                store.save_case(final);
+                ++result.measured;
+                if (final.status != CaseStatus::ok) ++result.not_ok;
+            }
+            progress.end();
+        };
+        benchmark::RegisterBenchmark(c->name().c_str(), fn)->Iterations(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    }
+    benchmark::RunSpecifiedBenchmarks(display);
+    benchmark::ClearRegisteredBenchmarks();
+    progress.finish();
+    if (stop_requested) result.interrupted = true;
+    return result;
+}
+
+}  // namespace memwall

@@ -1,0 +1,42 @@
+// The sweep runner: every case missing from the run is registered with Google Benchmark at run
+// time, measured (measure_case), and committed to the store as soon as it is measured.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "harness/measure.hpp"
+#include "harness/sweep.hpp"
+#include "results/store.hpp"
+
+namespace benchmark {
+class BenchmarkReporter;
+}
+
+namespace memwall {
+
+struct RunnerOptions {
+    MeasureOptions measure;
+    std::uint64_t seed = 1;
+    int repetitions = 1;   // Google Benchmark's --benchmark_repetitions: samples per rep are kept
+    bool progress = true;  // progress bar on stderr (only drawn on a terminal)
+};
+
+struct RunnerResult {
+    std::size_t measured = 0;   // cases committed by this invocation
+    std::size_t skipped = 0;    // already in the run (--resume)
+    std::size_t not_ok = 0;     // committed with a status other than ok
+    bool interrupted = false;
+};
+
+// Set by SIGINT/SIGTERM handlers: the case in flight finishes, the rest are not started.
+extern std::atomic<bool> stop_requested;
+
+// Registers the missing cases, runs Google Benchmark with `display` (nullptr: its default
+// console reporter) and commits each case when its last repetition ends.
+RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<PlannedCase>& cases,
+                       const MemoryHierarchy& mh, const RunnerOptions& opt,
+                       benchmark::BenchmarkReporter* display);
+
+}  // namespace memwall

@@ -1,0 +1,70 @@
+#include "harness/sampler.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "harness/errors.hpp"
+#include "results/statistics.hpp"
+
+namespace memwall {
+
+nlohmann::json SamplerSettings::to_json() const {
+    return {{"warmup_runs", warmup_runs}, {"min_samples", min_samples}, {"min_time", min_time},
+            {"max_noise", max_noise},     {"timeout", timeout},         {"max_samples", max_samples}};
+}
+
+SamplerSettings SamplerSettings::from_json(const nlohmann::json& j) {
+    SamplerSettings s;
+    try {
+        s.warmup_runs = j.at("warmup_runs").get<int>();
+        s.min_samples = j.at("min_samples").get<int>();
+        s.min_time = j.at("min_time").get<double>();
+        s.max_noise = j.at("max_noise").get<double>();
+        s.timeout = j.at("timeout").get<double>();
+        s.max_samples = j.at("max_samples").get<int>();
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("sampler settings: ") + e.what());
+    }
+    s.validate();
+    return s;
+}
+
+void SamplerSettings::validate() const {
+    if (warmup_runs < 0) throw UsageError("--warmup must be >= 0");
+    if (min_samples < 1) throw UsageError("--min-samples must be >= 1");
+    if (max_samples < min_samples) throw UsageError("--max-samples must be >= --min-samples");
+    if (!(min_time >= 0)) throw UsageError("--min-time must be >= 0");
+    if (!(max_noise > 0)) throw UsageError("--max-noise must be > 0");
+    if (!(timeout > 0)) throw UsageError("--timeout must be > 0");
+}
+
+Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s) {
+    for (int i = 0; i < s.warmup_runs; ++i) once();
+    Sampling out;
+    double total = 0;
+    for (;;) {
+        const double t = once();
+        out.seconds.push_back(t);
+        total += t;
+        const auto n = static_cast<int>(out.seconds.size());
+        if (n >= s.max_samples) {
+            out.stop_reason = "max samples";
+            break;
+        }
+        if (n >= s.min_samples && total >= s.min_time) {
+            const Summary sum = summarize(out.seconds);
+            const Interval ci = median_ci(out.seconds, 0.95);
+            const double half_width = (ci.hi - ci.lo) / 2 / sum.median;
+            if (sum.rsd <= s.max_noise || half_width <= s.max_noise) {
+                out.stop_reason = "converged";
+                break;
+            }
+        }
+        if (total >= s.timeout) {
+            out.stop_reason = "timeout";
+            break;
+        }
+    }
+    return out;
+}
+
+}  // namespace memwall

@@ -1,0 +1,112 @@
+#include "harness/sweep.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/errors.hpp"
+
+namespace memwall {
+
+nlohmann::json SweepSpec::to_json() const {
+    nlohmann::json b = nlohmann::json::array();
+    for (Backend x : backends) b.push_back(std::string(to_string(x)));
+    return {{"families", families}, {"variants", variants}, {"backends", b},   {"axes", overrides},
+            {"zips", zips},         {"unzip", unzip},       {"seed", seed},    {"sampler", sampler.to_json()}};
+}
+
+SweepSpec SweepSpec::from_json(const nlohmann::json& j) {
+    SweepSpec s;
+    try {
+        s.families = j.at("families").get<std::vector<std::string>>();
+        s.variants = j.at("variants").get<std::vector<std::string>>();
+        s.backends.clear();
+        for (const auto& name : j.at("backends").get<std::vector<std::string>>()) {
+            auto b = backend_from(name);
+            if (!b) throw InputError("stored sweep names an unknown backend '" + name + "'");
+            s.backends.push_back(*b);
+        }
+        s.overrides = j.at("axes").get<std::vector<std::string>>();
+        s.zips = j.at("zips").get<std::vector<std::vector<std::string>>>();
+        s.unzip = j.at("unzip").get<bool>();
+        s.seed = j.at("seed").get<std::uint64_t>();
+        s.sampler = SamplerSettings::from_json(j.at("sampler"));
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(std::string("stored sweep is malformed: ") + e.what());
+    }
+    return s;
+}
+
+std::string PlannedCase::name() const {
+    std::string n = family->name + "/" + variant->name + "/" + std::string(to_string(variant->backend)) + "/" +
+                    problem.label();
+    if (!config.empty()) n += "/" + config.label();
+    return n;
+}
+
+namespace {
+
+bool selected(const std::vector<std::string>& filter, const std::string& name) {
+    return filter.empty() || std::find(filter.begin(), filter.end(), name) != filter.end();
+}
+
+}  // namespace
+
+std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& cat) {
+    for (const auto& name : spec.families) cat.family(name);  // unknown family -> UsageError
+    for (Backend b : spec.backends) {
+        BackendStatus st = probe_backend(b);
+        if (!st.available)
+            throw UsageError("backend " + std::string(to_string(b)) + " is not available here: " + st.reason);
+    }
+    for (const auto& v : spec.variants) {
+        bool found = false;
+        for (const auto& f : cat.families())
+            if (selected(spec.families, f.name))
+                for (const auto& var : f.variants) found = found || var.name == v;
+        if (!found) throw UsageError("unknown variant '" + v + "' in the selected families");
+    }
+
+    std::vector<PlannedCase> out;
+    std::vector<bool> override_used(spec.overrides.size(), false);
+    for (const auto& f : cat.families()) {
+        if (!selected(spec.families, f.name)) continue;
+        // problem canonical -> its index in first-seen order, for problem-major ordering.
+        std::map<std::string, std::size_t> problem_order;
+        std::vector<std::pair<std::size_t, PlannedCase>> family_cases;
+        for (const auto& v : f.variants) {
+            if (!selected(spec.variants, v.name)) continue;
+            if (std::find(spec.backends.begin(), spec.backends.end(), v.backend) == spec.backends.end()) continue;
+            Space space = f.space(v);
+            if (spec.unzip) space.clear_zips();
+            for (std::size_t i = 0; i < spec.overrides.size(); ++i) {
+                auto [name, text] = split_override(spec.overrides[i]);
+                if (!space.find(name)) continue;  // an axis of another variant
+                space.apply_override(spec.overrides[i]);
+                override_used[i] = true;
+            }
+            for (const auto& z : spec.zips) {
+                bool all = std::all_of(z.begin(), z.end(), [&](const auto& n) { return space.find(n) != nullptr; });
+                if (all) space.zip(z);
+            }
+            for (const Params& p : space.points()) {
+                PlannedCase c{&f, &v, space.project(p, AxisRole::problem), space.project(p, AxisRole::tunable)};
+                auto [it, fresh] = problem_order.emplace(c.problem.canonical(), problem_order.size());
+                family_cases.emplace_back(it->second, std::move(c));
+            }
+        }
+        std::stable_sort(family_cases.begin(), family_cases.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& [order, c] : family_cases) out.push_back(std::move(c));
+    }
+    for (std::size_t i = 0; i < spec.overrides.size(); ++i) {
+        if (override_used[i]) continue;
+        auto [name, text] = split_override(spec.overrides[i]);
+        throw UsageError("unknown axis '" + name + "' (see `memwall list` for the axes of each family)");
+    }
+    if (out.empty()) throw UsageError("the sweep is empty: no variant matches, or constraints removed every point");
+    return out;
+}
+
+}  // namespace memwall

@@ -1,0 +1,79 @@
+// A sweep killed with SIGKILL loses at most the case in flight; --resume measures only what is
+// missing, without duplicates.
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "process.hpp"
+
+using namespace memwall::test;
+
+namespace {
+
+long long query(const std::filesystem::path& db, const char* sql) {
+    sqlite3* h = nullptr;
+    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        sqlite3_close(h);
+        return -1;
+    }
+    sqlite3_busy_timeout(h, 2000);
+    sqlite3_stmt* st = nullptr;
+    long long v = -1;
+    if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return v;
+}
+
+// 2 variants x 10 sequence lengths; each case samples for ~0.15 s, so the sweep takes seconds.
+const std::vector<std::string> sweep = {
+    "--db", "s.db", "run", "--family", "attention", "--variant", "naive,flash", "--axis", "batch=1", "--axis",
+    "heads=2", "--axis", "seq_q=32:320:32", "--axis", "seq_k=32:320:32", "--axis", "head_dim=64", "--axis",
+    "causal=0", "--ceilings", "none", "--quiet", "--min-samples", "1", "--min-time", "0.15", "--max-noise",
+    "1e-9", "--timeout", "0.15"};
+constexpr long long total_cases = 20;
+
+}  // namespace
+
+TEST(CrashResume, KilledSweepResumesWithoutDuplicates) {
+    TempDir d;
+    const auto db = d.path / "s.db";
+    const pid_t pid = spawn_memwall(sweep, d.path);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (std::chrono::steady_clock::now() < deadline && query(db, "SELECT count(*) FROM cases") < 3)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ASSERT_TRUE(WIFSIGNALED(st)) << "the sweep finished before it could be killed";
+
+    const long long kept = query(db, "SELECT count(*) FROM cases");
+    EXPECT_GE(kept, 3);
+    EXPECT_LT(kept, total_cases);
+    // Every committed case is whole: an ok case has its samples and its counters.
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases c WHERE status = 'ok' AND (n_samples < 1 OR "
+                        "(SELECT count(*) FROM samples s WHERE s.case_id = c.id) != n_samples OR "
+                        "NOT EXISTS (SELECT 1 FROM counters k WHERE k.case_id = c.id))"),
+              0);
+
+    const Result r = run_memwall({"--db", "s.db", "run", "--resume", "--quiet"}, d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("already stored"), std::string::npos) << r.err;
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs"), 1);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), total_cases);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM (SELECT DISTINCT family, variant, backend, problem, config FROM cases)"),
+              total_cases);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE status != 'ok'"), 0);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
+
+    // Resuming a complete run measures nothing more.
+    const Result again = run_memwall({"--db", "s.db", "run", "--resume", "--quiet"}, d.path);
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), total_cases);
+}

@@ -1,0 +1,104 @@
+// Bad input prints one clear line, exits with status 2, and leaves every file untouched.
+#include <sqlite3.h>
+
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "process.hpp"
+
+using namespace memwall::test;
+
+namespace {
+
+void make_sqlite(const std::filesystem::path& p, const std::string& sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(p.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+// Runs memwall in `dir` and expects status 2, one line on stderr mentioning `needle`, and the
+// directory exactly as it was.
+void expect_refused(const TempDir& dir, const std::vector<std::string>& args, const std::string& needle) {
+    const auto before = snapshot(dir.path);
+    const Result r = run_memwall(args, dir.path);
+    EXPECT_EQ(r.status, 2) << r.err;
+    const auto l = lines(r.err);
+    ASSERT_EQ(l.size(), 1u) << r.err;
+    EXPECT_NE(l[0].find("memwall: error: "), std::string::npos) << l[0];
+    EXPECT_NE(l[0].find(needle), std::string::npos) << l[0];
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(snapshot(dir.path), before);
+}
+
+const std::vector<std::string> quick = {"--ceilings", "none", "--quiet"};
+
+std::vector<std::string> cat(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+}  // namespace
+
+TEST(CliErrors, UnknownNames) {
+    TempDir d;
+    expect_refused(d, cat({"run", "--family", "nope"}, quick), "unknown family 'nope'");
+    expect_refused(d, cat({"run", "--family", "attention", "--variant", "nope"}, quick), "unknown variant 'nope'");
+    expect_refused(d, cat({"run", "--axis", "bogus=1"}, quick), "unknown axis 'bogus'");
+    expect_refused(d, cat({"run", "--backend", "tpu"}, quick), "unknown backend 'tpu'");
+    expect_refused(d, {"frobnicate"}, "frobnicate");
+    expect_refused(d, {"list", "--family", "nope"}, "unknown family");
+}
+
+TEST(CliErrors, MalformedAxisValues) {
+    TempDir d;
+    expect_refused(d, cat({"run", "--axis", "seq_q=abc"}, quick), "axis 'seq_q'");
+    expect_refused(d, cat({"run", "--axis", "head_dim=96", "--family", "attention"}, quick), "not one of");
+    expect_refused(d, cat({"run", "--axis", "seq_q=pow2:3:9"}, quick), "powers of two");
+    expect_refused(d, cat({"run", "--axis", "seq_q"}, quick), "expected name=values");
+    expect_refused(d, cat({"run", "--axis", "seq_q=1024"}, quick), "--unzip");
+    expect_refused(d, cat({"run", "--min-samples", "0"}, quick), "--min-samples");
+}
+
+TEST(CliErrors, NotADatabase) {
+    TempDir d;
+    {
+        std::ofstream f(d.path / "notes.db");
+        f << "these are my notes, not a database\n";
+    }
+    expect_refused(d, cat({"--db", "notes.db", "run", "--family", "attention"}, quick), "not a SQLite database");
+    expect_refused(d, {"--db", "notes.db", "show"}, "not a SQLite database");
+    expect_refused(d, {"--db", "notes.db", "export"}, "not a SQLite database");
+}
+
+TEST(CliErrors, ForeignSqliteDatabase) {
+    TempDir d;
+    make_sqlite(d.path / "other.db", "CREATE TABLE t(x); INSERT INTO t VALUES (1);");
+    expect_refused(d, cat({"--db", "other.db", "run", "--family", "attention"}, quick), "not a memwall database");
+    expect_refused(d, {"--db", "other.db", "show"}, "not a memwall database");
+}
+
+TEST(CliErrors, NewerSchema) {
+    TempDir d;
+    make_sqlite(d.path / "future.db",
+                "PRAGMA application_id = 1297566796; PRAGMA user_version = 99; CREATE TABLE runs(id);");
+    expect_refused(d, cat({"--db", "future.db", "run", "--family", "attention"}, quick), "newer memwall");
+    expect_refused(d, {"--db", "future.db", "show"}, "newer memwall");
+}
+
+TEST(CliErrors, MissingDatabaseIsNotCreatedByReaders) {
+    TempDir d;
+    expect_refused(d, {"--db", "missing.db", "show"}, "missing.db");
+    expect_refused(d, {"--db", "missing.db", "export"}, "missing.db");
+}
+
+TEST(CliErrors, HelpIsNotAnError) {
+    TempDir d;
+    for (const char* cmd : {"list", "run", "show", "export", "ceilings"}) {
+        const Result r = run_memwall({cmd, "--help"}, d.path);
+        EXPECT_EQ(r.status, 0) << cmd;
+        EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd;
+    }
+    EXPECT_TRUE(snapshot(d.path).empty());
+}

@@ -1,0 +1,75 @@
+#include "harness/sampler.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/errors.hpp"
+
+using namespace memwall;
+
+namespace {
+// A fake execution returning preset times in turn, and counting calls.
+struct Script {
+    std::vector<double> times;
+    std::size_t calls = 0;
+    double operator()() { return times[calls++ % times.size()]; }
+};
+}  // namespace
+
+TEST(Sampler, StopsWhenQuietAfterMinimums) {
+    Script s{{0.01}};
+    SamplerSettings set;
+    set.warmup_runs = 2;
+    set.min_samples = 10;
+    set.min_time = 0.05;
+    auto r = take_samples(std::ref(s), set);
+    EXPECT_EQ(r.stop_reason, "converged");
+    EXPECT_EQ(r.seconds.size(), 10u);  // min_samples binds, min_time (5 samples) does not
+    EXPECT_EQ(s.calls, 12u);           // warm-up runs are not samples
+}
+
+TEST(Sampler, MinTimeBindsForFastCases) {
+    Script s{{0.001}};
+    SamplerSettings set;
+    set.min_samples = 5;
+    set.min_time = 0.0195;  // 20 samples of 1 ms, clear of rounding in the sum
+    auto r = take_samples(std::ref(s), set);
+    EXPECT_EQ(r.seconds.size(), 20u);
+}
+
+TEST(Sampler, NoisyCasesStopAtTheTimeout) {
+    Script s{{0.01, 0.03, 0.02, 0.05, 0.015}};
+    SamplerSettings set;
+    set.min_samples = 5;
+    set.min_time = 0;
+    set.max_noise = 0.001;
+    set.timeout = 0.5;
+    auto r = take_samples(std::ref(s), set);
+    EXPECT_EQ(r.stop_reason, "timeout");
+    double total = 0;
+    for (double t : r.seconds) total += t;
+    EXPECT_GE(total, 0.5);
+    EXPECT_LT(total, 0.55);
+}
+
+TEST(Sampler, MaxSamplesCaps) {
+    Script s{{1e-6, 3e-6}};
+    SamplerSettings set;
+    set.min_samples = 1;
+    set.max_samples = 7;
+    set.max_noise = 1e-9;
+    auto r = take_samples(std::ref(s), set);
+    EXPECT_EQ(r.seconds.size(), 7u);
+    EXPECT_EQ(r.stop_reason, "max samples");
+}
+
+TEST(Sampler, SettingsAreValidated) {
+    SamplerSettings set;
+    set.min_samples = 0;
+    EXPECT_THROW(set.validate(), UsageError);
+    set = {};
+    set.timeout = 0;
+    EXPECT_THROW(set.validate(), UsageError);
+    set = {};
+    set.max_noise = -1;
+    EXPECT_THROW(set.validate(), UsageError);
+}
