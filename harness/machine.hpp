@@ -11,7 +11,5 @@ std::string cpu_description();
 // memwall's own source revision, baked in at build time; empty when unknown.
 std::string memwall_git_revision();
 std::string memwall_version();
-// Now, ISO 8601 UTC with milliseconds.
-std::string utc_now();
 
 }  // namespace memwall

@@ -5,7 +5,6 @@
 #include <map>
 #include <memory>
 
-#include "harness/machine.hpp"
 #include "harness/progress.hpp"
 
 namespace memwall {
@@ -102,7 +101,6 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<Plan
                 for (const auto& rep : final.samples) all.insert(all.end(), rep.begin(), rep.end());
                 if (final.status == CaseStatus::ok) final.summary = summarize(all);
                 final.run_id = run_id;
-                final.measured_at = utc_now();
                 store.save_case(final);
                 ++result.measured;
                 if (final.status != CaseStatus::ok) ++result.not_ok;

@@ -41,9 +41,8 @@ RunStatus run_status_from(const std::string& s) {
     throw std::runtime_error("unknown run status '" + s + "' in the database");
 }
 
-CeilingKind ceiling_kind_from(const std::string& s) {
-    for (CeilingKind k : {CeilingKind::bandwidth, CeilingKind::compute})
-        if (to_string(k) == s) return k;
+CeilingKind stored_ceiling_kind(const std::string& s) {
+    if (auto k = ceiling_kind_from(s)) return *k;
     throw std::runtime_error("unknown ceiling kind '" + s + "' in the database");
 }
 
@@ -355,7 +354,7 @@ Ceilings Store::ceilings(std::int64_t run_id) const {
                  "ORDER BY rowid");
     st.bind(1, run_id);
     while (st.step()) {
-        c.items.push_back(Ceiling{st.text(0), ceiling_kind_from(st.text(1)), st.real(2), st.text(3), st.text(4),
+        c.items.push_back(Ceiling{st.text(0), stored_ceiling_kind(st.text(1)), st.real(2), st.text(3), st.text(4),
                                   st.real(5)});
     }
     return c;

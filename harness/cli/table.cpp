@@ -82,7 +82,7 @@ std::string params_label(const std::string& canonical) {
 
 void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
     Table t({"case", "problem", "config", "status", "median", "IQR", "n", "GFLOP/s", "GB/s", "FLOP/B", "bound",
-             "% of roof", "bytes"},
+             "% of roof", "traffic"},
             {false, false, false, false, true, true, true, true, true, true, false, true, false});
     bool emulated = false;
     for (const auto& c : cases) {
@@ -99,11 +99,16 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
             if (p.flops > 0) row.push_back(format_fixed(p.flops_per_second / 1e9, 1));
             else row.push_back("-");
             if (p.valid) {
-                row.push_back(format_fixed(p.bytes_per_second / 1e9, 1));
-                row.push_back(format_fixed(p.intensity, 2));
+                // Traffic and intensity at the level that bounds the case (the outermost level
+                // when compute bounds it), so the row reads as one roofline point.
+                const RooflineLevel* lv = &p.levels.front();
+                for (const auto& l : p.levels)
+                    if (l.level == p.bound) lv = &l;
+                row.push_back(format_fixed(lv->bytes / c.summary.median / 1e9, 1));
+                row.push_back(format_fixed(lv->intensity, 2));
                 row.push_back(p.bound);
                 row.push_back(format_fixed(p.percent_of_bound, 1));
-                row.push_back(std::string(to_string(p.bytes_source)) + ":" + p.levels.front().level);
+                row.push_back(std::string(to_string(lv->source)) + ":" + lv->level);
             }
         } else {
             row.push_back(c.message);
