@@ -1,0 +1,252 @@
+// attention/flash: FlashAttention-2 on the CPU. Parallel over (head, query tile of br rows);
+// each tile walks the key tiles of bc keys with an online softmax, so the score tensor never
+// leaves the cache. QK^T and PV are one register-blocked micro-kernel, C (+)= A B with B
+// row-major: K is packed transposed per head beforehand (panels of d x bc, zero-padded), V is
+// used in place.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kernels/attention/attention.hpp"
+#include "kernels/attention/simd.hpp"
+
+namespace memwall {
+
+namespace {
+
+using namespace simd;
+constexpr int mr = flash_rows_granule;
+// Rows of one micro-tile: 8 x 2 vectors = 16 accumulators with AVX-512's 32 registers, 4 x 2
+// with 16 (AVX2), so the accumulators, B's vectors and A's broadcast stay in registers.
+constexpr int kr = lanes == 16 ? 8 : 4;
+static_assert(mr % kr == 0);
+constexpr float log2e = 1.4426950408889634f;
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// C[kr x nv*lanes] = A[kr x k] B[k x nv*lanes], or, when accumulating,
+// C = diag(alpha) C + A B. The kr*nv accumulators stay in registers for the whole k loop.
+template <int nv, bool accumulate>
+[[gnu::always_inline]] inline void micro_tile(const float* a, std::int64_t lda, const float* b,
+                                              std::int64_t ldb, std::int64_t kdim, float* c,
+                                              std::int64_t ldc, const float* alpha) {
+    vf acc[kr][nv];
+#pragma GCC unroll 8
+    for (int r = 0; r < kr; ++r)
+#pragma GCC unroll 4
+        for (int x = 0; x < nv; ++x)
+            acc[r][x] = accumulate ? load(c + r * ldc + x * lanes) * alpha[r] : vf{};
+    for (std::int64_t kk = 0; kk < kdim; ++kk) {
+        vf bv[nv];
+#pragma GCC unroll 4
+        for (int x = 0; x < nv; ++x) bv[x] = load(b + kk * ldb + x * lanes);
+#pragma GCC unroll 8
+        for (int r = 0; r < kr; ++r) {
+            const float ar = a[r * lda + kk];
+#pragma GCC unroll 4
+            for (int x = 0; x < nv; ++x) acc[r][x] += ar * bv[x];
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < kr; ++r)
+#pragma GCC unroll 4
+        for (int x = 0; x < nv; ++x) store(c + r * ldc + x * lanes, acc[r][x]);
+}
+
+// C[m x n] (= or +=) A[m x k] B[k x n] with m a multiple of kr and n of lanes.
+template <bool accumulate>
+void gemm(std::int64_t m, std::int64_t n, std::int64_t kdim, const float* a, std::int64_t lda,
+          const float* b, std::int64_t ldb, float* c, std::int64_t ldc, const float* alpha) {
+    for (std::int64_t r0 = 0; r0 < m; r0 += kr) {
+        const float* ar = a + r0 * lda;
+        float* cr = c + r0 * ldc;
+        const float* al = accumulate ? alpha + r0 : nullptr;
+        std::int64_t c0 = 0;
+        for (; c0 + 2 * lanes <= n; c0 += 2 * lanes)
+            micro_tile<2, accumulate>(ar, lda, b + c0, ldb, kdim, cr + c0, ldc, al);
+        if (c0 < n) micro_tile<1, accumulate>(ar, lda, b + c0, ldb, kdim, cr + c0, ldc, al);
+    }
+}
+
+// Panel kb of head bh: keys kb*bc .. kb*bc+bc-1 transposed into d rows of bc floats, keys past
+// seq_k zero (their scores are masked anyway; zeros keep them finite).
+void pack_k_panel(const AttentionProblem& p, int bc, const float* kh, std::int64_t kb, float* panel) {
+    const std::int64_t d = p.head_dim;
+    for (std::int64_t j = 0; j < bc; ++j) {
+        const std::int64_t key = kb * bc + j;
+        if (key < p.seq_k)
+            for (std::int64_t c = 0; c < d; ++c) panel[c * bc + j] = kh[key * d + c];
+        else
+            for (std::int64_t c = 0; c < d; ++c) panel[c * bc + j] = 0;
+    }
+}
+
+struct TileState {
+    float* qs;     // br x d: the query tile times scale*log2(e), padding rows zero
+    float* s;      // br x bc: scores, then probabilities (log2 domain, so exp2 applies)
+    float* oacc;   // br x d: unnormalised output
+    float* m;      // br: running max
+    float* l;      // br: running sum
+    float* alpha;  // br: exp2(m_old - m_new), the rescale of oacc
+};
+
+// Online softmax over one score tile: masks keys a row does not see (nvis keys visible from
+// the tile's first key j0), updates m and l, turns scores into exp2(s - m) and sets alpha.
+void online_softmax(const AttentionProblem& p, std::int64_t i0, std::int64_t rows,
+                    std::int64_t mrows, std::int64_t j0, int bc, TileState& t) {
+    const vf neg_inf = splat(-std::numeric_limits<float>::infinity());
+    for (std::int64_t r = 0; r < mrows; ++r) {
+        // Padding rows past the tile's real rows copy the last real row's mask.
+        const std::int64_t i = i0 + std::min(r, rows - 1);
+        const std::int64_t nvis = std::clamp<std::int64_t>(p.visible_keys(i) - j0, 0, bc);
+        float* row = t.s + r * bc;
+        vf mx = neg_inf;
+        for (int c0 = 0; c0 < bc; c0 += lanes) {
+            vf x = load(row + c0);
+            if (nvis < bc) {
+                x = (iota() + c0) < static_cast<std::int32_t>(nvis) ? x : neg_inf;
+                store(row + c0, x);
+            }
+            mx = vmax(mx, x);
+        }
+        const float m_old = t.m[r];
+        const float m_new = std::max(m_old, hmax(mx));
+        // A row that has seen no key yet keeps m = -inf; subtract 0 so exp2 gives 0, not NaN.
+        const float m_use = std::isinf(m_new) ? 0.0f : m_new;
+        const vf mu = splat(m_use);
+        vf sum{};
+        for (int c0 = 0; c0 < bc; c0 += lanes) {
+            const vf e = vexp2(load(row + c0) - mu);
+            store(row + c0, e);
+            sum += e;
+        }
+        t.alpha[r] = std::exp2(m_old - m_use);
+        t.l[r] = t.l[r] * t.alpha[r] + hsum(sum);
+        t.m[r] = m_new;
+    }
+}
+
+void query_tile(const AttentionProblem& p, FlashTiles tiles, const float* q, const float* v,
+                float* o, const float* packed_k, std::int64_t bh, std::int64_t qb, TileState& t) {
+    const std::int64_t d = p.head_dim;
+    const int br = tiles.br;
+    const int bc = tiles.bc;
+    const std::int64_t i0 = qb * br;
+    const std::int64_t rows = std::min<std::int64_t>(br, p.seq_q - i0);
+    const std::int64_t mrows = ceil_div(rows, mr) * mr;
+
+    // Fold scale and log2(e) into the copy, so scores come out ready for exp2.
+    const float qscale = p.scale() * log2e;
+    const float* qt = q + p.q_offset(bh) + i0 * d;
+    for (std::int64_t e = 0; e < rows * d; e += lanes) store(t.qs + e, load(qt + e) * qscale);
+    std::fill(t.qs + rows * d, t.qs + mrows * d, 0.0f);
+    std::fill(t.oacc, t.oacc + mrows * d, 0.0f);
+    std::fill(t.m, t.m + mrows, -std::numeric_limits<float>::infinity());
+    std::fill(t.l, t.l + mrows, 0.0f);
+
+    // The tile's last row sees the most keys; tiles past them are skipped (causal).
+    const std::int64_t kend = p.visible_keys(i0 + rows - 1);
+    const std::int64_t nkb = ceil_div(p.seq_k, bc);
+    const float* vh = v + p.kv_offset(bh);
+    for (std::int64_t j0 = 0; j0 < kend; j0 += bc) {
+        const float* panel = packed_k + (bh * nkb + j0 / bc) * d * bc;
+        gemm<false>(mrows, bc, d, t.qs, d, panel, bc, t.s, bc, nullptr);
+        online_softmax(p, i0, rows, mrows, j0, bc, t);
+        // Probabilities past the last visible key are 0: the reduction stops there, so V
+        // needs no padding.
+        const std::int64_t kdim = std::min<std::int64_t>(bc, kend - j0);
+        gemm<true>(mrows, d, kdim, t.s, bc, vh + j0 * d, d, t.oacc, d, t.alpha);
+    }
+
+    float* ot = o + p.q_offset(bh) + i0 * d;
+    for (std::int64_t r = 0; r < rows; ++r) {
+        const float inv = t.l[r] > 0 ? 1.0f / t.l[r] : 0.0f;  // no key seen: zeros
+        for (std::int64_t c = 0; c < d; c += lanes) store(ot + r * d + c, load(t.oacc + r * d + c) * inv);
+    }
+}
+
+}  // namespace
+
+int flash_cols_granule() { return lanes; }
+
+void validate_tiles(FlashTiles t) {
+    if (t.br < mr || t.br % mr != 0)
+        throw UsageError("attention/flash: Br must be a positive multiple of " + std::to_string(mr));
+    if (t.bc < lanes || t.bc % lanes != 0)
+        throw UsageError("attention/flash: Bc must be a positive multiple of " + std::to_string(lanes));
+}
+
+std::size_t flash_workspace_floats(const AttentionProblem& p, FlashTiles t) {
+    return static_cast<std::size_t>(p.heads_total() * ceil_div(p.seq_k, t.bc) * t.bc * p.head_dim);
+}
+
+std::size_t flash_scratch_floats(const AttentionProblem& p, FlashTiles t) {
+    return static_cast<std::size_t>(t.br * (2 * p.head_dim + t.bc + 3));
+}
+
+void attention_flash(const AttentionProblem& p, FlashTiles tiles, const float* q, const float* k,
+                     const float* v, float* o, float* packed_k) {
+    validate_tiles(tiles);
+    const std::int64_t bhs = p.heads_total();
+    const std::int64_t d = p.head_dim;
+    const int bc = tiles.bc;
+    const std::int64_t nkb = ceil_div(p.seq_k, bc);
+    const std::int64_t nqb = ceil_div(p.seq_q, tiles.br);
+
+#pragma omp parallel
+    {
+#pragma omp for collapse(2) schedule(static)
+        for (std::int64_t bh = 0; bh < bhs; ++bh)
+            for (std::int64_t kb = 0; kb < nkb; ++kb)
+                pack_k_panel(p, bc, k + p.kv_offset(bh), kb, packed_k + (bh * nkb + kb) * d * bc);
+
+        std::vector<float> scratch(flash_scratch_floats(p, tiles));
+        const std::int64_t br = tiles.br;
+        TileState t;
+        t.qs = scratch.data();
+        t.s = t.qs + br * d;
+        t.oacc = t.s + br * bc;
+        t.m = t.oacc + br * d;
+        t.l = t.m + br;
+        t.alpha = t.l + br;
+        // Dynamic: causal tiles differ in work; the last (heaviest) tiles of a head go first.
+#pragma omp for schedule(dynamic)
+        for (std::int64_t w = 0; w < bhs * nqb; ++w)
+            query_tile(p, tiles, q, v, o, packed_k, w / nqb, nqb - 1 - w % nqb, t);
+    }
+}
+
+// Byte model (the IO analysis of FlashAttention, Theta(N^2 d^2 / M)): the compulsory stream
+// from dram; the pack writing K transposed once (the workspace); and each query tile reading
+// the keys it visits of packed K (whole panels of bc keys) and of V (up to its last visible
+// key): without a mask ceil(s_q/br) * 2*s_k*d*4 bytes per head (K rounded up to whole panels),
+// served from the level that holds one head's packed K and V.
+std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const MemoryHierarchy& mh) {
+    validate_tiles(t);
+    const double inf = std::numeric_limits<double>::infinity();
+    const double d = static_cast<double>(p.head_dim);
+    const double packed = 4.0 * static_cast<double>(flash_workspace_floats(p, t));
+    const double scratch = 4.0 * static_cast<double>(flash_scratch_floats(p, t));
+    double keys = 0;  // keys of K (padded panels) and of V read by the query tiles of one head
+    for (std::int64_t i0 = 0; i0 < p.seq_q; i0 += t.br) {
+        const std::int64_t kend = p.visible_keys(std::min<std::int64_t>(i0 + t.br, p.seq_q) - 1);
+        keys += static_cast<double>(ceil_div(kend, t.bc) * t.bc + kend);
+    }
+    const double kv_rereads = static_cast<double>(p.heads_total()) * keys * d * 4;
+    const double head_kv = static_cast<double>(ceil_div(p.seq_k, t.bc) * t.bc + p.seq_k) * d * 4;
+
+    std::vector<Counter> out{
+        {std::string(counters::flops), attention_flops(p), "FLOP", CounterSource::model},
+        {std::string(counters::bytes_min), attention_compulsory_bytes(p), "B", CounterSource::model},
+        {std::string(counters::workspace), packed + scratch * std::max(1, mh.cpus), "B",
+         CounterSource::model},
+    };
+    const auto levels = traffic_counters(
+        mh, {{inf, attention_compulsory_bytes(p)},
+             {packed / std::max(1, mh.cpus), packed},
+             {head_kv, kv_rereads}});
+    out.insert(out.end(), levels.begin(), levels.end());
+    return out;
+}
+
+}  // namespace memwall

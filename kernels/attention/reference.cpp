@@ -1,0 +1,152 @@
+// The attention workload: seeded inputs, the float64 reference of selected rows, the check.
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <set>
+
+#include "kernels/attention/attention.hpp"
+
+namespace memwall {
+
+namespace {
+
+std::vector<float> uniform_inputs(std::size_t n, std::mt19937_64& gen) {
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<float> x(n);
+    for (float& e : x) {
+        do e = dist(gen);
+        while (e == 0.0f);
+    }
+    return x;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> attention_reference_rows(const AttentionProblem& p, std::uint64_t seed,
+                                                   std::int64_t full_reference_limit) {
+    std::vector<std::int64_t> rows;
+    const bool all = p.heads_total() * p.seq_q * p.seq_k <= full_reference_limit ||
+                     p.seq_q <= AttentionWorkload::sampled_rows_per_head;
+    if (all) {
+        rows.resize(static_cast<std::size_t>(p.heads_total() * p.seq_q));
+        for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = static_cast<std::int64_t>(r);
+        return rows;
+    }
+    // Sampled: the first and last rows, the causal edge (the last row that sees no key and the
+    // first two that see one or two), then random rows; the same rows in every head, so a
+    // seed names one check.
+    std::set<std::int64_t> pick{0, p.seq_q - 1};
+    if (p.causal) {
+        const std::int64_t edge = p.seq_q - p.seq_k;  // the first row that sees key 0
+        for (std::int64_t i : {edge - 1, edge, edge + 1})
+            if (i >= 0 && i < p.seq_q) pick.insert(i);
+    }
+    std::mt19937_64 gen(seed ^ 0x9e3779b97f4a7c15ULL);
+    std::uniform_int_distribution<std::int64_t> row(0, p.seq_q - 1);
+    while (static_cast<std::int64_t>(pick.size()) < AttentionWorkload::sampled_rows_per_head)
+        pick.insert(row(gen));
+    for (std::int64_t bh = 0; bh < p.heads_total(); ++bh)
+        for (std::int64_t i : pick) rows.push_back(bh * p.seq_q + i);
+    return rows;
+}
+
+void attention_reference_row(const AttentionProblem& p, const float* q, const float* k,
+                             const float* v, std::int64_t bh, std::int64_t i, double* out) {
+    const std::int64_t d = p.head_dim;
+    const std::int64_t n = p.visible_keys(i);
+    const float* qi = q + p.q_offset(bh) + static_cast<std::size_t>(i * d);
+    const float* kh = k + p.kv_offset(bh);
+    const float* vh = v + p.kv_offset(bh);
+    const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+
+    std::vector<double> s(static_cast<std::size_t>(n));
+    double mx = -std::numeric_limits<double>::infinity();
+    for (std::int64_t j = 0; j < n; ++j) {
+        const float* kj = kh + j * d;
+        double dot = 0;
+#pragma omp simd reduction(+ : dot)
+        for (std::int64_t c = 0; c < d; ++c) dot += static_cast<double>(qi[c]) * kj[c];
+        s[static_cast<std::size_t>(j)] = dot * scale;
+        mx = std::max(mx, dot * scale);
+    }
+    double sum = 0;
+    for (double& e : s) {
+        e = std::exp(e - mx);
+        sum += e;
+    }
+    for (std::int64_t c = 0; c < d; ++c) out[c] = 0;
+    for (std::int64_t j = 0; j < n; ++j) {
+        const double w = s[static_cast<std::size_t>(j)];
+        const float* vj = vh + j * d;
+#pragma omp simd
+        for (std::int64_t c = 0; c < d; ++c) out[c] += w * vj[c];
+    }
+    if (n > 0)
+        for (std::int64_t c = 0; c < d; ++c) out[c] /= sum;
+}
+
+AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t seed,
+                                     std::int64_t full_reference_limit)
+    : problem_(p) {
+    p.validate();
+    std::mt19937_64 gen(seed);
+    q_ = uniform_inputs(p.q_size(), gen);
+    k_ = uniform_inputs(p.kv_size(), gen);
+    v_ = uniform_inputs(p.kv_size(), gen);
+    rows_ = attention_reference_rows(p, seed, full_reference_limit);
+
+    const std::int64_t n = static_cast<std::int64_t>(rows_.size());
+    const std::int64_t d = p.head_dim;
+    reference_.resize(static_cast<std::size_t>(n * d));
+#pragma omp parallel for schedule(dynamic, 16)
+    for (std::int64_t r = 0; r < n; ++r) {
+        const std::int64_t row = rows_[static_cast<std::size_t>(r)];
+        attention_reference_row(p, q_.data(), k_.data(), v_.data(), row / p.seq_q, row % p.seq_q,
+                                reference_.data() + r * d);
+    }
+}
+
+Check AttentionWorkload::check(const float* o) const {
+    const AttentionProblem& p = problem_;
+    Check c;
+    c.tolerance = tolerance;
+    const std::size_t size = p.q_size();
+    for (std::size_t e = 0; e < size; ++e) {
+        if (std::isfinite(o[e])) continue;
+        const auto d = static_cast<std::size_t>(p.head_dim);
+        const std::size_t row = e / d;
+        const auto sq = static_cast<std::size_t>(p.seq_q);
+        const auto h = static_cast<std::size_t>(p.heads);
+        char msg[160];
+        std::snprintf(msg, sizeof msg, "O[b=%zu, h=%zu, i=%zu, d=%zu] is %g: not written or not finite",
+                      row / sq / h, row / sq % h, row % sq, e % d, static_cast<double>(o[e]));
+        c.message = msg;
+        c.error = std::numeric_limits<double>::infinity();
+        return c;
+    }
+    double err = 0;
+    double norm = 0;
+    const std::int64_t d = p.head_dim;
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+        const float* out = o + rows_[r] * d;
+        const double* ref = reference_.data() + static_cast<std::int64_t>(r) * d;
+        for (std::int64_t x = 0; x < d; ++x) {
+            const double diff = static_cast<double>(out[x]) - ref[x];
+            err += diff * diff;
+            norm += ref[x] * ref[x];
+        }
+    }
+    // Every checked row fully masked: the reference is zero, so the error is absolute.
+    c.error = norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
+    c.ok = c.error < tolerance;
+    if (!c.ok) {
+        char msg[160];
+        std::snprintf(msg, sizeof msg, "relative L2 error %.3g over %zu reference rows exceeds %.0e",
+                      c.error, rows_.size(), tolerance);
+        c.message = msg;
+    }
+    return c;
+}
+
+}  // namespace memwall

@@ -1,0 +1,136 @@
+// The attention family in the catalogue: its axes, workload and CPU variants.
+#include "kernels/attention/register.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+
+#include "harness/catalogue.hpp"
+#include "kernels/attention/attention.hpp"
+
+namespace memwall {
+
+namespace {
+
+// One prepared case: the output (poisoned with quiet NaN), the variant's workspace, its kernel.
+class AttentionInstance : public Instance {
+public:
+    using Kernel = std::function<void(const AttentionWorkload&, float* o, float* workspace)>;
+
+    AttentionInstance(const AttentionWorkload& w, std::size_t workspace_floats, Kernel kernel)
+        : w_(w), o_(w.problem().q_size()), workspace_(workspace_floats), kernel_(std::move(kernel)) {}
+
+    void poison() override { std::fill(o_.begin(), o_.end(), std::numeric_limits<float>::quiet_NaN()); }
+    void run() override { kernel_(w_, o_.data(), workspace_.data()); }
+    Check check() const override { return w_.check(o_.data()); }
+
+private:
+    const AttentionWorkload& w_;
+    std::vector<float> o_;
+    std::vector<float> workspace_;
+    Kernel kernel_;
+};
+
+const AttentionWorkload& attention_workload(const Workload& w) {
+    const auto* a = dynamic_cast<const AttentionWorkload*>(&w);
+    if (!a) throw std::logic_error("attention: prepared on a workload of another family");
+    return *a;
+}
+
+FlashTiles tiles_of(const Params& point) {
+    return {static_cast<int>(point.integer("Br")), static_cast<int>(point.integer("Bc"))};
+}
+
+Axis positive(Axis a, double max) {
+    bounded(a, 1, max);
+    return a;
+}
+
+Variant naive_variant() {
+    Variant v;
+    v.name = "naive";
+    v.description = "three passes over the materialised score tensor: S = scale*QK^T, row softmax, O = PV";
+    v.backend = Backend::cpu;
+    v.prepare = [](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
+        const AttentionWorkload& w = attention_workload(wl);
+        return std::make_unique<AttentionInstance>(
+            w, naive_workspace_floats(w.problem()), [](const AttentionWorkload& x, float* o, float* ws) {
+                attention_naive(x.problem(), x.q().data(), x.k().data(), x.v().data(), o, ws);
+            });
+    };
+    v.model = [](const Params& point, const MemoryHierarchy& mh) {
+        return naive_model(AttentionProblem::from(point), mh);
+    };
+    return v;
+}
+
+Variant flash_variant() {
+    Variant v;
+    v.name = "flash";
+    v.description = "FlashAttention-2 loop order: query tiles of Br rows, key tiles of Bc, online softmax";
+    v.backend = Backend::cpu;
+    // One default each: the fastest measured on a 2-core Zen 4 (seq 2048 and 4096, d 64 and
+    // 128, causal or not; Bc = 128 leads by 10-30% over 32, Br matters little). The bounds
+    // are the range a tuner searches (e.g. Br=pow2:8:256).
+    const int rows = flash_rows_granule;
+    const int cols = flash_cols_granule();
+    Axis br = tunable(int_axis("Br", {32}, "query rows per tile"));
+    Axis bc = tunable(int_axis("Bc", {128}, "keys per tile"));
+    v.tunables = {bounded(br, rows, 256), bounded(bc, cols, 256)};
+    v.constraints = {
+        {"Br is a multiple of " + std::to_string(rows) + " (the micro-kernel rows)",
+         [rows](const Params& p) { return p.integer("Br") % rows == 0; }},
+        {"Bc is a multiple of " + std::to_string(cols) + " (the vector width)",
+         [cols](const Params& p) { return p.integer("Bc") % cols == 0; }},
+    };
+    v.prepare = [](const Workload& wl, const Params& point) -> std::unique_ptr<Instance> {
+        const AttentionWorkload& w = attention_workload(wl);
+        const FlashTiles t = tiles_of(point);
+        validate_tiles(t);
+        return std::make_unique<AttentionInstance>(
+            w, flash_workspace_floats(w.problem(), t), [t](const AttentionWorkload& x, float* o, float* ws) {
+                attention_flash(x.problem(), t, x.q().data(), x.k().data(), x.v().data(), o, ws);
+            });
+    };
+    v.model = [](const Params& point, const MemoryHierarchy& mh) {
+        return flash_model(AttentionProblem::from(point), tiles_of(point), mh);
+    };
+    return v;
+}
+
+}  // namespace
+
+void register_attention(Catalogue& c) {
+    Family f;
+    f.name = "attention";
+    f.description = "softmax(QK^T/sqrt(d)) V per head, fp32; causal masks bottom-right aligned";
+    Axis head_dim = int_axis("head_dim", {64, 128}, "head dimension d");
+    head_dim.choices = {"64", "128"};
+    f.problem_axes = {
+        positive(int_axis("batch", {1}, "batch size b"), 1 << 16),
+        positive(int_axis("heads", {8}, "heads h"), 1 << 16),
+        positive(int_axis("seq_q", {512, 1024, 2048}, "query length s_q"), 1 << 24),
+        positive(int_axis("seq_k", {512, 1024, 2048}, "key and value length s_k"), 1 << 24),
+        head_dim,
+        bool_axis("causal", {false, true}, "causal mask (query i sees keys j <= i + s_k - s_q)"),
+    };
+    f.zipped = {{"seq_q", "seq_k"}};
+    f.constraints = {
+        {"batch, heads, seq_q and seq_k are positive",
+         [](const Params& p) {
+             return p.integer("batch") > 0 && p.integer("heads") > 0 && p.integer("seq_q") > 0 &&
+                    p.integer("seq_k") > 0;
+         }},
+        {"head_dim is 64 or 128",
+         [](const Params& p) { return p.integer("head_dim") == 64 || p.integer("head_dim") == 128; }},
+    };
+    f.make_workload = [](const Params& problem, std::uint64_t seed) -> std::unique_ptr<Workload> {
+        return std::make_unique<AttentionWorkload>(AttentionProblem::from(problem), seed);
+    };
+    c.add_family(std::move(f));
+    c.add_variant("attention", naive_variant());
+    c.add_variant("attention", flash_variant());
+}
+
+}  // namespace memwall

@@ -1,0 +1,76 @@
+// Portable fp32 vectors (GCC vector extensions) and the vectorised exp2 the attention kernels
+// share: std::exp does not vectorise without -ffast-math.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+namespace memwall::simd {
+
+// One vector register: 16 floats with AVX-512, else 8 (two registers' worth on SSE only).
+#if defined(__AVX512F__)
+inline constexpr int lanes = 16;
+#else
+inline constexpr int lanes = 8;
+#endif
+
+using vf = float __attribute__((vector_size(lanes * sizeof(float))));
+using vi = std::int32_t __attribute__((vector_size(lanes * sizeof(float))));
+
+// Unaligned load and store (memcpy compiles to one vector move).
+inline vf load(const float* p) {
+    vf v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
+inline vf splat(float x) { return vf{} + x; }
+
+inline vf vmax(vf a, vf b) { return a > b ? a : b; }
+
+inline float hmax(vf v) {
+    float m = v[0];
+    for (int i = 1; i < lanes; ++i) m = v[i] > m ? v[i] : m;
+    return m;
+}
+inline float hsum(vf v) {
+    float s = 0;
+    for (int i = 0; i < lanes; ++i) s += v[i];
+    return s;
+}
+
+// 0, 1, ..., lanes-1: the column index of each lane, for masks.
+inline vi iota() {
+    vi v;
+    for (int i = 0; i < lanes; ++i) v[i] = i;
+    return v;
+}
+
+// 2^x with relative error below 2e-7 (Cephes exp2f polynomial on [-1/2, 1/2]). Exactly 0 for
+// x < -126.5, so masked scores (-inf) give weight 0; saturates at 2^127; NaN stays NaN.
+inline vf vexp2(vf x) {
+    const vf hi = splat(127.0f);
+    const vf lo = splat(-127.0f);
+    vf xc = x < hi ? x : hi;
+    xc = xc > lo ? xc : lo;
+    // Round to nearest with the 1.5 * 2^23 trick: the sum's low mantissa bits hold the integer.
+    const vf magic = splat(12582912.0f);
+    const vf n = (xc + magic) - magic;
+    const vf f = xc - n;
+    vf p = splat(1.535336188319500e-4f);
+    p = p * f + 1.339887440266574e-3f;
+    p = p * f + 9.618437357674640e-3f;
+    p = p * f + 5.550332471162809e-2f;
+    p = p * f + 2.402264791363012e-1f;
+    p = p * f + 6.931472028550421e-1f;
+    p = p * f + 1.0f;
+    // 2^n built in the exponent field; n = -127 gives the bit pattern of +0.
+    const vi e = (__builtin_convertvector(n, vi) + 127) << 23;
+    const vf r = p * std::bit_cast<vf>(e);
+    return x == x ? r : x;
+}
+
+inline float exp2_scalar(float x) { return vexp2(splat(x))[0]; }
+
+}  // namespace memwall::simd

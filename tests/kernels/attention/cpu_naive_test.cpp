@@ -1,0 +1,70 @@
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "kernels/attention/attention.hpp"
+
+namespace memwall {
+namespace {
+
+struct Shape {
+    std::int64_t heads, seq_q, seq_k, head_dim;
+    bool causal;
+};
+
+std::vector<float> run_naive(const AttentionWorkload& w) {
+    const AttentionProblem& p = w.problem();
+    std::vector<float> o(p.q_size(), std::numeric_limits<float>::quiet_NaN());
+    std::vector<float> scores(naive_workspace_floats(p), std::numeric_limits<float>::quiet_NaN());
+    attention_naive(p, w.q().data(), w.k().data(), w.v().data(), o.data(), scores.data());
+    return o;
+}
+
+class NaiveAttention : public testing::TestWithParam<Shape> {};
+
+TEST_P(NaiveAttention, MatchesTheFloat64Reference) {
+    const Shape s = GetParam();
+    AttentionProblem p;
+    p.batch = 2;
+    p.heads = s.heads;
+    p.seq_q = s.seq_q;
+    p.seq_k = s.seq_k;
+    p.head_dim = s.head_dim;
+    p.causal = s.causal;
+    const AttentionWorkload w(p, 17);
+    const auto o = run_naive(w);
+    const Check c = w.check(o.data());
+    EXPECT_TRUE(c.ok) << c.message;
+    EXPECT_LT(c.error, 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, NaiveAttention,
+                         testing::Values(Shape{3, 64, 64, 64, false}, Shape{2, 37, 91, 128, false},
+                                         Shape{2, 91, 37, 64, true}, Shape{2, 37, 91, 128, true},
+                                         Shape{1, 1, 50, 64, true}, Shape{1, 50, 1, 128, true}));
+
+TEST(NaiveAttention, ScoreWorkspaceHoldsEveryHead) {
+    AttentionProblem p;
+    p.batch = 2;
+    p.heads = 3;
+    p.seq_q = 5;
+    p.seq_k = 7;
+    EXPECT_EQ(naive_workspace_floats(p), 2u * 3 * 5 * 7);
+}
+
+TEST(NaiveAttention, RowsThatSeeNoKeyAreZero) {
+    AttentionProblem p;
+    p.heads = 2;
+    p.seq_q = 30;
+    p.seq_k = 10;
+    p.causal = true;
+    const AttentionWorkload w(p, 4);
+    const auto o = run_naive(w);
+    for (std::int64_t bh = 0; bh < 2; ++bh)
+        for (std::int64_t i = 0; i < 20; ++i)
+            for (std::int64_t c = 0; c < 64; ++c) ASSERT_EQ(o[p.q_offset(bh) + i * 64 + c], 0.0f);
+}
+
+}  // namespace
+}  // namespace memwall

@@ -1,0 +1,138 @@
+#include "kernels/attention/register.hpp"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "harness/catalogue.hpp"
+#include "kernels/attention/attention.hpp"
+
+namespace memwall {
+namespace {
+
+Catalogue attention_catalogue() {
+    Catalogue c;
+    register_attention(c);
+    return c;
+}
+
+Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
+    Params p;
+    p.set("batch", std::int64_t{1});
+    p.set("heads", std::int64_t{2});
+    p.set("seq_q", sq);
+    p.set("seq_k", sk);
+    p.set("head_dim", d);
+    p.set("causal", std::int64_t{causal ? 1 : 0});
+    return p;
+}
+
+Params with_tiles(Params p, std::int64_t br, std::int64_t bc) {
+    p.set("Br", br);
+    p.set("Bc", bc);
+    return p;
+}
+
+TEST(RegisterAttention, FamilyAxesAndZips) {
+    const Catalogue c = attention_catalogue();
+    const Family& f = c.family("attention");
+    std::vector<std::string> names;
+    for (const Axis& a : f.problem_axes) names.push_back(a.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"batch", "heads", "seq_q", "seq_k", "head_dim", "causal"}));
+    EXPECT_EQ(f.zipped, (std::vector<std::vector<std::string>>{{"seq_q", "seq_k"}}));
+    const Axis& seq_q = f.problem_axes[2];
+    EXPECT_EQ(seq_q.defaults, (std::vector<Value>{std::int64_t{512}, std::int64_t{1024}, std::int64_t{2048}}));
+    EXPECT_EQ(f.problem_axes[5].kind, AxisKind::boolean);
+    const Axis& head_dim = f.problem_axes[4];
+    EXPECT_NO_THROW(head_dim.validate(std::int64_t{128}));
+    EXPECT_THROW(head_dim.validate(std::int64_t{96}), UsageError);
+    EXPECT_THROW(f.problem_axes[0].validate(std::int64_t{0}), UsageError);
+}
+
+TEST(RegisterAttention, DefaultSweepIsThreeZippedLengthsByTwoHeadDimsByCausal) {
+    const Catalogue c = attention_catalogue();
+    const Family& f = c.family("attention");
+    const Space naive = f.space(c.variant("attention", "naive", Backend::cpu));
+    EXPECT_EQ(naive.points().size(), 3u * 2 * 2);
+    const Space flash = f.space(c.variant("attention", "flash", Backend::cpu));
+    EXPECT_EQ(flash.points().size(), 3u * 2 * 2);
+    for (const Params& p : flash.points()) EXPECT_EQ(p.integer("seq_q"), p.integer("seq_k"));
+}
+
+TEST(RegisterAttention, FlashTunablesAndConstraints) {
+    const Catalogue c = attention_catalogue();
+    const Variant& v = c.variant("attention", "flash", Backend::cpu);
+    ASSERT_EQ(v.tunables.size(), 2u);
+    EXPECT_EQ(v.tunables[0].name, "Br");
+    EXPECT_EQ(v.tunables[1].name, "Bc");
+    EXPECT_EQ(v.tunables[0].role, AxisRole::tunable);
+    EXPECT_EQ(v.tunables[0].defaults.size(), 1u);
+    EXPECT_EQ(v.tunables[0].min, flash_rows_granule);
+    EXPECT_EQ(v.tunables[1].min, flash_cols_granule());
+    const Space s = c.family("attention").space(v);
+    EXPECT_EQ(s.violated(with_tiles(point(64, 64, 64, false), 32, 64)), nullptr);
+    EXPECT_NE(s.violated(with_tiles(point(64, 64, 64, false), 20, 64)), nullptr);
+    EXPECT_NE(s.violated(with_tiles(point(64, 64, 64, false), 32, flash_cols_granule() + 4)), nullptr);
+}
+
+TEST(RegisterAttention, EveryVariantRunsAndPassesItsCheck) {
+    const Catalogue c = attention_catalogue();
+    const Family& f = c.family("attention");
+    for (bool causal : {false, true}) {
+        const Params problem = point(70, 90, 64, causal);
+        const auto w = f.make_workload(problem, 3);
+        for (const Variant& v : f.variants) {
+            const Params config = v.name == "flash" ? with_tiles(problem, 32, 32) : problem;
+            auto inst = v.prepare(*w, config);
+            inst->poison();
+            inst->run();
+            const Check chk = inst->check();
+            EXPECT_TRUE(chk.ok) << v.name << ": " << chk.message;
+            EXPECT_GT(inst->run_timed(), 0.0);
+        }
+    }
+}
+
+TEST(RegisterAttention, PoisonedOutputFailsTheCheckWithoutARun) {
+    const Catalogue c = attention_catalogue();
+    const Family& f = c.family("attention");
+    const Params problem = point(40, 40, 128, false);
+    const auto w = f.make_workload(problem, 3);
+    for (const Variant& v : f.variants) {
+        auto inst = v.prepare(*w, with_tiles(problem, 16, 32));
+        inst->run();
+        EXPECT_TRUE(inst->check().ok) << v.name;
+        inst->poison();  // an instance whose run writes nothing leaves the poison in place
+        const Check chk = inst->check();
+        EXPECT_FALSE(chk.ok) << v.name;
+        EXPECT_EQ(chk.message, "O[b=0, h=0, i=0, d=0] is nan: not written or not finite") << v.name;
+    }
+}
+
+TEST(RegisterAttention, ModelsReportFlopsBytesAndWorkspace) {
+    const Catalogue c = attention_catalogue();
+    MemoryHierarchy mh;
+    mh.caches = {{"l1", 32 << 10, 1}, {"l2", 1 << 20, 1}, {"llc", 32 << 20, 2}};
+    mh.cpus = 2;
+    const Params p = with_tiles(point(512, 1024, 128, true), 64, 64);
+    for (const char* name : {"naive", "flash"}) {
+        const auto cs = c.variant("attention", name, Backend::cpu).model(p, mh);
+        ASSERT_NE(find_counter(cs, "flops"), nullptr) << name;
+        EXPECT_EQ(find_counter(cs, "flops")->value, 2.0 * 2 * 512 * 1024 * 128) << name;
+        EXPECT_EQ(find_counter(cs, "flops")->unit, "FLOP");
+        EXPECT_EQ(find_counter(cs, "bytes.min")->value, 4.0 * (2 * 2 * 512 * 128 + 2 * 2 * 1024 * 128));
+        ASSERT_NE(find_counter(cs, "bytes.dram"), nullptr) << name;
+        EXPECT_GE(find_counter(cs, "bytes.dram")->value, find_counter(cs, "bytes.min")->value);
+        EXPECT_GT(find_counter(cs, "workspace.bytes")->value, 0) << name;
+    }
+}
+
+TEST(RegisterAttention, PrepareRejectsForeignWorkloads) {
+    const Catalogue c = attention_catalogue();
+    const Workload other;
+    EXPECT_THROW(c.variant("attention", "naive", Backend::cpu).prepare(other, point(8, 8, 64, false)),
+                 std::logic_error);
+}
+
+}  // namespace
+}  // namespace memwall
