@@ -9,8 +9,6 @@ namespace memwall {
 
 namespace {
 
-constexpr std::string_view kBytesPrefix = "bytes.";
-
 // The counter called `name`, a measured one (cupti, perf, emu) before a model one.
 const Counter* preferred(const std::vector<Counter>& cs, std::string_view name) {
     const Counter* model = nullptr;
