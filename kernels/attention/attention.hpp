@@ -116,8 +116,10 @@ struct FlashTiles {
     int br = 0;  // query rows per tile
     int bc = 0;  // keys per tile
 };
-inline constexpr int flash_rows_granule = 8;  // br must be a multiple (micro-kernel rows)
-int flash_cols_granule();                      // bc must be a multiple (the vector width)
+// br must be a multiple of 8 (tiles are padded to whole micro-kernel row blocks), bc of the
+// vector width.
+inline constexpr int flash_rows_granule = 8;
+int flash_cols_granule();
 // Throws UsageError naming the rule a tile breaks.
 void validate_tiles(FlashTiles t);
 // K of every head packed transposed, in panels of bc keys (zero-padded): the workspace.
