@@ -1,0 +1,138 @@
+#include "cuda_emu/recorder.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <memory>
+
+#include "cuda_emu/arena.hpp"
+
+namespace memwall::emu::detail {
+
+constinit thread_local Recorder* active_recorder = nullptr;
+constinit thread_local bool hooks_called = false;
+
+namespace {
+
+// One L2 model for the process (launches run one at a time), kept between launches so that
+// a 50 MiB model is not rebuilt for each.
+SectorCache& shared_l2(const CacheConfig& config) {
+    static std::unique_ptr<SectorCache> l2;
+    if (!l2 || !(l2->config() == config)) l2 = std::make_unique<SectorCache>(config);
+    l2->clear();
+    return *l2;
+}
+
+void mark(std::vector<std::uint64_t>& bitmap, std::uint64_t sector) {
+    if (sector / 64 < bitmap.size()) bitmap[sector / 64] |= std::uint64_t{1} << (sector % 64);
+}
+
+}  // namespace
+
+Recorder::Recorder(const EmulationOptions& options, std::size_t arena_extent, unsigned threads)
+    : l1_(options.l1),
+      l2_(shared_l2(options.l2)),
+      read_((arena_extent / sector_bytes + 63) / 64),
+      written_(read_.size()),
+      warp_sites_((threads + 31) / 32),
+      lane_sites_(threads) {}
+
+void Recorder::begin_block() {
+    l1_.clear();
+    converge_block();
+}
+
+void Recorder::converge_block() {
+    for (unsigned w = 0; w < warp_sites_.size(); ++w) converge_warp(w);
+}
+
+void Recorder::converge_warp(unsigned warp) {
+    for (Site& s : warp_sites_[warp]) s.used = 0;
+    const auto end = std::min<std::size_t>(lane_sites_.size(), (warp + 1) * std::size_t{32});
+    for (std::size_t t = warp * std::size_t{32}; t < end; ++t) lane_sites_[t].clear();
+}
+
+Recorder::Request& Recorder::request_for(std::uintptr_t site, AccessCounts& counts) {
+    // This lane's execution count of the site says which warp request the access belongs to.
+    std::vector<LaneSite>& lane = lane_sites_[thread_];
+    auto l = std::find_if(lane.begin(), lane.end(),
+                          [&](const LaneSite& x) { return x.address == site; });
+    if (l == lane.end()) l = lane.insert(lane.end(), LaneSite{site, 0});
+    const std::uint32_t n = l->executions++;
+
+    std::vector<Site>& sites = warp_sites_[thread_ / 32];
+    auto s =
+        std::find_if(sites.begin(), sites.end(), [&](const Site& x) { return x.address == site; });
+    if (s == sites.end()) s = sites.insert(sites.end(), Site{site, 0, {}});
+    if (n == s->used) {  // the first lane to get this far opens the request
+        if (s->requests.size() == n) s->requests.emplace_back();
+        s->requests[n].sectors.clear();
+        ++s->used;
+        ++counts.requests;
+    }
+    return s->requests[n];
+}
+
+void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind,
+                      std::uintptr_t site) {
+    AccessCounts& counts = kind == AccessKind::load    ? stats_.load
+                           : kind == AccessKind::store ? stats_.store
+                                                       : stats_.atomic;
+    counts.bytes += bytes;
+    ++counts.accesses;
+    if (bytes == 0) return;
+    Request& request = request_for(site, counts);
+    const std::uint64_t last = (offset + bytes - 1) / sector_bytes;
+    for (std::uint64_t s = offset / sector_bytes; s <= last; ++s) {
+        if (kind != AccessKind::store) mark(read_, s);
+        if (kind != AccessKind::load) mark(written_, s);
+        // Coalesced lanes mostly hit the sector added last: search from the back.
+        if (std::find(request.sectors.rbegin(), request.sectors.rend(), s) !=
+            request.sectors.rend())
+            continue;
+        request.sectors.push_back(s);
+        ++counts.sectors;
+        to_l2(s, kind, counts);
+    }
+}
+
+void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts) {
+    const std::uint64_t address = sector * sector_bytes;
+    // L1 caches loads only: stores write through, atomics execute at L2.
+    if (kind == AccessKind::load && l1_.enabled() && l1_.read(address)) return;
+    ++counts.l2_sectors;
+    if (!l2_.enabled()) {  // every request goes to DRAM
+        if (kind != AccessKind::store) stats_.dram_read_bytes += sector_bytes;
+        if (kind != AccessKind::load) stats_.dram_write_bytes += sector_bytes;
+        return;
+    }
+    if (kind != AccessKind::store && !l2_.read(address))
+        stats_.dram_read_bytes += l2_.config().sector_bytes;
+    if (kind != AccessKind::load) l2_.write(address);
+}
+
+TrafficStats Recorder::finish() {
+    std::uint64_t any = 0, read = 0, written = 0;
+    for (std::size_t i = 0; i < read_.size(); ++i) {
+        any += static_cast<std::uint64_t>(std::popcount(read_[i] | written_[i]));
+        read += static_cast<std::uint64_t>(std::popcount(read_[i]));
+        written += static_cast<std::uint64_t>(std::popcount(written_[i]));
+    }
+    stats_.distinct_sectors = any;
+    stats_.distinct_sectors_read = read;
+    stats_.distinct_sectors_written = written;
+    stats_.dram_write_bytes +=
+        (l2_.written_back() + l2_.dirty_sectors()) * l2_.config().sector_bytes;
+    stats_.launches = 1;
+    return stats_;
+}
+
+void record_atomic(const void* address, std::size_t bytes, const void* site) {
+    Recorder* r = active_recorder;
+    if (!r) return;
+    const auto a = reinterpret_cast<std::uintptr_t>(address);
+    const std::uintptr_t begin = arena_begin.load(std::memory_order_relaxed);
+    if (a - begin >= arena_reserved.load(std::memory_order_relaxed)) return;
+    r->record(a - begin, bytes, AccessKind::atomic, reinterpret_cast<std::uintptr_t>(site));
+}
+
+}  // namespace memwall::emu::detail

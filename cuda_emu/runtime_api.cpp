@@ -1,0 +1,151 @@
+#include "cuda_emu/runtime_api.hpp"
+
+#include <chrono>
+#include <cstring>
+
+#include "cuda_emu/arena.hpp"
+
+struct CUstream_st {};
+
+struct CUevent_st {
+    std::chrono::steady_clock::time_point at;
+    bool recorded = false;
+};
+
+namespace {
+
+using memwall::emu::detail::Arena;
+
+thread_local cudaError_t last_error = cudaSuccess;
+
+cudaError_t result(cudaError_t e) {
+    if (e != cudaSuccess) last_error = e;
+    return e;
+}
+
+bool on_device(const void* p, std::size_t bytes) { return Arena::instance().holds(p, bytes); }
+
+}  // namespace
+
+const char* cudaGetErrorName(cudaError_t error) {
+    switch (error) {
+        case cudaSuccess: return "cudaSuccess";
+        case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+        case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+        case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+        case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+        case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    }
+    return "unrecognized error code";
+}
+
+const char* cudaGetErrorString(cudaError_t error) {
+    switch (error) {
+        case cudaSuccess: return "no error";
+        case cudaErrorInvalidValue: return "invalid argument";
+        case cudaErrorMemoryAllocation: return "out of memory";
+        case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+        case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+        case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    }
+    return "unrecognized error code";
+}
+
+cudaError_t cudaGetLastError() {
+    const cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError() { return last_error; }
+
+cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+
+cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
+    if (!ptr) return result(cudaErrorInvalidValue);
+    *ptr = Arena::instance().allocate(bytes);
+    return *ptr ? cudaSuccess : result(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaFree(void* ptr) {
+    if (!ptr) return cudaSuccess;
+    return Arena::instance().release(ptr) ? cudaSuccess : result(cudaErrorInvalidDevicePointer);
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+    if (bytes == 0) return cudaSuccess;
+    if (!dst || !src) return result(cudaErrorInvalidValue);
+    bool ok = true;
+    switch (kind) {
+        case cudaMemcpyHostToHost:
+        case cudaMemcpyDefault: break;
+        case cudaMemcpyHostToDevice: ok = on_device(dst, bytes); break;
+        case cudaMemcpyDeviceToHost: ok = on_device(src, bytes); break;
+        case cudaMemcpyDeviceToDevice: ok = on_device(dst, bytes) && on_device(src, bytes); break;
+        default: return result(cudaErrorInvalidMemcpyDirection);
+    }
+    if (!ok) return result(cudaErrorInvalidValue);
+    std::memmove(dst, src, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t) {
+    return cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
+    if (bytes == 0) return cudaSuccess;
+    if (!on_device(ptr, bytes)) return result(cudaErrorInvalidValue);
+    std::memset(ptr, value, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_t) {
+    return cudaMemset(ptr, value, bytes);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+    if (!stream) return result(cudaErrorInvalidValue);
+    *stream = new CUstream_st;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    if (!stream) return result(cudaErrorInvalidResourceHandle);
+    delete stream;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+    if (!event) return result(cudaErrorInvalidValue);
+    *event = new CUevent_st;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    if (!event) return result(cudaErrorInvalidResourceHandle);
+    delete event;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+    if (!event) return result(cudaErrorInvalidResourceHandle);
+    event->at = std::chrono::steady_clock::now();
+    event->recorded = true;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    return event ? cudaSuccess : result(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    if (!ms) return result(cudaErrorInvalidValue);
+    if (!start || !end || !start->recorded || !end->recorded)
+        return result(cudaErrorInvalidResourceHandle);
+    *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+    return cudaSuccess;
+}

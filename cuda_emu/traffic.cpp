@@ -1,0 +1,85 @@
+#include "cuda_emu/traffic.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "cuda_emu/sector_cache.hpp"
+
+namespace memwall::emu {
+
+namespace {
+thread_local TrafficStats last;
+thread_local std::vector<TrafficScope*> scopes;
+}  // namespace
+
+AccessCounts& AccessCounts::operator+=(const AccessCounts& o) {
+    bytes += o.bytes;
+    accesses += o.accesses;
+    requests += o.requests;
+    sectors += o.sectors;
+    l2_sectors += o.l2_sectors;
+    return *this;
+}
+
+TrafficStats& TrafficStats::operator+=(const TrafficStats& o) {
+    counted = launches == 0 ? o.counted : counted && o.counted;
+    launches += o.launches;
+    load += o.load;
+    store += o.store;
+    atomic += o.atomic;
+    distinct_sectors += o.distinct_sectors;
+    distinct_sectors_read += o.distinct_sectors_read;
+    distinct_sectors_written += o.distinct_sectors_written;
+    dram_read_bytes += o.dram_read_bytes;
+    dram_write_bytes += o.dram_write_bytes;
+    return *this;
+}
+
+TrafficStats last_traffic() { return last; }
+
+void detail::publish_traffic(const TrafficStats& s) {
+    last = s;
+    for (TrafficScope* scope : scopes) scope->stats_ += s;
+}
+
+TrafficScope::TrafficScope() { scopes.push_back(this); }
+
+TrafficScope::~TrafficScope() { scopes.erase(std::find(scopes.begin(), scopes.end(), this)); }
+
+std::vector<Counter> traffic_counters(const TrafficStats& s) {
+    if (!s.counted)
+        throw std::invalid_argument(
+            "cuda-emu traffic was not counted: compile the kernel's launcher with "
+            "memwall_cuda_emu_sources (cmake/MemwallCudaEmu.cmake)");
+    std::vector<Counter> out;
+    auto add = [&](std::string name, std::uint64_t value, std::string unit) {
+        out.push_back(
+            {std::move(name), static_cast<double>(value), std::move(unit), CounterSource::emu});
+    };
+    add("emu.global_load_bytes", s.load.bytes, "B");
+    add("emu.global_store_bytes", s.store.bytes, "B");
+    add("emu.global_atomic_bytes", s.atomic.bytes, "B");
+    add("emu.global_loads", s.load.accesses, "accesses");
+    add("emu.global_stores", s.store.accesses, "accesses");
+    add("emu.global_atomics", s.atomic.accesses, "accesses");
+    add("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", s.load.requests, "requests");
+    add("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", s.store.requests, "requests");
+    add("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", s.atomic.requests, "requests");
+    add("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", s.load.sectors, "sectors");
+    add("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", s.store.sectors, "sectors");
+    add("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", s.atomic.sectors, "sectors");
+    add("lts__t_sectors_op_read.sum", s.load.l2_sectors, "sectors");
+    add("lts__t_sectors_op_write.sum", s.store.l2_sectors, "sectors");
+    add("lts__t_sectors_op_atom.sum", s.atomic.l2_sectors, "sectors");
+    add("lts__t_bytes.sum",
+        (s.load.l2_sectors + s.store.l2_sectors + s.atomic.l2_sectors) * sector_bytes, "B");
+    add("emu.distinct_sectors", s.distinct_sectors, "sectors");
+    add("emu.distinct_sectors_read", s.distinct_sectors_read, "sectors");
+    add("emu.distinct_sectors_written", s.distinct_sectors_written, "sectors");
+    add("dram__bytes_read.sum", s.dram_read_bytes, "B");
+    add("dram__bytes_write.sum", s.dram_write_bytes, "B");
+    return out;
+}
+
+}  // namespace memwall::emu

@@ -1,0 +1,72 @@
+// Global-memory traffic of emulated launches: exact counts of what the threads requested, a
+// warp coalescing model, and cache-model estimates of L2 and DRAM traffic (rules in README.md).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "profiler/counter.hpp"
+
+namespace memwall::emu {
+
+// One kind of global access (loads, stores or atomics).
+struct AccessCounts {
+    std::uint64_t bytes = 0;       // requested by the threads (exact)
+    std::uint64_t accesses = 0;    // thread-level accesses (exact)
+    std::uint64_t requests = 0;    // warp-level: the n-th execution of an access site by the lanes
+    std::uint64_t sectors = 0;     // distinct 32-byte sectors of each warp request, summed
+    std::uint64_t l2_sectors = 0;  // sectors that reach L2 (loads: the misses of the L1 model)
+
+    AccessCounts& operator+=(const AccessCounts& o);
+    bool operator==(const AccessCounts&) const = default;
+};
+
+struct TrafficStats {
+    // False when the kernel was not compiled for counting (see memwall_cuda_emu_sources);
+    // then only atomics would have been seen, and traffic_counters refuses the stats.
+    bool counted = false;
+    std::uint64_t launches = 0;
+    AccessCounts load, store, atomic;
+    // Sectors touched at least once per launch (summed over launches).
+    std::uint64_t distinct_sectors = 0;
+    std::uint64_t distinct_sectors_read = 0;     // by loads or atomics
+    std::uint64_t distinct_sectors_written = 0;  // by stores or atomics
+    // L2 model: 32 bytes per sector miss; 32 bytes per dirty sector written back, counting the
+    // sectors still dirty at the end of the launch.
+    std::uint64_t dram_read_bytes = 0;
+    std::uint64_t dram_write_bytes = 0;
+
+    // Sums another launch's traffic (counted only if both were).
+    TrafficStats& operator+=(const TrafficStats& o);
+    bool operator==(const TrafficStats&) const = default;
+};
+
+// The traffic of the last launch made by this thread.
+TrafficStats last_traffic();
+
+namespace detail {
+// Called at the end of each launch: records it as the last and adds it to the open scopes.
+void publish_traffic(const TrafficStats& s);
+}  // namespace detail
+
+// Sums the traffic of every launch made by this thread while it lives (scopes may nest).
+class TrafficScope {
+public:
+    TrafficScope();
+    ~TrafficScope();
+    TrafficScope(const TrafficScope&) = delete;
+    TrafficScope& operator=(const TrafficScope&) = delete;
+
+    const TrafficStats& stats() const { return stats_; }
+
+private:
+    friend void detail::publish_traffic(const TrafficStats& s);
+    TrafficStats stats_;
+};
+
+// The stats as counters with source emu, named by the CUPTI metric they estimate where one
+// exists (dram__bytes_read.sum, lts__t_bytes.sum, l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,
+// ...) and emu.* otherwise. Throws std::invalid_argument when the stats were not counted.
+std::vector<Counter> traffic_counters(const TrafficStats& s);
+
+}  // namespace memwall::emu

@@ -1,0 +1,188 @@
+#include "cuda_emu/traffic.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "cuda_emu/cuda.hpp"
+#include "device_buffer.hpp"
+#include "tests/cuda_emu/kernels/launchers.hpp"
+
+// Compiled here, without the counting instrumentation.
+__global__ void fill_uncounted(float* p) { p[threadIdx.x] = 1.0f; }
+
+namespace memwall::emu_test {
+namespace {
+
+using namespace cuda_emu;
+
+LaunchConfig blocks_of(int threads, int n) {
+    LaunchConfig c;
+    c.block = dim3(static_cast<unsigned>(threads));
+    c.grid = dim3(static_cast<unsigned>((n + threads - 1) / threads));
+    return c;
+}
+
+class SaxpyTraffic : public ::testing::TestWithParam<int> {};
+
+// 8n bytes loaded, 4n stored, whatever the tail of the last block.
+TEST_P(SaxpyTraffic, IsExact) {
+    const int n = GetParam();
+    std::vector<float> x(static_cast<std::size_t>(n)), y(x.size());
+    std::iota(x.begin(), x.end(), 1.0f);
+    std::iota(y.begin(), y.end(), 100.0f);
+    DeviceBuffer<float> dx(x), dy(y);
+    saxpy(blocks_of(128, n), 2.0f, dx.get(), dy.get(), n);
+    const emu::TrafficStats s = emu::last_traffic();
+    ASSERT_TRUE(s.counted);
+    EXPECT_EQ(s.launches, 1u);
+    const auto u = static_cast<std::uint64_t>(n);
+    EXPECT_EQ(s.load.bytes, 8 * u);
+    EXPECT_EQ(s.store.bytes, 4 * u);
+    EXPECT_EQ(s.load.accesses, 2 * u);
+    EXPECT_EQ(s.store.accesses, u);
+    EXPECT_EQ(s.atomic, emu::AccessCounts{});
+    // Warps with an active lane make one request per access site; lanes cover whole sectors.
+    const std::uint64_t warps = (u + 31) / 32, sectors = (4 * u + 31) / 32;
+    EXPECT_EQ(s.load.requests, 2 * warps);
+    EXPECT_EQ(s.store.requests, warps);
+    EXPECT_EQ(s.load.sectors, 2 * sectors);
+    EXPECT_EQ(s.store.sectors, sectors);
+    EXPECT_EQ(s.load.l2_sectors, 2 * sectors);
+    EXPECT_EQ(s.store.l2_sectors, sectors);
+    EXPECT_EQ(s.distinct_sectors, 2 * sectors);
+    EXPECT_EQ(s.distinct_sectors_read, 2 * sectors);
+    EXPECT_EQ(s.distinct_sectors_written, sectors);
+    EXPECT_EQ(s.dram_read_bytes, 2 * sectors * 32);
+    EXPECT_EQ(s.dram_write_bytes, sectors * 32);
+    const std::vector<float> out = dy.download();
+    for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], 2.0f * x[i] + y[i]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, SaxpyTraffic, ::testing::Values(1024, 1000, 33, 1));
+
+TEST(Traffic, CountsTheBytesOfEachType) {
+    const int n = 300;
+    DeviceBuffer<float> in(std::vector<float>(n, 1.5f));
+    DeviceBuffer<__nv_bfloat16> out(n);
+    to_bfloat16(blocks_of(64, n), in.get(), out.get(), n);
+    const emu::TrafficStats s = emu::last_traffic();
+    EXPECT_EQ(s.load.bytes, 4u * n);
+    EXPECT_EQ(s.store.bytes, 2u * n);
+    for (__nv_bfloat16 v : out.download()) ASSERT_EQ(static_cast<float>(v), 1.5f);
+}
+
+struct Transposed {
+    emu::TrafficStats naive, tiled;
+};
+
+// A 64 x 64 transpose, naive and through shared tiles, with the given L2 model.
+Transposed transpose_64(const emu::CacheConfig& l2) {
+    constexpr int n = 64;
+    std::vector<float> host(n * n);
+    std::iota(host.begin(), host.end(), 0.0f);
+    DeviceBuffer<float> in(host), out_naive(n * n), out_tiled(n * n);
+    LaunchConfig c;
+    c.block = dim3(32, 8);
+    c.emu.l2 = l2;
+    c.grid = dim3(n / 32, n / 8);
+    transpose_naive(c, in.get(), out_naive.get(), n, n);
+    Transposed t;
+    t.naive = emu::last_traffic();
+    c.grid = dim3(n / 32, n / 32);
+    transpose_tiled(c, in.get(), out_tiled.get(), n, n);
+    t.tiled = emu::last_traffic();
+    const std::vector<float> a = out_naive.download(), b = out_tiled.download();
+    for (int r = 0; r < n; ++r)
+        for (int col = 0; col < n; ++col) {
+            EXPECT_EQ(a[col * n + r], host[r * n + col]);
+            EXPECT_EQ(b[col * n + r], host[r * n + col]);
+        }
+    return t;
+}
+
+TEST(Traffic, TransposesMoveTheSameBytesInDifferentSectors) {
+    const Transposed t = transpose_64(emu::EmulationOptions{}.l2);
+    for (const emu::TrafficStats* s : {&t.naive, &t.tiled}) {
+        EXPECT_EQ(s->load.bytes, 16384u);
+        EXPECT_EQ(s->store.bytes, 16384u);
+        EXPECT_EQ(s->load.requests, 128u);
+        EXPECT_EQ(s->store.requests, 128u);
+        EXPECT_EQ(s->load.sectors, 512u);  // rows: 4 sectors per warp
+        EXPECT_EQ(s->distinct_sectors, 1024u);
+        // The H100-sized L2 holds everything: each sector crosses DRAM once.
+        EXPECT_EQ(s->dram_read_bytes, 16384u);
+        EXPECT_EQ(s->dram_write_bytes, 16384u);
+    }
+    EXPECT_EQ(t.naive.store.sectors, 4096u);  // columns: a sector per lane
+    EXPECT_EQ(t.tiled.store.sectors, 512u);
+    EXPECT_EQ(t.naive.store.l2_sectors, 4096u);
+    EXPECT_EQ(t.tiled.store.l2_sectors, 512u);
+}
+
+TEST(Traffic, AnL2SmallerThanTheNaiveTransposesColumnsWritesBackEachSectorPerWarp) {
+    // 16 lines of 128 bytes: the 32 output lines a naive warp writes do not fit, so each of
+    // the 8 warps that fill a sector finds it evicted and writes it back again.
+    const Transposed t = transpose_64({2048, 128, 16});
+    EXPECT_EQ(t.naive.dram_read_bytes, 16384u);
+    EXPECT_EQ(t.naive.dram_write_bytes, 8u * 16384u);
+    EXPECT_EQ(t.tiled.dram_read_bytes, 16384u);
+    EXPECT_EQ(t.tiled.dram_write_bytes, 16384u);
+}
+
+TEST(Traffic, WithoutAnL2EverySectorRequestReachesDram) {
+    const Transposed t = transpose_64({0, 128, 16});
+    EXPECT_EQ(t.naive.dram_write_bytes, 4096u * 32);
+    EXPECT_EQ(t.tiled.dram_write_bytes, 512u * 32);
+}
+
+TEST(Traffic, ScopesSumTheirLaunches) {
+    DeviceBuffer<float> x(std::vector<float>(64, 1.0f)), y(std::vector<float>(64, 1.0f));
+    emu::TrafficScope outer;
+    saxpy(blocks_of(64, 64), 1.0f, x.get(), y.get(), 64);
+    {
+        emu::TrafficScope inner;
+        saxpy(blocks_of(64, 64), 1.0f, x.get(), y.get(), 32);
+        EXPECT_EQ(inner.stats().launches, 1u);
+        EXPECT_EQ(inner.stats().load.bytes, 8u * 32);
+    }
+    EXPECT_TRUE(outer.stats().counted);
+    EXPECT_EQ(outer.stats().launches, 2u);
+    EXPECT_EQ(outer.stats().load.bytes, 8u * 96);
+    EXPECT_EQ(outer.stats().store.bytes, 4u * 96);
+}
+
+TEST(Traffic, CountersCarryCuptiNamesAndTheEmuSource) {
+    DeviceBuffer<float> x(std::vector<float>(256, 1.0f)), y(std::vector<float>(256, 1.0f));
+    saxpy(blocks_of(128, 256), 1.0f, x.get(), y.get(), 256);
+    const std::vector<Counter> cs = emu::traffic_counters(emu::last_traffic());
+    for (const Counter& c : cs) EXPECT_EQ(c.source, CounterSource::emu) << c.name;
+    auto value = [&](std::string_view name) {
+        const Counter* c = find_counter(cs, name);
+        EXPECT_NE(c, nullptr) << name;
+        return c ? c->value : -1;
+    };
+    EXPECT_EQ(value("emu.global_load_bytes"), 2048);
+    EXPECT_EQ(value("emu.global_store_bytes"), 1024);
+    EXPECT_EQ(value("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 64);
+    EXPECT_EQ(value("lts__t_sectors_op_write.sum"), 32);
+    EXPECT_EQ(value("lts__t_bytes.sum"), 96 * 32);
+    EXPECT_EQ(value("dram__bytes_read.sum"), 2048);
+    EXPECT_EQ(value("dram__bytes_write.sum"), 1024);
+    EXPECT_EQ(find_counter(cs, "dram__bytes_write.sum")->unit, "B");
+}
+
+TEST(Traffic, AKernelCompiledWithoutInstrumentationIsNotCounted) {
+    DeviceBuffer<float> p(32);
+    LaunchConfig c;
+    c.block = dim3(32);
+    cuda::launch(c, fill_uncounted, p.get());
+    EXPECT_EQ(p.download(), std::vector<float>(32, 1.0f));
+    EXPECT_FALSE(emu::last_traffic().counted);
+    EXPECT_THROW(emu::traffic_counters(emu::last_traffic()), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace memwall::emu_test
