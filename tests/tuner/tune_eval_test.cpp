@@ -1,0 +1,85 @@
+#include "tuner/tune_eval.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/errors.hpp"
+#include "tuner/random_baseline.hpp"
+
+namespace memwall {
+namespace {
+
+const std::string kData = std::string(MEMWALL_TEST_DATA) + "/tuning/";
+
+TEST(TuneEval, ScoresEveryStrategyOnEverySpace) {
+    const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
+    const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");
+    TuneEvalOptions options;
+    options.seeds = 10;
+    double progress = 0;
+    std::size_t calls = 0;
+    options.progress = [&](double f) {
+        progress = std::max(progress, f);
+        ++calls;
+    };
+    const TuneEvalTable table = tune_eval({&conv, &pnpoly}, {"exhaustive", "random", "guided"}, options);
+
+    EXPECT_EQ(calls, 2u * 3u * 10u);  // once per run
+    EXPECT_EQ(progress, 1.0);
+    ASSERT_EQ(table.spaces.size(), 2u);
+    const TuneEvalSpace& s = table.spaces[0];
+    EXPECT_EQ(s.name, "convolution_milo_A100_slice.json.gz");
+    EXPECT_EQ(s.size, 88u);
+    EXPECT_EQ(s.ok, 84u);
+    const RandomBaseline b(conv);
+    EXPECT_EQ(s.budget, b.budget());
+    EXPECT_DOUBLE_EQ(s.random_optimum, b.expected_draws_to(b.optimum()));
+    EXPECT_FALSE(s.has_counters);
+    EXPECT_TRUE(table.spaces[1].has_counters);
+    ASSERT_EQ(s.rows.size(), 3u);
+
+    // Exhaustive ignores its seed: every run is the same.
+    const TuneEvalRow& exhaustive = s.rows[0];
+    EXPECT_EQ(exhaustive.strategy, "exhaustive");
+    EXPECT_EQ(exhaustive.score_sd, 0.0);
+    EXPECT_EQ(exhaustive.optimum.q1, exhaustive.optimum.q3);
+    EXPECT_EQ(exhaustive.optimum.reached, 10u);
+    // Every run goes on until the optimum is found.
+    for (const auto& row : s.rows) {
+        EXPECT_EQ(row.optimum.reached, 10u) << row.strategy;
+        EXPECT_LE(row.within10.median, row.within5.median);
+        EXPECT_LE(row.within5.median, row.optimum.median);
+    }
+    ASSERT_EQ(table.mean_scores.size(), 3u);
+    EXPECT_NEAR(table.mean_scores[2].second, (s.rows[2].score + table.spaces[1].rows[2].score) / 2, 1e-12);
+
+    const std::string text = render_tune_eval(table);
+    EXPECT_NE(text.find("pnpoly_RTX_2080Ti_slice.json"), std::string::npos);
+    EXPECT_NE(text.find("guided"), std::string::npos);
+    EXPECT_NE(text.find("mean score over 2 spaces"), std::string::npos);
+}
+
+TEST(TuneEval, CapsRunsAndReportsThoseThatNeverGotThere) {
+    const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json");
+    TuneEvalOptions options;
+    options.seeds = 4;
+    options.max_evaluations = 1;
+    const TuneEvalTable table = tune_eval({&conv}, {"exhaustive"}, options);
+    const TuneEvalRow& row = table.spaces[0].rows[0];
+    EXPECT_EQ(row.optimum.reached, 0u);
+    EXPECT_TRUE(std::isinf(row.optimum.median));
+    EXPECT_NE(render_tune_eval(table).find("never"), std::string::npos);
+}
+
+TEST(TuneEval, RejectsUnknownStrategiesAndZeroSeeds) {
+    const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json");
+    EXPECT_THROW(tune_eval({&conv}, {"bayes"}, {}), UsageError);
+    TuneEvalOptions none;
+    none.seeds = 0;
+    EXPECT_THROW(tune_eval({&conv}, {"random"}, none), UsageError);
+}
+
+}  // namespace
+}  // namespace memwall

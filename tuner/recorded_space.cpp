@@ -1,0 +1,62 @@
+#include "tuner/recorded_space.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include "harness/errors.hpp"
+
+namespace memwall {
+
+std::size_t RecordedSpace::ok_count() const {
+    return static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const Evaluation& e) { return e.ok(); }));
+}
+
+double RecordedSpace::optimum_seconds() const {
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& e : results)
+        if (e.ok()) best = std::min(best, e.seconds);
+    if (!(best < std::numeric_limits<double>::infinity()))
+        throw InputError(origin + ": no configuration ran successfully");
+    return best;
+}
+
+std::string read_maybe_gzipped(const std::string& path) {
+    // gzread passes uncompressed files through unchanged.
+    errno = 0;
+    std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);
+    if (!f) throw InputError(path + ": cannot open: " + (errno ? std::strerror(errno) : "out of memory"));
+    std::string out;
+    char buf[1 << 16];
+    for (;;) {
+        const int n = gzread(f.get(), buf, sizeof buf);
+        if (n < 0) {
+            int code = 0;
+            const char* msg = gzerror(f.get(), &code);
+            throw InputError(path + ": cannot read: " + (code == Z_ERRNO ? std::strerror(errno) : msg));
+        }
+        if (n == 0) break;
+        out.append(buf, static_cast<std::size_t>(n));
+    }
+    // A truncated gzip stream ends without an error from gzread; gzclose reports it.
+    const int rc = gzclose(f.release());
+    if (rc == Z_BUF_ERROR) throw InputError(path + ": truncated gzip data");
+    if (rc != Z_OK) throw InputError(path + ": cannot read (zlib error " + std::to_string(rc) + ")");
+    return out;
+}
+
+RecordedSpace load_recorded_space(const std::string& path) {
+    std::string text = read_maybe_gzipped(path);
+    // Both formats name their distinctive keys near the top of the file.
+    const std::string_view head(text.data(), std::min<std::size_t>(text.size(), 1 << 16));
+    if (head.find("\"tune_params_keys\"") != std::string_view::npos) return parse_kernel_tuner_cache(std::move(text), path);
+    if (head.find("\"Results\"") != std::string_view::npos || head.find("\"Metadata\"") != std::string_view::npos)
+        return parse_ktt_json(text, path);
+    throw InputError(path + ": neither a Kernel Tuner cache nor a KTT JSON file");
+}
+
+}  // namespace memwall

@@ -1,0 +1,24 @@
+#include "tuner/strategy.hpp"
+
+#include "harness/errors.hpp"
+#include "tuner/strategies/strategies.hpp"
+
+namespace memwall {
+
+const std::vector<std::string>& strategy_names() {
+    static const std::vector<std::string> names{"exhaustive", "random", "anneal", "genetic", "guided"};
+    return names;
+}
+
+std::unique_ptr<Strategy> make_strategy(std::string_view name, const TuningSpace& space, std::uint64_t seed) {
+    if (name == "exhaustive") return make_exhaustive();
+    if (name == "random") return make_random(space, seed);
+    if (name == "anneal") return make_anneal(space, seed);
+    if (name == "genetic") return make_genetic(space, seed);
+    if (name == "guided") return make_guided(space, seed);
+    std::string known;
+    for (const auto& n : strategy_names()) known += (known.empty() ? "" : ", ") + n;
+    throw UsageError("unknown strategy '" + std::string(name) + "' (strategies: " + known + ")");
+}
+
+}  // namespace memwall

@@ -1,0 +1,79 @@
+// The tuning loop: a Strategy proposes configurations, an Objective evaluates them, and the
+// Trace records every evaluation with the best time so far. An evaluation is counted once per
+// unique configuration; failed configurations are recorded with their reason and never become
+// the best.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/objective.hpp"
+#include "tuner/tuning_space.hpp"
+
+namespace memwall {
+
+struct Budget {
+    std::size_t evaluations = 0;  // unique configurations evaluated; 0: no limit
+    double seconds = 0;           // evaluation cost plus strategy time; 0: no limit
+    std::size_t stale = 0;        // stop after this many evaluations without a better time; 0: never
+};
+
+struct TraceEntry {
+    std::size_t config = 0;
+    Evaluation evaluation;
+    double best_seconds = std::numeric_limits<double>::infinity();  // best ok time so far
+    double strategy_seconds = 0;  // wall time the strategy took to propose this configuration
+    double elapsed_seconds = 0;   // evaluation cost and strategy time so far, this one included
+};
+
+struct Trace {
+    std::vector<TraceEntry> entries;
+    // "evaluations", "time", "no improvement", "space exhausted" or "strategy finished".
+    std::string stop_reason;
+
+    // The entry holding the best ok time, or nullopt when none succeeded.
+    std::optional<std::size_t> best() const;
+};
+
+// What a strategy sees: the space and every evaluation so far.
+class History {
+public:
+    explicit History(const TuningSpace& space, const Trace& trace);
+
+    const TuningSpace& space() const { return *space_; }
+    std::size_t evaluations() const { return trace_->entries.size(); }
+    bool evaluated(std::size_t config) const { return slot_[config] >= 0; }
+    // nullptr when `config` has not been evaluated.
+    const Evaluation* result(std::size_t config) const;
+    // The i-th evaluation, in order.
+    const TraceEntry& entry(std::size_t i) const { return trace_->entries[i]; }
+    std::optional<std::size_t> best_config() const { return best_; }
+    double best_seconds() const;
+
+    // Called by tune() after each evaluation appended to the trace.
+    void record_last();
+
+private:
+    const TuningSpace* space_;
+    const Trace* trace_;
+    std::vector<std::int32_t> slot_;  // config -> entry, or -1
+    std::optional<std::size_t> best_;
+};
+
+class Strategy {
+public:
+    virtual ~Strategy() = default;
+    // The next configuration to evaluate, never one already evaluated; nullopt when the
+    // strategy has nothing left to try.
+    virtual std::optional<std::size_t> propose(const History& history) = 0;
+};
+
+// Runs `strategy` against `objective` until the budget or the space is exhausted. Throws
+// std::logic_error when a strategy proposes a configuration twice or one outside the space.
+Trace tune(Objective& objective, Strategy& strategy, const Budget& budget);
+
+}  // namespace memwall

@@ -1,0 +1,223 @@
+#include "tuner/tune_eval.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+
+#include "harness/errors.hpp"
+#include "results/statistics.hpp"
+#include "tuner/replay.hpp"
+#include "tuner/score.hpp"
+#include "tuner/strategy.hpp"
+
+namespace memwall {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Ends a run once the optimum is found and the score's budget is spent: nothing after that
+// can change the results.
+class StopAtOptimum final : public Strategy {
+public:
+    StopAtOptimum(std::unique_ptr<Strategy> inner, double optimum, std::size_t budget)
+        : inner_(std::move(inner)), optimum_(optimum), budget_(budget) {}
+
+    std::optional<std::size_t> propose(const History& h) override {
+        if (h.evaluations() >= budget_ && h.best_seconds() <= optimum_) return std::nullopt;
+        return inner_->propose(h);
+    }
+
+private:
+    std::unique_ptr<Strategy> inner_;
+    double optimum_;
+    std::size_t budget_;
+};
+
+struct RunResult {
+    double score = 0;
+    double within10 = kInf, within5 = kInf, optimum = kInf;  // evaluations needed
+    double strategy_seconds = 0;
+};
+
+double evaluations_to(const Trace& trace, double threshold) {
+    for (std::size_t t = 0; t < trace.entries.size(); ++t)
+        if (trace.entries[t].best_seconds <= threshold) return static_cast<double>(t + 1);
+    return kInf;
+}
+
+// Type-7 quantile, infinite when it touches a run that never got there.
+double quantile_with_inf(const std::vector<double>& sorted, double q) {
+    const double h = static_cast<double>(sorted.size() - 1) * q;
+    if (!std::isfinite(sorted[static_cast<std::size_t>(std::ceil(h))])) return kInf;
+    return quantile_sorted(sorted, q);
+}
+
+EvaluationsNeeded needed(std::vector<double> xs) {
+    std::sort(xs.begin(), xs.end());
+    EvaluationsNeeded n;
+    n.q1 = quantile_with_inf(xs, 0.25);
+    n.median = quantile_with_inf(xs, 0.5);
+    n.q3 = quantile_with_inf(xs, 0.75);
+    n.reached = static_cast<std::size_t>(std::count_if(xs.begin(), xs.end(), [](double x) { return std::isfinite(x); }));
+    return n;
+}
+
+std::string file_name(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// A tolerance so that "within 0%" of the optimum matches the optimum itself.
+double threshold(double optimum, double fraction) { return optimum * (1.0 + fraction) * (1.0 + 1e-12); }
+
+}  // namespace
+
+TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const std::vector<std::string>& strategies,
+                        const TuneEvalOptions& options) {
+    if (options.seeds == 0) throw UsageError("tune-eval needs at least one seed");
+    for (const auto& s : strategies) make_strategy(s, TuningSpace{}, 0);  // unknown names fail early
+
+    TuneEvalTable table;
+    table.seeds = options.seeds;
+    std::vector<RandomBaseline> baselines;
+    for (const RecordedSpace* rs : spaces) {
+        baselines.emplace_back(*rs);
+        const RandomBaseline& b = baselines.back();
+        TuneEvalSpace s;
+        s.name = file_name(rs->origin);
+        s.device = rs->device;
+        s.kernel = rs->kernel;
+        s.size = rs->space.size();
+        s.ok = rs->ok_count();
+        s.optimum_seconds = b.optimum();
+        s.median_seconds = b.median();
+        s.budget = b.budget(options.budget_fraction);
+        s.random_within10 = b.expected_draws_to(threshold(b.optimum(), 0.10));
+        s.random_within5 = b.expected_draws_to(threshold(b.optimum(), 0.05));
+        s.random_optimum = b.expected_draws_to(threshold(b.optimum(), 0.0));
+        s.has_counters = std::any_of(rs->results.begin(), rs->results.end(), [](const Evaluation& e) { return !e.counters.empty(); });
+        table.spaces.push_back(std::move(s));
+    }
+
+    const std::size_t per_space = strategies.size() * options.seeds;
+    const std::size_t tasks = spaces.size() * per_space;
+    std::vector<RunResult> results(tasks);
+    std::size_t done = 0;  // runs finished, counted under the progress lock
+    const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t task = 0; task < tasks; ++task) {
+        try {
+            const std::size_t si = task / per_space;
+            const std::size_t ki = (task % per_space) / options.seeds;
+            const std::uint64_t seed = options.first_seed + task % options.seeds;
+            const RecordedSpace& rs = *spaces[si];
+            const RandomBaseline& b = baselines[si];
+            const std::size_t budget = table.spaces[si].budget;
+            ReplayObjective objective(rs);
+            StopAtOptimum strategy(make_strategy(strategies[ki], rs.space, seed), b.optimum(), budget);
+            const Trace trace = tune(objective, strategy, Budget{options.max_evaluations, 0, 0});
+            RunResult& r = results[task];
+            r.score = willemsen_score(best_so_far(trace, budget, b.worst()), b);
+            r.within10 = evaluations_to(trace, threshold(b.optimum(), 0.10));
+            r.within5 = evaluations_to(trace, threshold(b.optimum(), 0.05));
+            r.optimum = evaluations_to(trace, threshold(b.optimum(), 0.0));
+            for (const auto& e : trace.entries) r.strategy_seconds += e.strategy_seconds;
+        } catch (...) {
+#pragma omp critical(tune_eval_failure)
+            if (!failure) failure = std::current_exception();
+        }
+        if (options.progress) {
+#pragma omp critical(tune_eval_progress)
+            options.progress(static_cast<double>(++done) / static_cast<double>(tasks));
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+
+    std::vector<double> score_sums(strategies.size(), 0.0);
+    for (std::size_t si = 0; si < spaces.size(); ++si) {
+        for (std::size_t ki = 0; ki < strategies.size(); ++ki) {
+            const std::size_t first = si * per_space + ki * options.seeds;
+            TuneEvalRow row;
+            row.strategy = strategies[ki];
+            std::vector<double> scores, w10, w5, wopt;
+            for (std::size_t i = 0; i < options.seeds; ++i) {
+                const RunResult& r = results[first + i];
+                scores.push_back(r.score);
+                w10.push_back(r.within10);
+                w5.push_back(r.within5);
+                wopt.push_back(r.optimum);
+                row.strategy_seconds += r.strategy_seconds / static_cast<double>(options.seeds);
+            }
+            const Summary s = summarize(scores);
+            row.score = s.mean;
+            row.score_sd = s.stddev;
+            row.within10 = needed(w10);
+            row.within5 = needed(w5);
+            row.optimum = needed(wopt);
+            score_sums[ki] += row.score;
+            table.spaces[si].rows.push_back(std::move(row));
+        }
+    }
+    for (std::size_t ki = 0; ki < strategies.size(); ++ki)
+        table.mean_scores.emplace_back(strategies[ki], spaces.empty() ? 0.0 : score_sums[ki] / static_cast<double>(spaces.size()));
+    return table;
+}
+
+namespace {
+
+std::string format(const char* fmt, auto... args) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    return buf;
+}
+
+std::string count_text(double x) {
+    if (!std::isfinite(x)) return "never";
+    return format(x == std::floor(x) ? "%.0f" : "%.1f", x);
+}
+
+std::string needed_text(const EvaluationsNeeded& n) {
+    return count_text(n.median) + " [" + count_text(n.q1) + ", " + count_text(n.q3) + "]";
+}
+
+std::string seconds_text(double s) {
+    if (s >= 1) return format("%.3g s", s);
+    if (s >= 1e-3) return format("%.3g ms", s * 1e3);
+    return format("%.3g us", s * 1e6);
+}
+
+}  // namespace
+
+std::string render_tune_eval(const TuneEvalTable& table) {
+    std::string out;
+    for (const TuneEvalSpace& s : table.spaces) {
+        out += s.name + ": " + s.kernel + " on " + s.device + ", " + std::to_string(s.size) + " configurations (" +
+               std::to_string(s.ok) + " ok" + (s.has_counters ? ", with counters" : "") + ")\n";
+        out += "  optimum " + seconds_text(s.optimum_seconds) + ", median " + seconds_text(s.median_seconds) +
+               "; score budget " + std::to_string(s.budget) + " evaluations; " + std::to_string(table.seeds) + " seeds\n";
+        out += format("  %-12s %7s %6s  %-22s %-22s %-22s %s\n", "strategy", "score", "sd", "within 10% [IQR]",
+                      "within 5% [IQR]", "optimum [IQR]", "ms/run");
+        out += format("  %-12s %7s %6s  %-22s %-22s %-22s\n", "random*", "0", "-",
+                      count_text(s.random_within10).c_str(), count_text(s.random_within5).c_str(),
+                      count_text(s.random_optimum).c_str());
+        for (const TuneEvalRow& r : s.rows)
+            out += format("  %-12s %7.3f %6.3f  %-22s %-22s %-22s %.1f\n", r.strategy.c_str(), r.score, r.score_sd,
+                          needed_text(r.within10).c_str(), needed_text(r.within5).c_str(),
+                          needed_text(r.optimum).c_str(), r.strategy_seconds * 1e3);
+        out += "\n";
+    }
+    out += "  * random: the exact baseline (expected evaluations, not simulated); evaluations are counted\n"
+           "    until the first within 10% / within 5% / at the optimum; ms/run: time the strategy took\n";
+    out += "mean score over " + std::to_string(table.spaces.size()) + " spaces:";
+    for (const auto& [name, score] : table.mean_scores) out += format(" %s %.3f", name.c_str(), score);
+    out += "\n";
+    return out;
+}
+
+}  // namespace memwall
