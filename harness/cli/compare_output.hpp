@@ -1,0 +1,27 @@
+// Output of a comparison for `memwall compare` and `memwall ci`: the console table, the
+// format chosen with --format, and the report files of --report-dir.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "results/compare.hpp"
+
+namespace memwall::cli {
+
+// The runs, a table of the cases worst first (the verdict coloured when `colour`), why each
+// case that is not SAME got its verdict, the geometric mean, the unmatched cases and the rule.
+void print_comparison(std::ostream& os, const Comparison& c, bool colour);
+
+// format: console (colour when standard output is a terminal and NO_COLOR is unset),
+// markdown, json or junit.
+void write_comparison(std::ostream& os, const Comparison& c, const std::string& format);
+
+// Writes report.md, report.json and report.junit.xml into `dir`, created when missing.
+// Throws UsageError when a file cannot be written.
+void write_reports(const Comparison& c, const std::string& dir);
+
+// Warnings, one line each on standard error.
+void print_warnings(const Comparison& c);
+
+}  // namespace memwall::cli

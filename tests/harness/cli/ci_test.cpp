@@ -1,0 +1,117 @@
+// `memwall ci` end to end in A/A mode: a tiny CPU attention suite recorded as the baseline, then
+// run again and compared. What is asserted is the rule (exit status, verdicts consistent with
+// their intervals and p-values, reports), never the machine's speed, so the test is reliable
+// on a loaded machine.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "process.hpp"
+
+using namespace memwall::test;
+using nlohmann::json;
+
+namespace {
+
+const char* kSuite = R"({
+  "name": "tiny",
+  "families": ["attention"],
+  "variants": ["naive", "flash"],
+  "axes": ["heads=2", "seq_q=64", "seq_k=64", "head_dim=64", "causal=0,1"],
+  "sampler": {"warmup_runs": 1, "min_samples": 5, "min_time": 0, "timeout": 0.05},
+  "repetitions": 4
+})";
+
+void write(const std::filesystem::path& p, const std::string& text) {
+    std::ofstream f(p);
+    f << text;
+}
+
+std::vector<std::string> ci(std::vector<std::string> extra) {
+    std::vector<std::string> a = {"--db", "ci.db", "ci", "--suite", "tiny.json", "--ceilings", "none", "--quiet"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+}
+
+// The verdict each case must have, from its own numbers.
+std::string expected_verdict(const json& c, double threshold, double alpha) {
+    if (c.at("ci").is_null()) return "UNSURE";
+    const double lo = c.at("ci").at(0), hi = c.at("ci").at(1), p = c.at("p_value");
+    const double up = 1 + threshold, down = 1 / up;
+    if (lo >= down && hi <= up) return "SAME";
+    if (lo > up && p < alpha) return "SLOWER";
+    if (hi < down && p < alpha) return "FASTER";
+    return "UNSURE";
+}
+
+}  // namespace
+
+TEST(CliCi, AaRunFollowsTheRule) {
+    TempDir d;
+    write(d.path / "tiny.json", kSuite);
+    const Result first = run_memwall(ci({"--baseline", "main", "--update-baseline", "--tag", "commit=aaa"}), d.path);
+    ASSERT_EQ(first.status, 0) << first.out << first.err;
+    EXPECT_NE(first.out.find("nothing to compare with"), std::string::npos) << first.out;
+    EXPECT_NE(first.out.find("run 1 is now the baseline baseline=main"), std::string::npos) << first.out;
+
+    const Result second =
+        run_memwall(ci({"--baseline", "main", "--report-dir", "reports", "--tag", "commit=bbb"}), d.path);
+    ASSERT_TRUE(second.status == 0 || second.status == 1) << second.out << second.err;
+    std::ifstream in(d.path / "reports" / "report.json");
+    const json report = json::parse(in);
+    EXPECT_EQ(report.at("base").at("run"), 1);
+    EXPECT_EQ(report.at("candidate").at("run"), 2);
+    EXPECT_EQ(report.at("candidate").at("tags").at("commit"), "bbb");
+    EXPECT_EQ(report.at("candidate").at("tags").at("suite"), "tiny");
+    ASSERT_EQ(report.at("cases").size(), 4u);  // naive and flash, causal 0 and 1
+    EXPECT_TRUE(report.at("only_in_base").empty());
+    std::size_t slower = 0;
+    for (const auto& c : report.at("cases")) {
+        EXPECT_EQ(c.at("verdict"), expected_verdict(c, 0.05, 0.05)) << c.dump();
+        EXPECT_NE(c.at("verdict"), "FAILED") << c.dump();
+        EXPECT_EQ(c.at("candidate").at("repetitions"), 4);
+        slower += c.at("verdict") == "SLOWER";
+    }
+    // Exit status 1 exactly when a case is SLOWER; JUnit shows each as a failure.
+    EXPECT_EQ(second.status, slower > 0 ? 1 : 0) << second.out;
+    EXPECT_EQ(report.at("summary").at("regression"), slower > 0);
+    std::ifstream junit(d.path / "reports" / "report.junit.xml");
+    const std::string xml{std::istreambuf_iterator<char>(junit), {}};
+    EXPECT_NE(xml.find("failures=\"" + std::to_string(slower) + "\""), std::string::npos) << xml;
+    EXPECT_TRUE(std::filesystem::exists(d.path / "reports" / "report.md"));
+
+    // A stored run against itself: every ratio exactly 1, and with p = 1 never SLOWER or FASTER
+    // (SAME or, when its samples are noisy, UNSURE).
+    const Result self =
+        run_memwall({"--db", "ci.db", "compare", "baseline=main", "baseline=main", "--format", "json"}, d.path);
+    EXPECT_EQ(self.status, 0) << self.out;
+    for (const auto& c : json::parse(self.out).at("cases")) {
+        EXPECT_EQ(c.at("ratio"), 1.0) << c.dump();
+        EXPECT_EQ(c.at("p_value"), 1.0) << c.dump();
+        EXPECT_TRUE(c.at("verdict") == "SAME" || c.at("verdict") == "UNSURE") << c.dump();
+    }
+}
+
+TEST(CliCi, MissingBaselineOrBadSuiteIsStatusTwoAndTouchesNothing) {
+    TempDir d;
+    write(d.path / "tiny.json", kSuite);
+    write(d.path / "typo.json", R"({"families": ["attention"], "repetitons": 3})");
+    write(d.path / "broken.json", R"({"families": ["attention"],)");
+    auto refused = [&](const std::vector<std::string>& args, const std::string& needle) {
+        const auto before = snapshot(d.path);
+        const Result r = run_memwall(args, d.path);
+        EXPECT_EQ(r.status, 2) << r.out << r.err;
+        const auto l = lines(r.err);
+        ASSERT_EQ(l.size(), 1u) << r.err;
+        EXPECT_NE(l[0].find(needle), std::string::npos) << l[0];
+        EXPECT_EQ(snapshot(d.path), before);
+    };
+    refused(ci({"--baseline", "main"}), "no baseline");
+    refused({"--db", "ci.db", "ci", "--suite", "typo.json", "--baseline", "main"}, "unknown key 'repetitons'");
+    refused({"--db", "ci.db", "ci", "--suite", "broken.json", "--baseline", "main"}, "not JSON");
+    refused({"--db", "ci.db", "ci", "--suite", "none.json", "--baseline", "main"}, "none.json");
+    refused(ci({"--baseline", "=x", "--update-baseline"}), "--baseline");
+    refused(ci({"--baseline", "main", "--update-baseline", "--benchmark_repetitions=3"}), "suite file");
+}
