@@ -68,7 +68,7 @@ BackendStatus probe_backend(Backend b) {
             return st;
         }
         case Backend::cuda_emu:
-            return {.backend = b, .available = false, .reason = "the CUDA emulation layer is not part of this build yet", .device = {}};
+            return {.backend = b, .available = true, .reason = {}, .device = "CPU emulation of CUDA kernels"};
     }
     return {.backend = b};
 }

@@ -58,6 +58,9 @@ struct Variant {
     std::vector<Constraint> constraints;   // over the whole point (problem + tunables)
     // Non-empty when the variant cannot run in emulation (tensor cores, cp.async, TMA, PTX).
     std::string gpu_only_reason;
+    // Overrides of the family's problem-axis defaults for this variant ("name=values"), applied
+    // before the user's: e.g. problems sized for emulation, or seq_q=1 for a decode kernel.
+    std::vector<std::string> default_axes;
     // Builds an instance for the point (problem + config) on the family's workload.
     std::function<std::unique_ptr<Instance>(const Workload&, const Params& point)> prepare;
     // Analytic FLOP and byte model: counters flops, bytes.min, bytes.<level>, workspace.bytes.

@@ -79,6 +79,7 @@ std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& ca
             if (!selected(spec.variants, v.name)) continue;
             if (std::find(spec.backends.begin(), spec.backends.end(), v.backend) == spec.backends.end()) continue;
             Space space = f.space(v);
+            for (const auto& d : v.default_axes) space.apply_override(d);
             if (spec.unzip) space.clear_zips();
             for (std::size_t i = 0; i < spec.overrides.size(); ++i) {
                 auto [name, text] = split_override(spec.overrides[i]);

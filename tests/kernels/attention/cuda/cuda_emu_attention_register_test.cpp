@@ -1,0 +1,115 @@
+// The CUDA attention variants in the catalogue: both backends, their constraints and models,
+// and the cuda-emu instances as the harness drives them (poison, run, check, counters).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/catalogue.hpp"
+#include "kernels/attention/attention.hpp"
+#include "kernels/attention/register.hpp"
+#include "kernels/attention/register_cuda.hpp"
+
+namespace memwall {
+namespace {
+
+Catalogue cuda_catalogue() {
+    Catalogue c;
+    register_attention(c);
+    register_attention_cuda(c);
+    return c;
+}
+
+Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
+    Params p;
+    p.set("batch", std::int64_t{1});
+    p.set("heads", std::int64_t{2});
+    p.set("seq_q", sq);
+    p.set("seq_k", sk);
+    p.set("head_dim", d);
+    p.set("causal", std::int64_t{causal ? 1 : 0});
+    return p;
+}
+
+Params flash_point(Params p, std::int64_t br, std::int64_t bc, std::int64_t warps) {
+    p.set("Br", br);
+    p.set("Bc", bc);
+    p.set("warps", warps);
+    return p;
+}
+
+Params decode_point(Params p, std::int64_t splits) {
+    p.set("num_splits", splits);
+    return p;
+}
+
+const char* const names[] = {"naive", "flash", "decode_splitkv"};
+
+TEST(CudaEmuAttentionRegister, EveryAlgorithmForBothBackends) {
+    const Catalogue c = cuda_catalogue();
+    for (const char* name : names) {
+        const Variant& emu = c.variant("attention", name, Backend::cuda_emu);
+        const Variant& gpu = c.variant("attention", name, Backend::cuda);
+        EXPECT_NE(emu.description.find("cuda-emu"), std::string::npos);
+        EXPECT_NE(gpu.description.find("not yet run on a GPU"), std::string::npos);
+        EXPECT_TRUE(emu.gpu_only_reason.empty());
+    }
+}
+
+TEST(CudaEmuAttentionRegister, Constraints) {
+    const Catalogue c = cuda_catalogue();
+    const Family& f = c.family("attention");
+    const Space flash = f.space(c.variant("attention", "flash", Backend::cuda_emu));
+    EXPECT_EQ(flash.violated(flash_point(point(64, 64, 128, false), 64, 64, 4)), nullptr);
+    EXPECT_NE(flash.violated(flash_point(point(64, 64, 128, false), 128, 128, 4)), nullptr);  // shared memory
+    EXPECT_EQ(flash.violated(flash_point(point(64, 64, 64, false), 128, 128, 4)), nullptr);
+    EXPECT_NE(flash.violated(flash_point(point(64, 64, 64, false), 48, 64, 32)), nullptr);  // Br % warps
+    EXPECT_NE(flash.violated(flash_point(point(64, 64, 64, false), 24, 64, 4)), nullptr);   // multiple of 16
+    const Space decode = f.space(c.variant("attention", "decode_splitkv", Backend::cuda_emu));
+    EXPECT_EQ(decode.violated(decode_point(point(1, 100, 64, false), 8)), nullptr);
+    EXPECT_NE(decode.violated(decode_point(point(2, 100, 64, false), 8)), nullptr);
+    EXPECT_NE(decode.violated(decode_point(point(1, 4, 64, false), 8)), nullptr);
+    Params many_heads = point(1, 100, 64, false);
+    many_heads.set("heads", std::int64_t{70000});
+    EXPECT_NE(decode.violated(decode_point(many_heads, 8)), nullptr);
+}
+
+TEST(CudaEmuAttentionRegister, ModelsKeepTheCpuFormulasAndTheDeviceWorkspace) {
+    const Catalogue c = cuda_catalogue();
+    const MemoryHierarchy mh = detect_memory_hierarchy();
+    const Params p = flash_point(point(128, 128, 64, false), 64, 64, 4);
+    const auto flash = c.variant("attention", "flash", Backend::cuda_emu).model(p, mh);
+    const auto cpu = c.variant("attention", "flash", Backend::cpu).model(flash_point(point(128, 128, 64, false), 64, 64, 4), mh);
+    EXPECT_EQ(find_counter(flash, "flops")->value, find_counter(cpu, "flops")->value);
+    EXPECT_EQ(find_counter(flash, "bytes.dram")->value, find_counter(cpu, "bytes.dram")->value);
+    EXPECT_EQ(find_counter(flash, "workspace.bytes")->value, 0.0);
+    const auto decode = c.variant("attention", "decode_splitkv", Backend::cuda_emu).model(decode_point(point(1, 100, 64, false), 4), mh);
+    EXPECT_EQ(find_counter(decode, "workspace.bytes")->value, 4.0 * 2 * 4 * 65);
+    EXPECT_EQ(find_counter(decode, "bytes.dram")->value, 4.0 * (2 * 128 + 2 * 12800) + 2 * 4.0 * 2 * 4 * 65);
+}
+
+// As measure_case drives an instance: the check passes and the emu counters of the checked
+// run are reported with source emu.
+TEST(CudaEmuAttentionRegister, InstancesRunCheckAndReportEmuTraffic) {
+    const Catalogue c = cuda_catalogue();
+    const Family& f = c.family("attention");
+    const Params points[] = {point(40, 72, 64, true), flash_point(point(40, 72, 64, true), 32, 16, 2),
+                             decode_point(point(1, 90, 64, false), 3)};
+    for (int i = 0; i < 3; ++i) {
+        const auto w = f.make_workload(points[i], 11);
+        auto inst = c.variant("attention", names[i], Backend::cuda_emu).prepare(*w, points[i]);
+        inst->poison();
+        inst->run();
+        const Check ch = inst->check();
+        EXPECT_TRUE(ch.ok) << names[i] << ": " << ch.message;
+        const auto counters = inst->measured_counters();
+        const Counter* loads = find_counter(counters, "emu.global_load_bytes");
+        ASSERT_NE(loads, nullptr) << names[i];
+        EXPECT_EQ(loads->source, CounterSource::emu);
+        EXPECT_GT(loads->value, 0.0);
+        ASSERT_NE(find_counter(counters, "dram__bytes_read.sum"), nullptr);
+        EXPECT_GT(inst->run_timed(), 0.0);
+    }
+}
+
+}  // namespace
+}  // namespace memwall

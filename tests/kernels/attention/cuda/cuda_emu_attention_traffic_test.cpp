@@ -1,0 +1,91 @@
+// Global-memory traffic of the CUDA flash kernel under cuda-emu: exact byte counts, and the
+// effect of tile size that the IO analysis of FlashAttention, Theta(N^2 d^2 / M), predicts.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "cuda_emu/traffic.hpp"
+#include "kernels/attention/attention.hpp"
+#include "kernels/attention/cuda/device_case.hpp"
+#include "kernels/attention/register_cuda.hpp"
+
+namespace memwall {
+namespace {
+
+using attention_cuda::Algorithm;
+using attention_cuda::Tuning;
+
+constexpr std::int64_t n = 256, d = 64;
+
+AttentionProblem square(bool causal) {
+    AttentionProblem p;
+    p.seq_q = n;
+    p.seq_k = n;
+    p.head_dim = d;
+    p.causal = causal;
+    return p;
+}
+
+// One checked flash forward pass with Br = Bc = tile; its traffic.
+emu::TrafficStats flash_traffic(bool causal, int tile, const emu::EmulationOptions& options = {}) {
+    const AttentionWorkload w(square(causal), 5);
+    auto device = attention_cuda::cuda_emu::make_device_case(
+        cuda_shape(w.problem()), Tuning{.algorithm = Algorithm::flash, .br = tile, .bc = tile, .warps = 4},
+        {w.q().data(), w.k().data(), w.v().data()}, options);
+    device->poison();
+    emu::TrafficScope scope;
+    device->forward();
+    std::vector<float> o(w.problem().q_size());
+    device->download(o.data());
+    EXPECT_TRUE(w.check(o.data()).ok);
+    EXPECT_TRUE(scope.stats().counted);
+    return scope.stats();
+}
+
+// Q read once, O written once; each query tile of Br rows reads K and V up to the last key
+// its last row sees: ceil(N / Br) * 2 * N * d floats without a mask. The K/V part is
+// Theta(N^2 d^2 / M) with M = Br * d, the on-chip rows each K/V element is reused for.
+std::uint64_t expected_loads(bool causal, int br) {
+    const AttentionProblem p = square(causal);
+    std::uint64_t floats = n * d;
+    for (std::int64_t i0 = 0; i0 < n; i0 += br)
+        floats += static_cast<std::uint64_t>(2 * p.visible_keys(std::min(i0 + br, n) - 1) * d);
+    return 4 * floats;
+}
+
+TEST(CudaEmuAttentionTraffic, FlashLoadsAndStoresExactly) {
+    for (bool causal : {false, true})
+        for (int tile : {16, 32, 64}) {
+            const emu::TrafficStats s = flash_traffic(causal, tile);
+            EXPECT_EQ(s.launches, 1u);
+            EXPECT_EQ(s.load.bytes, expected_loads(causal, tile)) << "tile " << tile << " causal " << causal;
+            EXPECT_EQ(s.store.bytes, static_cast<std::uint64_t>(4 * n * d));
+            EXPECT_EQ(s.atomic.bytes, 0u);
+        }
+}
+
+// Doubling Br = Bc halves the K/V bytes (the N^2 d^2 / M term), Q's stay.
+TEST(CudaEmuAttentionTraffic, LargerTilesLoadFewerGlobalBytes) {
+    const std::uint64_t q = 4 * n * d;
+    const std::uint64_t b16 = flash_traffic(false, 16).load.bytes, b32 = flash_traffic(false, 32).load.bytes,
+                        b64 = flash_traffic(false, 64).load.bytes;
+    EXPECT_GT(b16, b32);
+    EXPECT_GT(b32, b64);
+    EXPECT_EQ(b16 - q, 2 * (b32 - q));
+    EXPECT_EQ(b32 - q, 2 * (b64 - q));
+}
+
+// With an L2 too small for one head's K and V (128 KiB here), the re-reads reach DRAM, and
+// larger tiles save DRAM bytes too.
+TEST(CudaEmuAttentionTraffic, LargerTilesReadLessDramThroughASmallL2) {
+    emu::EmulationOptions options;
+    options.l2.bytes = 32 << 10;
+    const std::uint64_t d16 = flash_traffic(false, 16, options).dram_read_bytes,
+                        d64 = flash_traffic(false, 64, options).dram_read_bytes;
+    EXPECT_GT(d16, 3 * d64);
+    EXPECT_GE(d64, static_cast<std::uint64_t>(4 * 3 * n * d));  // Q, K and V at least once
+}
+
+}  // namespace
+}  // namespace memwall

@@ -1,0 +1,68 @@
+// The CUDA attention variants on a real GPU (the cuda backend). Built always; every test skips
+// itself unless a CUDA device is present, so they run only where a GPU is (nvbench's habit).
+#include <gtest/gtest.h>
+
+#include "harness/backend.hpp"
+#include "harness/catalogue.hpp"
+#include "kernels/attention/register.hpp"
+#include "kernels/attention/register_cuda.hpp"
+
+namespace memwall {
+namespace {
+
+class CudaGpuAttention : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const BackendStatus st = probe_backend(Backend::cuda);
+        if (!st.available) GTEST_SKIP() << "cuda backend unavailable: " << st.reason;
+    }
+};
+
+Params point(std::int64_t sq, std::int64_t sk, bool causal) {
+    Params p;
+    p.set("batch", std::int64_t{2});
+    p.set("heads", std::int64_t{3});
+    p.set("seq_q", sq);
+    p.set("seq_k", sk);
+    p.set("head_dim", std::int64_t{64});
+    p.set("causal", std::int64_t{causal ? 1 : 0});
+    return p;
+}
+
+TEST_F(CudaGpuAttention, DeviceIsDescribed) {
+    const auto props = cuda_device_properties(0);
+    ASSERT_TRUE(props.has_value());
+    EXPECT_FALSE(props->name.empty());
+    EXPECT_GT(props->sms, 0);
+    EXPECT_GT(props->memory_bandwidth, 0.0);
+    EXPECT_GT(props->l2_bytes, 0);
+}
+
+TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
+    Catalogue c;
+    register_attention(c);
+    register_attention_cuda(c);
+    const Family& f = c.family("attention");
+    for (bool causal : {false, true}) {
+        Params flash = point(300, 517, causal);
+        flash.set("Br", std::int64_t{64});
+        flash.set("Bc", std::int64_t{32});
+        flash.set("warps", std::int64_t{4});
+        Params decode = point(1, 4099, causal);
+        decode.set("num_splits", std::int64_t{16});
+        const std::pair<const char*, Params> cases[] = {
+            {"naive", point(300, 517, causal)}, {"flash", flash}, {"decode_splitkv", decode}};
+        for (const auto& [name, p] : cases) {
+            const auto w = f.make_workload(p, 3);
+            auto inst = c.variant("attention", name, Backend::cuda).prepare(*w, p);
+            inst->poison();
+            inst->run();
+            const Check ch = inst->check();
+            EXPECT_TRUE(ch.ok) << name << ": " << ch.message;
+            EXPECT_GT(inst->run_timed(), 0.0) << name;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace memwall
