@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what memwall needs from Debian's archive, and only what is missing (idempotent).
 # Optional parts are skipped by the build when absent: CUDA (the toolkit in /usr/local/cuda).
+# Qt 6 (for memwall-gui and `memwall plot`) is in the list, so bootstrapped machines build it.
 set -euo pipefail
 
 packages=(
@@ -8,6 +9,9 @@ packages=(
   libsqlite3-dev sqlite3
   nlohmann-json3-dev libcli11-dev libfmt-dev
   libbenchmark-dev libgtest-dev
+  zlib1g-dev
+  libboost-context-dev
+  qt6-base-dev qt6-svg-dev libgl-dev
 )
 
 missing=()

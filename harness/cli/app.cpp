@@ -9,6 +9,17 @@
 
 namespace memwall::cli {
 
+#ifndef MEMWALL_HAVE_QT
+void add_plot_command(CLI::App& app, Context&) {
+    auto* cmd = app.add_subcommand("plot", "render a chart to PNG or SVG (unavailable: built without Qt 6)");
+    cmd->allow_extras()->fallthrough(false);  // every argument is the stub's, so it can say why
+    cmd->callback([] {
+        throw UsageError("plot is unavailable: this memwall was built without Qt 6 (install qt6-base-dev and "
+                         "qt6-svg-dev, then reconfigure)");
+    });
+}
+#endif
+
 int run_cli(int argc, char** argv) {
     Context ctx;
     register_builtin_kernels(ctx.catalogue);
@@ -39,6 +50,11 @@ int run_cli(int argc, char** argv) {
     add_show_command(app, ctx);
     add_export_command(app, ctx);
     add_ceilings_command(app, ctx);
+    add_compare_command(app, ctx);
+    add_history_command(app, ctx);
+    add_ci_command(app, ctx);
+    add_tune_commands(app, ctx);
+    add_plot_command(app, ctx);
 
     try {
         std::reverse(args.begin(), args.end());  // CLI11 takes its arguments reversed
@@ -51,7 +67,9 @@ int run_cli(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         if (app.get_subcommands().empty() && !app.remaining().empty()) {
-            std::fprintf(stderr, "memwall: error: unknown command '%s' (commands: list, run, show, export, ceilings)\n",
+            std::fprintf(stderr,
+                         "memwall: error: unknown command '%s' (commands: list, run, show, export, ceilings, "
+                         "compare, history, ci, tune, tune-eval, plot)\n",
                          app.remaining().front().c_str());
         } else {
             std::fprintf(stderr, "memwall: error: %s (see memwall --help)\n", e.what());

@@ -25,9 +25,15 @@ void add_run_command(CLI::App& app, Context& ctx);
 void add_show_command(CLI::App& app, Context& ctx);
 void add_export_command(CLI::App& app, Context& ctx);
 void add_ceilings_command(CLI::App& app, Context& ctx);
+void add_compare_command(CLI::App& app, Context& ctx);
+void add_history_command(CLI::App& app, Context& ctx);
+void add_ci_command(CLI::App& app, Context& ctx);
+void add_tune_commands(CLI::App& app, Context& ctx);  // tune, tune-eval
+// Built with Qt 6: renders charts; without: says so and exits 2.
+void add_plot_command(CLI::App& app, Context& ctx);
 
-// Parses and runs; returns the exit status: 0 success, 1 a case failed or was wrong,
-// 2 bad usage or input, 130 interrupted.
+// Parses and runs; returns the exit status: 0 success, 1 a case failed or was wrong (or
+// compare/ci found a regression), 2 bad usage or input, 130 interrupted.
 int run_cli(int argc, char** argv);
 
 }  // namespace memwall::cli

@@ -1,0 +1,59 @@
+// What the explorer holds of a run and of a case: the stored figures, the case's parameters
+// split out of its JSON, and its roofline placement against its own run's ceilings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <QString>
+
+#include "profiler/roofline.hpp"
+#include "results/store.hpp"
+
+namespace memwall::gui {
+
+inline QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+struct RunRow {
+    RunInfo info;
+    Ceilings ceilings;
+    std::size_t cases = 0;
+};
+
+struct Param {
+    QString name, value;
+    bool tunable = false;  // from the case's config rather than its problem
+};
+
+struct CaseRow {
+    std::int64_t id = 0, run_id = 0;
+    CaseKey key;
+    CaseStatus status = CaseStatus::ok;
+    QString family, variant, backend, message;
+    std::vector<Param> params;  // problem axes, then tunables
+    QString params_text;        // "batch=1 heads=8 ... | Br=32 Bc=128"
+    QString search_text;        // what the text filter matches: kernel, parameters, status
+    std::size_t n_samples = 0;
+    double median = 0, min = 0, q1 = 0, q3 = 0;  // seconds; all 0 when not timed
+    RooflinePoint point;        // valid only for timed cases with models and ceilings
+
+    bool timed() const { return n_samples > 0; }
+    // The value of parameter `name`, or an empty string.
+    QString param(const QString& name) const;
+    // The roofline level named `level` ("dram", "llc", ...), or nullptr.
+    const RooflineLevel* level(const std::string& level) const;
+};
+
+// Parameters of a case from its canonical JSON problem and config (objects of scalars).
+// Throws InputError when either is not a JSON object.
+std::vector<Param> parse_params(const std::string& problem_json, const std::string& config_json);
+
+// Fills the derived fields (params, texts, roofline point) of a row whose stored fields are set.
+void complete_case_row(CaseRow& row, const std::vector<Counter>& counters, const Ceilings& ceilings);
+
+// "kernel params" one-line label: "attention/flash/cpu seq_q=512 ... Br=32".
+QString case_label(const CaseRow& row);
+
+}  // namespace memwall::gui

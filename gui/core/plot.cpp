@@ -1,0 +1,201 @@
+#include "gui/core/plot.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "gui/core/chart_export.hpp"
+#include "gui/core/run_model.hpp"
+#include "harness/errors.hpp"
+
+namespace memwall::gui {
+
+namespace {
+
+QString kernel_of(const CaseRow& r) { return r.family + QLatin1Char('/') + r.variant + QLatin1Char('/') + r.backend; }
+
+QString ceilings_note(const Ceilings& c) {
+    if (c.empty()) return QStringLiteral("no ceilings stored");
+    const std::string& method = c.items.front().method;
+    return QStringLiteral("ceilings measured (%1)").arg(QString::fromStdString(method.substr(0, method.find(','))));
+}
+
+const RunRow& find_run(const std::vector<RunRow>& runs, std::int64_t id) {
+    for (const RunRow& r : runs)
+        if (r.info.id == id) return r;
+    throw UsageError("no run " + std::to_string(id) + " in the database");
+}
+
+}  // namespace
+
+std::vector<const CaseRow*> pointers(const std::vector<CaseRow>& rows) {
+    std::vector<const CaseRow*> out;
+    out.reserve(rows.size());
+    for (const CaseRow& r : rows) out.push_back(&r);
+    return out;
+}
+
+void configure_roofline(RooflineChart& chart, const RunRow& run, const std::vector<const CaseRow*>& rows) {
+    chart.set_title(QStringLiteral("Roofline: ") + run_title(run.info),
+                    QString::fromStdString(run.info.device) + QStringLiteral(" · ") + ceilings_note(run.ceilings));
+    chart.set_ceilings(run.ceilings);
+    chart.set_cases(rows);
+}
+
+void configure_compare(RooflineChart& chart, const RunRow& baseline, const RunRow& candidate,
+                       const std::vector<CompareRow>& rows) {
+    std::vector<const CaseRow*> points;
+    std::vector<RoofArrow> arrows;
+    std::map<Verdict, std::size_t> counts;
+    for (const CompareRow& r : rows) {
+        ++counts[r.verdict];
+        if (!r.candidate) continue;
+        points.push_back(r.candidate);
+        if (!r.baseline || !r.baseline->timed() || !r.candidate->timed()) continue;
+        const RooflinePoint &b = r.baseline->point, &c = r.candidate->point;
+        if (b.intensity > 0 && c.intensity > 0 && b.flops_per_second > 0 && c.flops_per_second > 0)
+            arrows.push_back(RoofArrow{b.intensity, b.flops_per_second, c.intensity, c.flops_per_second, verdict_colour(r.verdict)});
+    }
+    chart.set_title(QStringLiteral("Compare: run %1 (candidate) against run %2 (baseline)").arg(candidate.info.id).arg(baseline.info.id),
+                    QStringLiteral("%1 faster, %2 slower, %3 same, %4 unmatched · verdict: [min, q3] intervals apart by ≥ 0.5% · %5")
+                        .arg(counts[Verdict::faster])
+                        .arg(counts[Verdict::slower])
+                        .arg(counts[Verdict::same])
+                        .arg(counts[Verdict::only_baseline] + counts[Verdict::only_candidate])
+                        .arg(ceilings_note(candidate.ceilings)));
+    chart.set_ceilings(candidate.ceilings);
+    chart.set_level("");
+    chart.set_cases(points);
+    std::vector<LegendEntry> legend{{LegendEntry::Kind::heading, QStringLiteral("Baseline → candidate")}};
+    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::same})
+        legend.push_back({LegendEntry::Kind::line, verdict_text(v), verdict_colour(v)});
+    chart.set_arrows(std::move(arrows), std::move(legend));
+}
+
+QStringList mappable_kernels(const std::vector<const CaseRow*>& rows) {
+    QStringList kernels;
+    for (const CaseRow* r : rows)
+        if (!kernels.contains(kernel_of(*r))) kernels << kernel_of(*r);
+    std::vector<std::pair<int, QString>> mappable;  // (varying tunables, kernel)
+    for (const QString& k : kernels) {
+        const auto mine = rows_of_kernel(rows, k);
+        const QStringList axes = varying_params(mine);
+        if (axes.size() < 2) continue;
+        int tunables = 0;
+        for (const Param& p : mine.front()->params) tunables += p.tunable && axes.contains(p.name);
+        mappable.emplace_back(tunables, k);
+    }
+    std::stable_sort(mappable.begin(), mappable.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QStringList out;
+    for (const auto& [tunables, k] : mappable) out << k;
+    return out;
+}
+
+std::vector<const CaseRow*> rows_of_kernel(const std::vector<const CaseRow*>& rows, const QString& kernel) {
+    std::vector<const CaseRow*> out;
+    for (const CaseRow* r : rows)
+        if (kernel_of(*r) == kernel) out.push_back(r);
+    return out;
+}
+
+void configure_heatmap(HeatmapChart& chart, const QString& kernel, ParameterMap map) {
+    chart.set_title(QStringLiteral("Parameter map: %1").arg(kernel),
+                    QStringLiteral("%1 by %2 (x) and %3 (y); each cell the best over the other parameters; best cell outlined")
+                        .arg(metric_text(map.metric), map.x_axis, map.y_axis));
+    chart.set_map(std::move(map));
+}
+
+void configure_tuning(TuningChart& chart, const QString& session, const std::vector<TuningTrace>& traces) {
+    std::vector<TuningTrace> mine;
+    for (const TuningTrace& t : traces)
+        if (t.session == session) mine.push_back(t);
+    std::size_t evaluations = 0;
+    for (const TuningTrace& t : mine) evaluations = std::max(evaluations, t.steps.size());
+    chart.set_title(QStringLiteral("Tuning: ") + session,
+                    QStringLiteral("best-so-far kernel time against evaluations; %1 strateg%2, up to %3 evaluations")
+                        .arg(mine.size())
+                        .arg(mine.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
+                        .arg(evaluations));
+    chart.set_traces(std::move(mine));
+}
+
+void plot(const ResultsReader& reader, const PlotRequest& q) {
+    const std::vector<RunRow> runs = reader.runs();
+    const RunRow& run = find_run(runs, q.run);
+    const std::vector<CaseRow> rows = reader.cases(run.info.id, run.ceilings);
+    const std::vector<const CaseRow*> ptrs = pointers(rows);
+    const QString out = QString::fromStdString(q.out);
+    const QSize size(q.width, q.height);
+    if (size.width() < 200 || size.height() < 150) throw UsageError("--size must be at least 200x150");
+
+    if (q.kind == "roofline") {
+        if (!q.level.empty()) {
+            const Ceiling* c = run.ceilings.find(q.level);
+            if (!c || c->kind != CeilingKind::bandwidth)
+                throw UsageError("--level " + q.level + ": run " + std::to_string(run.info.id) +
+                                 " has no bandwidth ceiling of that name (levels: dram, llc, l2, l1)");
+        }
+        RooflineChart chart;
+        chart.set_level(q.level);
+        configure_roofline(chart, run, ptrs);
+        save_chart(chart, out, size);
+    } else if (q.kind == "compare") {
+        std::int64_t base_id = 0;
+        if (q.baseline) {
+            base_id = *q.baseline;
+        } else {
+            const auto it = std::find_if(runs.begin(), runs.end(), [&](const RunRow& r) { return r.info.id == run.info.id; });
+            if (it == runs.begin())
+                throw UsageError("run " + std::to_string(run.info.id) + " is the oldest: name a baseline with --baseline");
+            base_id = std::prev(it)->info.id;
+        }
+        const RunRow& base = find_run(runs, base_id);
+        const std::vector<CaseRow> base_rows = reader.cases(base.info.id, base.ceilings);
+        RooflineChart chart;
+        configure_compare(chart, base, run, compare_cases(pointers(base_rows), ptrs));
+        save_chart(chart, out, size);
+    } else if (q.kind == "heatmap") {
+        const QStringList kernels = mappable_kernels(ptrs);
+        QString kernel = QString::fromStdString(q.kernel);
+        if (kernel.isEmpty()) {
+            if (kernels.isEmpty())
+                throw UsageError("no kernel in run " + std::to_string(run.info.id) +
+                                 " varies two parameters; sweep two axes (e.g. --axis seq_q=512,1024 --axis Br=16,32)");
+            kernel = kernels.front();
+        } else if (!kernels.contains(kernel)) {
+            throw UsageError("kernel " + q.kernel + " does not vary two parameters in run " + std::to_string(run.info.id) +
+                             " (mappable: " + kernels.join(QStringLiteral(", ")).toStdString() + ")");
+        }
+        const auto mine = rows_of_kernel(ptrs, kernel);
+        const QStringList axes = varying_params(mine);
+        const QString x = q.x.empty() ? axes[0] : QString::fromStdString(q.x);
+        const QString y = q.y.empty() ? (axes[0] == x ? axes[1] : axes[0]) : QString::fromStdString(q.y);
+        for (const QString& a : {x, y})
+            if (!axes.contains(a))
+                throw UsageError("axis " + a.toStdString() + " does not vary for " + kernel.toStdString() +
+                                 " (axes that vary: " + axes.join(QStringLiteral(", ")).toStdString() + ")");
+        if (x == y) throw UsageError("--x and --y must name different axes");
+        HeatmapChart chart;
+        configure_heatmap(chart, kernel, build_parameter_map(mine, x, y, q.metric));
+        save_chart(chart, out, size);
+    } else if (q.kind == "tuning") {
+        const std::vector<TuningTrace> traces = sweep_traces(ptrs);
+        const QStringList names = sessions(traces);
+        QString session;
+        for (const QString& s : names)
+            if (s.contains(QString::fromStdString(q.session))) {
+                session = s;
+                break;
+            }
+        if (names.isEmpty())
+            throw UsageError("run " + std::to_string(run.info.id) +
+                             " has no tuning session: sweep a tunable axis (e.g. --axis Br=pow2:16:128)");
+        if (session.isEmpty()) throw UsageError("no tuning session in run " + std::to_string(run.info.id) + " matches '" + q.session + "'");
+        TuningChart chart;
+        configure_tuning(chart, session, traces);
+        save_chart(chart, out, size);
+    } else {
+        throw UsageError("unknown chart '" + q.kind + "' (charts: roofline, compare, heatmap, tuning)");
+    }
+}
+
+}  // namespace memwall::gui

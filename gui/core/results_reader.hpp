@@ -1,0 +1,31 @@
+// Reads a memwall database for the explorer: runs with their ceilings, and cases page by page
+// (so a large run is shown while it loads). Opens read-only through Store::open, which refuses
+// missing, foreign and newer files with one-line InputError messages.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gui/core/case_data.hpp"
+#include "results/store.hpp"
+
+namespace memwall::gui {
+
+class ResultsReader {
+public:
+    explicit ResultsReader(const std::string& path);
+
+    const Store& store() const { return store_; }
+    // Oldest first, with ceilings and case counts.
+    std::vector<RunRow> runs() const;
+    // Cases of run `run` with id > `after_id`, at most `limit` (0: all), in the order measured,
+    // placed on `ceilings`.
+    std::vector<CaseRow> cases(std::int64_t run, const Ceilings& ceilings, std::int64_t after_id = 0,
+                               std::size_t limit = 0) const;
+
+private:
+    Store store_;
+};
+
+}  // namespace memwall::gui

@@ -1,0 +1,192 @@
+// The explorer driven as a user would: a database made by a real sweep of the memwall binary,
+// each view shown and saved as a PNG under the build tree, clicks, filters, drops and errors.
+#include <sqlite3.h>
+
+#include <QFile>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "gui/app/main_window.hpp"
+
+using namespace memwall;
+using namespace memwall::gui;
+
+namespace {
+
+void run_memwall(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(MEMWALL_BINARY), args);
+    QVERIFY2(p.waitForFinished(120000), "memwall did not finish");
+    QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+}
+
+QString output(const QString& name) { return QStringLiteral(MEMWALL_TEST_OUTPUT "/") + name; }
+
+}  // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath(QStringLiteral("sweep.db"));
+        const QStringList common{QStringLiteral("--db"), db_, QStringLiteral("run"), QStringLiteral("--family"), QStringLiteral("attention"),
+                                 QStringLiteral("--axis"), QStringLiteral("heads=1"), QStringLiteral("--min-samples"), QStringLiteral("2"),
+                                 QStringLiteral("--timeout"), QStringLiteral("0.05"), QStringLiteral("--quiet")};
+        // Run 1: both variants with freshly measured ceilings; run 2: flash over two tile sizes
+        // and two lengths (a parameter map and tuning sessions), reusing those ceilings.
+        run_memwall(common + QStringList{QStringLiteral("--axis"), QStringLiteral("seq_q=64"), QStringLiteral("--axis"), QStringLiteral("seq_k=64"),
+                                         QStringLiteral("--ceilings"), QStringLiteral("measure")});
+        run_memwall(common + QStringList{QStringLiteral("--variant"), QStringLiteral("flash"), QStringLiteral("--axis"), QStringLiteral("seq_q=64,128"),
+                                         QStringLiteral("--axis"), QStringLiteral("seq_k=64,128"), QStringLiteral("--axis"), QStringLiteral("head_dim=64"),
+                                         QStringLiteral("--axis"), QStringLiteral("Br=16,32"), QStringLiteral("--ceilings"), QStringLiteral("reuse")});
+    }
+
+    void opens_a_real_sweep_and_shows_each_view() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 20000));
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        QVERIFY(w.open_database(db_));
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(w.runs().rowCount(), 2);
+        QCOMPARE(loaded.front().front().toLongLong(), 8);  // the newest run: 2 lengths x 2 causal x 2 Br
+        QCOMPARE(w.proxy().rowCount(), 8);
+        QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(db_));
+
+        const char* const names[] = {"roofline", "compare", "parameter_map", "tuner"};
+        for (int tab = 0; tab < w.tabs()->count(); ++tab) {
+            QSignalSpy compared(w.compare(), &ComparePanel::comparisonReady);
+            w.tabs()->setCurrentIndex(tab);
+            w.refresh_now();
+            if (tab == MainWindow::CompareTab && w.compare()->loading()) QVERIFY(compared.wait(10000));
+            QTest::qWait(50);
+            QVERIFY(w.grab().save(output(QStringLiteral("main_window_%1.png").arg(QLatin1String(names[tab])))));
+            w.export_chart(output(QStringLiteral("chart_%1.png").arg(QLatin1String(names[tab]))));
+            QVERIFY(w.last_error().isEmpty());
+        }
+        QCOMPARE(w.roofline()->chart().points().size(), std::size_t(8));
+        QVERIFY(!w.roofline()->chart().ceilings().empty());
+        // Run 2 against run 1: the flash cases they share are paired, the rest unmatched.
+        QVERIFY(w.compare()->model().rowCount() > 0);
+        QVERIFY(w.compare()->model().count(Verdict::only_baseline) > 0);
+        QVERIFY(w.parameter_map()->model().rowCount() > 0);
+        QVERIFY(!w.tuning()->model().traces().empty());
+        QCOMPARE(w.tuning()->model().traces().front().steps.size(), std::size_t(2));  // Br 16 and 32
+    }
+
+    void clicking_a_point_selects_its_case() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 20000));
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        QVERIFY(w.open_database(db_));
+        QVERIFY(loaded.wait(20000));
+        w.refresh_now();
+        ChartWidget* view = w.roofline()->view();
+        const RooflineChart& chart = w.roofline()->chart();
+        const RoofPoint& target = chart.points().back();
+        const QPointF at = chart.mapping(QRectF(view->rect())).to_pixel(target.intensity, target.flops_per_second);
+        QTest::mouseClick(view, Qt::LeftButton, {}, at.toPoint());
+        QCOMPARE(w.selected_case(), std::optional<std::int64_t>(target.row->id));
+        QCOMPARE(w.cases().row(w.cases().row_of(target.row->id)).id, target.row->id);
+        // The table's selection is ringed on the chart.
+        QCOMPARE(chart.selected(), std::optional<std::int64_t>(target.row->id));
+    }
+
+    void filters_narrow_the_table_and_the_charts() {
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        QVERIFY(w.open_database(db_));
+        QVERIFY(loaded.wait(20000));
+        w.filter_bar()->text()->setText(QStringLiteral("Br=16"));
+        w.filter_bar()->apply_text();
+        QCOMPARE(w.proxy().rowCount(), 4);
+        w.refresh_now();
+        QCOMPARE(w.roofline()->chart().points().size(), std::size_t(4));
+        w.filter_bar()->regex()->setChecked(true);
+        w.filter_bar()->text()->setText(QStringLiteral("seq_q=(64"));
+        w.filter_bar()->apply_text();
+        QVERIFY(w.filter_bar()->text()->toolTip().contains(QStringLiteral("invalid regular expression")));
+        QCOMPARE(w.proxy().rowCount(), 4);
+        w.filter_bar()->text()->setText(QStringLiteral("seq_q=128 .*Br=32"));
+        w.filter_bar()->apply_text();
+        QCOMPARE(w.proxy().rowCount(), 2);
+        QComboBox* causal_status = w.filter_bar()->combo(CaseField::status);
+        QCOMPARE(causal_status->count(), 2);  // "any status", "ok"
+        // Both runs: the cases of each.
+        w.filter_bar()->text()->clear();
+        w.filter_bar()->apply_text();
+        w.select_runs({1, 2});
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(w.cases().size(), 16);
+        QComboBox* variants = w.filter_bar()->combo(CaseField::variant);
+        QCOMPARE(variants->count(), 3);
+        variants->setCurrentIndex(variants->findText(QStringLiteral("naive")));
+        QCOMPARE(w.proxy().rowCount(), 4);
+    }
+
+    void bad_files_show_a_message_and_keep_the_window() {
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        QVERIFY(w.open_database(db_));
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(!w.open_database(dir_.filePath(QStringLiteral("missing.db"))));
+        QVERIFY(w.last_error().contains(QStringLiteral("no such file")));
+        QCOMPARE(w.database(), db_);
+        QCOMPARE(w.cases().size(), 8);
+
+        const QString foreign = dir_.filePath(QStringLiteral("foreign.db"));
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(foreign.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "CREATE TABLE t (x)", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        QVERIFY(!w.open_database(foreign));
+        QVERIFY(w.last_error().contains(QStringLiteral("not a memwall database")));
+
+        const QString newer = dir_.filePath(QStringLiteral("newer.db"));
+        QVERIFY(QFile::copy(db_, newer));
+        QCOMPARE(sqlite3_open(newer.toUtf8().constData(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        QVERIFY(!w.open_database(newer));
+        QVERIFY(w.last_error().contains(QStringLiteral("newer memwall")));
+        QVERIFY(w.findChild<QMessageBox*>());  // shown, not modal: nothing blocks
+        QCOMPARE(w.database(), db_);
+
+        w.export_chart(dir_.filePath(QStringLiteral("chart.gif")));
+        QVERIFY(w.last_error().contains(QStringLiteral(".png or .svg")));
+    }
+
+    void a_dropped_file_opens() {
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(db_)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QCOMPARE(w.database(), db_);
+        QVERIFY(loaded.wait(20000));
+        w.tabs()->setCurrentIndex(MainWindow::TuningTab);
+        w.export_chart(dir_.filePath(QStringLiteral("tuning.svg")));
+        QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("tuning.svg"))));
+    }
+
+private:
+    QTemporaryDir dir_;
+    QString db_;
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "main_window_test.moc"

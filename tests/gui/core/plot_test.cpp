@@ -1,0 +1,91 @@
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "gui/core/plot.hpp"
+#include "gui/core/synthetic_results.hpp"
+#include "harness/errors.hpp"
+
+using namespace memwall;
+using namespace memwall::gui;
+
+class PlotTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath(QStringLiteral("p.db")).toStdString();
+        base_ = write_synthetic_run(db_, 400, 1, "base");
+        run_ = write_synthetic_run(db_, 400, 2, "candidate");
+    }
+    void every_chart_renders() {
+        const ResultsReader reader(db_);
+        for (const char* kind : {"roofline", "compare", "heatmap", "tuning"}) {
+            PlotRequest q;
+            q.kind = kind;
+            q.run = run_;
+            q.out = dir_.filePath(QStringLiteral("%1.png").arg(QLatin1String(kind))).toStdString();
+            q.width = 900;
+            q.height = 600;
+            plot(reader, q);
+            QImage img;
+            QVERIFY2(img.load(QString::fromStdString(q.out)), kind);
+            QCOMPARE(img.size(), QSize(900, 600));
+        }
+    }
+    void chart_helpers() {
+        const ResultsReader reader(db_);
+        const auto runs = reader.runs();
+        const auto rows = reader.cases(run_, runs[1].ceilings);
+        const auto ptrs = pointers(rows);
+        const QStringList mappable = mappable_kernels(ptrs);
+        QCOMPARE(mappable.front(), QStringLiteral("attention/flash/cpu"));  // varies Br and Bc
+        QCOMPARE(mappable.back(), QStringLiteral("attention/naive/cuda-emu"));  // no tunables
+        const auto emu = rows_of_kernel(ptrs, QStringLiteral("attention/flash/cuda-emu"));
+        QVERIFY(!emu.empty());
+        for (const CaseRow* r : emu) QCOMPARE(r->backend, QStringLiteral("cuda-emu"));
+        RooflineChart roof;
+        configure_roofline(roof, runs[1], ptrs);
+        QCOMPARE(roof.points().size(), rows.size());
+        const auto base_rows = reader.cases(base_, runs[0].ceilings);
+        RooflineChart cmp;
+        configure_compare(cmp, runs[0], runs[1], compare_cases(pointers(base_rows), ptrs));
+        QCOMPARE(cmp.points().size(), rows.size());
+    }
+    void requests_that_do_not_fit_are_usage_errors() {
+        const ResultsReader reader(db_);
+        PlotRequest q;
+        q.run = base_;
+        q.out = dir_.filePath(QStringLiteral("x.png")).toStdString();
+        q.kind = "compare";  // the oldest run has nothing before it
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
+        q.kind = "pie";
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
+        q.kind = "roofline";
+        q.level = "l3";
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
+        q.level.clear();
+        q.kind = "heatmap";
+        q.x = "batch";  // never varies
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
+        q.x.clear();
+        q.kernel = "attention/none/cpu";
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
+        q.kernel.clear();
+        q.kind = "tuning";
+        q.session = "no such session";
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
+        q.session.clear();
+        q.run = 99;
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
+        QVERIFY(!QFile::exists(QString::fromStdString(q.out)));
+    }
+
+private:
+    QTemporaryDir dir_;
+    std::string db_;
+    std::int64_t base_ = 0, run_ = 0;
+};
+
+QTEST_MAIN(PlotTest)
+#include "plot_test.moc"

@@ -1,0 +1,91 @@
+// `memwall plot` end to end: every chart from a database, and refusals with exit status 2,
+// one line on stderr and no file written.
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "gui/core/synthetic_results.hpp"
+
+using namespace memwall::gui;
+
+namespace {
+
+struct Result {
+    int status = -1;
+    QString err;
+};
+
+Result plot(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(MEMWALL_BINARY), args);
+    if (!p.waitForFinished(60000)) return {};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardError())};
+}
+
+}  // namespace
+
+class PlotCommandTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath(QStringLiteral("p.db"));
+        write_synthetic_run(db_.toStdString(), 400, 1, "main");
+        write_synthetic_run(db_.toStdString(), 400, 2, "feature");
+    }
+    void every_chart_as_png_and_svg() {
+        for (const char* kind : {"roofline", "compare", "heatmap", "tuning"}) {
+            for (const char* ext : {"png", "svg"}) {
+                const QString out = dir_.filePath(QStringLiteral("%1.%2").arg(QLatin1String(kind), QLatin1String(ext)));
+                const Result r = plot({QStringLiteral("--db"), db_, QStringLiteral("plot"), QLatin1String(kind), QStringLiteral("--out"), out});
+                QVERIFY2(r.status == 0, qPrintable(r.err));
+                QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // Qt's notes stay quiet
+                QVERIFY(QFile::exists(out));
+            }
+        }
+        QImage img;
+        QVERIFY(img.load(dir_.filePath(QStringLiteral("roofline.png"))));
+        QCOMPARE(img.size(), QSize(1200, 800));
+    }
+    void options_reach_the_chart() {
+        const QString out = dir_.filePath(QStringLiteral("small.png"));
+        const Result r = plot({QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("heatmap"), QStringLiteral("--run"),
+                               QStringLiteral("data=main"), QStringLiteral("--kernel"), QStringLiteral("attention/flash/cpu"),
+                               QStringLiteral("--x"), QStringLiteral("Br"), QStringLiteral("--y"), QStringLiteral("seq_q"),
+                               QStringLiteral("--metric"), QStringLiteral("roof"), QStringLiteral("--size"), QStringLiteral("640x480"),
+                               QStringLiteral("--out"), out});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QImage img;
+        QVERIFY(img.load(out));
+        QCOMPARE(img.size(), QSize(640, 480));
+    }
+    void refusals_exit_2_with_one_line() {
+        const QString out = dir_.filePath(QStringLiteral("refused.png"));
+        const QList<QStringList> cases{
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--out"), dir_.filePath(QStringLiteral("r.jpg"))},
+            {QStringLiteral("--db"), dir_.filePath(QStringLiteral("none.db")), QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("pie"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--run"), QStringLiteral("7"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("--out"), out},
+        };
+        for (const QStringList& args : cases) {
+            const Result r = plot(args);
+            QVERIFY2(r.status == 2, qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+            QVERIFY2(r.err.trimmed().count(QLatin1Char('\n')) == 0, qPrintable(r.err));
+            QVERIFY(r.err.startsWith(QStringLiteral("memwall: error:")));
+        }
+        QVERIFY(!QFile::exists(out));
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("r.jpg"))));
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("none.db"))));
+    }
+
+private:
+    QTemporaryDir dir_;
+    QString db_;
+};
+
+QTEST_GUILESS_MAIN(PlotCommandTest)
+#include "plot_command_test.moc"
