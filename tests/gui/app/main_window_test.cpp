@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include "gui/app/main_window.hpp"
+#include "gui/core/synthetic_results.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;
@@ -84,22 +85,39 @@ private slots:
     }
 
     void clicking_a_point_selects_its_case() {
+        // Synthetic cases, so the figures (and which points stand apart) never vary.
+        const QString db = dir_.filePath(QStringLiteral("synthetic.db"));
+        write_synthetic_run(db.toStdString(), 300);
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w, 20000));
         QSignalSpy loaded(&w, &MainWindow::loaded);
-        QVERIFY(w.open_database(db_));
+        QVERIFY(w.open_database(db));
         QVERIFY(loaded.wait(20000));
         w.refresh_now();
         ChartWidget* view = w.roofline()->view();
         const RooflineChart& chart = w.roofline()->chart();
-        const RoofPoint& target = chart.points().back();
-        const QPointF at = chart.mapping(QRectF(view->rect())).to_pixel(target.intensity, target.flops_per_second);
+        // The point farthest from the others: cases of equal figures share a pixel.
+        const PlotMapping m = chart.mapping(QRectF(view->rect()));
+        const auto pixel = [&](const RoofPoint& p) { return m.to_pixel(p.intensity, p.flops_per_second); };
+        const RoofPoint* target = nullptr;
+        double room = 0;
+        for (const RoofPoint& p : chart.points()) {
+            double nearest = 1e9;
+            for (const RoofPoint& q : chart.points())
+                if (&q != &p) nearest = std::min(nearest, QLineF(pixel(p), pixel(q)).length());
+            if (nearest > room) {
+                room = nearest;
+                target = &p;
+            }
+        }
+        QVERIFY2(target && room > 3, "no point stands apart on the roofline");  // clicks round to whole pixels
+        const QPointF at = pixel(*target);
         QTest::mouseClick(view, Qt::LeftButton, {}, at.toPoint());
-        QCOMPARE(w.selected_case(), std::optional<std::int64_t>(target.row->id));
-        QCOMPARE(w.cases().row(w.cases().row_of(target.row->id)).id, target.row->id);
+        QCOMPARE(w.selected_case(), std::optional<std::int64_t>(target->row->id));
+        QCOMPARE(w.cases().row(w.cases().row_of(target->row->id)).id, target->row->id);
         // The table's selection is ringed on the chart.
-        QCOMPARE(chart.selected(), std::optional<std::int64_t>(target.row->id));
+        QCOMPARE(chart.selected(), std::optional<std::int64_t>(target->row->id));
     }
 
     void filters_narrow_the_table_and_the_charts() {
