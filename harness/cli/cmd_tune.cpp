@@ -7,6 +7,7 @@
 #include "harness/cli/app.hpp"
 #include "harness/cli/table.hpp"
 #include "harness/errors.hpp"
+#include "results/report.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune.hpp"
@@ -49,8 +50,8 @@ void tune_command(const TuneArgs& a) {
         const bool ok = e.evaluation.status == EvalStatus::ok;
         t.add({std::to_string(i + 1), space.space.label(e.config),
                ok ? "ok" : std::string(to_string(e.evaluation.status)) + ": " + e.evaluation.reason,
-               ok ? format_seconds(e.evaluation.seconds) : "-",
-               std::isfinite(e.best_seconds) ? format_seconds(e.best_seconds) : "-"});
+               ok ? format_duration(e.evaluation.seconds) : "-",
+               std::isfinite(e.best_seconds) ? format_duration(e.best_seconds) : "-"});
     }
     if (!a.quiet) {
         std::cout << "\n";
@@ -58,7 +59,7 @@ void tune_command(const TuneArgs& a) {
     }
     if (auto best = trace.best()) {
         const TraceEntry& e = trace.entries[*best];
-        std::cout << "\nbest: " << space.space.label(e.config) << "  " << format_seconds(e.evaluation.seconds)
+        std::cout << "\nbest: " << space.space.label(e.config) << "  " << format_duration(e.evaluation.seconds)
                   << " (recorded on " << space.device << "), found at evaluation " << *best + 1 << "\n";
     } else {
         std::cout << "\nno configuration succeeded\n";

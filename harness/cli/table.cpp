@@ -4,10 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include <nlohmann/json.hpp>
-
-#include "harness/params.hpp"
 #include "profiler/roofline.hpp"
+#include "results/report.hpp"
 
 namespace memwall::cli {
 
@@ -48,20 +46,6 @@ std::string format_fixed(double v, int decimals) {
     return buf;
 }
 
-std::string format_seconds(double s) {
-    char buf[64];
-    if (s < 1e-6) {
-        std::snprintf(buf, sizeof buf, "%.0f ns", s * 1e9);
-    } else if (s < 1e-3) {
-        std::snprintf(buf, sizeof buf, "%.3g us", s * 1e6);
-    } else if (s < 1) {
-        std::snprintf(buf, sizeof buf, "%.3g ms", s * 1e3);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.3g s", s);
-    }
-    return buf;
-}
-
 std::string format_si(double v, int digits) {
     const char* units[] = {"", "k", "M", "G", "T", "P"};
     int u = 0;
@@ -73,12 +57,6 @@ std::string format_si(double v, int digits) {
     std::snprintf(buf, sizeof buf, "%.*g%s", digits, v, units[u]);
     return buf;
 }
-
-namespace {
-std::string params_label(const std::string& canonical) {
-    return canonical == "{}" ? "-" : Params::from_json(nlohmann::json::parse(canonical)).label();
-}
-}  // namespace
 
 void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
     Table t({"case", "problem", "config", "status", "median", "IQR", "n", "GFLOP/s", "GB/s", "FLOP/B", "bound",
@@ -92,8 +70,8 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
         if (c.status == CaseStatus::ok && c.summary.n > 0) {
             const bool emu = c.key.backend == "cuda-emu";
             emulated = emulated || emu;
-            row.push_back(format_seconds(c.summary.median) + (emu ? " (emu)" : ""));
-            row.push_back(format_seconds(c.summary.iqr));
+            row.push_back(format_duration(c.summary.median) + (emu ? " (emu)" : ""));
+            row.push_back(format_duration(c.summary.iqr));
             row.push_back(std::to_string(c.summary.n));
             const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
             if (p.flops > 0) row.push_back(format_fixed(p.flops_per_second / 1e9, 1));

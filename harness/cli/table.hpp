@@ -24,7 +24,6 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-std::string format_seconds(double s);          // "812 us", "1.25 ms", "2.03 s"
 std::string format_si(double v, int digits);   // "1.2G", "350M"
 std::string format_fixed(double v, int decimals);
 
