@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 
 #include "harness/errors.hpp"
 
@@ -124,41 +125,39 @@ void Axis::validate(const Value& v) const {
     }
 }
 
-Axis int_axis(std::string name, std::vector<std::int64_t> defaults, std::string description) {
+namespace {
+Axis make_axis(std::string name, std::string description, AxisKind kind) {
     Axis a;
     a.name = std::move(name);
     a.description = std::move(description);
-    a.kind = AxisKind::integer;
-    for (auto v : defaults) a.defaults.emplace_back(v);
+    a.kind = kind;
+    return a;
+}
+}  // namespace
+
+Axis int_axis(std::string name, std::vector<std::int64_t> defaults, std::string description) {
+    Axis a = make_axis(std::move(name), std::move(description), AxisKind::integer);
+    a.defaults.assign(defaults.begin(), defaults.end());
     return a;
 }
 
 Axis real_axis(std::string name, std::vector<double> defaults, std::string description) {
-    Axis a;
-    a.name = std::move(name);
-    a.description = std::move(description);
-    a.kind = AxisKind::real;
-    for (auto v : defaults) a.defaults.emplace_back(v);
+    Axis a = make_axis(std::move(name), std::move(description), AxisKind::real);
+    a.defaults.assign(defaults.begin(), defaults.end());
     return a;
 }
 
 Axis bool_axis(std::string name, std::vector<bool> defaults, std::string description) {
-    Axis a;
-    a.name = std::move(name);
-    a.description = std::move(description);
-    a.kind = AxisKind::boolean;
+    Axis a = make_axis(std::move(name), std::move(description), AxisKind::boolean);
     for (bool v : defaults) a.defaults.emplace_back(std::int64_t{v ? 1 : 0});
     return a;
 }
 
 Axis enum_axis(std::string name, std::vector<std::string> choices, std::vector<std::string> defaults,
                std::string description) {
-    Axis a;
-    a.name = std::move(name);
-    a.description = std::move(description);
-    a.kind = AxisKind::string;
+    Axis a = make_axis(std::move(name), std::move(description), AxisKind::string);
     a.choices = std::move(choices);
-    for (auto& v : defaults) a.defaults.emplace_back(std::move(v));
+    a.defaults.assign(std::make_move_iterator(defaults.begin()), std::make_move_iterator(defaults.end()));
     return a;
 }
 
