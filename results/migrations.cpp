@@ -92,8 +92,124 @@ CREATE TABLE ceilings (
 );
 )sql";
 
+// Version 2: properties of the device a run measured on; tuning sessions with every trial
+// (configuration, status, samples, counters); tune-eval score tables. A trial's `seconds` is
+// what the strategy optimised; `time_source` says whether it was measured here, recorded
+// elsewhere (replay), or predicted (a roofline for a named device, from emulated counters).
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE run_properties (
+    run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    key    TEXT NOT NULL,
+    value  TEXT NOT NULL,
+    PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE tuning_sessions (
+    id              INTEGER PRIMARY KEY,
+    started_at      TEXT NOT NULL,
+    finished_at     TEXT,
+    status          TEXT NOT NULL CHECK (status IN ('running', 'complete', 'interrupted')),
+    host            TEXT NOT NULL,
+    device          TEXT NOT NULL,
+    backend         TEXT NOT NULL,
+    family          TEXT NOT NULL,
+    variant         TEXT NOT NULL,
+    problem         TEXT NOT NULL,
+    strategy        TEXT NOT NULL,
+    seed            INTEGER NOT NULL,
+    budget_evaluations INTEGER NOT NULL DEFAULT 0,
+    budget_seconds  REAL NOT NULL DEFAULT 0,
+    budget_stale    INTEGER NOT NULL DEFAULT 0,
+    time_source     TEXT NOT NULL CHECK (time_source IN ('measured', 'recorded', 'predicted')),
+    source_file     TEXT NOT NULL DEFAULT '',
+    space_size      INTEGER NOT NULL DEFAULT 0,
+    stop_reason     TEXT NOT NULL DEFAULT '',
+    git_revision    TEXT,
+    command_line    TEXT NOT NULL,
+    memwall_version TEXT NOT NULL
+);
+CREATE INDEX tuning_sessions_by_kernel ON tuning_sessions (device, backend, family, variant, problem);
+
+CREATE TABLE tuning_trials (
+    session_id      INTEGER NOT NULL REFERENCES tuning_sessions (id) ON DELETE CASCADE,
+    idx             INTEGER NOT NULL,
+    config          TEXT NOT NULL,
+    status          TEXT NOT NULL
+                    CHECK (status IN ('ok', 'invalid', 'compile_failed', 'runtime_failed', 'failed')),
+    reason          TEXT NOT NULL DEFAULT '',
+    seconds         REAL,
+    cost_seconds    REAL NOT NULL DEFAULT 0,
+    elapsed_seconds REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (session_id, idx),
+    CHECK ((status = 'ok') = (seconds IS NOT NULL))
+) WITHOUT ROWID;
+
+CREATE TABLE tuning_trial_samples (
+    session_id INTEGER NOT NULL,
+    idx        INTEGER NOT NULL,
+    sample     INTEGER NOT NULL,
+    seconds    REAL NOT NULL,
+    PRIMARY KEY (session_id, idx, sample),
+    FOREIGN KEY (session_id, idx) REFERENCES tuning_trials (session_id, idx) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+CREATE TABLE tuning_trial_counters (
+    session_id INTEGER NOT NULL,
+    idx        INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    value      REAL NOT NULL,
+    unit       TEXT NOT NULL,
+    source     TEXT NOT NULL CHECK (source IN ('cupti', 'perf', 'emu', 'model')),
+    PRIMARY KEY (session_id, idx, name, source),
+    FOREIGN KEY (session_id, idx) REFERENCES tuning_trials (session_id, idx) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+CREATE TABLE tune_evals (
+    id              INTEGER PRIMARY KEY,
+    created_at      TEXT NOT NULL,
+    host            TEXT NOT NULL,
+    seeds           INTEGER NOT NULL,
+    git_revision    TEXT,
+    command_line    TEXT NOT NULL,
+    memwall_version TEXT NOT NULL
+);
+
+CREATE TABLE tune_eval_spaces (
+    eval_id         INTEGER NOT NULL REFERENCES tune_evals (id) ON DELETE CASCADE,
+    space           TEXT NOT NULL,
+    device          TEXT NOT NULL,
+    kernel          TEXT NOT NULL,
+    size            INTEGER NOT NULL,
+    ok              INTEGER NOT NULL,
+    optimum_seconds REAL NOT NULL,
+    median_seconds  REAL NOT NULL,
+    budget          INTEGER NOT NULL,
+    random_within10 REAL NOT NULL,
+    random_within5  REAL NOT NULL,
+    random_optimum  REAL NOT NULL,
+    has_counters    INTEGER NOT NULL,
+    PRIMARY KEY (eval_id, space)
+) WITHOUT ROWID;
+
+-- Quartiles of evaluations needed are NULL when infinite (fewer than that share of seeds got there).
+CREATE TABLE tune_eval_scores (
+    eval_id          INTEGER NOT NULL,
+    space            TEXT NOT NULL,
+    strategy         TEXT NOT NULL,
+    score            REAL NOT NULL,
+    score_sd         REAL NOT NULL,
+    within10_q1      REAL, within10_median REAL, within10_q3 REAL, within10_reached INTEGER NOT NULL,
+    within5_q1       REAL, within5_median  REAL, within5_q3  REAL, within5_reached  INTEGER NOT NULL,
+    optimum_q1       REAL, optimum_median  REAL, optimum_q3  REAL, optimum_reached  INTEGER NOT NULL,
+    strategy_seconds REAL NOT NULL,
+    PRIMARY KEY (eval_id, space, strategy),
+    FOREIGN KEY (eval_id, space) REFERENCES tune_eval_spaces (eval_id, space) ON DELETE CASCADE
+) WITHOUT ROWID;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
+    Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
 };
 
 }  // namespace

@@ -74,6 +74,8 @@ std::string Statement::text(int col) const {
     return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)));
 }
 
+bool Statement::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+
 Transaction::Transaction(sqlite3* db) : db_(db) { exec_sql(db, "BEGIN IMMEDIATE"); }
 
 Transaction::~Transaction() {

@@ -45,6 +45,7 @@ public:
     std::int64_t int64(int col) const;
     double real(int col) const;
     std::string text(int col) const;
+    bool is_null(int col) const;
 
 private:
     sqlite3* db_;

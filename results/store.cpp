@@ -35,28 +35,14 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 3> kRunStatusNames{
     {RunStatus::interrupted, "interrupted"},
 }};
 
-RunStatus run_status_from(const std::string& s) {
-    for (const auto& [status, name] : kRunStatusNames)
-        if (name == s) return status;
+RunStatus stored_run_status(const std::string& s) {
+    if (auto r = run_status_from(s)) return *r;
     throw std::runtime_error("unknown run status '" + s + "' in the database");
 }
 
 CeilingKind stored_ceiling_kind(const std::string& s) {
     if (auto k = ceiling_kind_from(s)) return *k;
     throw std::runtime_error("unknown ceiling kind '" + s + "' in the database");
-}
-
-// ISO 8601 UTC with milliseconds: 2024-05-01T12:34:56.789Z.
-std::string utc_timestamp() {
-    const auto now = std::chrono::system_clock::now();
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-    const std::time_t t = std::chrono::system_clock::to_time_t(now);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[80];
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
-    return buf;
 }
 
 std::string hex32(std::int64_t v) {
@@ -154,7 +140,7 @@ RunInfo read_run(const Statement& st) {
     r.id = st.int64(0);
     r.started_at = st.text(1);
     r.finished_at = st.text(2);
-    r.status = run_status_from(st.text(3));
+    r.status = stored_run_status(st.text(3));
     r.host = st.text(4);
     r.backend = st.text(5);
     r.device = st.text(6);
@@ -195,6 +181,24 @@ std::string_view to_string(RunStatus s) {
     for (const auto& [status, name] : kRunStatusNames)
         if (status == s) return name;
     return "unknown";
+}
+
+std::optional<RunStatus> run_status_from(std::string_view s) {
+    for (const auto& [status, name] : kRunStatusNames)
+        if (name == s) return status;
+    return std::nullopt;
+}
+
+std::string utc_timestamp() {
+    const auto now = std::chrono::system_clock::now();
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    const std::time_t t = std::chrono::system_clock::to_time_t(now);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[80];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+    return buf;
 }
 
 Store Store::open(const std::string& path, Mode mode) {
@@ -324,6 +328,27 @@ std::vector<std::int64_t> Store::runs_tagged(const std::string& key, const std::
     std::vector<std::int64_t> ids;
     while (st.step()) ids.push_back(st.int64(0));
     return ids;
+}
+
+void Store::set_run_properties(std::int64_t run_id, const std::map<std::string, std::string>& properties) {
+    Transaction tx(db_);
+    Statement del(db_, "DELETE FROM run_properties WHERE run_id = ?1");
+    del.bind(1, run_id).run();
+    Statement ins(db_, "INSERT INTO run_properties (run_id, key, value) VALUES (?1, ?2, ?3)");
+    for (const auto& [k, v] : properties) {
+        ins.reset();
+        ins.bind(1, run_id).bind(2, k).bind(3, v);
+        if (ins.run(true) != SQLITE_DONE) throw std::logic_error("set_run_properties: no run " + std::to_string(run_id));
+    }
+    tx.commit();
+}
+
+std::map<std::string, std::string> Store::run_properties(std::int64_t run_id) const {
+    std::map<std::string, std::string> out;
+    Statement st(db_, "SELECT key, value FROM run_properties WHERE run_id = ?1");
+    st.bind(1, run_id);
+    while (st.step()) out.emplace(st.text(0), st.text(1));
+    return out;
 }
 
 void Store::save_ceilings(std::int64_t run_id, const Ceilings& c) {

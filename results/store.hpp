@@ -24,6 +24,10 @@ std::optional<CaseStatus> case_status_from(std::string_view s);
 
 enum class RunStatus { running, complete, interrupted };
 std::string_view to_string(RunStatus s);
+std::optional<RunStatus> run_status_from(std::string_view s);
+
+// Now, as stored in the database: ISO 8601 UTC with milliseconds (2024-05-01T12:34:56.789Z).
+std::string utc_timestamp();
 
 struct RunInfo {
     std::int64_t id = 0;
@@ -68,7 +72,7 @@ public:
         read_write,     // the file must exist; migrated forward if older
         create,         // created when missing; migrated forward if older
     };
-    static constexpr int schema_version_latest = 1;
+    static constexpr int schema_version_latest = 2;
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,
@@ -91,6 +95,10 @@ public:
     std::optional<RunInfo> latest_run() const;
     // Run ids whose tag `key` has `value`, oldest first.
     std::vector<std::int64_t> runs_tagged(const std::string& key, const std::string& value) const;
+    // What the run measured on (device name, SMs, clocks, caches, ...), key to value; a second
+    // call replaces the run's properties.
+    void set_run_properties(std::int64_t run_id, const std::map<std::string, std::string>& properties);
+    std::map<std::string, std::string> run_properties(std::int64_t run_id) const;
 
     // Ceilings
     void save_ceilings(std::int64_t run_id, const Ceilings& c);

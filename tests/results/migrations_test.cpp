@@ -39,10 +39,49 @@ TEST_F(Blank, FromVersionZeroCreatesTheSchemaAndStampsIt) {
     migrate(raw, 0, Store::schema_version_latest);
     EXPECT_EQ(user_version(raw), Store::schema_version_latest);
     EXPECT_EQ(pragma("application_id"), Store::application_id);
-    for (const char* table : {"runs", "run_tags", "cases", "samples", "counters", "ceilings"}) {
+    for (const char* table : {"runs", "run_tags", "cases", "samples", "counters", "ceilings", "run_properties",
+                              "tuning_sessions", "tuning_trials", "tuning_trial_samples", "tuning_trial_counters",
+                              "tune_evals", "tune_eval_spaces", "tune_eval_scores"}) {
         Statement st(raw, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1");
         st.bind(1, table).step();
         EXPECT_EQ(st.int64(0), 1) << table;
+    }
+}
+
+TEST_F(Blank, VersionOneDataSurvivesTheMigrationToTwo) {
+    migrate(raw, 0, 1);
+    exec_sql(raw,
+             "INSERT INTO runs (id, started_at, status, host, backend, device, command_line, memwall_version, sweep) "
+             "VALUES (1, 't', 'complete', 'h', 'cpu', 'd', 'c', 'v', '{}')");
+    migrate(raw, 1, 2);
+    EXPECT_EQ(user_version(raw), 2);
+    Statement st(raw, "SELECT count(*) FROM runs");
+    st.step();
+    EXPECT_EQ(st.int64(0), 1);
+    exec_sql(raw, "INSERT INTO run_properties VALUES (1, 'name', 'cpu')");
+}
+
+TEST_F(Blank, TrialsNeedATimeExactlyWhenOkAndCascadeWithTheirSession) {
+    migrate(raw, 0, Store::schema_version_latest);
+    exec_sql(raw, "PRAGMA foreign_keys = ON");
+    exec_sql(raw,
+             "INSERT INTO tuning_sessions (id, started_at, status, host, device, backend, family, variant, problem, "
+             "strategy, seed, time_source, command_line, memwall_version) "
+             "VALUES (1, 't', 'running', 'h', 'd', 'cpu', 'f', 'v', '{}', 'guided', 1, 'measured', 'c', 'v')");
+    Statement untimed(raw, "INSERT INTO tuning_trials (session_id, idx, config, status) VALUES (1, 0, '{}', 'ok')");
+    EXPECT_EQ(untimed.run(true), SQLITE_CONSTRAINT_CHECK);
+    Statement timed_failure(raw,
+                            "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) "
+                            "VALUES (1, 0, '{}', 'failed', 1.0)");
+    EXPECT_EQ(timed_failure.run(true), SQLITE_CONSTRAINT_CHECK);
+    exec_sql(raw, "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) VALUES (1, 0, '{}', 'ok', 1.0)");
+    exec_sql(raw, "INSERT INTO tuning_trial_samples VALUES (1, 0, 0, 1.0)");
+    exec_sql(raw, "INSERT INTO tuning_trial_counters VALUES (1, 0, 'dram__bytes_read.sum', 1.0, 'B', 'emu')");
+    exec_sql(raw, "DELETE FROM tuning_sessions");
+    for (const char* table : {"tuning_trials", "tuning_trial_samples", "tuning_trial_counters"}) {
+        Statement st(raw, std::string("SELECT count(*) FROM ") + table);
+        st.step();
+        EXPECT_EQ(st.int64(0), 0) << table;
     }
 }
 

@@ -299,6 +299,15 @@ TEST_F(StoreTest, TagsSetOverwriteAndSelectRuns) {
     EXPECT_THROW(store.set_tag(b + 100, "k", "v"), std::logic_error);
 }
 
+TEST_F(StoreTest, RunPropertiesAreReplacedAsAWhole) {
+    const auto a = store.begin_run(sample_run());
+    EXPECT_TRUE(store.run_properties(a).empty());
+    store.set_run_properties(a, {{"name", "NVIDIA H100"}, {"sm_count", "132"}});
+    store.set_run_properties(a, {{"name", "AMD EPYC 9B14"}, {"cores", "2"}});
+    EXPECT_EQ(store.run_properties(a), (std::map<std::string, std::string>{{"cores", "2"}, {"name", "AMD EPYC 9B14"}}));
+    EXPECT_THROW(store.set_run_properties(a + 100, {{"k", "v"}}), std::logic_error);
+}
+
 TEST_F(StoreTest, CeilingsRoundTripInOrder) {
     const auto id = store.begin_run(sample_run());
     EXPECT_TRUE(store.ceilings(id).empty());
