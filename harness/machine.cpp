@@ -16,7 +16,7 @@ std::string host_name() {
     return buf;
 }
 
-std::string cpu_description() {
+std::string cpu_model() {
     std::ifstream in("/proc/cpuinfo");
     std::string line, model = "unknown CPU";
     while (std::getline(in, line)) {
@@ -26,8 +26,10 @@ std::string cpu_description() {
             break;
         }
     }
-    return model + ", " + std::to_string(omp_get_max_threads()) + " threads";
+    return model;
 }
+
+std::string cpu_description() { return cpu_model() + ", " + std::to_string(omp_get_max_threads()) + " threads"; }
 
 std::string memwall_git_revision() { return MEMWALL_GIT_REVISION; }
 

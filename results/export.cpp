@@ -27,6 +27,7 @@ constexpr std::array<std::pair<ExportFormat, std::string_view>, 3> kFormatNames{
 // What an export needs of a run, read once.
 struct RunData {
     RunInfo run;
+    std::map<std::string, std::string> properties;  // of the device the run measured on
     Ceilings ceilings;
     std::vector<CaseRecord> cases;
 };
@@ -34,7 +35,7 @@ struct RunData {
 RunData load(const Store& store, std::int64_t run_id) {
     auto run = store.run(run_id);
     if (!run) throw InputError(store.path() + ": no run " + std::to_string(run_id));
-    return RunData{std::move(*run), store.ceilings(run_id), store.cases(run_id)};
+    return RunData{std::move(*run), store.run_properties(run_id), store.ceilings(run_id), store.cases(run_id)};
 }
 
 ojson parse_stored(const Store& store, const std::string& text, std::string_view what) {
@@ -81,9 +82,11 @@ std::optional<RooflinePoint> roofline_of(const CaseRecord& c, const Ceilings& ce
 
 ojson text_or_null(const std::string& s) { return s.empty() ? ojson(nullptr) : ojson(s); }
 
-ojson run_json(const Store& store, const RunInfo& r) {
+ojson run_json(const Store& store, const RunInfo& r, const std::map<std::string, std::string>& properties) {
     ojson tags = ojson::object();
     for (const auto& [k, v] : r.tags) tags[k] = v;
+    ojson device = ojson::object();
+    for (const auto& [k, v] : properties) device[k] = v;
     return ojson{
         {"id", r.id},
         {"started_at", r.started_at},
@@ -97,6 +100,7 @@ ojson run_json(const Store& store, const RunInfo& r) {
         {"memwall_version", r.memwall_version},
         {"sweep", r.sweep.empty() ? ojson(nullptr) : parse_stored(store, r.sweep, "the run's sweep")},
         {"tags", std::move(tags)},
+        {"properties", std::move(device)},
     };
 }
 
@@ -167,7 +171,7 @@ void write_json(const Store& store, const RunData& d, std::ostream& out, const E
     for (const CaseRecord& c : d.cases) cases.push_back(case_json(store, c, d.ceilings));
     const ojson doc{
         {"memwall_version", options.memwall_version},
-        {"run", run_json(store, d.run)},
+        {"run", run_json(store, d.run, d.properties)},
         {"ceilings", std::move(ceilings)},
         {"cases", std::move(cases)},
     };

@@ -13,7 +13,8 @@
 namespace memwall {
 
 enum class ExportFormat {
-    json,    // everything: run, tags, ceilings, cases with summary, samples, counters, roofline
+    json,    // everything: run, tags, device properties, ceilings, cases with summary, samples,
+             // counters, roofline
     csv,     // one RFC 4180 row per case
     gbench,  // Google Benchmark JSON: one "iteration" entry per sample plus aggregates
 };

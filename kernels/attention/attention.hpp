@@ -2,7 +2,8 @@
 // float64 reference), the check, the variants' kernels and the shared parts of their models.
 //
 // O = softmax(scale * Q K^T + mask) V per (batch, head), with Q [b, h, s_q, d], K and V
-// [b, h, s_k, d], O [b, h, s_q, d], row-major fp32, scale = 1/sqrt(d). Causal masking uses
+// [b, h, s_k, d], O [b, h, s_q, d], row-major in the dtype (fp32 or bf16; arithmetic is fp32
+// either way), scale = 1/sqrt(d). Causal masking uses
 // bottom-right alignment (FlashAttention >= 2.1): query i sees keys j <= i + (s_k - s_q); a
 // query row that sees no key outputs zeros.
 #pragma once
@@ -22,6 +23,15 @@
 
 namespace memwall {
 
+// The element type of Q, K, V and O in memory: the dtype axis ("fp32", "bf16").
+enum class AttentionDtype { fp32, bf16 };
+
+inline AttentionDtype attention_dtype_from(const std::string& name) {
+    if (name == "fp32") return AttentionDtype::fp32;
+    if (name == "bf16") return AttentionDtype::bf16;
+    throw UsageError("attention: dtype must be fp32 or bf16, got '" + name + "'");
+}
+
 struct AttentionProblem {
     std::int64_t batch = 1;
     std::int64_t heads = 1;
@@ -29,8 +39,9 @@ struct AttentionProblem {
     std::int64_t seq_k = 1;
     std::int64_t head_dim = 64;
     bool causal = false;
+    AttentionDtype dtype = AttentionDtype::fp32;
 
-    // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal).
+    // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal, dtype).
     static AttentionProblem from(const Params& p) {
         AttentionProblem a;
         a.batch = p.integer("batch");
@@ -39,6 +50,7 @@ struct AttentionProblem {
         a.seq_k = p.integer("seq_k");
         a.head_dim = p.integer("head_dim");
         a.causal = p.integer("causal") != 0;
+        a.dtype = attention_dtype_from(p.str("dtype"));
         a.validate();
         return a;
     }
@@ -51,6 +63,8 @@ struct AttentionProblem {
     }
 
     std::int64_t heads_total() const { return batch * heads; }
+    // Bytes of one element of Q, K, V or O.
+    double element_bytes() const { return dtype == AttentionDtype::bf16 ? 2.0 : 4.0; }
     // Elements of Q (and of O), and of K (and of V).
     std::size_t q_size() const { return static_cast<std::size_t>(heads_total() * seq_q * head_dim); }
     std::size_t kv_size() const { return static_cast<std::size_t>(heads_total() * seq_k * head_dim); }
@@ -66,14 +80,21 @@ struct AttentionProblem {
     }
 };
 
-// Inputs uniform in [-1, 1] (never zero) from a seeded generator, and the float64 reference
-// of a set of output rows: all rows when b*h*s_q*s_k <= full_reference_limit, else a fixed
-// sample per head (first and last rows, the causal edge, random rows).
+// Inputs uniform in [-1, 1] (never zero) from a seeded generator, rounded to bf16 (held as
+// the floats they are exactly) for a bf16 problem, so the reference sees the inputs the
+// kernels see; and the float64 reference of a set of output rows: all rows when
+// b*h*s_q*s_k <= full_reference_limit, else a fixed sample per head (first and last rows, the
+// causal edge, random rows).
 class AttentionWorkload : public Workload {
 public:
     static constexpr std::int64_t default_full_reference_limit = std::int64_t{1} << 24;
     static constexpr std::int64_t sampled_rows_per_head = 64;
-    static constexpr double tolerance = 1e-4;  // relative L2 error, fp32
+    // Bounds of the relative L2 error. fp32: the fp32 arithmetic's. bf16: the output rounded to
+    // bf16 (8-bit significand, round to nearest: unit roundoff 2^-8) is off by at most 2^-8 of
+    // each element, so by at most 2^-8 in relative L2, on top of the fp32 arithmetic (the
+    // inputs are exact, and the reference reads the same).
+    static constexpr double fp32_tolerance = 1e-4;
+    static constexpr double bf16_tolerance = 0x1p-8 + fp32_tolerance;
 
     AttentionWorkload(const AttentionProblem& p, std::uint64_t seed,
                       std::int64_t full_reference_limit = default_full_reference_limit);
@@ -85,9 +106,13 @@ public:
     // Global rows (bh * s_q + i) whose reference is held, ascending; head_dim values each.
     const std::vector<std::int64_t>& reference_rows() const { return rows_; }
     const std::vector<double>& reference() const { return reference_; }
+    // The bound of the problem's dtype.
+    double tolerance() const {
+        return problem_.dtype == AttentionDtype::bf16 ? bf16_tolerance : fp32_tolerance;
+    }
 
     // Every element of `o` (q_size() floats) must be finite, and the relative L2 error over
-    // the reference rows below `tolerance`.
+    // the reference rows below tolerance().
     Check check(const float* o) const;
 
 private:
@@ -135,9 +160,9 @@ inline double attention_flops(const AttentionProblem& p) {
                      static_cast<double>(p.seq_k) * static_cast<double>(p.head_dim);
     return p.causal ? f / 2 : f;
 }
-// Compulsory traffic: Q, K and V read once, O written once.
+// Compulsory traffic: Q, K and V read once, O written once, in the dtype.
 inline double attention_compulsory_bytes(const AttentionProblem& p) {
-    return 4.0 * static_cast<double>(2 * p.q_size() + 2 * p.kv_size());
+    return p.element_bytes() * static_cast<double>(2 * p.q_size() + 2 * p.kv_size());
 }
 
 // One stream of a byte model: `bytes` moved, served from the innermost level whose per-thread

@@ -217,10 +217,10 @@ void attention_flash(const AttentionProblem& p, FlashTiles tiles, const float* q
 }
 
 // Byte model (the IO analysis of FlashAttention, Theta(N^2 d^2 / M)): the compulsory stream
-// from dram; the pack writing K transposed once (the workspace); and each query tile reading
-// the keys it visits of packed K (whole panels of bc keys) and of V (up to its last visible
-// key): without a mask ceil(s_q/br) * 2*s_k*d*4 bytes per head (K rounded up to whole panels),
-// served from the level that holds one head's packed K and V.
+// from dram; the pack writing K transposed once (the workspace, fp32); and each query tile
+// reading the keys it visits of packed K (whole panels of bc keys) and of V (up to its last
+// visible key): without a mask ceil(s_q/br) * 2*s_k*d elements per head (K rounded up to whole
+// panels), served from the level that holds one head's packed K and V.
 std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const MemoryHierarchy& mh) {
     validate_tiles(t);
     const double inf = std::numeric_limits<double>::infinity();
@@ -232,8 +232,9 @@ std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const 
         const std::int64_t kend = p.visible_keys(std::min<std::int64_t>(i0 + t.br, p.seq_q) - 1);
         keys += static_cast<double>(ceil_div(kend, t.bc) * t.bc + kend);
     }
-    const double kv_rereads = static_cast<double>(p.heads_total()) * keys * d * 4;
-    const double head_kv = static_cast<double>(ceil_div(p.seq_k, t.bc) * t.bc + p.seq_k) * d * 4;
+    const double e = p.element_bytes();
+    const double kv_rereads = static_cast<double>(p.heads_total()) * keys * d * e;
+    const double head_kv = static_cast<double>(ceil_div(p.seq_k, t.bc) * t.bc + p.seq_k) * d * e;
 
     std::vector<Counter> out{
         {std::string(counters::flops), attention_flops(p), "FLOP", CounterSource::model},

@@ -98,17 +98,18 @@ void attention_naive(const AttentionProblem& p, const float* q, const float* k, 
 }
 
 // Byte model: the compulsory stream (Q, K, V, O once, from dram); the score tensor S =
-// b*h*s_q*s_k*4 bytes, moved 4 times (written by QK^T, read and written by softmax, read by
-// PV), served from the level that holds a thread's share of it (dram once it outgrows the
-// llc); and each query row re-reading its visible keys of K (QK^T) and V (PV), served from the
-// level that holds one head's K (or V), s_k*d*4 bytes.
+// b*h*s_q*s_k*4 bytes (fp32 for every dtype), moved 4 times (written by QK^T, read and written
+// by softmax, read by PV), served from the level that holds a thread's share of it (dram once
+// it outgrows the llc); and each query row re-reading its visible keys of K (QK^T) and V (PV),
+// served from the level that holds one head's K (or V), s_k*d elements.
 std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarchy& mh) {
     const double inf = std::numeric_limits<double>::infinity();
     const double d = static_cast<double>(p.head_dim);
     const double score = 4.0 * static_cast<double>(naive_workspace_floats(p));
     double visible = 0;  // sum of visible keys over the query rows of one head
     for (std::int64_t i = 0; i < p.seq_q; ++i) visible += static_cast<double>(p.visible_keys(i));
-    const double kv_rereads = static_cast<double>(p.heads_total()) * 2 * visible * d * 4;
+    const double e = p.element_bytes();
+    const double kv_rereads = static_cast<double>(p.heads_total()) * 2 * visible * d * e;
 
     std::vector<Counter> out{
         {std::string(counters::flops), attention_flops(p), "FLOP", CounterSource::model},
@@ -118,7 +119,7 @@ std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarch
     const auto levels = traffic_counters(
         mh, {{inf, attention_compulsory_bytes(p)},
              {score / std::max(1, mh.cpus), 4 * score},
-             {static_cast<double>(p.seq_k) * d * 4, kv_rereads}});
+             {static_cast<double>(p.seq_k) * d * e, kv_rereads}});
     out.insert(out.end(), levels.begin(), levels.end());
     return out;
 }

@@ -5,18 +5,21 @@
 #include <random>
 #include <set>
 
+#include "cuda_emu/bfloat16.hpp"
 #include "kernels/attention/attention.hpp"
 
 namespace memwall {
 
 namespace {
 
-std::vector<float> uniform_inputs(std::size_t n, std::mt19937_64& gen) {
+// Rounded to bf16 for a bf16 problem (never to zero: bf16 has fp32's exponent range).
+std::vector<float> uniform_inputs(std::size_t n, std::mt19937_64& gen, AttentionDtype dtype) {
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     std::vector<float> x(n);
     for (float& e : x) {
         do e = dist(gen);
         while (e == 0.0f);
+        if (dtype == AttentionDtype::bf16) e = __bfloat162float(__float2bfloat16_rn(e));
     }
     return x;
 }
@@ -91,9 +94,9 @@ AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t se
     : problem_(p) {
     p.validate();
     std::mt19937_64 gen(seed);
-    q_ = uniform_inputs(p.q_size(), gen);
-    k_ = uniform_inputs(p.kv_size(), gen);
-    v_ = uniform_inputs(p.kv_size(), gen);
+    q_ = uniform_inputs(p.q_size(), gen, p.dtype);
+    k_ = uniform_inputs(p.kv_size(), gen, p.dtype);
+    v_ = uniform_inputs(p.kv_size(), gen, p.dtype);
     rows_ = attention_reference_rows(p, seed, full_reference_limit);
 
     const std::int64_t n = static_cast<std::int64_t>(rows_.size());
@@ -110,7 +113,7 @@ AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t se
 Check AttentionWorkload::check(const float* o) const {
     const AttentionProblem& p = problem_;
     Check c;
-    c.tolerance = tolerance;
+    c.tolerance = tolerance();
     const std::size_t size = p.q_size();
     for (std::size_t e = 0; e < size; ++e) {
         if (std::isfinite(o[e])) continue;
@@ -139,11 +142,11 @@ Check AttentionWorkload::check(const float* o) const {
     }
     // Every checked row fully masked: the reference is zero, so the error is absolute.
     c.error = norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
-    c.ok = c.error < tolerance;
+    c.ok = c.error < c.tolerance;
     if (!c.ok) {
         char msg[160];
-        std::snprintf(msg, sizeof msg, "relative L2 error %.3g over %zu reference rows exceeds %.0e",
-                      c.error, rows_.size(), tolerance);
+        std::snprintf(msg, sizeof msg, "relative L2 error %.3g over %zu reference rows exceeds %.3g",
+                      c.error, rows_.size(), c.tolerance);
         c.message = msg;
     }
     return c;

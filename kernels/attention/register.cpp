@@ -104,7 +104,7 @@ Variant flash_variant() {
 void register_attention(Catalogue& c) {
     Family f;
     f.name = "attention";
-    f.description = "softmax(QK^T/sqrt(d)) V per head, fp32; causal masks bottom-right aligned";
+    f.description = "softmax(QK^T/sqrt(d)) V per head, fp32 or bf16; causal masks bottom-right aligned";
     Axis head_dim = int_axis("head_dim", {64, 128}, "head dimension d");
     head_dim.choices = {"64", "128"};
     f.problem_axes = {
@@ -114,6 +114,8 @@ void register_attention(Catalogue& c) {
         positive(int_axis("seq_k", {512, 1024, 2048}, "key and value length s_k"), 1 << 24),
         head_dim,
         bool_axis("causal", {false, true}, "causal mask (query i sees keys j <= i + s_k - s_q)"),
+        enum_axis("dtype", {"fp32", "bf16"}, {"fp32"},
+                  "element type of Q, K, V and O (arithmetic is fp32); bf16 on the CUDA backends"),
     };
     f.zipped = {{"seq_q", "seq_k"}};
     f.constraints = {
@@ -129,8 +131,11 @@ void register_attention(Catalogue& c) {
         return std::make_unique<AttentionWorkload>(AttentionProblem::from(problem), seed);
     };
     c.add_family(std::move(f));
-    c.add_variant("attention", naive_variant());
-    c.add_variant("attention", flash_variant());
+    for (Variant v : {naive_variant(), flash_variant()}) {
+        v.constraints.push_back({"dtype is fp32 (the CPU kernels read and write fp32)",
+                                 [](const Params& p) { return p.str("dtype") == "fp32"; }});
+        c.add_variant("attention", std::move(v));
+    }
 }
 
 }  // namespace memwall

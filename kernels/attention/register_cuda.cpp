@@ -1,11 +1,14 @@
 // The CUDA attention variants (kernels/attention/cuda) in the catalogue, for cuda-emu (the
 // kernels run on the CPU, their global-memory traffic counted) and for cuda (a real GPU).
 //
+// The dtype axis picks the element type of Q, K, V and O in device memory (fp32 or bf16; the
+// kernels compute in fp32 either way): both are swept by default, as nvbench's type axes are.
+//
 // Counters of a case: the model counters (flops, bytes.min, bytes.<level>) come from the same
-// formulas as the CPU variants, so the roofline point of a CUDA case is placed by the CPU byte
-// model; workspace.bytes is what the device allocates. cuda-emu adds the emulator's traffic
-// counters (source emu) under their CUPTI names: they describe GPU memory traffic, not the
-// CPU's, so they are stored beside the model and never replace it.
+// formulas as the CPU variants, with the dtype's element size, so the roofline point of a CUDA
+// case is placed by the CPU byte model; workspace.bytes is what the device allocates. cuda-emu
+// adds the emulator's traffic counters (source emu) under their CUPTI names: they describe GPU
+// memory traffic, not the CPU's, so they are stored beside the model and never replace it.
 #include "kernels/attention/register_cuda.hpp"
 
 #include <chrono>
@@ -217,6 +220,7 @@ Variant variant_for(const Algo& a, Backend backend) {
                                          : " (sm_80/sm_90 build; not yet run on a GPU)");
     v.tunables = a.tunables;
     v.default_axes = a.default_axes;
+    v.default_axes.push_back("dtype=fp32,bf16");
     if (backend == Backend::cuda_emu) {
         // Emulation runs every CUDA thread on the CPU: default problems it finishes in seconds.
         v.default_axes.insert(v.default_axes.begin(), {"heads=2", "head_dim=64"});
@@ -258,7 +262,8 @@ attention_cuda::Shape cuda_shape(const AttentionProblem& p) {
             .seq_k = static_cast<int>(p.seq_k),
             .head_dim = static_cast<int>(p.head_dim),
             .causal = p.causal ? 1 : 0,
-            .scale = p.scale()};
+            .scale = p.scale(),
+            .dtype = p.dtype == AttentionDtype::bf16 ? attention_cuda::Dtype::bf16 : attention_cuda::Dtype::fp32};
 }
 
 void register_attention_cuda(Catalogue& c) {

@@ -37,6 +37,10 @@ std::int64_t build_run(Store& store) {
     const std::int64_t run = store.begin_run(r);
     Statement(store.handle(), "UPDATE runs SET finished_at = '2024-05-01T10:05:00.250Z', status = 'complete'")
         .run();
+    store.set_run_properties(run, {{"cpu.model", "AMD EPYC 9B14"},
+                                   {"cpu.threads", "2"},
+                                   {"cuda-emu.kind", "emulation"},
+                                   {"cuda-emu.l2_model_bytes", "52428800"}});
 
     Ceilings c;
     c.items = {

@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "kernels/attention/cuda/attention.cuh"
+#include "kernels/attention/cuda/decode_splitkv.cuh"
+#include "kernels/attention/cuda/flash.cuh"
+#include "kernels/attention/cuda/naive.cuh"
 
 namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
 
@@ -14,22 +16,35 @@ void check(cudaError_t e, const char* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(e));
 }
 
-// A cudaMalloc'd array of floats.
-class DeviceFloats {
+// A cudaMalloc'd array of n elements of T.
+template <class T>
+class DeviceArray {
 public:
-    explicit DeviceFloats(std::size_t n) : n_(n) {
-        if (n_ > 0) check(cudaMalloc(&p_, n_ * sizeof(float)), "cudaMalloc");
+    explicit DeviceArray(std::size_t n) : n_(n) {
+        if (n_ > 0) check(cudaMalloc(&p_, bytes()), "cudaMalloc");
     }
-    ~DeviceFloats() { cudaFree(p_); }
-    DeviceFloats(const DeviceFloats&) = delete;
-    DeviceFloats& operator=(const DeviceFloats&) = delete;
+    ~DeviceArray() { cudaFree(p_); }
+    DeviceArray(const DeviceArray&) = delete;
+    DeviceArray& operator=(const DeviceArray&) = delete;
 
-    float* get() const { return p_; }
-    std::size_t bytes() const { return n_ * sizeof(float); }
-    void upload(const float* host) { check(cudaMemcpy(p_, host, bytes(), cudaMemcpyHostToDevice), "cudaMemcpy"); }
+    T* get() const { return p_; }
+    std::size_t bytes() const { return n_ * sizeof(T); }
+
+    // From n host floats, rounded to T.
+    void upload(const float* host) {
+        std::vector<T> x(n_);
+        std::transform(host, host + n_, x.begin(), [](float e) { return from_float<T>(e); });
+        check(cudaMemcpy(p_, x.data(), bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
+    // To n host floats.
+    void download(float* host) const {
+        std::vector<T> x(n_);
+        check(cudaMemcpy(x.data(), p_, bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+        std::transform(x.begin(), x.end(), host, [](T e) { return to_float(e); });
+    }
 
 private:
-    float* p_ = nullptr;
+    T* p_ = nullptr;
     std::size_t n_;
 };
 
@@ -37,6 +52,8 @@ unsigned blocks(long long n, long long per_block) {
     return static_cast<unsigned>((n + per_block - 1) / per_block);
 }
 
+// One case with Q, K, V and O of element type T.
+template <class T>
 class Case final : public DeviceCase {
 public:
     Case(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
@@ -61,9 +78,7 @@ public:
         }
     }
 
-    void download(float* o) const override {
-        check(cudaMemcpy(o, o_.get(), o_.bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    }
+    void download(float* o) const override { o_.download(o); }
 
 private:
     cuda::LaunchConfig config(dim3 grid, dim3 block, std::size_t shared = 0) const {
@@ -79,19 +94,19 @@ private:
         constexpr int tile = 16, softmax_warps = 4;
         const unsigned heads = static_cast<unsigned>(s_.heads);
         cuda::launch(config(dim3(blocks(s_.seq_k, tile), blocks(s_.seq_q, tile), heads), dim3(tile, tile)),
-                     naive_scores_kernel, s_, q_.get(), k_.get(), work_.get());
+                     naive_scores_kernel<T>, s_, q_.get(), k_.get(), work_.get());
         const long long rows = static_cast<long long>(s_.heads) * s_.seq_q;
         cuda::launch(config(dim3(blocks(rows, softmax_warps)), dim3(softmax_warps * warp_size)),
                      naive_softmax_kernel, s_, rows, work_.get());
         cuda::launch(config(dim3(static_cast<unsigned>(rows)), dim3(static_cast<unsigned>(s_.head_dim))),
-                     naive_pv_kernel, s_, work_.get(), v_.get(), o_.get());
+                     naive_pv_kernel<T>, s_, work_.get(), v_.get(), o_.get());
     }
 
     void flash() {
         cuda::launch(config(dim3(blocks(s_.seq_q, t_.br), static_cast<unsigned>(s_.heads)),
                             dim3(static_cast<unsigned>(t_.warps * warp_size)),
                             flash_shared_bytes(t_.br, t_.bc, s_.head_dim)),
-                     flash_kernel, s_, t_.br, t_.bc, q_.get(), k_.get(), v_.get(), o_.get());
+                     flash_kernel<T>, s_, t_.br, t_.bc, q_.get(), k_.get(), v_.get(), o_.get());
     }
 
     void decode() {
@@ -100,29 +115,35 @@ private:
                                        static_cast<std::size_t>(s_.head_dim);
         cuda::launch(config(dim3(static_cast<unsigned>(t_.splits), static_cast<unsigned>(s_.heads)),
                             dim3(decode_threads)),
-                     decode_split_kernel, s_, t_.splits, q_.get(), k_.get(), v_.get(), part_o, part_lse);
+                     decode_split_kernel<T>, s_, t_.splits, q_.get(), k_.get(), v_.get(), part_o, part_lse);
         cuda::launch(config(dim3(static_cast<unsigned>(s_.heads)), dim3(static_cast<unsigned>(s_.head_dim))),
-                     decode_combine_kernel, s_, t_.splits, part_o, part_lse, o_.get());
+                     decode_combine_kernel<T>, s_, t_.splits, part_o, part_lse, o_.get());
     }
 
     Shape s_;
     Tuning t_;
     emu::EmulationOptions options_;
-    DeviceFloats q_, k_, v_, o_, work_;
+    DeviceArray<T> q_, k_, v_, o_;
+    DeviceArray<float> work_;
 };
+
+std::unique_ptr<DeviceCase> make_case(const Shape& s, const Tuning& t, const Inputs& in,
+                                      const emu::EmulationOptions& options) {
+    validate(s, t);
+    if (s.dtype == Dtype::bf16) return std::make_unique<Case<__nv_bfloat16>>(s, t, in, options);
+    return std::make_unique<Case<float>>(s, t, in, options);
+}
 
 }  // namespace
 
 #if defined(__CUDACC__)
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in) {
-    validate(s, t);
-    return std::make_unique<Case>(s, t, in, emu::EmulationOptions{});
+    return make_case(s, t, in, emu::EmulationOptions{});
 }
 #else
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in,
                                              const emu::EmulationOptions& options) {
-    validate(s, t);
-    return std::make_unique<Case>(s, t, in, options);
+    return make_case(s, t, in, options);
 }
 #endif
 

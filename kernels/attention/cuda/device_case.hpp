@@ -1,7 +1,7 @@
-// The host side of the CUDA attention kernels (attention.cuh): one case's device buffers and
-// its forward pass, built twice from attention_forward.cu: for cuda-emu (namespace cuda_emu,
-// host compiler) and for GPUs (cuda_gpu, nvcc). C++17 and free of CUDA headers, so that both
-// nvcc and the harness side (register_cuda.cpp) include it.
+// The host side of the CUDA attention kernels (naive.cuh, flash.cuh, decode_splitkv.cuh): one
+// case's device buffers and its forward pass, built twice from attention_forward.cu: for
+// cuda-emu (namespace cuda_emu, host compiler) and for GPUs (cuda_gpu, nvcc). C++17 and free
+// of CUDA headers, so that both nvcc and the harness side (register_cuda.cpp) include it.
 #pragma once
 
 #include <cstddef>
@@ -13,9 +13,15 @@
 
 namespace memwall::attention_cuda {
 
+// The element type of Q, K, V and O in device memory. Arithmetic, softmax and the workspaces
+// (naive's scores, decode's partial outputs) are fp32 for both.
+enum class Dtype { fp32, bf16 };
+
+constexpr std::size_t element_bytes(Dtype t) { return t == Dtype::bf16 ? 2 : 4; }
+
 // The attention problem as the kernels see it: Q, O [heads, seq_q, head_dim], K, V
-// [heads, seq_k, head_dim], fp32 row-major; causal masks bottom-right aligned (query i sees
-// keys j <= i + seq_k - seq_q), as memwall::AttentionProblem.
+// [heads, seq_k, head_dim], row-major in `dtype`; causal masks bottom-right aligned (query i
+// sees keys j <= i + seq_k - seq_q), as memwall::AttentionProblem.
 struct Shape {
     int heads = 1;  // batch * heads
     int seq_q = 1;
@@ -23,6 +29,7 @@ struct Shape {
     int head_dim = 64;
     int causal = 0;
     float scale = 0.125f;  // 1 / sqrt(head_dim)
+    Dtype dtype = Dtype::fp32;
 };
 
 enum class Algorithm { naive, flash, decode_splitkv };
@@ -86,7 +93,8 @@ inline void validate(const Shape& s, const Tuning& t) {
     }
 }
 
-// Host copies of the inputs (AttentionWorkload's q, k, v).
+// Host copies of the inputs (AttentionWorkload's q, k, v), fp32 whatever the Shape's dtype:
+// the device case rounds them to it (exactly, for a bf16 workload's inputs).
 struct Inputs {
     const float* q = nullptr;
     const float* k = nullptr;
@@ -103,7 +111,8 @@ public:
     // Enqueues one forward pass (every launch of the algorithm) on the default stream; in
     // emulation it has run when this returns.
     virtual void forward() = 0;
-    // Waits for the device and copies O (heads * seq_q * head_dim floats) to `o`.
+    // Waits for the device and copies O (heads * seq_q * head_dim floats, converted from the
+    // dtype) to `o`.
     virtual void download(float* o) const = 0;
 };
 

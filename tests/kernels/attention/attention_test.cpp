@@ -27,6 +27,7 @@ TEST(AttentionProblem, ReadsTheFamilyAxes) {
     point.set("seq_k", std::int64_t{7});
     point.set("head_dim", std::int64_t{128});
     point.set("causal", std::int64_t{1});
+    point.set("dtype", std::string("bf16"));
     const AttentionProblem p = AttentionProblem::from(point);
     EXPECT_EQ(p.batch, 2);
     EXPECT_EQ(p.heads, 3);
@@ -34,9 +35,21 @@ TEST(AttentionProblem, ReadsTheFamilyAxes) {
     EXPECT_EQ(p.seq_k, 7);
     EXPECT_EQ(p.head_dim, 128);
     EXPECT_TRUE(p.causal);
+    EXPECT_EQ(p.dtype, AttentionDtype::bf16);
     EXPECT_EQ(p.q_size(), 2u * 3 * 5 * 128);
     EXPECT_EQ(p.kv_size(), 2u * 3 * 7 * 128);
     EXPECT_EQ(p.kv_offset(4), 4u * 7 * 128);
+}
+
+TEST(AttentionProblem, DtypeSetsTheElementSizeOfTheCompulsoryBytes) {
+    EXPECT_EQ(attention_dtype_from("fp32"), AttentionDtype::fp32);
+    EXPECT_THROW(attention_dtype_from("fp16"), UsageError);
+    AttentionProblem p = problem(1, 2, 3, 5, 64, false);
+    EXPECT_EQ(attention_compulsory_bytes(p), 4.0 * (2 * 2 * 3 * 64 + 2 * 2 * 5 * 64));
+    p.dtype = AttentionDtype::bf16;
+    EXPECT_EQ(p.element_bytes(), 2.0);
+    EXPECT_EQ(attention_compulsory_bytes(p), 2.0 * (2 * 2 * 3 * 64 + 2 * 2 * 5 * 64));
+    EXPECT_EQ(attention_flops(p), 4.0 * 2 * 3 * 5 * 64);
 }
 
 TEST(AttentionProblem, RejectsBadSizes) {

@@ -1,9 +1,12 @@
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <gtest/gtest.h>
 
+#include "cuda_emu/bfloat16.hpp"
 #include "kernels/attention/attention.hpp"
 
 namespace memwall {
@@ -45,6 +48,21 @@ TEST(AttentionWorkload, InputsAreSeededUniformAndNeverZero) {
         EXPECT_GT(*hi, 0.9f);
         EXPECT_EQ(std::count(x->begin(), x->end(), 0.0f), 0);
     }
+}
+
+// bf16 inputs are the fp32 draws rounded to bf16, so the reference sees what the kernels load.
+TEST(AttentionWorkload, Bf16InputsAreExactlyRepresentable) {
+    auto p = problem(1, 20, 30, 64, false);
+    const AttentionWorkload fp32(p, 7);
+    p.dtype = AttentionDtype::bf16;
+    const AttentionWorkload bf16(p, 7);
+    for (const auto* x : {&bf16.q(), &bf16.k(), &bf16.v()})
+        for (float e : *x) {
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(e) & 0xffffu, 0u) << e;  // 8-bit significand
+            ASSERT_NE(e, 0.0f);
+        }
+    for (std::size_t i = 0; i < fp32.q().size(); ++i)
+        ASSERT_NEAR(bf16.q()[i], fp32.q()[i], std::abs(fp32.q()[i]) * 0x1p-8);  // unit roundoff
 }
 
 TEST(AttentionReference, OneKeyCopiesItsValueRow) {
@@ -115,6 +133,24 @@ TEST(AttentionCheck, AcceptsTheReferenceAndRejectsAPerturbation) {
     EXPECT_FALSE(c.ok);
     EXPECT_GT(c.error, 1e-4);
     EXPECT_NE(c.message.find("relative L2 error"), std::string::npos) << c.message;
+}
+
+// An output rounded to bf16 is within 2^-8 of the reference element-wise: bf16's bound
+// accepts it, fp32's does not; a perturbation of a few bf16 steps fails.
+TEST(AttentionCheck, Bf16ToleranceCoversTheOutputRounding) {
+    auto p = problem(2, 40, 50, 64, true);
+    p.dtype = AttentionDtype::bf16;
+    const AttentionWorkload w(p, 11);
+    auto o = reference_output(w);
+    for (float& e : o) e = __bfloat162float(__float2bfloat16_rn(e));
+    Check c = w.check(o.data());
+    EXPECT_TRUE(c.ok) << c.message;
+    EXPECT_EQ(c.tolerance, AttentionWorkload::bf16_tolerance);
+    EXPECT_GT(c.error, AttentionWorkload::fp32_tolerance);
+    for (float& e : o) e *= 1.0f + 0x1p-6f;
+    c = w.check(o.data());
+    EXPECT_FALSE(c.ok);
+    EXPECT_NE(c.message.find("exceeds 0.00401"), std::string::npos) << c.message;
 }
 
 TEST(AttentionCheck, NamesTheFirstUnwrittenElement) {

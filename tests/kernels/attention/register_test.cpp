@@ -24,6 +24,7 @@ Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
     p.set("seq_k", sk);
     p.set("head_dim", d);
     p.set("causal", std::int64_t{causal ? 1 : 0});
+    p.set("dtype", std::string("fp32"));
     return p;
 }
 
@@ -38,7 +39,7 @@ TEST(RegisterAttention, FamilyAxesAndZips) {
     const Family& f = c.family("attention");
     std::vector<std::string> names;
     for (const Axis& a : f.problem_axes) names.push_back(a.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"batch", "heads", "seq_q", "seq_k", "head_dim", "causal"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"batch", "heads", "seq_q", "seq_k", "head_dim", "causal", "dtype"}));
     EXPECT_EQ(f.zipped, (std::vector<std::vector<std::string>>{{"seq_q", "seq_k"}}));
     const Axis& seq_q = f.problem_axes[2];
     EXPECT_EQ(seq_q.defaults, (std::vector<Value>{std::int64_t{512}, std::int64_t{1024}, std::int64_t{2048}}));
@@ -47,6 +48,22 @@ TEST(RegisterAttention, FamilyAxesAndZips) {
     EXPECT_NO_THROW(head_dim.validate(std::int64_t{128}));
     EXPECT_THROW(head_dim.validate(std::int64_t{96}), UsageError);
     EXPECT_THROW(f.problem_axes[0].validate(std::int64_t{0}), UsageError);
+    const Axis& dtype = f.problem_axes[6];
+    EXPECT_EQ(dtype.defaults, (std::vector<Value>{std::string("fp32")}));
+    EXPECT_NO_THROW(dtype.validate(std::string("bf16")));
+    EXPECT_THROW(dtype.validate(std::string("fp16")), UsageError);
+}
+
+TEST(RegisterAttention, CpuVariantsAreFp32Only) {
+    const Catalogue c = attention_catalogue();
+    Params bf16 = with_tiles(point(64, 64, 64, false), 32, 64);
+    bf16.set("dtype", std::string("bf16"));
+    for (const char* name : {"naive", "flash"}) {
+        const Space s = c.family("attention").space(c.variant("attention", name, Backend::cpu));
+        const Constraint* broken = s.violated(bf16);
+        ASSERT_NE(broken, nullptr) << name;
+        EXPECT_NE(broken->description.find("fp32"), std::string::npos) << name;
+    }
 }
 
 TEST(RegisterAttention, DefaultSweepIsThreeZippedLengthsByTwoHeadDimsByCausal) {

@@ -2,6 +2,7 @@
 // and the cuda-emu instances as the harness drives them (poison, run, check, counters).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "harness/catalogue.hpp"
@@ -19,8 +20,9 @@ Catalogue cuda_catalogue() {
     return c;
 }
 
-Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
+Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal, const char* dtype = "fp32") {
     Params p;
+    p.set("dtype", std::string(dtype));
     p.set("batch", std::int64_t{1});
     p.set("heads", std::int64_t{2});
     p.set("seq_q", sq);
@@ -52,6 +54,9 @@ TEST(CudaEmuAttentionRegister, EveryAlgorithmForBothBackends) {
         EXPECT_NE(emu.description.find("cuda-emu"), std::string::npos);
         EXPECT_NE(gpu.description.find("not yet run on a GPU"), std::string::npos);
         EXPECT_TRUE(emu.gpu_only_reason.empty());
+        for (const Variant* v : {&emu, &gpu})  // both element types, as an nvbench type axis
+            EXPECT_NE(std::find(v->default_axes.begin(), v->default_axes.end(), "dtype=fp32,bf16"),
+                      v->default_axes.end());
     }
 }
 
@@ -87,23 +92,47 @@ TEST(CudaEmuAttentionRegister, ModelsKeepTheCpuFormulasAndTheDeviceWorkspace) {
     EXPECT_EQ(find_counter(decode, "bytes.dram")->value, 4.0 * (2 * 128 + 2 * 12800) + 2 * 4.0 * 2 * 4 * 65);
 }
 
+// bf16 halves the bytes of Q, K, V and O; the fp32 workspaces and the FLOPs stay.
+TEST(CudaEmuAttentionRegister, ModelsUseTheElementSize) {
+    const Catalogue c = cuda_catalogue();
+    const MemoryHierarchy mh = detect_memory_hierarchy();
+    for (const char* name : names) {
+        const bool decode = std::string(name) == "decode_splitkv";
+        auto at = [&](const char* dtype) {
+            Params p = point(decode ? 1 : 128, 256, 64, false, dtype);
+            if (std::string(name) == "flash") p = flash_point(p, 64, 64, 4);
+            if (decode) p = decode_point(p, 4);
+            return c.variant("attention", name, Backend::cuda_emu).model(p, mh);
+        };
+        const auto fp32 = at("fp32"), bf16 = at("bf16");
+        EXPECT_EQ(find_counter(bf16, "flops")->value, find_counter(fp32, "flops")->value) << name;
+        EXPECT_EQ(2 * find_counter(bf16, "bytes.min")->value, find_counter(fp32, "bytes.min")->value) << name;
+        EXPECT_EQ(find_counter(bf16, "workspace.bytes")->value, find_counter(fp32, "workspace.bytes")->value);
+        EXPECT_LT(find_counter(bf16, "bytes.dram")->value, find_counter(fp32, "bytes.dram")->value) << name;
+    }
+}
+
 // As measure_case drives an instance: the check passes and the emu counters of the checked
 // run are reported with source emu.
 TEST(CudaEmuAttentionRegister, InstancesRunCheckAndReportEmuTraffic) {
     const Catalogue c = cuda_catalogue();
     const Family& f = c.family("attention");
     const Params points[] = {point(40, 72, 64, true), flash_point(point(40, 72, 64, true), 32, 16, 2),
-                             decode_point(point(1, 90, 64, false), 3)};
-    for (int i = 0; i < 3; ++i) {
+                             decode_point(point(1, 90, 64, false), 3),
+                             point(40, 72, 64, true, "bf16"), flash_point(point(40, 72, 64, true, "bf16"), 32, 16, 2),
+                             decode_point(point(1, 90, 64, false, "bf16"), 3)};
+    for (int i = 0; i < 6; ++i) {
+        const char* name = names[i % 3];
+        SCOPED_TRACE(points[i].label());
         const auto w = f.make_workload(points[i], 11);
-        auto inst = c.variant("attention", names[i], Backend::cuda_emu).prepare(*w, points[i]);
+        auto inst = c.variant("attention", name, Backend::cuda_emu).prepare(*w, points[i]);
         inst->poison();
         inst->run();
         const Check ch = inst->check();
-        EXPECT_TRUE(ch.ok) << names[i] << ": " << ch.message;
+        EXPECT_TRUE(ch.ok) << name << ": " << ch.message;
         const auto counters = inst->measured_counters();
         const Counter* loads = find_counter(counters, "emu.global_load_bytes");
-        ASSERT_NE(loads, nullptr) << names[i];
+        ASSERT_NE(loads, nullptr) << name;
         EXPECT_EQ(loads->source, CounterSource::emu);
         EXPECT_GT(loads->value, 0.0);
         ASSERT_NE(find_counter(counters, "dram__bytes_read.sum"), nullptr);

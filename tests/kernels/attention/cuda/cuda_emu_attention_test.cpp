@@ -1,11 +1,12 @@
-// Every CUDA attention algorithm under cuda-emu against the float64 reference: causal and
-// not, lengths that are not multiples of the tiles, several tile configurations and split
-// counts, and other block orders.
+// Every CUDA attention algorithm under cuda-emu against the float64 reference, in fp32 and
+// bf16: causal and not, lengths that are not multiples of the tiles, several tile
+// configurations and split counts, and other block orders.
 #include <gtest/gtest.h>
 
 #include <ostream>
 #include <vector>
 
+#include "cuda_emu/bfloat16.hpp"
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register_cuda.hpp"
@@ -20,11 +21,15 @@ struct Problem {
     int seq_q, seq_k;
     bool causal;
     int head_dim = 64;
+    AttentionDtype dtype = AttentionDtype::fp32;
 };
 
 std::ostream& operator<<(std::ostream& os, const Problem& p) {
-    return os << "s_q " << p.seq_q << " s_k " << p.seq_k << (p.causal ? " causal" : "") << " d " << p.head_dim;
+    return os << "s_q " << p.seq_q << " s_k " << p.seq_k << (p.causal ? " causal" : "") << " d " << p.head_dim
+              << (p.dtype == AttentionDtype::bf16 ? " bf16" : "");
 }
+
+constexpr AttentionDtype bf16 = AttentionDtype::bf16;
 
 AttentionProblem problem_of(const Problem& x) {
     AttentionProblem p;
@@ -33,6 +38,7 @@ AttentionProblem problem_of(const Problem& x) {
     p.seq_k = x.seq_k;
     p.head_dim = x.head_dim;
     p.causal = x.causal;
+    p.dtype = x.dtype;
     return p;
 }
 
@@ -49,8 +55,10 @@ Check run_emulated(const Problem& x, const Tuning& t, const emu::EmulationOption
 }
 
 // Causal cases include s_q > s_k, where the first query rows see no key and output zeros.
+// bf16 problems are checked against bf16's bound (AttentionWorkload::bf16_tolerance).
 const std::vector<Problem> problems = {
     {64, 64, false}, {64, 64, true}, {37, 100, true}, {100, 37, true}, {50, 77, false}, {33, 33, true, 128},
+    {64, 64, false, 64, bf16}, {100, 37, true, 64, bf16}, {33, 33, true, 128, bf16},
 };
 
 class CudaEmuAttentionNaive : public ::testing::TestWithParam<Problem> {};
@@ -77,6 +85,9 @@ std::vector<FlashCase> flash_cases() {
                              Problem{130, 37, true}, Problem{48, 80, false, 128}})
         for (auto [br, bc, warps] : {std::tuple{16, 16, 1}, {32, 16, 4}, {64, 32, 2}, {16, 64, 4}, {48, 16, 3}})
             out.push_back({p, br, bc, warps});
+    for (const Problem& p : {Problem{100, 100, true, 64, bf16}, Problem{130, 37, true, 64, bf16},
+                             Problem{48, 80, false, 128, bf16}})
+        for (auto [br, bc, warps] : {std::tuple{32, 16, 4}, {48, 16, 3}}) out.push_back({p, br, bc, warps});
     return out;
 }
 
@@ -107,17 +118,19 @@ struct DecodeCase {
     int seq_k, splits;
     bool causal;
     int head_dim = 64;
+    AttentionDtype dtype = AttentionDtype::fp32;
 };
 
 std::ostream& operator<<(std::ostream& os, const DecodeCase& c) {
-    return os << "s_k " << c.seq_k << " splits " << c.splits << (c.causal ? " causal" : "") << " d " << c.head_dim;
+    return os << "s_k " << c.seq_k << " splits " << c.splits << (c.causal ? " causal" : "") << " d " << c.head_dim
+              << (c.dtype == AttentionDtype::bf16 ? " bf16" : "");
 }
 
 class CudaEmuAttentionDecode : public ::testing::TestWithParam<DecodeCase> {};
 
 TEST_P(CudaEmuAttentionDecode, MatchesReference) {
     const DecodeCase& d = GetParam();
-    const Check c = run_emulated({1, d.seq_k, d.causal, d.head_dim},
+    const Check c = run_emulated({1, d.seq_k, d.causal, d.head_dim, d.dtype},
                                  Tuning{.algorithm = Algorithm::decode_splitkv, .splits = d.splits});
     EXPECT_TRUE(c.ok) << c.message << " error " << c.error;
 }
@@ -126,16 +139,36 @@ TEST_P(CudaEmuAttentionDecode, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Splits, CudaEmuAttentionDecode,
                          ::testing::Values(DecodeCase{1, 1, false}, DecodeCase{200, 1, false}, DecodeCase{200, 3, true},
                                            DecodeCase{257, 8, false}, DecodeCase{300, 2, false, 128},
-                                           DecodeCase{10, 6, false}, DecodeCase{257, 64, true}));
+                                           DecodeCase{10, 6, false}, DecodeCase{257, 64, true},
+                                           DecodeCase{257, 8, false, 64, bf16}, DecodeCase{300, 2, true, 128, bf16}));
 
 TEST(CudaEmuAttention, AnOutputNeverWrittenFailsTheCheck) {
-    const AttentionWorkload w(problem_of({16, 16, false}), 1);
-    auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), Tuning{},
-                                                             {w.q().data(), w.k().data(), w.v().data()});
+    for (AttentionDtype dtype : {AttentionDtype::fp32, bf16}) {
+        const AttentionWorkload w(problem_of({16, 16, false, 64, dtype}), 1);
+        auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), Tuning{},
+                                                                 {w.q().data(), w.k().data(), w.v().data()});
+        device->poison();
+        std::vector<float> o(w.problem().q_size());
+        device->download(o.data());
+        EXPECT_FALSE(w.check(o.data()).ok);
+    }
+}
+
+// The bf16 kernels store rounded outputs: their error is that of the rounding, above fp32's
+// bound (so the bf16 path really ran) and below bf16's.
+TEST(CudaEmuAttention, Bf16OutputsAreRoundedToBf16) {
+    const AttentionWorkload w(problem_of({40, 40, false, 64, bf16}), 2);
+    auto device = attention_cuda::cuda_emu::make_device_case(
+        cuda_shape(w.problem()), Tuning{.algorithm = Algorithm::flash, .br = 16, .bc = 16, .warps = 1},
+        {w.q().data(), w.k().data(), w.v().data()});
     device->poison();
+    device->forward();
     std::vector<float> o(w.problem().q_size());
     device->download(o.data());
-    EXPECT_FALSE(w.check(o.data()).ok);
+    for (float e : o) ASSERT_EQ(__bfloat162float(__float2bfloat16_rn(e)), e);
+    const Check c = w.check(o.data());
+    EXPECT_TRUE(c.ok) << c.message;
+    EXPECT_GT(c.error, AttentionWorkload::fp32_tolerance);
 }
 
 TEST(CudaEmuAttention, RejectsConfigurationsTheKernelsCannotRun) {

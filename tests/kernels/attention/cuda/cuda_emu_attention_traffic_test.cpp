@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cuda_emu/traffic.hpp"
@@ -18,18 +19,20 @@ using attention_cuda::Tuning;
 
 constexpr std::int64_t n = 256, d = 64;
 
-AttentionProblem square(bool causal) {
+AttentionProblem square(bool causal, AttentionDtype dtype = AttentionDtype::fp32) {
     AttentionProblem p;
     p.seq_q = n;
     p.seq_k = n;
     p.head_dim = d;
     p.causal = causal;
+    p.dtype = dtype;
     return p;
 }
 
 // One checked flash forward pass with Br = Bc = tile; its traffic.
-emu::TrafficStats flash_traffic(bool causal, int tile, const emu::EmulationOptions& options = {}) {
-    const AttentionWorkload w(square(causal), 5);
+emu::TrafficStats flash_traffic(bool causal, int tile, const emu::EmulationOptions& options = {},
+                                AttentionDtype dtype = AttentionDtype::fp32) {
+    const AttentionWorkload w(square(causal, dtype), 5);
     auto device = attention_cuda::cuda_emu::make_device_case(
         cuda_shape(w.problem()), Tuning{.algorithm = Algorithm::flash, .br = tile, .bc = tile, .warps = 4},
         {w.q().data(), w.k().data(), w.v().data()}, options);
@@ -74,6 +77,22 @@ TEST(CudaEmuAttentionTraffic, LargerTilesLoadFewerGlobalBytes) {
     EXPECT_GT(b32, b64);
     EXPECT_EQ(b16 - q, 2 * (b32 - q));
     EXPECT_EQ(b32 - q, 2 * (b64 - q));
+}
+
+// bf16 Q, K, V and O: the same accesses of half the size, so exactly half the global bytes,
+// half the sectors of the warp requests and half the DRAM reads of fp32 for the same tiles.
+TEST(CudaEmuAttentionTraffic, Bf16MovesHalfTheBytesOfFp32) {
+    for (bool causal : {false, true})
+        for (int tile : {16, 64}) {
+            const emu::TrafficStats f = flash_traffic(causal, tile);
+            const emu::TrafficStats b = flash_traffic(causal, tile, {}, AttentionDtype::bf16);
+            SCOPED_TRACE("tile " + std::to_string(tile) + (causal ? " causal" : ""));
+            EXPECT_EQ(b.load.accesses, f.load.accesses);
+            EXPECT_EQ(2 * b.load.bytes, f.load.bytes);
+            EXPECT_EQ(2 * b.store.bytes, f.store.bytes);
+            EXPECT_EQ(2 * b.load.sectors, f.load.sectors);
+            EXPECT_EQ(2 * b.dram_read_bytes, f.dram_read_bytes);
+        }
 }
 
 // With an L2 too small for one head's K and V (128 KiB here), the re-reads reach DRAM, and

@@ -2,6 +2,8 @@
 // itself unless a CUDA device is present, so they run only where a GPU is (nvbench's habit).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "harness/backend.hpp"
 #include "harness/catalogue.hpp"
 #include "kernels/attention/register.hpp"
@@ -18,8 +20,9 @@ protected:
     }
 };
 
-Params point(std::int64_t sq, std::int64_t sk, bool causal) {
+Params point(std::int64_t sq, std::int64_t sk, bool causal, const std::string& dtype) {
     Params p;
+    p.set("dtype", dtype);
     p.set("batch", std::int64_t{2});
     p.set("heads", std::int64_t{3});
     p.set("seq_q", sq);
@@ -43,23 +46,26 @@ TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     register_attention(c);
     register_attention_cuda(c);
     const Family& f = c.family("attention");
-    for (bool causal : {false, true}) {
-        Params flash = point(300, 517, causal);
-        flash.set("Br", std::int64_t{64});
-        flash.set("Bc", std::int64_t{32});
-        flash.set("warps", std::int64_t{4});
-        Params decode = point(1, 4099, causal);
-        decode.set("num_splits", std::int64_t{16});
-        const std::pair<const char*, Params> cases[] = {
-            {"naive", point(300, 517, causal)}, {"flash", flash}, {"decode_splitkv", decode}};
-        for (const auto& [name, p] : cases) {
-            const auto w = f.make_workload(p, 3);
-            auto inst = c.variant("attention", name, Backend::cuda).prepare(*w, p);
-            inst->poison();
-            inst->run();
-            const Check ch = inst->check();
-            EXPECT_TRUE(ch.ok) << name << ": " << ch.message;
-            EXPECT_GT(inst->run_timed(), 0.0) << name;
+    for (const char* dtype : {"fp32", "bf16"}) {
+        for (bool causal : {false, true}) {
+            SCOPED_TRACE(std::string(dtype) + (causal ? " causal" : ""));
+            Params flash = point(300, 517, causal, dtype);
+            flash.set("Br", std::int64_t{64});
+            flash.set("Bc", std::int64_t{32});
+            flash.set("warps", std::int64_t{4});
+            Params decode = point(1, 4099, causal, dtype);
+            decode.set("num_splits", std::int64_t{16});
+            const std::pair<const char*, Params> cases[] = {
+                {"naive", point(300, 517, causal, dtype)}, {"flash", flash}, {"decode_splitkv", decode}};
+            for (const auto& [name, p] : cases) {
+                const auto w = f.make_workload(p, 3);
+                auto inst = c.variant("attention", name, Backend::cuda).prepare(*w, p);
+                inst->poison();
+                inst->run();
+                const Check ch = inst->check();
+                EXPECT_TRUE(ch.ok) << name << ": " << ch.message;
+                EXPECT_GT(inst->run_timed(), 0.0) << name;
+            }
         }
     }
 }

@@ -1,0 +1,100 @@
+// decode_splitkv (Flash-Decoding, seq_q = 1): blocks of one head attend to separate key ranges
+// and write a partial output and its log-sum-exp (fp32 for every T), then a combine kernel
+// merges them. T is the element type of Q, K, V and O.
+#pragma once
+
+#include "kernels/attention/cuda/common.cuh"
+
+namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
+
+// Reduces v over the block (decode_threads threads) through `scratch`, one float per warp.
+template <bool Max>
+__device__ __forceinline__ float block_reduce(float v, float* scratch) {
+    v = Max ? warp_max(v) : warp_sum(v);
+    if (thread_index() % warp_size == 0) scratch[thread_index() / warp_size] = v;
+    __syncthreads();
+    float r = scratch[0];
+    for (int w = 1; w < decode_threads / warp_size; ++w) r = Max ? fmaxf(r, scratch[w]) : r + scratch[w];
+    __syncthreads();  // scratch is reused by the next reduction
+    return r;
+}
+
+// Block (split, head) attends the single query to keys [split * chunk, (split + 1) * chunk)
+// in tiles of decode_threads keys with an online softmax, and writes its output normalised by
+// its own sum, and that sum's log-sum-exp (-inf, with zeros, for a split without keys).
+// seq_q = 1: the query sees every key, causal or not.
+template <class T>
+__global__ void __launch_bounds__(decode_threads)
+    decode_split_kernel(Shape s, int splits, const T* q, const T* k, const T* v, float* part_o,
+                        float* part_lse) {
+    __shared__ float qs[128];
+    __shared__ float scores[decode_threads];
+    __shared__ float partial[decode_threads];
+    __shared__ float scratch[decode_threads / warp_size];
+    const int d = s.head_dim, tid = thread_index();
+    const int lane = tid % warp_size, warp = tid / warp_size, warps = decode_threads / warp_size;
+    const int split = static_cast<int>(blockIdx.x);
+    const std::size_t h = blockIdx.y, du = static_cast<std::size_t>(d);
+    const int chunk = (s.seq_k + splits - 1) / splits;
+    const int begin = min(s.seq_k, split * chunk), end = min(s.seq_k, begin + chunk);
+    const T* kh = k + h * static_cast<std::size_t>(s.seq_k) * du;
+    const T* vh = v + h * static_cast<std::size_t>(s.seq_k) * du;
+    for (int c = tid; c < d; c += decode_threads) qs[c] = to_float(q[h * du + static_cast<std::size_t>(c)]);
+    __syncthreads();
+
+    // Thread tid accumulates column tid % d over every (decode_threads / d)-th key.
+    const int column = tid % d, group = tid / d, groups = decode_threads / d;
+    float m = -INFINITY, l = 0.0f, acc = 0.0f;
+    for (int j0 = begin; j0 < end; j0 += decode_threads) {
+        const int n = min(decode_threads, end - j0);
+        for (int j = warp; j < n; j += warps) {  // a warp per key, coalesced over d
+            const T* kj = kh + static_cast<std::size_t>(j0 + j) * du;
+            float dot = 0.0f;
+            for (int c = lane; c < d; c += warp_size) dot = fmaf(qs[c], to_float(kj[c]), dot);
+            dot = warp_sum(dot);
+            if (lane == 0) scores[j] = dot * s.scale;
+        }
+        __syncthreads();
+        const float x = tid < n ? scores[tid] : -INFINITY;
+        const float new_max = fmaxf(m, block_reduce<true>(x, scratch));  // finite: n >= 1
+        const float e = tid < n ? expf(x - new_max) : 0.0f;
+        scores[tid] = e;  // published by the barriers of the sum
+        const float alpha = expf(m - new_max);  // 0 on the first tile
+        l = l * alpha + block_reduce<false>(e, scratch);
+        m = new_max;
+        acc *= alpha;
+        for (int j = group; j < n; j += groups)
+            acc = fmaf(scores[j],
+                       to_float(vh[static_cast<std::size_t>(j0 + j) * du + static_cast<std::size_t>(column)]), acc);
+        __syncthreads();  // scores is rewritten by the next tile
+    }
+    partial[tid] = acc;
+    __syncthreads();
+    if (tid < d) {
+        float sum = 0.0f;
+        for (int g = 0; g < groups; ++g) sum += partial[g * d + tid];
+        const std::size_t at = h * static_cast<std::size_t>(splits) + static_cast<std::size_t>(split);
+        part_o[at * du + static_cast<std::size_t>(tid)] = l > 0.0f ? sum / l : 0.0f;
+        if (tid == 0) part_lse[at] = l > 0.0f ? m + logf(l) : -INFINITY;
+    }
+}
+
+// o[h, c] = sum over splits of exp(lse_s - M) o_s[c] / sum of exp(lse_s - M), M the largest
+// lse (split 0 always has keys, so M is finite): a block of head_dim threads per head.
+template <class T>
+__global__ void decode_combine_kernel(Shape s, int splits, const float* part_o, const float* part_lse, T* o) {
+    const std::size_t h = blockIdx.x, c = threadIdx.x, d = static_cast<std::size_t>(s.head_dim);
+    const std::size_t first = h * static_cast<std::size_t>(splits);
+    float m = -INFINITY;
+    for (int sp = 0; sp < splits; ++sp) m = fmaxf(m, part_lse[first + static_cast<std::size_t>(sp)]);
+    float weights = 0.0f, acc = 0.0f;
+    for (int sp = 0; sp < splits; ++sp) {
+        const std::size_t at = first + static_cast<std::size_t>(sp);
+        const float w = expf(part_lse[at] - m);
+        weights += w;
+        acc = fmaf(w, part_o[at * d + c], acc);
+    }
+    o[h * d + c] = from_float<T>(acc / weights);
+}
+
+}  // namespace memwall::attention_cuda::MEMWALL_CUDA_NS
