@@ -39,4 +39,7 @@ private:
     std::vector<double> scale_;                // per parameter: variance of its effects
 };
 
+// Penalties for exact targets such as counts: their effects are smoothed and shrunk only lightly.
+inline constexpr AdditiveModel::Penalties kCountPenalties{0.05, 0.01};
+
 }  // namespace memwall

@@ -25,6 +25,7 @@ struct Evaluation {
     EvalStatus status = EvalStatus::ok;
     std::string reason;             // why it failed, as the source says it; empty when ok
     double seconds = 0;             // the objective: kernel time, when ok
+    std::vector<double> samples;    // the timed executions behind `seconds`, when measured here
     std::vector<Counter> counters;  // with units and source; may be empty
     double cost_seconds = 0;        // what evaluating it cost (compile, verify, benchmark)
 

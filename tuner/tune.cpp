@@ -38,7 +38,7 @@ void History::record_last() {
     if (last.evaluation.ok() && last.evaluation.seconds < best_seconds()) best_ = last.config;
 }
 
-Trace tune(Objective& objective, Strategy& strategy, const Budget& budget) {
+Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks) {
     using clock = std::chrono::steady_clock;
     const TuningSpace& space = objective.space();
     Trace trace;
@@ -62,6 +62,10 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget) {
             trace.stop_reason = "space exhausted";
             break;
         }
+        if (hooks.interrupted && hooks.interrupted()) {
+            trace.stop_reason = "interrupted";
+            break;
+        }
         const auto t0 = clock::now();
         const std::optional<std::size_t> next = strategy.propose(history);
         const double strategy_seconds = std::chrono::duration<double>(clock::now() - t0).count();
@@ -73,6 +77,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget) {
         if (history.evaluated(*next))
             throw std::logic_error("strategy proposed configuration " + space.label(*next) + " twice");
 
+        if (hooks.proposed) hooks.proposed(*next);
         TraceEntry entry;
         entry.config = *next;
         entry.evaluation = objective.evaluate(*next);
@@ -84,6 +89,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget) {
         history.record_last();
         trace.entries.back().best_seconds = history.best_seconds();
         since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
+        if (hooks.evaluated) hooks.evaluated(trace);
     }
     return trace;
 }

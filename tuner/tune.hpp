@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -32,7 +33,8 @@ struct TraceEntry {
 
 struct Trace {
     std::vector<TraceEntry> entries;
-    // "evaluations", "time", "no improvement", "space exhausted" or "strategy finished".
+    // "evaluations", "time", "no improvement", "space exhausted", "strategy finished" or
+    // "interrupted".
     std::string stop_reason;
 
     // The entry holding the best ok time, or nullopt when none succeeded.
@@ -72,8 +74,15 @@ public:
     virtual std::optional<std::size_t> propose(const History& history) = 0;
 };
 
+// What a caller sees while tune() runs; each may be empty.
+struct TuneHooks {
+    std::function<void(std::size_t config)> proposed;  // before the configuration is evaluated
+    std::function<void(const Trace&)> evaluated;       // after its entry is appended (to store it)
+    std::function<bool()> interrupted;                 // checked before each proposal: true stops
+};
+
 // Runs `strategy` against `objective` until the budget or the space is exhausted. Throws
 // std::logic_error when a strategy proposes a configuration twice or one outside the space.
-Trace tune(Objective& objective, Strategy& strategy, const Budget& budget);
+Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks = {});
 
 }  // namespace memwall

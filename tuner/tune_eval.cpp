@@ -80,13 +80,17 @@ double threshold(double optimum, double fraction) { return optimum * (1.0 + frac
 TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const std::vector<std::string>& strategies,
                         const TuneEvalOptions& options) {
     if (options.seeds == 0) throw UsageError("tune-eval needs at least one seed");
-    for (const auto& s : strategies) make_strategy(s, TuningSpace{}, 0);  // unknown names fail early
+    const CounterPrior no_prior;
+    for (const auto& s : strategies) make_strategy(s, TuningSpace{}, 0, &no_prior);  // unknown names fail early
+    const bool any_prior = std::any_of(strategies.begin(), strategies.end(), [](const std::string& s) { return uses_prior(s); });
 
     TuneEvalTable table;
     table.seeds = options.seeds;
     std::vector<RandomBaseline> baselines;
+    std::vector<CounterPrior> priors;
     for (const RecordedSpace* rs : spaces) {
         baselines.emplace_back(*rs);
+        priors.push_back(any_prior ? counter_prior_from(*rs) : CounterPrior{});
         const RandomBaseline& b = baselines.back();
         TuneEvalSpace s;
         s.name = file_name(rs->origin);
@@ -101,17 +105,34 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
         s.random_within5 = b.expected_draws_to(threshold(b.optimum(), 0.05));
         s.random_optimum = b.expected_draws_to(threshold(b.optimum(), 0.0));
         s.has_counters = std::any_of(rs->results.begin(), rs->results.end(), [](const Evaluation& e) { return !e.counters.empty(); });
+        s.prior_counters = priors.back().names;
         table.spaces.push_back(std::move(s));
     }
 
     const std::size_t per_space = strategies.size() * options.seeds;
     const std::size_t tasks = spaces.size() * per_space;
+    // A strategy given an empty prior repeats its prior-free twin's runs seed for seed: when the
+    // twin is in the table too, its results are copied rather than run again.
+    std::vector<std::size_t> copy_of(tasks), to_run;
+    for (std::size_t task = 0; task < tasks; ++task) {
+        const std::size_t si = task / per_space;
+        const std::size_t ki = (task % per_space) / options.seeds;
+        copy_of[task] = task;
+        if (priors[si].empty() && uses_prior(strategies[ki])) {
+            const auto twin = std::find(strategies.begin(), strategies.end(), without_prior(strategies[ki]));
+            if (twin != strategies.end())
+                copy_of[task] = si * per_space + static_cast<std::size_t>(twin - strategies.begin()) * options.seeds +
+                                task % options.seeds;
+        }
+        if (copy_of[task] == task) to_run.push_back(task);
+    }
     std::vector<RunResult> results(tasks);
     std::size_t done = 0;  // runs finished, counted under the progress lock
     const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
     std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::size_t task = 0; task < tasks; ++task) {
+    for (std::size_t i = 0; i < to_run.size(); ++i) {
+        const std::size_t task = to_run[i];
         try {
             const std::size_t si = task / per_space;
             const std::size_t ki = (task % per_space) / options.seeds;
@@ -120,7 +141,7 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
             const RandomBaseline& b = baselines[si];
             const std::size_t budget = table.spaces[si].budget;
             ReplayObjective objective(rs);
-            StopAtOptimum strategy(make_strategy(strategies[ki], rs.space, seed), b.optimum(), budget);
+            StopAtOptimum strategy(make_strategy(strategies[ki], rs.space, seed, &priors[si]), b.optimum(), budget);
             const Trace trace = tune(objective, strategy, Budget{options.max_evaluations, 0, 0});
             RunResult& r = results[task];
             r.score = willemsen_score(best_so_far(trace, budget, b.worst()), b);
@@ -134,10 +155,11 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
         }
         if (options.progress) {
 #pragma omp critical(tune_eval_progress)
-            options.progress(static_cast<double>(++done) / static_cast<double>(tasks));
+            options.progress(static_cast<double>(++done) / static_cast<double>(to_run.size()));
         }
     }
     if (failure) std::rethrow_exception(failure);
+    for (std::size_t task = 0; task < tasks; ++task) results[task] = results[copy_of[task]];
 
     std::vector<double> score_sums(strategies.size(), 0.0);
     for (std::size_t si = 0; si < spaces.size(); ++si) {
@@ -199,6 +221,8 @@ std::string render_tune_eval(const TuneEvalTable& table) {
     for (const TuneEvalSpace& s : table.spaces) {
         out += s.name + ": " + s.kernel + " on " + s.device + ", " + std::to_string(s.size) + " configurations (" +
                std::to_string(s.ok) + " ok" + (s.has_counters ? ", with counters" : "") + ")\n";
+        if (!s.prior_counters.empty())
+            out += "  prior: " + std::to_string(s.prior_counters.size()) + " device-independent counters of every configuration\n";
         out += "  optimum " + seconds_text(s.optimum_seconds) + ", median " + seconds_text(s.median_seconds) +
                "; score budget " + std::to_string(s.budget) + " evaluations; " + std::to_string(table.seeds) + " seeds\n";
         out += format("  %-12s %7s %6s  %-22s %-22s %-22s %s\n", "strategy", "score", "sd", "within 10% [IQR]",
@@ -214,6 +238,13 @@ std::string render_tune_eval(const TuneEvalTable& table) {
     }
     out += "  * random: the exact baseline (expected evaluations, not simulated); evaluations are counted\n"
            "    until the first within 10% / within 5% / at the optimum; ms/run: time the strategy took\n";
+    const bool prior_asked = std::any_of(table.spaces.begin(), table.spaces.end(), [](const TuneEvalSpace& s) {
+        return std::any_of(s.rows.begin(), s.rows.end(), [](const TuneEvalRow& r) { return uses_prior(r.strategy); });
+    });
+    if (prior_asked)
+        out += "  guided-prior is also given, before measuring, the prior: device-independent counters of every\n"
+               "    configuration (instruction counts, memory requests: what the code does, not how fast);\n"
+               "    where a recording has none it searches as guided does\n";
     out += "mean score over " + std::to_string(table.spaces.size()) + " spaces:";
     for (const auto& [name, score] : table.mean_scores) out += format(" %s %.3f", name.c_str(), score);
     out += "\n";

@@ -1,6 +1,7 @@
 // tune-eval: every strategy replayed over every recorded space with many seeds, scored against
 // the exact random-search baseline (Willemsen et al.), with the evaluations each run needed to
-// get within 10% and 5% of the optimum and to the optimum.
+// get within 10% and 5% of the optimum and to the optimum. Strategies that read a CounterPrior
+// (guided-prior) are given the recording's device-independent counters.
 #pragma once
 
 #include <cstddef>
@@ -47,6 +48,9 @@ struct TuneEvalSpace {
     // Random search, exactly: expected draws to get within 10%, 5%, and to the optimum.
     double random_within10 = 0, random_within5 = 0, random_optimum = 0;
     bool has_counters = false;
+    // The device-independent counters strategies that read a CounterPrior were given (empty:
+    // none, or no such strategy asked for).
+    std::vector<std::string> prior_counters;
     std::vector<TuneEvalRow> rows;  // one per strategy, in the order asked
 };
 

@@ -2,16 +2,20 @@
 
 #include <csignal>
 #include <iostream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "harness/cli/app.hpp"
 #include "harness/cli/ceilings_source.hpp"
 #include "harness/cli/table.hpp"
+#include "harness/device_description.hpp"
 #include "harness/errors.hpp"
+#include "harness/live_tuning.hpp"
 #include "harness/machine.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
+#include "results/tuning_store.hpp"
 
 namespace memwall::cli {
 
@@ -25,6 +29,8 @@ struct RunArgs {
     double case_timeout = 120;
     std::string ceilings = "reuse";
     std::string resume;  // "" not resuming; "latest" or a run id
+    bool tuned = false;
+    std::string device_model;  // --tuned on cuda-emu: whose predicted best
 };
 
 // Discards Google Benchmark's per-case lines: memwall prints its own table from the database.
@@ -95,6 +101,56 @@ SweepSpec spec_from(const RunArgs& a) {
     return s;
 }
 
+// --tuned: the device model whose predicted best cuda-emu cases take; the run's "tuned" tag
+// keeps it for --resume.
+const DeviceSpec& tuned_model(const std::string& name) {
+    if (name.empty()) return device_specs().front();
+    if (const DeviceSpec* d = find_device_spec(name)) return *d;
+    throw UsageError("unknown --device-model '" + name + "' (" + device_spec_names() + ")");
+}
+
+// --tuned replaces the variants' tunable axes, so they cannot be swept as well.
+void check_tuned_overrides(const std::vector<PlannedCase>& cases, const std::vector<std::string>& overrides) {
+    for (const auto& o : overrides) {
+        const std::string name = split_override(o).first;
+        for (const auto& c : cases)
+            for (const auto& t : c.variant->tunables)
+                if (t.name == name)
+                    throw UsageError("--axis " + name + ": --tuned takes the tunables from stored tuning sessions");
+    }
+}
+
+// Each case with tunables takes the best stored configuration for its device, backend, kernel
+// and problem (best_tuned_config); those with none keep the variant's defaults and are named.
+void apply_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model) {
+    std::vector<std::string> untuned;
+    std::size_t tuned = 0;
+    std::set<CaseKey> seen;  // several default configurations of one problem become one case
+    std::vector<PlannedCase> out;
+    for (PlannedCase c : cases) {
+        if (!c.variant->tunables.empty()) {
+            const Backend b = c.variant->backend;
+            const auto best = best_tuned_config(store, tuning_device(b, &model), std::string(to_string(b)),
+                                                c.family->name, c.variant->name, c.problem.canonical());
+            if (best) {
+                c.config = Params::from_json(nlohmann::json::parse(best->config));
+                ++tuned;
+            } else {
+                untuned.push_back(c.name());
+            }
+        }
+        if (seen.insert(key_of(c)).second) out.push_back(std::move(c));
+    }
+    cases = std::move(out);
+    std::cerr << "tuned: " << tuned << " case(s) use their best stored configuration";
+    if (untuned.empty()) {
+        std::cerr << "\n";
+        return;
+    }
+    std::cerr << "; " << untuned.size() << " have none stored and keep the default tunables:\n";
+    for (const auto& n : untuned) std::cerr << "  " << n << "\n";
+}
+
 std::string backends_text(const SweepSpec& s) {
     std::string out;
     for (Backend b : s.backends) out += (out.empty() ? "" : ",") + std::string(to_string(b));
@@ -116,7 +172,12 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     if (!resuming) {
         spec = spec_from(a);
         cases = expand_sweep(spec, ctx.catalogue);
+        if (a.tuned) check_tuned_overrides(cases, a.axes);
     }
+    if (resuming && (a.tuned || !a.device_model.empty()))
+        throw UsageError("--tuned cannot be combined with --resume: a run made with --tuned resumes tuned");
+    if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
+    const DeviceSpec* model = a.tuned ? &tuned_model(a.device_model) : nullptr;
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 
     std::int64_t run_id = 0;
@@ -138,6 +199,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
         spec = SweepSpec::from_json(nlohmann::json::parse(run->sweep));
         cases = expand_sweep(spec, ctx.catalogue);
+        if (auto t = run->tags.find("tuned"); t != run->tags.end()) model = &tuned_model(t->second);
         run_id = run->id;
         std::cerr << "resuming run " << run_id << ": " << store.case_count(run_id) << " of " << cases.size()
                   << " cases already stored\n";
@@ -155,10 +217,13 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
             if (eq == std::string::npos || eq == 0) throw UsageError("--tag '" + t + "': expected key=value");
             info.tags[t.substr(0, eq)] = t.substr(eq + 1);
         }
+        if (model) info.tags["tuned"] = model->name;
         run_id = store.begin_run(info);
     }
 
+    if (model) apply_tuned(cases, store, *model);
     const MemoryHierarchy mh = detect_memory_hierarchy();
+    if (store.run_properties(run_id).empty()) store.set_run_properties(run_id, describe_devices(spec.backends, mh));
     if (store.ceilings(run_id).empty()) {
         const Ceilings c = ceilings_for_run(store, run_id, a.ceilings, mh, !a.quiet);
         if (!c.empty()) store.save_ceilings(run_id, c);
@@ -212,6 +277,10 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--ceilings", a->ceilings, "roofline ceilings: reuse (this host's latest, else measure), measure, none")
         ->check(CLI::IsMember({"reuse", "measure", "none"}));
     cmd->add_flag("--quiet,-q", a->quiet, "no progress bar");
+    cmd->add_flag("--tuned", a->tuned, "each case takes the best configuration stored by `memwall tune` for its "
+                                       "device and problem (cases with none keep the defaults)");
+    cmd->add_option("--device-model", a->device_model,
+                    "with --tuned: cuda-emu cases take the best predicted for this GPU (default H100 SXM)");
     cmd->add_option("--warmup", a->sampler.warmup_runs, "untimed runs before sampling");
     cmd->add_option("--min-samples", a->sampler.min_samples, "samples before stopping is considered");
     cmd->add_option("--min-time", a->sampler.min_time, "seconds of samples before stopping is considered");

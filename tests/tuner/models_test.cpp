@@ -109,5 +109,57 @@ TEST(PerformanceModel, CountersPredictWhereTimesAloneCannot) {
     EXPECT_GT(error_at_far_corner(false), 1.5);
 }
 
+// A kernel whose time is its instruction count at 1 G/s, given in a prior with a count that does
+// not matter (requests): measured near one corner, the model is asked about the far one.
+struct PriorKernel {
+    TuningSpace space;
+    CounterPrior prior;
+    Trace trace;
+
+    PriorKernel() {
+        std::vector<Value> as, bs;
+        for (int i = 0; i < 6; ++i) as.emplace_back(std::int64_t{i});
+        for (int i = 0; i < 5; ++i) bs.emplace_back(std::int64_t{i});
+        space = TuningSpace({{"a", as}, {"b", bs}}, grid([](int, int) { return true; }));
+        prior.names = {"inst", "requests"};
+        for (std::size_t id = 0; id < space.size(); ++id) {
+            const Config& c = space.config(id);
+            prior.values.push_back({instructions(c), 100.0 * (c[1] + 1)});
+            if (c[0] + c[1] > 2) continue;
+            TraceEntry e;
+            e.config = id;
+            e.evaluation.seconds = instructions(c) / 1e9;
+            trace.entries.push_back(e);
+        }
+    }
+    static double instructions(const Config& c) { return 1000.0 * std::pow(2.0, c[0]); }
+};
+
+TEST(PerformanceModel, APriorStartsFromTheLeastWork) {
+    const PriorKernel k;
+    const PerformanceModel m(k.space, &k.prior);
+    ASSERT_TRUE(m.has_prior());
+    const std::size_t least = *k.space.find({0, 0});
+    for (std::size_t id = 0; id < k.space.size(); ++id) {
+        if (id != least) {
+            EXPECT_LT(m.log_work(least), m.log_work(id));
+        }
+    }
+    EXPECT_FALSE(PerformanceModel(k.space).has_prior());
+}
+
+TEST(PerformanceModel, APriorLearnsWhichCountCostsTime) {
+    const PriorKernel k;
+    History h(k.space, k.trace);
+    PerformanceModel m(k.space, &k.prior);
+    std::mt19937_64 rng(3);
+    m.fit(h, rng);
+    const Config corner{5, 4};
+    EXPECT_NEAR(m.predict(corner).mean, std::log(PriorKernel::instructions(corner) / 1e9), 0.5);
+    // requests cost nothing: b barely moves the prediction
+    EXPECT_NEAR(m.predict({5, 0}).mean, m.predict(corner).mean, 0.3);
+    EXPECT_THROW(m.predict(Config{6, 0}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace memwall

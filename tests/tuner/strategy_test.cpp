@@ -17,9 +17,21 @@ std::vector<std::size_t> configs_of(const Trace& t) {
     return out;
 }
 
+// A prior for the synthetic space: an instruction count that knows x's part of the bowl only.
+CounterPrior x_work_prior(const RecordedSpace& rs) {
+    CounterPrior prior;
+    prior.names = {"smsp__inst_executed.sum"};
+    for (std::size_t id = 0; id < rs.space.size(); ++id) {
+        const int x = rs.space.config(id)[0];
+        prior.values.push_back({1e6 * (1 + 0.3 * (x - 4) * (x - 4))});
+    }
+    return prior;
+}
+
 Trace run(const RecordedSpace& rs, const std::string& name, std::uint64_t seed, std::size_t evaluations) {
     ReplayObjective objective(rs);
-    auto s = make_strategy(name, rs.space, seed);
+    const CounterPrior prior = x_work_prior(rs);
+    auto s = make_strategy(name, rs.space, seed, &prior);
     return tune(objective, *s, Budget{evaluations, 0, 0});
 }
 
@@ -70,6 +82,26 @@ TEST(Strategies, UnknownNamesListTheKnownOnes) {
     }
 }
 
+TEST(Strategies, GuidedPriorNeedsAPriorAndWithAnEmptyOneSearchesAsGuided) {
+    const RecordedSpace rs = testing::synthetic_space();
+    EXPECT_THROW(make_strategy("guided-prior", rs.space, 1), UsageError);
+    const CounterPrior none;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        ReplayObjective a(rs), b(rs);
+        auto guided = make_strategy("guided", rs.space, seed);
+        auto with_none = make_strategy("guided-prior", rs.space, seed, &none);
+        EXPECT_EQ(configs_of(tune(a, *guided, Budget{30, 0, 0})), configs_of(tune(b, *with_none, Budget{30, 0, 0})));
+    }
+}
+
+TEST(Strategies, GuidedPriorStartsWhereThePriorPredictsLeastWork) {
+    const RecordedSpace rs = testing::synthetic_space();
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        const Trace t = run(rs, "guided-prior", seed, 1);
+        EXPECT_EQ(rs.space.config(t.entries[0].config)[0], 4);  // x = 4: least work
+    }
+}
+
 TEST(Strategies, ExhaustiveWalksTheSpaceInOrder) {
     const RecordedSpace rs = testing::synthetic_space();
     const auto order = configs_of(run(rs, "exhaustive", 1, 5));
@@ -95,6 +127,8 @@ TEST(Strategies, GuidedAndLocalSearchesBeatRandomOnASmoothSpace) {
     const RecordedSpace rs = testing::synthetic_space();
     const double random = static_cast<double>(rs.space.size() + 1) / 2;
     EXPECT_LT(mean_evaluations_to_optimum(rs, "guided"), random / 3);
+    // Knowing x's part of the bowl beforehand leaves only y and z to learn.
+    EXPECT_LT(mean_evaluations_to_optimum(rs, "guided-prior"), mean_evaluations_to_optimum(rs, "guided"));
     EXPECT_LT(mean_evaluations_to_optimum(rs, "anneal"), random);
     EXPECT_LT(mean_evaluations_to_optimum(rs, "genetic"), random);
 }

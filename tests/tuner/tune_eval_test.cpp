@@ -61,6 +61,33 @@ TEST(TuneEval, ScoresEveryStrategyOnEverySpace) {
     EXPECT_NE(text.find("mean score over 2 spaces"), std::string::npos);
 }
 
+TEST(TuneEval, GivesGuidedPriorTheDeviceIndependentCounters) {
+    const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json");
+    const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");
+    TuneEvalOptions options;
+    options.seeds = 5;
+    std::size_t runs = 0;
+    options.progress = [&](double) { ++runs; };
+    const TuneEvalTable table = tune_eval({&conv, &pnpoly}, {"guided", "guided-prior"}, options);
+    // No counters in a Kernel Tuner cache: guided-prior has no prior there and searches as guided
+    // (the strategy tests check that), so guided's runs there are not repeated.
+    EXPECT_TRUE(table.spaces[0].prior_counters.empty());
+    EXPECT_EQ(table.spaces[0].rows[0].score, table.spaces[0].rows[1].score);
+    EXPECT_EQ(table.spaces[0].rows[0].within10.median, table.spaces[0].rows[1].within10.median);
+    EXPECT_EQ(runs, 3u * 5u);
+    const auto& names = table.spaces[1].prior_counters;
+    EXPECT_NE(std::find(names.begin(), names.end(), "smsp__inst_executed.sum"), names.end());
+    EXPECT_EQ(std::find(names.begin(), names.end(), "dram__bytes_read.sum"), names.end());
+    const std::string text = render_tune_eval(table);
+    EXPECT_NE(text.find("prior: " + std::to_string(names.size()) + " device-independent counters"), std::string::npos);
+    EXPECT_NE(text.find("guided-prior is also given"), std::string::npos);
+    // Without guided-prior nobody is given a prior; without guided, guided-prior runs everywhere.
+    EXPECT_TRUE(tune_eval({&pnpoly}, {"guided"}, options).spaces[0].prior_counters.empty());
+    runs = 0;
+    tune_eval({&conv}, {"guided-prior"}, options);
+    EXPECT_EQ(runs, 5u);
+}
+
 TEST(TuneEval, CapsRunsAndReportsThoseThatNeverGotThere) {
     const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json");
     TuneEvalOptions options;

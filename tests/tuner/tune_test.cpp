@@ -96,6 +96,25 @@ TEST(Tune, RejectsAStrategyThatProposesTwice) {
     EXPECT_THROW(tune(objective, outside, {}), std::logic_error);
 }
 
+TEST(Tune, HooksSeeEachEvaluationAndCanInterrupt) {
+    const RecordedSpace rs = testing::synthetic_space();
+    ReplayObjective objective(rs);
+    auto s = make_strategy("random", rs.space, 5);
+    std::vector<std::size_t> proposed, evaluated;
+    TuneHooks hooks;
+    hooks.proposed = [&](std::size_t c) {
+        EXPECT_EQ(proposed.size(), evaluated.size());  // called before the evaluation is appended
+        proposed.push_back(c);
+    };
+    hooks.evaluated = [&](const Trace& t) { evaluated.push_back(t.entries.back().config); };
+    hooks.interrupted = [&] { return evaluated.size() == 4; };
+    const Trace t = tune(objective, *s, {}, hooks);
+    EXPECT_EQ(t.stop_reason, "interrupted");
+    ASSERT_EQ(t.entries.size(), 4u);
+    EXPECT_EQ(proposed, evaluated);
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(evaluated[i], t.entries[i].config);
+}
+
 TEST(Tune, HistoryTellsStrategiesWhatWasMeasured) {
     const RecordedSpace rs = testing::synthetic_space();
     Trace trace;

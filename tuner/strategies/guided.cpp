@@ -10,6 +10,11 @@
 // scores from the best configuration of each batch, neighbours sampled by predicted improvement),
 // the model here is learned online from the configurations already measured, bounds time with
 // the roofline of its predicted counters, and keeps a share of global exploration.
+//
+// guided-prior is the same search given a CounterPrior, KTT's offline knowledge in exact form:
+// device-independent counts of every configuration. It starts from the configuration of least
+// work (the geometric mean of its counts over their medians) instead of random ones, and its
+// model learns from the measured times what each count costs on the device.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -23,7 +28,7 @@ namespace memwall {
 
 namespace {
 
-constexpr std::size_t kInitial = 3;         // random configurations before the first model
+constexpr std::size_t kInitial = 3;         // random configurations before the first model, without a prior
 constexpr std::size_t kRefitDivisor = 25;   // refit after max(1, n / kRefitDivisor) new evaluations
 constexpr std::size_t kGlobalSample = 500;  // random candidates of a global step
 constexpr std::size_t kElite = 3;           // best configurations whose neighbourhoods are searched
@@ -35,10 +40,13 @@ double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); 
 
 class Guided final : public Strategy {
 public:
-    Guided(const TuningSpace& space, std::uint64_t seed) : space_(space), rng_(seed), model_(space) {}
+    Guided(const TuningSpace& space, std::uint64_t seed, const CounterPrior* prior)
+        : space_(space), rng_(seed), model_(space, prior) {}
 
     std::optional<std::size_t> propose(const History& h) override {
-        if (h.evaluations() < kInitial || !h.best_config()) return search::random_unevaluated(h, rng_);
+        if (model_.has_prior() && h.evaluations() == 0) return least_work(h);
+        if ((!model_.has_prior() && h.evaluations() < kInitial) || !h.best_config())
+            return search::random_unevaluated(h, rng_);
         if (h.evaluations() >= next_fit_) {
             model_.fit(h, rng_);
             next_fit_ = h.evaluations() + std::max<std::size_t>(1, h.evaluations() / kRefitDivisor);
@@ -63,13 +71,32 @@ private:
         return out;
     }
 
+    // The unevaluated configuration the prior alone predicts fastest; ties broken at random.
+    std::optional<std::size_t> least_work(const History& h) {
+        std::optional<std::size_t> pick;
+        double pick_work = 0;
+        std::size_t ties = 0;
+        for (std::size_t c = 0; c < space_.size(); ++c) {
+            if (h.evaluated(c)) continue;
+            const double w = model_.log_work(c);
+            if (!pick || w < pick_work) {
+                pick = c;
+                pick_work = w;
+                ties = 1;
+            } else if (w == pick_work && std::uniform_int_distribution<std::size_t>(0, ties++)(rng_) == 0) {
+                pick = c;
+            }
+        }
+        return pick;
+    }
+
     std::optional<std::size_t> local_step(const History& h) {
         std::unordered_set<std::size_t> seen;
         std::optional<std::size_t> pick;
         double pick_draw = 0;
         auto consider = [&](std::size_t c) {
             if (h.evaluated(c) || !seen.insert(c).second) return;
-            const Prediction p = model_.predict(space_.config(c));
+            const Prediction p = model_.predict(c);
             const double draw = p.mean + kBelief * p.sd * normal_(rng_);
             if (!pick || draw < pick_draw) {
                 pick = c;
@@ -94,7 +121,7 @@ private:
         for (std::size_t i = 0; i < kGlobalSample; ++i) {
             auto c = search::random_unevaluated(h, rng_);
             if (!c) break;
-            const Prediction p = model_.predict(space_.config(*c));
+            const Prediction p = model_.predict(*c);
             const double gain = best - p.mean;
             double ei = std::max(0.0, gain);
             if (p.sd > 1e-12) ei = gain * normal_cdf(gain / p.sd) + p.sd * normal_pdf(gain / p.sd);
@@ -115,8 +142,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed) {
-    return std::make_unique<Guided>(space, seed);
+std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed, const CounterPrior* prior) {
+    return std::make_unique<Guided>(space, seed, prior);
 }
 
 }  // namespace memwall

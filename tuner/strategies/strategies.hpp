@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 
+#include "tuner/strategies/counter_prior.hpp"
 #include "tuner/tune.hpp"
 
 namespace memwall {
@@ -15,7 +16,8 @@ std::unique_ptr<Strategy> make_exhaustive();
 std::unique_ptr<Strategy> make_random(const TuningSpace& space, std::uint64_t seed);
 std::unique_ptr<Strategy> make_anneal(const TuningSpace& space, std::uint64_t seed);
 std::unique_ptr<Strategy> make_genetic(const TuningSpace& space, std::uint64_t seed);
-std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed);
+// Without a prior (null or empty) guided learns online only.
+std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed, const CounterPrior* prior);
 
 namespace search {
 

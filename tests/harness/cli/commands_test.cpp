@@ -9,11 +9,13 @@ using namespace memwall::test;
 using nlohmann::json;
 
 namespace {
+// Two samples per case, whatever the noise: a loaded machine must not stop a case at the timeout
+// with fewer (the timeout wins over --min-samples).
 std::vector<std::string> tiny(std::vector<std::string> extra = {}) {
     std::vector<std::string> a = {"--db", "t.db", "run", "--family", "attention", "--axis", "heads=1", "--axis",
                                   "seq_q=40", "--axis", "seq_k=72", "--axis", "head_dim=64", "--axis", "causal=0,1",
                                   "--ceilings", "none", "--quiet", "--min-samples", "2", "--min-time", "0",
-                                  "--timeout", "0.05"};
+                                  "--max-noise", "1", "--timeout", "2"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
 }
@@ -41,10 +43,14 @@ TEST(Commands, RunShowExport) {
     const Result one = run_memwall({"--db", "t.db", "show", "latest"}, d.path);
     ASSERT_EQ(one.status, 0) << one.err;
     EXPECT_NE(one.out.find("attention/naive/cpu"), std::string::npos) << one.out;
+    EXPECT_NE(one.out.find("\ndevice\n  cpu       "), std::string::npos) << one.out;
 
     const Result j = run_memwall({"--db", "t.db", "export", "--format", "json"}, d.path);
     ASSERT_EQ(j.status, 0) << j.err;
     const json doc = json::parse(j.out);
+    const json& properties = doc.at("run").at("properties");
+    EXPECT_FALSE(properties.at("cpu.model").get<std::string>().empty());
+    EXPECT_GT(std::stoll(properties.at("cpu.l1_bytes").get<std::string>()), 0);
     ASSERT_EQ(doc.at("cases").size(), 4u);  // 2 variants x causal 0/1
     for (const auto& c : doc.at("cases")) {
         EXPECT_EQ(c.at("status"), "ok");
@@ -56,6 +62,30 @@ TEST(Commands, RunShowExport) {
     const Result gb = run_memwall({"--db", "t.db", "export", "--format", "gbench", "--out", "gb.json"}, d.path);
     ASSERT_EQ(gb.status, 0) << gb.err;
     EXPECT_TRUE(std::filesystem::exists(d.path / "gb.json"));
+}
+
+// A cuda-emu run records the emulated device, labelled as emulation, with its L2 model.
+TEST(Commands, CudaEmuRunRecordsTheEmulatedDevice) {
+    TempDir d;
+    const Result r = run_memwall(tiny({"--backend", "cuda-emu", "--variant", "flash", "--axis", "dtype=bf16",
+                                       "--axis", "Br=16", "--axis", "Bc=16", "--axis", "warps=1"}),
+                                 d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Result one = run_memwall({"--db", "t.db", "show", "latest"}, d.path);
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_NE(one.out.find("\ndevice\n  cuda-emu  emulation, no GPU"), std::string::npos) << one.out;
+    const Result j = run_memwall({"--db", "t.db", "export", "--format", "json"}, d.path);
+    ASSERT_EQ(j.status, 0) << j.err;
+    const json doc = json::parse(j.out);
+    const json& properties = doc.at("run").at("properties");
+    EXPECT_EQ(properties.at("cuda-emu.kind"), "emulation");
+    EXPECT_EQ(properties.at("cuda-emu.l2_model_bytes"), std::to_string(50 << 20));
+    EXPECT_EQ(properties.count("cpu.model"), 0u);  // not a backend of this run
+    ASSERT_EQ(doc.at("cases").size(), 2u);  // causal 0/1
+    for (const auto& c : doc.at("cases")) {
+        EXPECT_EQ(c.at("status"), "ok");
+        EXPECT_EQ(c.at("problem").at("dtype"), "bf16");
+    }
 }
 
 TEST(Commands, GoogleBenchmarkFlagsKeepWorking) {

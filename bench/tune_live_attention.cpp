@@ -1,0 +1,148 @@
+// Live tuning of attention/flash on cpu (issue 4, acceptance 3): seq 2048, head_dim 64
+// (b 1, h 8, non-causal, fp32), the default space of Br x Bc (80 configurations).
+//
+// 1. Exhaustive, once: every configuration measured (median of its samples): the optimum.
+// 2. Guided, live, with a budget of 30% of the space, for a few seeds: its best, judged by its
+//    own measurement, by the exhaustive measurement of the configuration it chose, and head to
+//    head: it and the exhaustive optimum measured alternately, three times each (on a shared
+//    machine medians drift between runs; alternating cancels slow drift).
+// 3. Guided replayed over the exhaustive record for 100 seeds (noise-free): how often it gets
+//    within 5% inside the budget, and the evaluations it needs, beside random search's exact
+//    expectation.
+// Usage: bench_tune_live_attention [seq] [head_dim] [live seeds]   (defaults 2048 64 3)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "harness/live_objective.hpp"
+#include "results/statistics.hpp"
+#include "tuner/random_baseline.hpp"
+#include "tuner/replay.hpp"
+#include "tuner/strategy.hpp"
+
+namespace {
+
+using namespace memwall;
+
+// Evaluations until the best so far is within `target`, judged by the exhaustive record;
+// infinity when never.
+double evaluations_to(const Trace& t, const RecordedSpace& record, double target) {
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < t.entries.size(); ++i) {
+        const Evaluation& e = record.results[t.entries[i].config];
+        if (e.ok()) best = std::min(best, e.seconds);
+        if (best <= target) return static_cast<double>(i + 1);
+    }
+    return std::numeric_limits<double>::infinity();
+}
+
+// Median over `rounds` of a's median / b's median, measured alternately.
+double head_to_head(LiveObjective& objective, std::size_t a, std::size_t b, int rounds) {
+    std::vector<double> ta, tb;
+    for (int r = 0; r < rounds; ++r) {
+        ta.push_back(objective.evaluate(a).seconds);
+        tb.push_back(objective.evaluate(b).seconds);
+    }
+    std::sort(ta.begin(), ta.end());
+    std::sort(tb.begin(), tb.end());
+    return quantile_sorted(ta, 0.5) / quantile_sorted(tb, 0.5);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const long seq = argc > 1 ? std::atol(argv[1]) : 2048;
+    const long d = argc > 2 ? std::atol(argv[2]) : 64;
+    const int live_seeds = argc > 3 ? std::atoi(argv[3]) : 3;
+
+    Catalogue cat;
+    register_builtin_kernels(cat);
+    const LiveTarget target = live_target(cat, "attention", "flash", Backend::cpu,
+                                          {"seq_q=" + std::to_string(seq), "seq_k=" + std::to_string(seq),
+                                           "head_dim=" + std::to_string(d), "causal=0"});
+    const std::size_t n = target.space.size();
+    const std::size_t budget = static_cast<std::size_t>(std::floor(0.3 * static_cast<double>(n)));
+    std::printf("attention/flash on cpu, %s: %zu configurations, guided budget %zu (30%%)\n",
+                target.problem.label().c_str(), n, budget);
+    std::fflush(stdout);
+    LiveObjective objective(target, detect_memory_hierarchy(), LiveOptions{});
+
+    // 1. Exhaustive.
+    TuneHooks progress;
+    progress.evaluated = [](const Trace& t) {
+        std::fprintf(stderr, "\rmeasured %zu", t.entries.size());
+        std::fflush(stderr);
+    };
+    auto exhaustive = make_strategy("exhaustive", target.space, 1);
+    const Trace full = tune(objective, *exhaustive, {}, progress);
+    std::fputs("\r\033[K", stderr);
+    RecordedSpace record;
+    record.origin = "exhaustive";
+    record.space = target.space;
+    record.results.resize(n);
+    double cost = 0;
+    for (const TraceEntry& e : full.entries) {
+        record.results[e.config] = e.evaluation;
+        cost += e.evaluation.cost_seconds;
+    }
+    const double optimum = record.optimum_seconds();
+    std::vector<std::pair<double, std::size_t>> ranked;
+    for (std::size_t i = 0; i < n; ++i)
+        if (record.results[i].ok()) ranked.emplace_back(record.results[i].seconds, i);
+    std::sort(ranked.begin(), ranked.end());
+    std::printf("\nexhaustive: %zu evaluations (%zu ok) in %.0f s; fastest:\n", n, ranked.size(), cost);
+    for (std::size_t k = 0; k < std::min<std::size_t>(8, ranked.size()); ++k)
+        std::printf("  %-16s %8.2f ms  %+5.1f%%\n", target.space.label(ranked[k].second).c_str(),
+                    ranked[k].first * 1e3, (ranked[k].first / optimum - 1) * 100);
+    std::printf("  slowest ok: %.2f ms (%.2fx the optimum)\n", ranked.back().first * 1e3, ranked.back().first / optimum);
+    std::fflush(stdout);
+
+    // 2. Guided, live.
+    const std::size_t opt_config = ranked.front().second;
+    std::printf("\nguided, live, budget %zu (vs optimum: its own median; the exhaustive median of its choice; "
+                "head to head):\n  %-4s %-16s %12s %12s %12s %12s %12s\n",
+                budget, "seed", "best", "its median", "own", "exhaustive", "head2head", "within 5% at");
+    for (int seed = 1; seed <= live_seeds; ++seed) {
+        auto guided = make_strategy("guided", target.space, static_cast<std::uint64_t>(seed));
+        const Trace t = tune(objective, *guided, Budget{budget, 0, 0}, progress);
+        std::fputs("\r\033[K", stderr);
+        const auto best = t.best();
+        if (!best) {
+            std::printf("  %-4d no configuration succeeded\n", seed);
+            continue;
+        }
+        const std::size_t c = t.entries[*best].config;
+        const double own = t.entries[*best].evaluation.seconds;
+        const double at = evaluations_to(t, record, 1.05 * optimum);
+        const double h2h = c == opt_config ? 1.0 : head_to_head(objective, c, opt_config, 3);
+        std::printf("  %-4d %-16s %9.2f ms %+11.1f%% %+11.1f%% %+11.1f%% %12s\n", seed, target.space.label(c).c_str(),
+                    own * 1e3, (own / optimum - 1) * 100, (record.results[c].seconds / optimum - 1) * 100,
+                    (h2h - 1) * 100, std::isfinite(at) ? std::to_string(static_cast<int>(at)).c_str() : "never");
+        std::fflush(stdout);
+    }
+
+    // 3. Guided replayed over the record.
+    constexpr int seeds = 100;
+    ReplayObjective replay(record);
+    std::vector<double> needed;
+    int within_budget = 0;
+    for (int seed = 1; seed <= seeds; ++seed) {
+        auto guided = make_strategy("guided", target.space, static_cast<std::uint64_t>(seed));
+        const Trace t = tune(replay, *guided, {});
+        const double at = evaluations_to(t, record, 1.05 * optimum);
+        needed.push_back(at);
+        within_budget += at <= static_cast<double>(budget);
+    }
+    std::sort(needed.begin(), needed.end());
+    const RandomBaseline random(record);
+    std::printf("\nguided replayed over the exhaustive record, %d seeds: within 5%% inside %zu evaluations in %d%% "
+                "of seeds; evaluations to within 5%%: median %.0f (IQR %.0f-%.0f); random search expects %.1f\n",
+                seeds, budget, within_budget * 100 / seeds, quantile_sorted(needed, 0.5),
+                quantile_sorted(needed, 0.25), quantile_sorted(needed, 0.75),
+                random.expected_draws_to(1.05 * optimum));
+    return 0;
+}
