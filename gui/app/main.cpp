@@ -1,6 +1,7 @@
 // memwall-gui [DATABASE]: the result explorer. With --screenshots DIR it opens the database,
-// saves the window with each view (its newest run against the run before) as PNGs in DIR, and
-// exits: how docs/images is made, reproducibly.
+// saves the window with each view (its newest run against the run before; the tuning study with
+// the most sessions) as PNGs in DIR, and exits: how docs/images is made, reproducibly.
+#include <algorithm>
 #include <cstdio>
 
 #include <QApplication>
@@ -36,6 +37,10 @@ int screenshots(MainWindow& window, const QString& database, const QString& dir)
         return 2;
     }
     if (window.loading()) wait_for(&window, &MainWindow::loaded, 60000);
+    const auto& studies = window.tuning()->studies();
+    const auto most = std::max_element(studies.begin(), studies.end(),
+                                       [](const auto& a, const auto& b) { return a.sessions.size() < b.sessions.size(); });
+    if (most != studies.end()) window.tuning()->show_study(static_cast<int>(most - studies.begin()));
     const char* const names[] = {"roofline", "compare", "parameter-map", "tuner"};
     for (int tab = 0; tab < window.tabs()->count(); ++tab) {
         window.tabs()->setCurrentIndex(tab);

@@ -127,7 +127,6 @@ MainWindow::MainWindow(QWidget* parent)
     connect(roofline_, &RooflinePanel::caseClicked, this, select);
     connect(compare_, &ComparePanel::caseClicked, this, select);
     connect(map_, &ParameterMapPanel::caseClicked, this, select);
-    connect(tuning_, &TuningPanel::caseClicked, this, select);
     update_status();
 }
 
@@ -157,9 +156,11 @@ void MainWindow::build_menus() {
 
 bool MainWindow::open_database(const QString& path) {
     std::vector<RunRow> runs;
+    std::vector<TuningStudy> studies;
     try {
         const ResultsReader reader(path.toStdString());
         runs = reader.runs();
+        studies = tuning_studies(tuning_sessions(reader.store()));
     } catch (const std::exception& e) {
         show_error(QString::fromStdString(e.what()));
         return false;
@@ -169,7 +170,7 @@ bool MainWindow::open_database(const QString& path) {
     roofline_->set_data(nullptr, {});
     compare_->set_database(path, runs);
     map_->set_rows({});
-    tuning_->set_rows({});
+    tuning_->set_database(path, std::move(studies));
     cases_.clear();
     path_ = path;
     last_error_.clear();
@@ -231,7 +232,6 @@ void MainWindow::runs_selected() {
     roofline_->set_data(nullptr, {});
     compare_->set_candidate(nullptr, {}, {});
     map_->set_rows({});
-    tuning_->set_rows({});
     cases_.clear();
     loading_done_ = ids.empty();
     std::fill(stale_.begin(), stale_.end(), true);
@@ -266,11 +266,13 @@ void MainWindow::refresh_tab(int tab) {
     switch (tab) {
     case RooflineTab: roofline_->set_data(run, rows); break;
     case CompareTab:
+        // Compared once all the run's cases are in: each page would restart the bootstrap.
+        if (!loading_done_) return;
         compare_->set_candidate(run, run ? rows_of_run(rows, run->info.id) : std::vector<const CaseRow*>{},
                                 [this](const CaseRow& r) { return proxy_.accepts(r); });
         break;
     case ParameterMapTab: map_->set_rows(rows); break;
-    case TuningTab: tuning_->set_rows(rows); break;
+    case TuningTab: break;  // sessions, not cases: shown when the database opens
     default: return;
     }
     stale_[static_cast<std::size_t>(tab)] = false;

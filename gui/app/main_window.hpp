@@ -1,5 +1,6 @@
 // The explorer's window: runs panel, filterable cases table, and the chart tabs (roofline,
-// compare, parameter map, tuner). Opens a database from the command line, File > Open, recent
+// compare, parameter map over the selected runs' shown cases; tuner over the database's tuning
+// sessions). Opens a database from the command line, File > Open, recent
 // files, or a file dropped on it; a bad file shows a message and leaves the window as it was.
 #pragma once
 

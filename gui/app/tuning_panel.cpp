@@ -1,9 +1,10 @@
 #include "gui/app/tuning_panel.hpp"
 
+#include <exception>
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QRegularExpression>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -12,52 +13,71 @@
 namespace memwall::gui {
 
 TuningPanel::TuningPanel(QWidget* parent)
-    : QWidget(parent), session_(new QComboBox(this)), view_(new ChartWidget(chart_, this)), table_(new QTableView(this)) {
+    : QWidget(parent), study_(new QComboBox(this)), view_(new ChartWidget(chart_, this)), table_(new QTableView(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(QStringLiteral("Session:"), this));
-    session_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    bar->addWidget(session_, 1);
+    bar->addWidget(new QLabel(QStringLiteral("Study:"), this));
+    study_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(study_, 1);
     layout->addLayout(bar);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(view_);
-    session_rows_.setSourceModel(&model_);
-    session_rows_.setFilterKeyColumn(TuningModel::Session);
-    session_rows_.setSortRole(TuningModel::SortRole);
-    table_->setModel(&session_rows_);
+    sorted_.setSourceModel(&model_);
+    sorted_.setSortRole(TuningModel::SortRole);
+    table_->setModel(&sorted_);
+    table_->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);  // evaluation order until a header is clicked
     table_->setSortingEnabled(true);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(22);
-    table_->setColumnHidden(TuningModel::Session, true);
+    table_->setWordWrap(false);
     split->addWidget(table_);
-    split->setSizes({940, 420});
+    split->setSizes({900, 500});
     layout->addWidget(split, 1);
-    connect(session_, &QComboBox::currentIndexChanged, this, &TuningPanel::show_session);
-    connect(view_, &ChartWidget::caseClicked, this, &TuningPanel::caseClicked);
+    connect(study_, &QComboBox::currentIndexChanged, this, &TuningPanel::show_study);
+    chart_.set_title(QStringLiteral("Tuning"), QString());
 }
 
-void TuningPanel::set_rows(const std::vector<const CaseRow*>& rows) { set_traces(sweep_traces(rows)); }
-
-void TuningPanel::set_traces(std::vector<TuningTrace> traces) {
-    const QString current = session_->currentText();
-    model_.set_traces(std::move(traces));
-    const QStringList names = sessions(model_.traces());
+void TuningPanel::set_database(const QString& path, std::vector<TuningStudy> studies) {
+    path_ = path;
+    studies_ = std::move(studies);
     {
-        const QSignalBlocker block(session_);
-        session_->clear();
-        session_->addItems(names);
-        const int keep = static_cast<int>(names.indexOf(current));
-        session_->setCurrentIndex(keep >= 0 ? keep : (names.isEmpty() ? -1 : 0));
+        const QSignalBlocker block(study_);
+        study_->clear();
+        for (const TuningStudy& s : studies_)
+            study_->addItem(QStringLiteral("%1 (%2 session%3)")
+                                .arg(s.name())
+                                .arg(s.sessions.size())
+                                .arg(s.sessions.size() == 1 ? QString() : QStringLiteral("s")));
+        study_->setCurrentIndex(newest_study(studies_));
     }
-    show_session();
+    show_study(study_->currentIndex());
 }
 
-void TuningPanel::show_session() {
-    const QString session = session_->currentText();
-    session_rows_.setFilterRegularExpression(
-        QRegularExpression(QRegularExpression::anchoredPattern(QRegularExpression::escape(session))));
-    configure_tuning(chart_, session, model_.traces());
-    if (session.isEmpty()) chart_.set_title(QStringLiteral("Tuning"), QStringLiteral("no tuning session among the shown cases"));
+void TuningPanel::show_study(int index) {
+    if (index != study_->currentIndex()) {
+        study_->setCurrentIndex(index);  // shows it through currentIndexChanged
+        return;
+    }
+    if (index < 0 || static_cast<std::size_t>(index) >= studies_.size()) {
+        model_.set_traces({});
+        chart_.set_traces({}, {});
+        chart_.set_title(QStringLiteral("Tuning"), QStringLiteral("no tuning session in this database"));
+        view_->update();
+        return;
+    }
+    const TuningStudy& study = studies_[static_cast<std::size_t>(index)];
+    std::vector<TuningTrace> traces;
+    try {
+        traces = study_traces(ResultsReader(path_.toStdString()).store(), study);
+    } catch (const std::exception& e) {
+        model_.set_traces({});
+        chart_.set_traces({}, {});
+        chart_.set_title(QStringLiteral("Tuning: ") + study.name(), QStringLiteral("not read: ") + QString::fromStdString(e.what()));
+        view_->update();
+        return;
+    }
+    model_.set_traces(traces);
+    configure_tuning(chart_, study, std::move(traces));
     table_->resizeColumnsToContents();
     view_->update();
 }

@@ -1,4 +1,6 @@
-// The tuner tab: a session, its strategies' best-so-far curves, and its evaluations as a table.
+// The tuner tab: a tuning study (one kernel and problem tuned on one device and backend), the
+// best-so-far curves of its sessions coloured by strategy, and their evaluations as a table.
+// Sessions come from the database's tuning sessions, not from the runs selected.
 #pragma once
 
 #include <vector>
@@ -11,6 +13,7 @@
 #include "gui/app/chart_widget.hpp"
 #include "gui/core/tuning_chart.hpp"
 #include "gui/core/tuning_model.hpp"
+#include "gui/core/tuning_traces.hpp"
 
 namespace memwall::gui {
 
@@ -19,24 +22,24 @@ class TuningPanel : public QWidget {
 public:
     explicit TuningPanel(QWidget* parent = nullptr);
 
-    // Tuning sessions found among `rows` (today: sweeps over tunable axes).
-    void set_rows(const std::vector<const CaseRow*>& rows);
-    void set_traces(std::vector<TuningTrace> traces);
+    // The studies of the database at `path`; shows the newest session's study (its trials are
+    // read when a study is shown).
+    void set_database(const QString& path, std::vector<TuningStudy> studies);
+    void show_study(int index);
+    const std::vector<TuningStudy>& studies() const { return studies_; }
+
     TuningChart& chart() { return chart_; }
     TuningModel& model() { return model_; }
     ChartWidget* view() const { return view_; }
-    QComboBox* session() const { return session_; }
-
-signals:
-    void caseClicked(qint64 case_id);
+    QComboBox* study() const { return study_; }
 
 private:
-    void show_session();
-
+    QString path_;
+    std::vector<TuningStudy> studies_;
     TuningChart chart_;
     TuningModel model_;
-    QSortFilterProxyModel session_rows_;
-    QComboBox* session_;
+    QSortFilterProxyModel sorted_;
+    QComboBox* study_;
     ChartWidget* view_;
     QTableView* table_;
 };

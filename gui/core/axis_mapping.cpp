@@ -44,7 +44,8 @@ AxisMap AxisMap::panned(double dp) const {
 
 std::vector<double> AxisMap::ticks(int max_ticks, double min_step) const {
     std::vector<double> out;
-    if (scale_ == Scale::log) {
+    // Less than a decade (a zoom, or times that barely differ) is close to linear: 1-2-5 steps.
+    if (scale_ == Scale::log && std::log10(hi_ / lo_) >= 1) {
         const int d0 = static_cast<int>(std::floor(std::log10(lo_)));
         const int d1 = static_cast<int>(std::ceil(std::log10(hi_)));
         const int decades = d1 - d0;

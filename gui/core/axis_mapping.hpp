@@ -29,7 +29,8 @@ public:
     // The range moved so that the content follows the pointer by `dp` pixels.
     AxisMap panned(double dp) const;
     // Tick values inside the range: decades on a log axis (with 2 and 5 when it spans fewer
-    // than three), 1-2-5 steps no finer than `min_step` on a linear one; at most about `max_ticks`.
+    // than three), 1-2-5 steps no finer than `min_step` on a linear one or on a log one that
+    // spans less than a decade; at most about `max_ticks`.
     std::vector<double> ticks(int max_ticks = 8, double min_step = 0) const;
     // Minor ticks of a log axis: 2..9 times each decade, inside the range; none when linear.
     std::vector<double> minor_ticks() const;

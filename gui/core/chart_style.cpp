@@ -111,10 +111,14 @@ void draw_axes(QPainter& p, const PlotMapping& m, const QString& x_title, const 
         p.drawText(QRectF(f.left() - 66, y - 8, 60, 16), Qt::AlignRight | Qt::AlignVCenter, y_label(v));
     }
     p.setFont(chart_font(12, true));
-    p.drawText(QRectF(f.left(), f.bottom() + 26, f.width(), 20), Qt::AlignHCenter | Qt::AlignTop, x_title);
+    // Titles longer than their axis (a small window) end in an ellipsis rather than overflow.
+    const QFontMetricsF metrics(p.font());
+    p.drawText(QRectF(f.left(), f.bottom() + 26, f.width(), 20), Qt::AlignHCenter | Qt::AlignTop,
+               metrics.elidedText(x_title, Qt::ElideRight, f.width()));
     p.translate(f.left() - 72, f.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-f.height() / 2, -10, f.height(), 20), Qt::AlignCenter, y_title);
+    p.drawText(QRectF(-f.height() / 2, -10, f.height(), 20), Qt::AlignCenter,
+               metrics.elidedText(y_title, Qt::ElideRight, f.height()));
     p.restore();
 }
 

@@ -41,33 +41,45 @@ void configure_roofline(RooflineChart& chart, const RunRow& run, const std::vect
     chart.set_cases(rows);
 }
 
+RunComparison compare_now(const ResultsReader& reader, const RunRow& baseline, const std::vector<const CaseRow*>& baseline_rows,
+                          const RunRow& candidate, const std::vector<const CaseRow*>& candidate_rows,
+                          const CompareOptions& options) {
+    const std::string& db = reader.store().path();
+    const bool counters = needs_counters(baseline.info, candidate.info, options);
+    const auto counters_of = [&](const RunRow& r) { return counters ? reader.counters(r.info.id) : CounterMap{}; };
+    auto result = compare_sides(compare_side(db, baseline, baseline_rows), compare_side(db, candidate, candidate_rows),
+                                options, reader.samples(baseline.info.id), reader.samples(candidate.info.id),
+                                counters_of(baseline), counters_of(candidate));
+    return std::move(*result);  // nothing can stop it
+}
+
 void configure_compare(RooflineChart& chart, const RunRow& baseline, const RunRow& candidate,
-                       const std::vector<CompareRow>& rows) {
+                       const std::vector<CompareRow>& rows, const RunComparison& comparison) {
     std::vector<const CaseRow*> points;
     std::vector<RoofArrow> arrows;
-    std::map<Verdict, std::size_t> counts;
     for (const CompareRow& r : rows) {
-        ++counts[r.verdict];
         if (!r.candidate) continue;
         points.push_back(r.candidate);
-        if (!r.baseline || !r.baseline->timed() || !r.candidate->timed()) continue;
+        if (!r.matched() || !r.baseline->timed() || !r.candidate->timed()) continue;
         const RooflinePoint &b = r.baseline->point, &c = r.candidate->point;
         if (b.intensity > 0 && c.intensity > 0 && b.flops_per_second > 0 && c.flops_per_second > 0)
-            arrows.push_back(RoofArrow{b.intensity, b.flops_per_second, c.intensity, c.flops_per_second, verdict_colour(r.verdict)});
+            arrows.push_back(RoofArrow{b.intensity, b.flops_per_second, c.intensity, c.flops_per_second,
+                                       verdict_colour(r.result.verdict)});
     }
+    const CompareOptions& o = comparison.options;
     chart.set_title(QStringLiteral("Compare: run %1 (candidate) against run %2 (baseline)").arg(candidate.info.id).arg(baseline.info.id),
-                    QStringLiteral("%1 faster, %2 slower, %3 same, %4 unmatched · verdict: [min, q3] intervals apart by ≥ 0.5% · %5")
-                        .arg(counts[Verdict::faster])
-                        .arg(counts[Verdict::slower])
-                        .arg(counts[Verdict::same])
-                        .arg(counts[Verdict::only_baseline] + counts[Verdict::only_candidate])
-                        .arg(ceilings_note(candidate.ceilings)));
+                    QStringLiteral("%1 · memwall compare's rule: %2 beyond ±%3% and p < %4%5 · %6")
+                        .arg(verdict_summary(rows), qstr(confidence_label(o.alpha)))
+                        .arg(o.threshold * 100)
+                        .arg(o.alpha)
+                        .arg(comparison.normalised ? QStringLiteral(" · normalised by each run's roofline") : QString(),
+                             ceilings_note(candidate.ceilings)));
     chart.set_ceilings(candidate.ceilings);
     chart.set_level("");
     chart.set_cases(points);
     std::vector<LegendEntry> legend{{LegendEntry::Kind::heading, QStringLiteral("Baseline → candidate")}};
-    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::same})
-        legend.push_back({LegendEntry::Kind::line, verdict_text(v), verdict_colour(v)});
+    for (const Verdict v : {Verdict::faster, Verdict::slower, Verdict::same, Verdict::unsure})
+        legend.push_back({LegendEntry::Kind::line, qstr(to_string(v)), verdict_colour(v)});
     chart.set_arrows(std::move(arrows), std::move(legend));
 }
 
@@ -104,28 +116,61 @@ void configure_heatmap(HeatmapChart& chart, const QString& kernel, ParameterMap 
     chart.set_map(std::move(map));
 }
 
-void configure_tuning(TuningChart& chart, const QString& session, const std::vector<TuningTrace>& traces) {
-    std::vector<TuningTrace> mine;
-    for (const TuningTrace& t : traces)
-        if (t.session == session) mine.push_back(t);
+void configure_tuning(TuningChart& chart, const TuningStudy& study, std::vector<TuningTrace> traces) {
+    std::map<QString, int> strategies;
     std::size_t evaluations = 0;
-    for (const TuningTrace& t : mine) evaluations = std::max(evaluations, t.steps.size());
-    chart.set_title(QStringLiteral("Tuning: ") + session,
-                    QStringLiteral("best-so-far kernel time against evaluations; %1 strateg%2, up to %3 evaluations")
-                        .arg(mine.size())
-                        .arg(mine.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies"))
-                        .arg(evaluations));
-    chart.set_traces(std::move(mine));
+    for (const TuningTrace& t : traces) {
+        ++strategies[t.strategy];
+        evaluations = std::max(evaluations, t.steps.size());
+    }
+    QStringList counts;
+    for (const auto& [name, n] : strategies) counts << QStringLiteral("%1 %2").arg(n).arg(name);
+    chart.set_title(QStringLiteral("Tuning: %1 · %2 · %3").arg(study.kernel, study.device, study.backend),
+                    (study.problem.isEmpty() ? QString() : study.problem + QStringLiteral(" · ")) +
+                    QStringLiteral("best-so-far kernel time against evaluations · %1 session%2 (%3), up to %4 evaluations · times %5")
+                        .arg(traces.size())
+                        .arg(traces.size() == 1 ? QString() : QStringLiteral("s"))
+                        .arg(counts.join(QStringLiteral(", ")))
+                        .arg(evaluations)
+                        .arg(study.time_label));
+    chart.set_traces(std::move(traces), study.time_label);
 }
 
+int find_study(const std::vector<TuningStudy>& studies, const std::string& text) {
+    if (text.empty()) return newest_study(studies);
+    for (std::size_t i = 0; i < studies.size(); ++i)
+        for (const TuningSessionSummary& s : studies[i].sessions)
+            if (std::to_string(s.info.id) == text) return static_cast<int>(i);
+    for (std::size_t i = 0; i < studies.size(); ++i)
+        if (studies[i].name().contains(QString::fromStdString(text), Qt::CaseInsensitive)) return static_cast<int>(i);
+    return -1;
+}
+
+namespace {
+
+void plot_tuning(const ResultsReader& reader, const PlotRequest& q, const QSize& size) {
+    const std::vector<TuningStudy> studies = tuning_studies(tuning_sessions(reader.store()));
+    if (studies.empty())
+        throw UsageError(reader.store().path() + " has no tuning session: memwall tune stores one (--replay FILE, or --family and --variant)");
+    const int i = find_study(studies, q.session);
+    if (i < 0) throw UsageError("no tuning session matches '" + q.session + "' (give a session id or part of its kernel, problem or device)");
+    const TuningStudy& study = studies[static_cast<std::size_t>(i)];
+    TuningChart chart;
+    configure_tuning(chart, study, study_traces(reader.store(), study));
+    save_chart(chart, QString::fromStdString(q.out), size);
+}
+
+}  // namespace
+
 void plot(const ResultsReader& reader, const PlotRequest& q) {
+    const QSize size(q.width, q.height);
+    if (size.width() < 200 || size.height() < 150) throw UsageError("--size must be at least 200x150");
+    if (q.kind == "tuning") return plot_tuning(reader, q, size);
     const std::vector<RunRow> runs = reader.runs();
     const RunRow& run = find_run(runs, q.run);
     const std::vector<CaseRow> rows = reader.cases(run.info.id, run.ceilings);
     const std::vector<const CaseRow*> ptrs = pointers(rows);
     const QString out = QString::fromStdString(q.out);
-    const QSize size(q.width, q.height);
-    if (size.width() < 200 || size.height() < 150) throw UsageError("--size must be at least 200x150");
 
     if (q.kind == "roofline") {
         if (!q.level.empty()) {
@@ -150,8 +195,10 @@ void plot(const ResultsReader& reader, const PlotRequest& q) {
         }
         const RunRow& base = find_run(runs, base_id);
         const std::vector<CaseRow> base_rows = reader.cases(base.info.id, base.ceilings);
+        const std::vector<const CaseRow*> base_ptrs = pointers(base_rows);
         RooflineChart chart;
-        configure_compare(chart, base, run, compare_cases(pointers(base_rows), ptrs));
+        RunComparison comparison = compare_now(reader, base, base_ptrs, run, ptrs, q.compare);
+        configure_compare(chart, base, run, compare_rows(std::move(comparison.cases), base_ptrs, ptrs), comparison);
         save_chart(chart, out, size);
     } else if (q.kind == "heatmap") {
         const QStringList kernels = mappable_kernels(ptrs);
@@ -176,22 +223,6 @@ void plot(const ResultsReader& reader, const PlotRequest& q) {
         if (x == y) throw UsageError("--x and --y must name different axes");
         HeatmapChart chart;
         configure_heatmap(chart, kernel, build_parameter_map(mine, x, y, q.metric));
-        save_chart(chart, out, size);
-    } else if (q.kind == "tuning") {
-        const std::vector<TuningTrace> traces = sweep_traces(ptrs);
-        const QStringList names = sessions(traces);
-        QString session;
-        for (const QString& s : names)
-            if (s.contains(QString::fromStdString(q.session))) {
-                session = s;
-                break;
-            }
-        if (names.isEmpty())
-            throw UsageError("run " + std::to_string(run.info.id) +
-                             " has no tuning session: sweep a tunable axis (e.g. --axis Br=pow2:16:128)");
-        if (session.isEmpty()) throw UsageError("no tuning session in run " + std::to_string(run.info.id) + " matches '" + q.session + "'");
-        TuningChart chart;
-        configure_tuning(chart, session, traces);
         save_chart(chart, out, size);
     } else {
         throw UsageError("unknown chart '" + q.kind + "' (charts: roofline, compare, heatmap, tuning)");

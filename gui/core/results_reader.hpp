@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gui/core/case_data.hpp"
+#include "results/bootstrap.hpp"
 #include "results/store.hpp"
 
 namespace memwall::gui {
@@ -24,7 +27,18 @@ public:
     std::vector<CaseRow> cases(std::int64_t run, const Ceilings& ceilings, std::int64_t after_id = 0,
                                std::size_t limit = 0) const;
 
+    // Every sample of run `run`'s cases by case id, as CaseRecord::samples holds them: what the
+    // compare rule needs, read in one range scan rather than with the cases.
+    std::unordered_map<std::int64_t, Repetitions> samples(std::int64_t run) const;
+    // Every counter of run `run`'s cases by case id.
+    std::unordered_map<std::int64_t, std::vector<Counter>> counters(std::int64_t run) const;
+
 private:
+    // The smallest and largest case id of run `run`; (0, -1) when it has none.
+    std::pair<std::int64_t, std::int64_t> id_range(std::int64_t run) const;
+    std::unordered_map<std::int64_t, std::vector<Counter>> counters_between(std::int64_t run, std::int64_t lo,
+                                                                            std::int64_t hi) const;
+
     Store store_;
 };
 

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "gui/core/chart_style.hpp"
-#include "gui/core/roofline_chart.hpp"
 #include "gui/core/units.hpp"
 
 namespace memwall::gui {
@@ -25,6 +24,10 @@ std::map<QString, int> strategy_index(const std::vector<TuningTrace>& traces) {
 
 }  // namespace
 
+QString TuningChart::time_axis_title() const {
+    return QStringLiteral("Best time (s), ") + (time_label_.isEmpty() ? QStringLiteral("measured") : time_label_);
+}
+
 void TuningChart::set_title(const QString& title, const QString& subtitle) {
     title_ = title;
     subtitle_ = subtitle;
@@ -38,20 +41,23 @@ bool TuningChart::has_times() const {
 }
 
 PlotMapping TuningChart::mapping(const QRectF& area) const {
+    // From the best time to the slowest first success: every best-so-far curve fits, so the
+    // strategies stay apart; slower evaluations' dots fall above the frame and are cut.
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
     int n = 1;
     for (const TuningTrace& t : traces_) {
         n = std::max(n, static_cast<int>(t.steps.size()));
+        bool first = true;
         for (const TuningStep& s : t.steps) {
             if (std::isnan(s.seconds)) continue;
             lo = std::min(lo, s.seconds);
-            hi = std::max(hi, s.seconds);
+            if (first) hi = std::max(hi, s.seconds);
+            first = false;
         }
     }
     if (!(hi > 0)) throw std::logic_error("tuning chart: no successful evaluation");
-    const Range y = decade_range(lo / 1.2, hi * 1.2);
     const ChartLayout l = chart_layout(area, true);
-    return PlotMapping::over(l.plot, 0, n + 1, y.lo, y.hi, Scale::linear, Scale::log);
+    return PlotMapping::over(l.plot, 0, n + 1, lo / 1.15, hi * 1.15, Scale::linear, Scale::log);
 }
 
 void TuningChart::paint(QPainter& p, const QRectF& area) const {
@@ -64,13 +70,13 @@ void TuningChart::paint(QPainter& p, const QRectF& area) const {
         p.setPen(QColor(60, 60, 60));
         p.drawRect(layout.plot);
         draw_note(p, layout.plot,
-                  traces_.empty() ? QStringLiteral("no tuning session: sweep a tunable axis (e.g. --axis Br=pow2:16:128)")
-                                  : QStringLiteral("no successful evaluation in this session"));
+                  traces_.empty() ? QStringLiteral("no tuning session: memwall tune stores one (--replay FILE, or --family and --variant)")
+                                  : QStringLiteral("no successful evaluation in these sessions"));
         p.restore();
         return;
     }
     const PlotMapping m = mapping(area);
-    draw_axes(p, m, QStringLiteral("Evaluations (unique configurations)"), QStringLiteral("Kernel time, best so far (s)"),
+    draw_axes(p, m, QStringLiteral("Evaluations (unique configurations)"), time_axis_title(),
               [](double v) { return QString::number(v, 'g', 6); }, [](double v) { return seconds_text(v); }, 1);
     const auto index = strategy_index(traces_);
     p.save();
@@ -106,7 +112,11 @@ void TuningChart::paint(QPainter& p, const QRectF& area) const {
 
     std::vector<LegendEntry> legend;
     legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Strategy (best so far)")});
-    for (const auto& [name, i] : index) legend.push_back({LegendEntry::Kind::line, name, series_colour(i)});
+    for (const auto& [name, i] : index) {
+        const auto sessions = std::count_if(traces_.begin(), traces_.end(), [&](const TuningTrace& t) { return t.strategy == name; });
+        legend.push_back({LegendEntry::Kind::line,
+                          sessions == 1 ? name : QStringLiteral("%1 (%2 sessions)").arg(name).arg(sessions), series_colour(i)});
+    }
     legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Each evaluation")});
     legend.push_back({LegendEntry::Kind::marker, QStringLiteral("time (dot), failed (×)"), QColor(150, 150, 150), Marker::circle, true});
     draw_legend(p, layout.legend, legend);
@@ -136,19 +146,10 @@ QString TuningChart::tooltip_at(const QPointF& pixel, const QRectF& area) const 
     const TuningTrace* t = nullptr;
     const TuningStep* s = step_at(pixel, area, &t);
     if (!s) return {};
-    QString text = QStringLiteral("%1, evaluation %2: %3 (best so far %4)")
-                       .arg(t->strategy)
-                       .arg(s->evaluation)
-                       .arg(seconds_text(s->seconds), seconds_text(s->best_seconds));
-    if (s->row) text += QStringLiteral("\n\n") + case_tooltip(*s->row);
-    return text;
-}
-
-std::optional<std::int64_t> TuningChart::case_at(const QPointF& pixel, const QRectF& area) const {
-    const TuningTrace* t = nullptr;
-    const TuningStep* s = step_at(pixel, area, &t);
-    if (!s || !s->row) return std::nullopt;
-    return s->row->id;
+    return QStringLiteral("%1, evaluation %2: %3 (best so far %4)\n%5")
+        .arg(t->name)
+        .arg(s->evaluation)
+        .arg(seconds_text(s->seconds), seconds_text(s->best_seconds), s->config);
 }
 
 }  // namespace memwall::gui

@@ -27,12 +27,16 @@ QVariant TuningModel::data(const QModelIndex& index, int role) const {
     const TuningStep& step = trace.steps[s];
     const double missing = std::numeric_limits<double>::infinity();
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= Evaluation ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return index.column() == Evaluation || index.column() == Time || index.column() == BestSoFar
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
+    if (role == Qt::ToolTipRole && index.column() == Time && std::isnan(step.seconds)) return step.status;
     if (role == SortRole) {
         switch (index.column()) {
-        case Session: return trace.session;
+        case Session: return QVariant::fromValue<qint64>(trace.session);
         case Strategy: return trace.strategy;
         case Evaluation: return step.evaluation;
+        case Configuration: return step.config;
         case Time: return std::isnan(step.seconds) ? missing : step.seconds;
         case BestSoFar: return std::isnan(step.best_seconds) ? missing : step.best_seconds;
         default: return {};
@@ -40,10 +44,11 @@ QVariant TuningModel::data(const QModelIndex& index, int role) const {
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case Session: return trace.session;
+    case Session: return QStringLiteral("%1 (seed %2)").arg(trace.session).arg(trace.seed);
     case Strategy: return trace.strategy;
     case Evaluation: return step.evaluation;
-    case Time: return std::isnan(step.seconds) ? QStringLiteral("failed") : seconds_text(step.seconds);
+    case Configuration: return step.config;
+    case Time: return std::isnan(step.seconds) ? step.status.section(QLatin1Char(':'), 0, 0) : seconds_text(step.seconds);
     case BestSoFar: return std::isnan(step.best_seconds) ? QString() : seconds_text(step.best_seconds);
     default: return {};
     }
@@ -51,7 +56,7 @@ QVariant TuningModel::data(const QModelIndex& index, int role) const {
 
 QVariant TuningModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kNames[ColumnCount] = {"Session", "Strategy", "Evaluation", "Time", "Best so far"};
+    static const char* const kNames[ColumnCount] = {"Session", "Strategy", "Evaluation", "Time", "Best so far", "Configuration"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(kNames[section]) : QVariant();
 }
 

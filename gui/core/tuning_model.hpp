@@ -1,5 +1,5 @@
-// Tuning traces as a table: one row per evaluation (session, strategy, evaluation, time, best
-// so far).
+// Tuning traces as a table: one row per evaluation (session and seed, strategy, evaluation,
+// time or why it failed, best so far, configuration).
 #pragma once
 
 #include <vector>
@@ -13,7 +13,7 @@ namespace memwall::gui {
 class TuningModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Session, Strategy, Evaluation, Time, BestSoFar, ColumnCount };
+    enum Column { Session, Strategy, Evaluation, Time, BestSoFar, Configuration, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -1,58 +1,86 @@
 #include "gui/core/tuning_traces.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <tuple>
 
+#include "gui/core/case_data.hpp"
+#include "tuner/tuning_session.hpp"
+
 namespace memwall::gui {
 
-TuningTrace make_trace(const QString& session, const QString& strategy, const std::vector<double>& seconds,
-                       const std::vector<const CaseRow*>& rows) {
-    TuningTrace t{session, strategy, {}};
+namespace {
+
+// "a=1 b=2" from a canonical JSON object.
+QString params_text(const std::string& json) {
+    QString out;
+    for (const Param& p : parse_params(json, "{}"))
+        out += (out.isEmpty() ? QString() : QStringLiteral(" ")) + p.name + QLatin1Char('=') + p.value;
+    return out;
+}
+
+}  // namespace
+
+QString TuningStudy::name() const {
+    return kernel + (problem.isEmpty() ? QString() : QLatin1Char(' ') + problem) + QStringLiteral(" · ") + device +
+           QStringLiteral(" · ") + backend;
+}
+
+TuningTrace make_trace(const TuningSessionInfo& session, const std::vector<TrialRecord>& trials) {
+    TuningTrace t;
+    t.session = session.id;
+    t.seed = session.seed;
+    t.strategy = qstr(session.strategy);
+    t.name = QStringLiteral("session %1 · %2 · seed %3").arg(session.id).arg(t.strategy).arg(session.seed);
     double best = std::numeric_limits<double>::quiet_NaN();
-    for (std::size_t i = 0; i < seconds.size(); ++i) {
-        const double s = seconds[i];
-        if (!std::isnan(s) && (std::isnan(best) || s < best)) best = s;
-        t.steps.push_back(TuningStep{static_cast<int>(i + 1), s, best, rows.empty() ? nullptr : rows[i]});
+    for (const TrialRecord& trial : trials) {
+        TuningStep s;
+        s.evaluation = static_cast<int>(trial.index + 1);
+        s.seconds = trial.seconds ? *trial.seconds : std::numeric_limits<double>::quiet_NaN();
+        if (!std::isnan(s.seconds) && (std::isnan(best) || s.seconds < best)) best = s.seconds;
+        s.best_seconds = best;
+        s.config = params_text(trial.config);
+        s.status = qstr(trial.status);
+        if (!trial.reason.empty()) s.status += QStringLiteral(": ") + qstr(trial.reason);
+        t.steps.push_back(std::move(s));
     }
     return t;
 }
 
-std::vector<TuningTrace> sweep_traces(const std::vector<const CaseRow*>& rows) {
-    using Key = std::tuple<std::int64_t, std::string, std::string, std::string, std::string>;
-    std::map<Key, std::vector<const CaseRow*>> groups;
-    std::vector<Key> order;
-    for (const CaseRow* r : rows) {
-        const Key k{r->run_id, r->key.family, r->key.variant, r->key.backend, r->key.problem};
-        auto [it, fresh] = groups.try_emplace(k);
-        if (fresh) order.push_back(k);
-        it->second.push_back(r);
-    }
-    std::vector<TuningTrace> out;
-    for (const Key& k : order) {
-        std::vector<const CaseRow*> cases = groups[k];
-        if (cases.size() < 2) continue;
-        // Case ids grow in the order the sweep measured them.
-        std::sort(cases.begin(), cases.end(), [](const CaseRow* a, const CaseRow* b) { return a->id < b->id; });
-        std::vector<double> seconds;
-        for (const CaseRow* c : cases)
-            seconds.push_back(c->timed() && c->status == CaseStatus::ok ? c->median : std::numeric_limits<double>::quiet_NaN());
-        QString problem;
-        for (const Param& p : cases.front()->params)
-            if (!p.tunable) problem += (problem.isEmpty() ? QString() : QStringLiteral(" ")) + p.name + QLatin1Char('=') + p.value;
-        const CaseRow& f = *cases.front();
-        const QString session = QStringLiteral("%1/%2/%3 %4 (run %5)").arg(f.family, f.variant, f.backend, problem).arg(f.run_id);
-        out.push_back(make_trace(session, kSweepStrategy, seconds, cases));
+std::vector<TuningStudy> tuning_studies(const std::vector<TuningSessionSummary>& sessions) {
+    using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, TimeSource>;
+    std::map<Key, std::size_t> index;
+    std::vector<TuningStudy> out;
+    for (const TuningSessionSummary& s : sessions) {
+        const TuningSessionInfo& i = s.info;
+        const auto [it, fresh] =
+            index.try_emplace(Key{i.device, i.backend, i.family, i.variant, i.problem, i.time_source}, out.size());
+        if (fresh) {
+            const std::string label = time_label(i.time_source, i.device);
+            out.push_back({qstr(i.family.empty() ? i.variant : i.family + "/" + i.variant), params_text(i.problem),
+                           qstr(i.device), qstr(i.backend), label.empty() ? QStringLiteral("measured") : qstr(label), {}});
+        }
+        out[it->second].sessions.push_back(s);
     }
     return out;
 }
 
-QStringList sessions(const std::vector<TuningTrace>& traces) {
-    QStringList out;
-    for (const TuningTrace& t : traces)
-        if (!out.contains(t.session)) out << t.session;
+int newest_study(const std::vector<TuningStudy>& studies) {
+    int newest = -1;
+    const TuningSessionInfo* latest = nullptr;
+    for (std::size_t i = 0; i < studies.size(); ++i)
+        for (const TuningSessionSummary& s : studies[i].sessions)
+            if (!latest || std::tie(s.info.started_at, s.info.id) > std::tie(latest->started_at, latest->id)) {
+                latest = &s.info;
+                newest = static_cast<int>(i);
+            }
+    return newest;
+}
+
+std::vector<TuningTrace> study_traces(const Store& store, const TuningStudy& study) {
+    std::vector<TuningTrace> out;
+    for (const TuningSessionSummary& s : study.sessions) out.push_back(make_trace(s.info, trials(store, s.info.id, false)));
     return out;
 }
 

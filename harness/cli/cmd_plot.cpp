@@ -16,6 +16,7 @@ namespace {
 
 struct PlotArgs {
     std::string kind, out, run = "latest", baseline, level, kernel, x, y, metric = "time", session, size = "1200x800";
+    CompareOptions compare;
 };
 
 // Qt's notes about the environment (no XDG_RUNTIME_DIR, ...) are not the user's business
@@ -46,12 +47,18 @@ void add_plot_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--out,-o", a->out, "output file, .png or .svg")->required();
     cmd->add_option("--run", a->run, "run id, 'latest', or a tag key=value (default: latest)");
     cmd->add_option("--baseline", a->baseline, "compare: the baseline run (default: the run before --run)");
+    cmd->add_option("--threshold", a->compare.threshold, "compare: minimum change that counts, as in memwall compare (default 0.05)");
+    cmd->add_option("--alpha", a->compare.alpha, "compare: significance level, as in memwall compare (default 0.05)");
+    cmd->add_flag("--cross-device", a->compare.cross_device,
+                  "compare: runs of different devices or backends, each case normalised by its run's roofline");
     cmd->add_option("--level", a->level, "roofline: place points at this memory level (dram, llc, l2, l1; default: outermost)");
     cmd->add_option("--kernel", a->kernel, "heatmap: family/variant/backend (default: the one that varies most tunables)");
     cmd->add_option("--x", a->x, "heatmap: the parameter along x");
     cmd->add_option("--y", a->y, "heatmap: the parameter along y");
     cmd->add_option("--metric", a->metric, "heatmap: time | roof (% of roof)")->check(CLI::IsMember({"time", "roof"}));
-    cmd->add_option("--session", a->session, "tuning: part of the session's name (default: the first session)");
+    cmd->add_option("--session", a->session,
+                    "tuning: a session id, or part of its kernel, problem or device; its study's sessions are overlaid "
+                    "(default: the newest session's)");
     cmd->add_option("--size", a->size, "image size in pixels (default: 1200x800)");
     cmd->callback([&ctx, a] {
         gui::PlotRequest q;
@@ -63,12 +70,16 @@ void add_plot_command(CLI::App& app, Context& ctx) {
         q.y = a->y;
         q.metric = a->metric == "roof" ? gui::MapMetric::percent_of_roof : gui::MapMetric::time;
         q.session = a->session;
+        q.compare = a->compare;
+        q.compare.validate();
         parse_size(a->size, q);
         if (!q.out.ends_with(".png") && !q.out.ends_with(".svg"))
             throw UsageError("--out must end in .png or .svg (got '" + q.out + "')");
         const gui::ResultsReader reader(ctx.db_path);
-        q.run = resolve_run(reader.store(), a->run);
-        if (!a->baseline.empty()) q.baseline = resolve_run(reader.store(), a->baseline);
+        if (q.kind != "tuning") {  // tuning sessions belong to no run
+            q.run = resolve_run(reader.store(), a->run);
+            if (!a->baseline.empty()) q.baseline = resolve_run(reader.store(), a->baseline);
+        }
         // Text needs a QGuiApplication; the offscreen platform needs no display.
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
         qInstallMessageHandler(quiet_qt_messages);

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/fixtures.hpp"
 #include "gui/core/synthetic_results.hpp"
 
 using namespace memwall::gui;
@@ -34,6 +35,9 @@ private slots:
         db_ = dir_.filePath(QStringLiteral("p.db"));
         write_synthetic_run(db_.toStdString(), 400, 1, "main");
         write_synthetic_run(db_.toStdString(), 400, 2, "feature");
+        memwall::Store store = memwall::Store::open(db_.toStdString(), memwall::Store::Mode::read_write);
+        test::add_session(store, test::replay_session("random", 1), {3e-3, 2e-3});
+        test::add_session(store, test::replay_session("guided", 1), {2e-3, 1e-3});
     }
     void every_chart_as_png_and_svg() {
         for (const char* kind : {"roofline", "compare", "heatmap", "tuning"}) {
@@ -60,6 +64,14 @@ private slots:
         QImage img;
         QVERIFY(img.load(out));
         QCOMPARE(img.size(), QSize(640, 480));
+        for (const QStringList& args : {QStringList{QStringLiteral("compare"), QStringLiteral("--threshold"), QStringLiteral("0.1"),
+                                                    QStringLiteral("--alpha"), QStringLiteral("0.01")},
+                                        QStringList{QStringLiteral("tuning"), QStringLiteral("--session"), QStringLiteral("a100")}}) {
+            const QString file = dir_.filePath(args.front() + QStringLiteral("-options.svg"));
+            const Result o = plot(QStringList{QStringLiteral("--db"), db_, QStringLiteral("plot")} + args + QStringList{QStringLiteral("--out"), file});
+            QVERIFY2(o.status == 0, qPrintable(o.err));
+            QVERIFY(QFile::exists(file));
+        }
     }
     void refusals_exit_2_with_one_line() {
         const QString out = dir_.filePath(QStringLiteral("refused.png"));
@@ -70,6 +82,8 @@ private slots:
             {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--out"), out},
             {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--run"), QStringLiteral("7"), QStringLiteral("--out"), out},
             {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--threshold"), QStringLiteral("2"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("tuning"), QStringLiteral("--session"), QStringLiteral("gemm"), QStringLiteral("--out"), out},
         };
         for (const QStringList& args : cases) {
             const Result r = plot(args);

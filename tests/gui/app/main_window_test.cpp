@@ -3,6 +3,9 @@
 #include <sqlite3.h>
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
@@ -12,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "core/fixtures.hpp"
 #include "gui/app/main_window.hpp"
 #include "gui/core/synthetic_results.hpp"
 
@@ -49,6 +53,11 @@ private slots:
         run_memwall(common + QStringList{QStringLiteral("--variant"), QStringLiteral("flash"), QStringLiteral("--axis"), QStringLiteral("seq_q=64,128"),
                                          QStringLiteral("--axis"), QStringLiteral("seq_k=64,128"), QStringLiteral("--axis"), QStringLiteral("head_dim=64"),
                                          QStringLiteral("--axis"), QStringLiteral("Br=16,32"), QStringLiteral("--ceilings"), QStringLiteral("reuse")});
+        // Tuning sessions: two strategies replaying a recorded space, one measured live.
+        Store store = Store::open(db_.toStdString(), Store::Mode::read_write);
+        test::add_session(store, test::replay_session("random", 1), {3e-3, std::nullopt, 2e-3, 2.5e-3});
+        test::add_session(store, test::replay_session("guided", 1), {2e-3, 1e-3, 1.5e-3});
+        test::add_session(store, test::live_session("random"), {1e-4, 2e-4});
     }
 
     void opens_a_real_sweep_and_shows_each_view() {
@@ -78,10 +87,78 @@ private slots:
         QVERIFY(!w.roofline()->chart().ceilings().empty());
         // Run 2 against run 1: the flash cases they share are paired, the rest unmatched.
         QVERIFY(w.compare()->model().rowCount() > 0);
-        QVERIFY(w.compare()->model().count(Verdict::only_baseline) > 0);
+        QVERIFY(w.compare()->model().unmatched() > 0);
         QVERIFY(w.parameter_map()->model().rowCount() > 0);
-        QVERIFY(!w.tuning()->model().traces().empty());
-        QCOMPARE(w.tuning()->model().traces().front().steps.size(), std::size_t(2));  // Br 16 and 32
+        // The tuner shows the newest session's study: the live one; the replays are the other study.
+        QCOMPARE(w.tuning()->studies().size(), std::size_t(2));
+        QCOMPARE(w.tuning()->model().traces().size(), std::size_t(1));
+        QCOMPARE(w.tuning()->chart().time_axis_title(), QStringLiteral("Best time (s), measured"));
+        w.tuning()->show_study(0);
+        QCOMPARE(w.tuning()->model().traces().size(), std::size_t(2));
+        QCOMPARE(w.tuning()->model().rowCount(), 7);
+        QVERIFY(w.tuning()->chart().time_axis_title().endsWith(QStringLiteral("recorded on A100-PCIE-40GB")));
+    }
+
+    void the_compare_view_gives_memwall_compares_verdicts() {
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        QVERIFY(w.open_database(db_));
+        QVERIFY(loaded.wait(20000));
+        QSignalSpy compared(w.compare(), &ComparePanel::comparisonReady);
+        w.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        w.refresh_now();
+        if (w.compare()->loading()) QVERIFY(compared.wait(20000));
+        QProcess p;
+        p.start(QStringLiteral(MEMWALL_BINARY), {QStringLiteral("--db"), db_, QStringLiteral("compare"), QStringLiteral("1"),
+                                                 QStringLiteral("2"), QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() <= 1, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const QJsonArray cli = QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("cases")).toArray();
+        QVERIFY(!cli.isEmpty());
+        std::size_t matched = 0;
+        for (const CompareRow& r : w.compare()->model().rows()) {
+            if (!r.matched()) continue;
+            ++matched;
+            const auto object = [](const std::string& json) { return QJsonDocument::fromJson(QByteArray::fromStdString(json)).object(); };
+            const auto same_case = [&](const QJsonValue& v) {
+                const QJsonObject o = v.toObject();
+                return o.value(QStringLiteral("variant")).toString().toStdString() == r.result.key.variant &&
+                       o.value(QStringLiteral("problem")).toObject() == object(r.result.key.problem) &&
+                       o.value(QStringLiteral("config")).toObject() == object(r.result.key.config);
+            };
+            const auto it = std::find_if(cli.begin(), cli.end(), same_case);
+            QVERIFY2(it != cli.end(), qPrintable(r.label));
+            const QJsonObject o = it->toObject();
+            QCOMPARE(o.value(QStringLiteral("verdict")).toString(), verdict_text(r));
+            QCOMPARE(o.value(QStringLiteral("reason")).toString().toStdString(), r.result.reason);
+            if (r.result.ci.hi > 0) QCOMPARE(o.value(QStringLiteral("ratio")).toDouble(), r.result.ratio);
+        }
+        QCOMPARE(matched, std::size_t(cli.size()));
+    }
+
+    void the_compare_view_refuses_other_devices_unless_cross_device() {
+        const QString db = dir_.filePath(QStringLiteral("devices.db"));
+        write_synthetic_run(db.toStdString(), 60, 1, "base");
+        write_synthetic_run(db.toStdString(), 60, 2, "other");
+        sqlite3* raw = nullptr;
+        QCOMPARE(sqlite3_open(db.toUtf8().constData(), &raw), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(raw, "UPDATE runs SET device = 'another device' WHERE id = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(raw);
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::loaded);
+        QVERIFY(w.open_database(db));
+        QVERIFY(loaded.wait(20000));
+        QSignalSpy compared(w.compare(), &ComparePanel::comparisonReady);
+        w.tabs()->setCurrentIndex(MainWindow::CompareTab);
+        w.refresh_now();
+        QVERIFY(compared.wait(20000));
+        QVERIFY2(w.compare()->summary()->text().startsWith(QStringLiteral("cannot compare: ")), qPrintable(w.compare()->summary()->text()));
+        QCOMPARE(w.compare()->model().rowCount(), 0);
+        w.compare()->cross_device()->setChecked(true);
+        QVERIFY(compared.wait(20000));
+        QCOMPARE(w.compare()->model().rowCount(), 60);
+        QVERIFY(w.compare()->model().rows().front().result.base.percent_of_roof > 0);
+        QVERIFY(w.compare()->model().data(w.compare()->model().index(0, CompareModel::Baseline)).toString().contains(QStringLiteral("% roof")));
     }
 
     void clicking_a_point_selects_its_case() {

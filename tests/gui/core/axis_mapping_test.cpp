@@ -70,6 +70,10 @@ private slots:
         const AxisMap narrow(1, 10, 0, 1000, Scale::log);
         QCOMPARE(narrow.ticks(), (std::vector<double>{1, 2, 5, 10}));
         QCOMPARE(narrow.minor_ticks().size(), std::size_t(8));
+        const AxisMap within(0.45e-3, 1.4e-3, 0, 100, Scale::log);  // less than a decade
+        QCOMPARE(within.ticks().size(), std::size_t(5));  // 0.6, 0.8, ..., 1.4 ms, as if linear
+        QCOMPARE(within.ticks().front(), 0.6e-3);
+        QCOMPARE(AxisMap(10.5e-3, 18.5e-3, 0, 100, Scale::log).ticks().size(), std::size_t(8));  // 11, 12, ..., 18 ms
         const AxisMap lin(0, 10, 0, 500, Scale::linear);
         QCOMPARE(lin.ticks(5), (std::vector<double>{0, 2, 4, 6, 8, 10}));
         QVERIFY(lin.minor_ticks().empty());

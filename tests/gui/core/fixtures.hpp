@@ -1,10 +1,13 @@
-// Cases and ceilings built in memory for the GUI's model and chart tests.
+// Cases and ceilings built in memory, and tuning sessions stored through results/tuning_store,
+// for the GUI's model and chart tests.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gui/core/case_data.hpp"
+#include "results/tuning_store.hpp"
 
 namespace memwall::gui::test {
 
@@ -51,6 +54,55 @@ inline std::vector<const CaseRow*> ptrs(const std::vector<CaseRow>& rows) {
     std::vector<const CaseRow*> out;
     for (const CaseRow& r : rows) out.push_back(&r);
     return out;
+}
+
+// A replay of a recorded convolution space on an A100.
+inline TuningSessionInfo replay_session(const std::string& strategy, std::uint64_t seed) {
+    TuningSessionInfo s;
+    s.host = "test";
+    s.device = "A100-PCIE-40GB";
+    s.backend = "replay";
+    s.variant = "convolution";
+    s.problem = "{}";
+    s.strategy = strategy;
+    s.seed = seed;
+    s.time_source = TimeSource::recorded;
+    s.source_file = "convolution_A100.json.gz";
+    return s;
+}
+
+// Live tuning of attention/flash, measured on a CPU.
+inline TuningSessionInfo live_session(const std::string& strategy) {
+    TuningSessionInfo s;
+    s.host = "test";
+    s.device = "cpu0";
+    s.backend = "cpu";
+    s.family = "attention";
+    s.variant = "flash";
+    s.problem = R"({"seq":512})";
+    s.strategy = strategy;
+    s.time_source = TimeSource::measured;
+    return s;
+}
+
+// Stores a finished session whose trial i took seconds[i] (nullopt: failed to run) with the
+// configuration {"Br": 16 (i + 1)}; returns its id.
+inline std::int64_t add_session(Store& store, const TuningSessionInfo& info,
+                                const std::vector<std::optional<double>>& seconds) {
+    const std::int64_t id = begin_tuning_session(store, info);
+    for (std::size_t i = 0; i < seconds.size(); ++i) {
+        TrialRecord t;
+        t.index = static_cast<std::int64_t>(i);
+        t.config = R"({"Br":)" + std::to_string(16 * (i + 1)) + "}";
+        t.seconds = seconds[i];
+        if (!seconds[i]) {
+            t.status = "runtime_failed";
+            t.reason = "too many resources requested";
+        }
+        save_trial(store, id, t);
+    }
+    finish_tuning_session(store, id, RunStatus::complete, "evaluations");
+    return id;
 }
 
 }  // namespace memwall::gui::test

@@ -2,6 +2,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "fixtures.hpp"
 #include "gui/core/plot.hpp"
 #include "gui/core/synthetic_results.hpp"
 #include "harness/errors.hpp"
@@ -17,6 +18,10 @@ private slots:
         db_ = dir_.filePath(QStringLiteral("p.db")).toStdString();
         base_ = write_synthetic_run(db_, 400, 1, "base");
         run_ = write_synthetic_run(db_, 400, 2, "candidate");
+        Store store = Store::open(db_, Store::Mode::read_write);
+        test::add_session(store, test::replay_session("random", 1), {3e-3, 2e-3});
+        live_ = test::add_session(store, test::live_session("guided"), {1e-3, std::nullopt, 0.5e-3});
+        test::add_session(store, test::replay_session("guided", 1), {2e-3, 1e-3});
     }
     void every_chart_renders() {
         const ResultsReader reader(db_);
@@ -48,9 +53,25 @@ private slots:
         configure_roofline(roof, runs[1], ptrs);
         QCOMPARE(roof.points().size(), rows.size());
         const auto base_rows = reader.cases(base_, runs[0].ceilings);
+        const auto comparison = compare_now(reader, runs[0], pointers(base_rows), runs[1], ptrs, CompareOptions{});
+        QCOMPARE(comparison.cases.size(), rows.size());  // the same grid in both runs
+        const auto compared = compare_rows(comparison.cases, pointers(base_rows), ptrs);
         RooflineChart cmp;
-        configure_compare(cmp, runs[0], runs[1], compare_cases(pointers(base_rows), ptrs));
+        configure_compare(cmp, runs[0], runs[1], compared, comparison);
         QCOMPARE(cmp.points().size(), rows.size());
+    }
+    void tuning_studies_by_session_or_name() {
+        const ResultsReader reader(db_);
+        const auto studies = tuning_studies(tuning_sessions(reader.store()));
+        QCOMPARE(studies.size(), std::size_t(2));
+        QCOMPARE(find_study(studies, ""), 0);  // the newest session is a replay
+        QCOMPARE(find_study(studies, std::to_string(live_)), 1);
+        QCOMPARE(find_study(studies, "FLASH"), 1);
+        QCOMPARE(find_study(studies, "nothing"), -1);
+        TuningChart chart;
+        configure_tuning(chart, studies[0], study_traces(reader.store(), studies[0]));
+        QCOMPARE(chart.traces().size(), std::size_t(2));
+        QCOMPARE(chart.time_axis_title(), QStringLiteral("Best time (s), recorded on A100-PCIE-40GB"));
     }
     void requests_that_do_not_fit_are_usage_errors() {
         const ResultsReader reader(db_);
@@ -76,15 +97,21 @@ private slots:
         q.session = "no such session";
         QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
         q.session.clear();
+        q.kind = "roofline";
         q.run = 99;
         QVERIFY_THROWS_EXCEPTION(UsageError, plot(reader, q));
         QVERIFY(!QFile::exists(QString::fromStdString(q.out)));
+        // A database without tuning sessions.
+        const std::string bare = dir_.filePath(QStringLiteral("bare.db")).toStdString();
+        write_synthetic_run(bare, 10);
+        q.kind = "tuning";
+        QVERIFY_THROWS_EXCEPTION(UsageError, plot(ResultsReader(bare), q));
     }
 
 private:
     QTemporaryDir dir_;
     std::string db_;
-    std::int64_t base_ = 0, run_ = 0;
+    std::int64_t base_ = 0, run_ = 0, live_ = 0;
 };
 
 QTEST_MAIN(PlotTest)

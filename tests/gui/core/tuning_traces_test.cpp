@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include "fixtures.hpp"
@@ -11,39 +12,51 @@ using namespace memwall::gui;
 class TuningTracesTest : public QObject {
     Q_OBJECT
 private slots:
-    void best_so_far() {
-        const double nan = std::nan("");
-        const TuningTrace t = make_trace(QStringLiteral("s"), QStringLiteral("random"), {nan, 3, 5, 2, 4});
-        QCOMPARE(t.steps.size(), std::size_t(5));
-        QVERIFY(std::isnan(t.steps[0].best_seconds));
-        QCOMPARE(t.steps[1].best_seconds, 3.0);
-        QCOMPARE(t.steps[2].best_seconds, 3.0);
-        QCOMPARE(t.steps[3].best_seconds, 2.0);
-        QCOMPARE(t.steps[4].best_seconds, 2.0);
-        QCOMPARE(t.steps[4].evaluation, 5);
-        QVERIFY(!t.steps[0].row);
-    }
-    void sweeps_become_sessions() {
-        std::vector<CaseRow> rows{
-            test::row({.id = 5, .problem = R"({"seq":512})", .config = R"({"Br":64})", .median = 3e-3}),
-            test::row({.id = 2, .problem = R"({"seq":512})", .config = R"({"Br":16})", .median = 4e-3}),
-            test::row({.id = 7, .problem = R"({"seq":512})", .config = R"({"Br":32})", .median = 0, .status = CaseStatus::failed}),
-            test::row({.id = 3, .problem = R"({"seq":1024})", .config = R"({"Br":16})", .median = 1e-3}),  // one config: no session
-            test::row({.id = 9, .run = 2, .problem = R"({"seq":512})", .config = R"({"Br":16})", .median = 1e-3}),
-            test::row({.id = 10, .run = 2, .problem = R"({"seq":512})", .config = R"({"Br":32})", .median = 2e-3}),
-        };
-        const auto traces = sweep_traces(test::ptrs(rows));
-        QCOMPARE(traces.size(), std::size_t(2));
+    void sessions_become_studies_and_traces() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Store store = Store::open(dir.filePath(QStringLiteral("t.db")).toStdString(), Store::Mode::create);
+        const std::int64_t r1 = test::add_session(store, test::replay_session("random", 1), {std::nullopt, 3e-3, 5e-3, 2e-3, 4e-3});
+        test::add_session(store, test::live_session("guided"), {1e-3, 2e-3});
+        test::add_session(store, test::replay_session("guided", 1), {2e-3, 1e-3});
+        TuningSessionInfo predicted = test::live_session("guided");
+        predicted.device = "H100 SXM";
+        predicted.time_source = TimeSource::predicted;
+        test::add_session(store, predicted, {1e-4});
+        test::add_session(store, test::replay_session("random", 2), {4e-3});
+
+        const auto studies = tuning_studies(tuning_sessions(store));
+        QCOMPARE(studies.size(), std::size_t(3));  // the replays, the measured and the predicted attention
+        QCOMPARE(studies[0].name(), QStringLiteral("convolution · A100-PCIE-40GB · replay"));
+        QCOMPARE(studies[0].problem, QString());
+        QCOMPARE(studies[0].time_label, QStringLiteral("recorded on A100-PCIE-40GB"));
+        QCOMPARE(studies[0].sessions.size(), std::size_t(3));
+        QCOMPARE(studies[1].name(), QStringLiteral("attention/flash seq=512 · cpu0 · cpu"));
+        QCOMPARE(studies[1].kernel, QStringLiteral("attention/flash"));
+        QCOMPARE(studies[1].time_label, QStringLiteral("measured"));
+        QVERIFY(studies[2].time_label.startsWith(QStringLiteral("predicted")));
+        QVERIFY(studies[2].time_label.contains(QStringLiteral("H100 SXM")));
+        QCOMPARE(newest_study(studies), 0);  // random seed 2 came last
+        QCOMPARE(newest_study({}), -1);
+
+        const auto traces = study_traces(store, studies[0]);
+        QCOMPARE(traces.size(), std::size_t(3));
         const TuningTrace& t = traces[0];
-        QCOMPARE(t.strategy, kSweepStrategy);
-        QCOMPARE(t.session, QStringLiteral("attention/flash/cpu seq=512 (run 1)"));
-        QCOMPARE(t.steps.size(), std::size_t(3));
-        QCOMPARE(t.steps[0].row->id, 2);  // in the order measured
+        QCOMPARE(t.session, r1);
+        QCOMPARE(t.strategy, QStringLiteral("random"));
+        QCOMPARE(t.name, QStringLiteral("session %1 · random · seed 1").arg(r1));
+        QCOMPARE(t.steps.size(), std::size_t(5));
+        QVERIFY(std::isnan(t.steps[0].seconds));
+        QVERIFY(std::isnan(t.steps[0].best_seconds));
+        QCOMPARE(t.steps[0].status, QStringLiteral("runtime_failed: too many resources requested"));
         QCOMPARE(t.steps[1].best_seconds, 3e-3);
-        QVERIFY(std::isnan(t.steps[2].seconds));
         QCOMPARE(t.steps[2].best_seconds, 3e-3);
-        QCOMPARE(traces[1].session, QStringLiteral("attention/flash/cpu seq=512 (run 2)"));
-        QCOMPARE(sessions(traces).size(), 2);
+        QCOMPARE(t.steps[3].best_seconds, 2e-3);
+        QCOMPARE(t.steps[4].best_seconds, 2e-3);
+        QCOMPARE(t.steps[4].evaluation, 5);
+        QCOMPARE(t.steps[4].config, QStringLiteral("Br=80"));
+        QCOMPARE(t.steps[4].status, QStringLiteral("ok"));
+        QCOMPARE(traces[1].strategy, QStringLiteral("guided"));
     }
 };
 
