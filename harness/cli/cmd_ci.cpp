@@ -11,6 +11,7 @@
 #include "harness/cli/app.hpp"
 #include "harness/cli/ceilings_source.hpp"
 #include "harness/cli/compare_output.hpp"
+#include "harness/device_description.hpp"
 #include "harness/errors.hpp"
 #include "harness/machine.hpp"
 #include "harness/runner.hpp"
@@ -107,6 +108,7 @@ void ci_command(const CiArgs& a, Context& ctx) {
     info.sweep = suite.sweep.to_json().dump();
     const std::int64_t run_id = store.begin_run(info);
     const MemoryHierarchy mh = detect_memory_hierarchy();
+    store.set_run_properties(run_id, describe_devices(suite.sweep.backends, mh));
     const Ceilings ceilings = ceilings_for_run(store, run_id, a.ceilings, mh, !a.quiet);
     if (!ceilings.empty()) store.save_ceilings(run_id, ceilings);
 

@@ -82,6 +82,11 @@ TEST(CliCi, AaRunFollowsTheRule) {
     EXPECT_NE(xml.find("failures=\"" + std::to_string(slower) + "\""), std::string::npos) << xml;
     EXPECT_TRUE(std::filesystem::exists(d.path / "reports" / "report.md"));
 
+    // The CI run records what it measured on, as `run` does.
+    const Result exported = run_memwall({"--db", "ci.db", "export", "2", "--format", "json"}, d.path);
+    ASSERT_EQ(exported.status, 0) << exported.err;
+    EXPECT_FALSE(json::parse(exported.out).at("run").at("properties").at("cpu.model").get<std::string>().empty());
+
     // A stored run against itself: every ratio exactly 1, and with p = 1 never SLOWER or FASTER
     // (SAME or, when its samples are noisy, UNSURE).
     const Result self =

@@ -76,6 +76,17 @@ TEST(CliTune, ReplaysARecordedSpaceAndStoresTheSession) {
     EXPECT_NE(list.out.find("recorded on"), std::string::npos) << list.out;
 }
 
+// A KTT recording carries counters, so guided-prior gets its prior from the file itself.
+TEST(CliTune, GuidedPriorReplaysWithTheRecordingsCounters) {
+    TempDir d;
+    const Result r = run_memwall({"--db", "a.db", "tune", "--replay", fixtures + "pnpoly_RTX_2080Ti_slice.json",
+                                  "--strategy", "guided-prior", "--budget", "5"},
+                                 d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("5 evaluations"), std::string::npos) << r.out;
+    EXPECT_EQ(query(d.path / "a.db", "SELECT strategy FROM tuning_sessions"), "guided-prior");
+}
+
 TEST(CliTune, MalformedFilesAndBadUsageExit2) {
     TempDir d;
     {
