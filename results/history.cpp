@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "results/report.hpp"
+#include "results/report_json.hpp"
 
 namespace memwall {
 
@@ -61,6 +62,50 @@ std::vector<CaseHistory> load_history(const Store& store, const HistoryFilter& f
         out.push_back(std::move(h));
     }
     return out;
+}
+
+void write_history_json(const std::vector<CaseHistory>& histories, const std::string& database,
+                        const HistoryFilter& filter, const ChangeOptions& opt, std::ostream& os) {
+    using nlohmann::json;
+    json cases = json::array();
+    for (const CaseHistory& h : histories) {
+        json points = json::array();
+        for (const HistoryPoint& p : h.points)
+            points.push_back({{"run", p.run_id},
+                              {"started_at", p.started_at},
+                              {"branch", p.branch},
+                              {"commit", p.commit},
+                              {"median", p.median},
+                              {"ci", interval_json(p.ci)},
+                              {"n", p.n}});
+        json changes = json::array();
+        for (const ChangePoint& cp : h.changes)
+            changes.push_back({{"run", h.points.at(cp.index).run_id},
+                               {"index", cp.index},
+                               {"direction", cp.after > cp.before ? "slower" : "faster"},
+                               {"before", cp.before},
+                               {"after", cp.after},
+                               {"ratio", cp.after / cp.before},
+                               {"score", cp.score}});
+        json c = key_json(h.key);
+        c["points"] = std::move(points);
+        c["change_points"] = std::move(changes);
+        cases.push_back(std::move(c));
+    }
+    const json doc = {{"format", "memwall-history/1"},
+                      {"database", database},
+                      {"filter",
+                       {{"family", filter.family},
+                        {"variant", filter.variant},
+                        {"backend", filter.backend},
+                        {"problem", filter.problem},
+                        {"config", filter.config},
+                        {"tags", filter.tags},
+                        {"last", filter.last}}},
+                      {"rule",
+                       {{"threshold", opt.threshold}, {"min_score", opt.min_score}, {"min_segment", opt.min_segment}}},
+                      {"cases", cases}};
+    os << doc.dump(2) << "\n";
 }
 
 }  // namespace memwall

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,13 @@ struct CaseHistory {
 // Cases matching the filter, in key order, each with its points in run order and its change
 // points (the per-point error is the half-width of its median's interval over 1.96).
 std::vector<CaseHistory> load_history(const Store& store, const HistoryFilter& filter, const ChangeOptions& opt = {});
+
+// `memwall history --format json` ("format": "memwall-history/1"): the database, the filter, the
+// change-point rule, and per case its key, its points (oldest run first: run, started_at,
+// branch, commit, median and its 95% interval in seconds, n) and its change points (the run
+// where the new level starts, the levels before and after, their ratio and the step in
+// standard errors).
+void write_history_json(const std::vector<CaseHistory>& histories, const std::string& database,
+                        const HistoryFilter& filter, const ChangeOptions& opt, std::ostream& os);
 
 }  // namespace memwall

@@ -4,10 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "results/report.hpp"
+#include "results/report_json.hpp"
 
 namespace memwall {
-
-namespace {
 
 using nlohmann::json;
 
@@ -21,6 +20,10 @@ json key_json(const CaseKey& k) {
             {"config", params_json(k.config)}};
 }
 
+json interval_json(Interval i) { return json::array({i.lo, i.hi}); }
+
+namespace {
+
 json side_json(const RunSide& r) {
     return {{"run", r.id},        {"database", r.database}, {"started_at", r.started_at},     {"host", r.host},
             {"device", r.device}, {"backend", r.backend},   {"git_revision", r.git_revision}, {"tags", r.tags}};
@@ -33,8 +36,6 @@ json stats_json(const SideStats& s, bool normalised) {
     if (!s.message.empty()) j["message"] = s.message;
     return j;
 }
-
-json interval_json(Interval i) { return json::array({i.lo, i.hi}); }
 
 }  // namespace
 

@@ -15,6 +15,7 @@ struct HistoryArgs {
     HistoryFilter filter;
     std::vector<std::string> tags;
     ChangeOptions change;
+    std::string format = "console";
 };
 
 void print_history(std::ostream& os, const CaseHistory& h) {
@@ -54,6 +55,8 @@ void add_history_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--tag", a->tags, "only runs carrying this tag key=value (e.g. branch=main); repeatable");
     cmd->add_option("--last", a->filter.last, "only the newest N runs (after the tag filter)");
     cmd->add_option("--threshold", a->change.threshold, "smallest step flagged, as a fraction (default 0.05)");
+    cmd->add_option("--format", a->format, "console or json (default: console)")
+        ->check(CLI::IsMember({"console", "json"}));
     cmd->callback([a, &ctx] {
         if (!(a->change.threshold > 0 && a->change.threshold < 1))
             throw UsageError("--threshold must be in (0, 1), e.g. 0.05 for 5%");
@@ -64,6 +67,10 @@ void add_history_command(CLI::App& app, Context& ctx) {
         }
         const Store store = Store::open(ctx.db_path, Store::Mode::read_only);
         const auto histories = load_history(store, a->filter, a->change);
+        if (a->format == "json") {
+            write_history_json(histories, ctx.db_path, a->filter, a->change, std::cout);
+            return;
+        }
         if (histories.empty()) {
             std::cout << "no timed case in " << ctx.db_path << " matches\n";
             return;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
 #include "temp_dir.hpp"
 
 namespace memwall {
@@ -82,6 +86,45 @@ TEST_F(HistoryTest, FiltersByLabelTagsAndLastRuns) {
     HistoryFilter nothing;
     nothing.problem = "seq_q=4096";
     EXPECT_TRUE(load_history(store, nothing).empty());
+}
+
+TEST_F(HistoryTest, JsonHoldsThePointsAndTheChangePoint) {
+    for (int i = 0; i < 4; ++i) add_run(1.0, {{"branch", "main"}, {"commit", "c" + std::to_string(i)}});
+    for (int i = 4; i < 8; ++i) add_run(0.8, {{"branch", "main"}, {"commit", "c" + std::to_string(i)}});
+    HistoryFilter f;
+    f.variant = "flash";
+    f.tags = {{"branch", "main"}};
+    std::ostringstream os;
+    write_history_json(load_history(store, f), "h.db", f, {}, os);
+    const auto j = nlohmann::json::parse(os.str());
+
+    EXPECT_EQ(j["format"], "memwall-history/1");
+    EXPECT_EQ(j["database"], "h.db");
+    EXPECT_EQ(j["filter"]["variant"], "flash");
+    EXPECT_EQ(j["filter"]["tags"]["branch"], "main");
+    EXPECT_DOUBLE_EQ(j["rule"]["threshold"].get<double>(), 0.05);
+    ASSERT_EQ(j["cases"].size(), 1u);
+    const auto& c = j["cases"][0];
+    EXPECT_EQ(c["variant"], "flash");
+    EXPECT_EQ(c["config"]["Br"], 32);
+    EXPECT_EQ(c["problem"]["seq_q"], 1024);
+    ASSERT_EQ(c["points"].size(), 8u);
+    EXPECT_EQ(c["points"][0]["run"], 1);
+    EXPECT_EQ(c["points"][3]["commit"], "c3");
+    EXPECT_NEAR(c["points"][0]["median"].get<double>(), 1e-3, 1e-12);
+    EXPECT_LT(c["points"][0]["ci"][0].get<double>(), c["points"][0]["ci"][1].get<double>());
+    EXPECT_EQ(c["points"][0]["n"], 9);
+    ASSERT_EQ(c["change_points"].size(), 1u);
+    const auto& cp = c["change_points"][0];
+    EXPECT_EQ(cp["run"], 5);
+    EXPECT_EQ(cp["index"], 4);
+    EXPECT_EQ(cp["direction"], "faster");
+    EXPECT_NEAR(cp["ratio"].get<double>(), 0.8, 1e-6);
+    EXPECT_GT(cp["score"].get<double>(), 4);
+
+    std::ostringstream empty;
+    write_history_json({}, "h.db", HistoryFilter{}, {}, empty);
+    EXPECT_TRUE(nlohmann::json::parse(empty.str())["cases"].empty());
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // `memwall history` end to end: the trend of each case with its tags, and the change point.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "process.hpp"
 #include "synthetic_runs.hpp"
 
@@ -39,4 +41,31 @@ TEST(CliHistory, ShowsTheTrendAndFlagsTheStep) {
 
     EXPECT_EQ(run_memwall({"--db", "t.db", "history", "--tag", "nonsense"}, d.path).status, 2);
     EXPECT_EQ(run_memwall({"--db", "missing.db", "history"}, d.path).status, 2);
+}
+
+TEST(CliHistory, JsonFormat) {
+    TempDir d;
+    {
+        Store s = Store::open((d.path / "t.db").string(), Store::Mode::create);
+        for (int i = 0; i < 6; ++i)
+            add_synthetic_run(s, {.scale = i < 3 ? 1.0 : 1.3,
+                                  .seed = static_cast<std::uint64_t>(i + 1),
+                                  .tags = {{"branch", "main"}},
+                                  .noise = 0.005});
+    }
+    const Result r = run_memwall({"--db", "t.db", "history", "--variant", "flash", "--format", "json"}, d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);  // stdout holds the document only
+    EXPECT_EQ(j["format"], "memwall-history/1");
+    ASSERT_EQ(j["cases"].size(), 1u);
+    EXPECT_EQ(j["cases"][0]["points"].size(), 6u);
+    ASSERT_EQ(j["cases"][0]["change_points"].size(), 1u);
+    EXPECT_EQ(j["cases"][0]["change_points"][0]["run"], 4);
+    EXPECT_EQ(j["cases"][0]["change_points"][0]["direction"], "slower");
+
+    const Result none = run_memwall({"--db", "t.db", "history", "--family", "conv", "--format", "json"}, d.path);
+    ASSERT_EQ(none.status, 0) << none.err;
+    EXPECT_TRUE(nlohmann::json::parse(none.out)["cases"].empty());
+
+    EXPECT_EQ(run_memwall({"--db", "t.db", "history", "--format", "xml"}, d.path).status, 2);
 }
