@@ -6,13 +6,13 @@
 namespace memwall {
 
 const std::vector<std::string>& strategy_names() {
-    static const std::vector<std::string> names{"exhaustive", "random", "anneal", "genetic", "guided", "guided-prior"};
+    static const std::vector<std::string> names{"exhaustive", "random", "anneal", "genetic", "guided-online", "guided"};
     return names;
 }
 
-bool uses_prior(std::string_view name) { return name == "guided-prior"; }
+bool uses_prior(std::string_view name) { return name == "guided"; }
 
-std::string_view without_prior(std::string_view name) { return uses_prior(name) ? "guided" : name; }
+std::string_view without_prior(std::string_view name) { return uses_prior(name) ? "guided-online" : name; }
 
 std::unique_ptr<Strategy> make_strategy(std::string_view name, const TuningSpace& space, std::uint64_t seed,
                                         const CounterPrior* prior) {
@@ -20,12 +20,8 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, const TuningSpace
     if (name == "random") return make_random(space, seed);
     if (name == "anneal") return make_anneal(space, seed);
     if (name == "genetic") return make_genetic(space, seed);
-    if (name == "guided") return make_guided(space, seed, nullptr);
-    if (name == "guided-prior") {
-        if (!prior)
-            throw UsageError("strategy 'guided-prior' needs a counter prior (device-independent counters of every configuration)");
-        return make_guided(space, seed, prior);
-    }
+    if (name == "guided-online") return make_guided(space, seed, nullptr);
+    if (name == "guided") return make_guided(space, seed, prior);
     std::string known;
     for (const auto& n : strategy_names()) known += (known.empty() ? "" : ", ") + n;
     throw UsageError("unknown strategy '" + std::string(name) + "' (strategies: " + known + ")");

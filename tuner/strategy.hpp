@@ -1,7 +1,8 @@
 // Search strategies by name: exhaustive, random (without replacement), anneal (simulated
-// annealing), genetic, guided (counter-guided, model-based, learning online only) and
-// guided-prior (guided also given a CounterPrior: device-independent counters of every
-// configuration before measuring). Each is reproducible from its seed.
+// annealing), genetic, guided (counter-guided and model-based: it learns online from what it
+// measured, and starts from a CounterPrior, the device-independent counters of every
+// configuration, where the source provides one) and guided-online (the same, never given a
+// prior). Each is reproducible from its seed.
 #pragma once
 
 #include <cstdint>
@@ -20,13 +21,12 @@ const std::vector<std::string>& strategy_names();
 // Whether the strategy `name` reads a CounterPrior.
 bool uses_prior(std::string_view name);
 // The strategy `name` searches exactly as, seed for seed, when its prior is empty: guided for
-// guided-prior, `name` itself for strategies that read no prior.
+// guided-online for guided, `name` itself for strategies that read no prior.
 std::string_view without_prior(std::string_view name);
 
-// Throws UsageError for an unknown name (the message lists the known ones), or for guided-prior
-// without a prior. `prior` is read by guided-prior only (it must cover every configuration of
-// `space`); with an empty one (a recording without device-independent counters) it searches as
-// guided does.
+// Throws UsageError for an unknown name (the message lists the known ones). `prior` is read by
+// guided only (it must cover every configuration of `space`); without one, or with an empty one
+// (a recording without device-independent counters), guided searches as guided-online does.
 std::unique_ptr<Strategy> make_strategy(std::string_view name, const TuningSpace& space, std::uint64_t seed,
                                         const CounterPrior* prior = nullptr);
 

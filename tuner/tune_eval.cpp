@@ -242,9 +242,9 @@ std::string render_tune_eval(const TuneEvalTable& table) {
         return std::any_of(s.rows.begin(), s.rows.end(), [](const TuneEvalRow& r) { return uses_prior(r.strategy); });
     });
     if (prior_asked)
-        out += "  guided-prior is also given, before measuring, the prior: device-independent counters of every\n"
+        out += "  guided is also given, before measuring, the prior: device-independent counters of every\n"
                "    configuration (instruction counts, memory requests: what the code does, not how fast);\n"
-               "    where a recording has none it searches as guided does\n";
+               "    where a recording has none it searches as guided-online, which is never given one, does\n";
     out += "mean score over " + std::to_string(table.spaces.size()) + " spaces:";
     for (const auto& [name, score] : table.mean_scores) out += format(" %s %.3f", name.c_str(), score);
     out += "\n";

@@ -1,7 +1,7 @@
 // tune-eval: every strategy replayed over every recorded space with many seeds, scored against
 // the exact random-search baseline (Willemsen et al.), with the evaluations each run needed to
 // get within 10% and 5% of the optimum and to the optimum. Strategies that read a CounterPrior
-// (guided-prior) are given the recording's device-independent counters.
+// (guided) are given the recording's device-independent counters.
 #pragma once
 
 #include <cstddef>

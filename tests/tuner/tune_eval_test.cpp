@@ -61,16 +61,16 @@ TEST(TuneEval, ScoresEveryStrategyOnEverySpace) {
     EXPECT_NE(text.find("mean score over 2 spaces"), std::string::npos);
 }
 
-TEST(TuneEval, GivesGuidedPriorTheDeviceIndependentCounters) {
+TEST(TuneEval, GivesGuidedTheDeviceIndependentCounters) {
     const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json");
     const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");
     TuneEvalOptions options;
     options.seeds = 5;
     std::size_t runs = 0;
     options.progress = [&](double) { ++runs; };
-    const TuneEvalTable table = tune_eval({&conv, &pnpoly}, {"guided", "guided-prior"}, options);
-    // No counters in a Kernel Tuner cache: guided-prior has no prior there and searches as guided
-    // (the strategy tests check that), so guided's runs there are not repeated.
+    const TuneEvalTable table = tune_eval({&conv, &pnpoly}, {"guided-online", "guided"}, options);
+    // No counters in a Kernel Tuner cache: guided has no prior there and searches as
+    // guided-online (the strategy tests check that), so those runs are not repeated.
     EXPECT_TRUE(table.spaces[0].prior_counters.empty());
     EXPECT_EQ(table.spaces[0].rows[0].score, table.spaces[0].rows[1].score);
     EXPECT_EQ(table.spaces[0].rows[0].within10.median, table.spaces[0].rows[1].within10.median);
@@ -80,11 +80,11 @@ TEST(TuneEval, GivesGuidedPriorTheDeviceIndependentCounters) {
     EXPECT_EQ(std::find(names.begin(), names.end(), "dram__bytes_read.sum"), names.end());
     const std::string text = render_tune_eval(table);
     EXPECT_NE(text.find("prior: " + std::to_string(names.size()) + " device-independent counters"), std::string::npos);
-    EXPECT_NE(text.find("guided-prior is also given"), std::string::npos);
-    // Without guided-prior nobody is given a prior; without guided, guided-prior runs everywhere.
-    EXPECT_TRUE(tune_eval({&pnpoly}, {"guided"}, options).spaces[0].prior_counters.empty());
+    EXPECT_NE(text.find("guided is also given"), std::string::npos);
+    // Without guided nobody is given a prior; without guided-online, guided runs everywhere.
+    EXPECT_TRUE(tune_eval({&pnpoly}, {"guided-online"}, options).spaces[0].prior_counters.empty());
     runs = 0;
-    tune_eval({&conv}, {"guided-prior"}, options);
+    tune_eval({&conv}, {"guided"}, options);
     EXPECT_EQ(runs, 5u);
 }
 

@@ -11,8 +11,8 @@
 // the model here is learned online from the configurations already measured, bounds time with
 // the roofline of its predicted counters, and keeps a share of global exploration.
 //
-// guided-prior is the same search given a CounterPrior, KTT's offline knowledge in exact form:
-// device-independent counts of every configuration. It starts from the configuration of least
+// Given a CounterPrior (where the source has one), KTT's offline knowledge in exact form:
+// device-independent counts of every configuration, it starts from the configuration of least
 // work (the geometric mean of its counts over their medians) instead of random ones, and its
 // model learns from the measured times what each count costs on the device.
 #include <algorithm>
