@@ -34,6 +34,8 @@ public:
 
     const TuningSpace& space() const override { return target_.space; }
     Evaluation evaluate(std::size_t config) override;
+    // Measured times vary; predicted ones (cuda-emu) do not.
+    bool noisy() const override { return options_.predict_for == nullptr; }
 
 private:
     const LiveTarget& target_;

@@ -207,9 +207,16 @@ CREATE TABLE tune_eval_scores (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 3: a configuration a live session measured again before choosing its best
+// (tuner/tune.hpp's confirmation) records how often; its time is the median of their times.
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE tuning_trials ADD COLUMN measurements INTEGER NOT NULL DEFAULT 1 CHECK (measurements >= 1);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
+    Migration{3, "measurements per tuning trial", kSchemaV3},
 };
 
 }  // namespace

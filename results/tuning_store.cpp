@@ -117,34 +117,50 @@ std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
     return sqlite3_last_insert_rowid(store.handle());
 }
 
-void save_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
-    const std::string where = "trial " + std::to_string(t.index) + " of tuning session " + std::to_string(session_id);
+namespace {
+
+void check_trial(const TrialRecord& t, const std::string& where) {
     if ((t.status == "ok") != t.seconds.has_value())
         throw std::logic_error("save_trial: " + where + " must have a time exactly when ok");
     if (t.seconds && !std::isfinite(*t.seconds)) throw std::logic_error("save_trial: non-finite time in " + where);
+    if (t.measurements < 1) throw std::logic_error("save_trial: " + where + " has no measurement");
     for (double x : t.samples)
         if (!std::isfinite(x)) throw std::logic_error("save_trial: non-finite sample in " + where);
     for (const Counter& k : t.counters)
         if (!std::isfinite(k.value)) throw std::logic_error("save_trial: counter " + k.name + " is not finite in " + where);
+}
 
+void insert_samples(sqlite3* db, std::int64_t session_id, const TrialRecord& t) {
+    Statement sample(db, "INSERT INTO tuning_trial_samples (session_id, idx, sample, seconds) VALUES (?1, ?2, ?3, ?4)");
+    for (std::size_t i = 0; i < t.samples.size(); ++i) {
+        sample.reset();
+        sample.bind(1, session_id).bind(2, t.index).bind(3, static_cast<std::int64_t>(i)).bind(4, t.samples[i]).run();
+    }
+}
+
+std::string trial_name(std::int64_t session_id, const TrialRecord& t) {
+    return "trial " + std::to_string(t.index) + " of tuning session " + std::to_string(session_id);
+}
+
+}  // namespace
+
+void save_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
+    const std::string where = trial_name(session_id, t);
+    check_trial(t, where);
     sqlite3* db = store.handle();
     Transaction tx(db);
     Statement ins(db,
                   "INSERT INTO tuning_trials (session_id, idx, config, status, reason, seconds, cost_seconds, "
-                  "elapsed_seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+                  "elapsed_seconds, measurements) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     ins.bind(1, session_id).bind(2, t.index).bind(3, t.config).bind(4, t.status).bind(5, t.reason);
-    ins.bind(6, t.seconds).bind(7, t.cost_seconds).bind(8, t.elapsed_seconds);
+    ins.bind(6, t.seconds).bind(7, t.cost_seconds).bind(8, t.elapsed_seconds).bind(9, t.measurements);
     const int rc = ins.run(true);
     if (rc == SQLITE_CONSTRAINT_PRIMARYKEY) throw std::logic_error("save_trial: " + where + " already saved");
     if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) throw std::logic_error("save_trial: no tuning session " + std::to_string(session_id));
     if (rc == SQLITE_CONSTRAINT_CHECK) throw std::logic_error("save_trial: unknown status '" + t.status + "' in " + where);
     if (rc != SQLITE_DONE) throw_sqlite_error(db, "save_trial");
 
-    Statement sample(db, "INSERT INTO tuning_trial_samples (session_id, idx, sample, seconds) VALUES (?1, ?2, ?3, ?4)");
-    for (std::size_t i = 0; i < t.samples.size(); ++i) {
-        sample.reset();
-        sample.bind(1, session_id).bind(2, t.index).bind(3, static_cast<std::int64_t>(i)).bind(4, t.samples[i]).run();
-    }
+    insert_samples(db, session_id, t);
     Statement counter(db,
                       "INSERT INTO tuning_trial_counters (session_id, idx, name, value, unit, source) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
@@ -155,6 +171,24 @@ void save_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
         if (counter.run(true) != SQLITE_DONE)
             throw std::logic_error("save_trial: counter " + k.name + " given twice in " + where);
     }
+    tx.commit();
+}
+
+void update_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
+    const std::string where = trial_name(session_id, t);
+    check_trial(t, where);
+    sqlite3* db = store.handle();
+    Transaction tx(db);
+    Statement up(db,
+                 "UPDATE tuning_trials SET status = ?3, reason = ?4, seconds = ?5, cost_seconds = ?6, "
+                 "measurements = ?7 WHERE session_id = ?1 AND idx = ?2");
+    up.bind(1, session_id).bind(2, t.index).bind(3, t.status).bind(4, t.reason).bind(5, t.seconds);
+    up.bind(6, t.cost_seconds).bind(7, t.measurements);
+    if (up.run(true) != SQLITE_DONE) throw std::logic_error("update_trial: unknown status '" + t.status + "' in " + where);
+    if (sqlite3_changes(db) == 0) throw std::logic_error("update_trial: " + where + " is not stored");
+    Statement drop(db, "DELETE FROM tuning_trial_samples WHERE session_id = ?1 AND idx = ?2");
+    drop.bind(1, session_id).bind(2, t.index).run();
+    insert_samples(db, session_id, t);
     tx.commit();
 }
 
@@ -185,7 +219,7 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
     std::vector<TrialRecord> out;
     std::map<std::int64_t, std::size_t> index;
     Statement st(db,
-                 "SELECT idx, config, status, reason, seconds, cost_seconds, elapsed_seconds FROM tuning_trials "
+                 "SELECT idx, config, status, reason, seconds, cost_seconds, elapsed_seconds, measurements FROM tuning_trials "
                  "WHERE session_id = ?1 ORDER BY idx");
     st.bind(1, session_id);
     while (st.step()) {
@@ -197,6 +231,7 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
         if (!st.is_null(4)) t.seconds = st.real(4);
         t.cost_seconds = st.real(5);
         t.elapsed_seconds = st.real(6);
+        t.measurements = st.int64(7);
         index[t.index] = out.size();
         out.push_back(std::move(t));
     }

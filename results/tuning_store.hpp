@@ -52,6 +52,10 @@ struct TrialRecord {
     double elapsed_seconds = 0;
     std::vector<double> samples;
     std::vector<Counter> counters;
+    // How often the configuration was measured: more than once when a live session confirmed it
+    // (tuner/tune.hpp); `seconds` is then the median of the measurements' times, `samples` all
+    // of their samples.
+    std::int64_t measurements = 1;
 };
 
 struct TuningSessionSummary {
@@ -65,6 +69,9 @@ struct TuningSessionSummary {
 std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info);
 // Throws std::logic_error for an unknown session or a trial index already stored.
 void save_trial(Store& store, std::int64_t session_id, const TrialRecord& trial);
+// Replaces a stored trial's status, reason, time, cost, measurements and samples (its counters
+// stay): a confirmation's result. Throws std::logic_error for a trial not stored.
+void update_trial(Store& store, std::int64_t session_id, const TrialRecord& trial);
 void finish_tuning_session(Store& store, std::int64_t session_id, RunStatus status, const std::string& stop_reason);
 
 // Oldest first.

@@ -36,8 +36,12 @@ class Objective {
 public:
     virtual ~Objective() = default;
     virtual const TuningSpace& space() const = 0;
-    // `config` is an index into space(). Called once per configuration by tune().
+    // `config` is an index into space(). Called once per configuration by tune(), and again
+    // for a confirmation when noisy().
     virtual Evaluation evaluate(std::size_t config) = 0;
+    // Whether evaluating a configuration again can give another time (a measurement here, as
+    // opposed to a recorded or predicted one).
+    virtual bool noisy() const { return false; }
 };
 
 }  // namespace memwall

@@ -1,5 +1,6 @@
 #include "tuner/tune.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -38,19 +39,91 @@ void History::record_last() {
     if (last.evaluation.ok() && last.evaluation.seconds < best_seconds()) best_ = last.config;
 }
 
-Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks) {
+namespace {
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The ok entries within `margin` of the best, fastest first, at most `count`.
+std::vector<std::size_t> candidates(const Trace& trace, const Confirmation& c) {
+    std::vector<std::size_t> ok;
+    for (std::size_t i = 0; i < trace.entries.size(); ++i)
+        if (trace.entries[i].evaluation.ok()) ok.push_back(i);
+    std::sort(ok.begin(), ok.end(), [&](std::size_t a, std::size_t b) {
+        return trace.entries[a].evaluation.seconds < trace.entries[b].evaluation.seconds;
+    });
+    if (ok.empty()) return ok;
+    const double limit = trace.entries[ok.front()].evaluation.seconds * (1 + c.margin);
+    std::vector<std::size_t> out;
+    for (std::size_t i : ok)
+        if (out.size() < c.candidates && trace.entries[i].evaluation.seconds <= limit) out.push_back(i);
+    return out;
+}
+
+// Folds a further measurement into an entry: the median time of all measurements, or the
+// failure when this one failed (a configuration that fails once is not trusted).
+void fold(TraceEntry& entry, Evaluation again) {
+    Evaluation& e = entry.evaluation;
+    e.cost_seconds += again.cost_seconds;
+    if (!again.ok()) {
+        e.status = again.status;
+        e.reason = "measured again: " + again.reason;
+        e.seconds = 0;
+        return;
+    }
+    entry.times.push_back(again.seconds);
+    e.samples.insert(e.samples.end(), again.samples.begin(), again.samples.end());
+    e.seconds = median_of(entry.times);
+}
+
+// Measures the candidates round by round, rotating the order, while the time budget lasts.
+void confirm(Objective& objective, Trace& trace, const Budget& budget, const TuneHooks& hooks,
+             const Confirmation& c) {
+    const std::vector<std::size_t> chosen = candidates(trace, c);
+    if (chosen.size() < 2) return;
+    for (std::size_t round = 0; round < c.rounds; ++round) {
+        for (std::size_t k = 0; k < chosen.size(); ++k) {
+            if (hooks.interrupted && hooks.interrupted()) return;
+            if (budget.seconds > 0 && trace.elapsed_seconds >= budget.seconds) return;
+            if (budget.evaluations && trace.measurements() >= budget.evaluations) return;
+            TraceEntry& entry = trace.entries[chosen[(k + round) % chosen.size()]];
+            if (!entry.evaluation.ok()) continue;
+            if (hooks.confirming) hooks.confirming(entry.config);
+            Evaluation again = objective.evaluate(entry.config);
+            trace.elapsed_seconds += again.cost_seconds;
+            ++trace.confirmations;
+            fold(entry, std::move(again));
+            if (hooks.confirmed) hooks.confirmed(trace, static_cast<std::size_t>(&entry - trace.entries.data()));
+        }
+    }
+}
+
+}  // namespace
+
+Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks,
+           const Confirmation& confirmation) {
     using clock = std::chrono::steady_clock;
     const TuningSpace& space = objective.space();
+    const std::size_t wanted = confirmation.candidates > 1 ? confirmation.candidates * confirmation.rounds : 0;
+    const bool confirming =
+        objective.noisy() && wanted > 0 && (budget.evaluations == 0 || budget.evaluations > 2 * wanted);
+    const std::size_t reserve = confirming ? wanted : 0;
+    const std::size_t search_limit = budget.evaluations ? budget.evaluations - reserve : 0;
     Trace trace;
     History history(space, trace);
-    double elapsed = 0;
-    std::size_t since_improvement = 0;
+    double elapsed = 0, ok_cost = 0;
+    std::size_t since_improvement = 0, ok_count = 0;
     for (;;) {
-        if (budget.evaluations && trace.entries.size() >= budget.evaluations) {
+        if (search_limit && trace.entries.size() >= search_limit) {
             trace.stop_reason = "evaluations";
             break;
         }
-        if (budget.seconds > 0 && elapsed >= budget.seconds) {
+        // The confirmation's measurements, estimated at the mean cost of an ok one so far.
+        const double reserve_seconds = ok_count ? static_cast<double>(reserve) * ok_cost / static_cast<double>(ok_count) : 0;
+        if (budget.seconds > 0 && elapsed + reserve_seconds >= budget.seconds) {
             trace.stop_reason = "time";
             break;
         }
@@ -84,6 +157,11 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         entry.strategy_seconds = strategy_seconds;
         elapsed += entry.evaluation.cost_seconds + strategy_seconds;
         entry.elapsed_seconds = elapsed;
+        if (entry.evaluation.ok()) {
+            entry.times.push_back(entry.evaluation.seconds);
+            ok_cost += entry.evaluation.cost_seconds;
+            ++ok_count;
+        }
         const double before = history.best_seconds();
         trace.entries.push_back(std::move(entry));
         history.record_last();
@@ -91,6 +169,8 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
         if (hooks.evaluated) hooks.evaluated(trace);
     }
+    trace.elapsed_seconds = elapsed;
+    if (confirming && trace.stop_reason != "interrupted") confirm(objective, trace, budget, hooks, confirmation);
     return trace;
 }
 

@@ -18,9 +18,23 @@
 namespace memwall {
 
 struct Budget {
-    std::size_t evaluations = 0;  // unique configurations evaluated; 0: no limit
+    std::size_t evaluations = 0;  // measurements: unique configurations, plus confirmations; 0: no limit
     double seconds = 0;           // evaluation cost plus strategy time; 0: no limit
     std::size_t stale = 0;        // stop after this many evaluations without a better time; 0: never
+};
+
+// The end of a session on a noisy objective (Objective::noisy: a time measured here varies by a
+// few percent between measurements): the search's best may be a lucky measurement of a
+// configuration that is not the fastest. So the `candidates` fastest configurations within
+// `margin` of the best are measured `rounds` more times, round by round (a slow spell of the
+// machine then hits them alike), and each one's time becomes the median of its measurements.
+// The measurements come out of the budget: candidates x rounds are reserved from an evaluation
+// budget larger than twice that (a smaller one is all search), and their estimated cost from a
+// time budget. Interrupted or exhausted by failures, a session is not confirmed.
+struct Confirmation {
+    std::size_t candidates = 3;  // 0 or 1: no confirmation
+    std::size_t rounds = 2;
+    double margin = 0.10;
 };
 
 struct TraceEntry {
@@ -29,6 +43,9 @@ struct TraceEntry {
     double best_seconds = std::numeric_limits<double>::infinity();  // best ok time so far
     double strategy_seconds = 0;  // wall time the strategy took to propose this configuration
     double elapsed_seconds = 0;   // evaluation cost and strategy time so far, this one included
+    // Each measurement's time: one, or more when confirmed (evaluation.seconds is their median,
+    // evaluation.samples all their samples, evaluation.cost_seconds their total cost).
+    std::vector<double> times;
 };
 
 struct Trace {
@@ -36,7 +53,11 @@ struct Trace {
     // "evaluations", "time", "no improvement", "space exhausted", "strategy finished" or
     // "interrupted".
     std::string stop_reason;
+    std::size_t confirmations = 0;  // measurements of the confirmation
+    double elapsed_seconds = 0;     // the whole session's, the confirmation included
 
+    // Every measurement: one per entry, plus the confirmations.
+    std::size_t measurements() const { return entries.size() + confirmations; }
     // The entry holding the best ok time, or nullopt when none succeeded.
     std::optional<std::size_t> best() const;
 };
@@ -78,11 +99,15 @@ public:
 struct TuneHooks {
     std::function<void(std::size_t config)> proposed;  // before the configuration is evaluated
     std::function<void(const Trace&)> evaluated;       // after its entry is appended (to store it)
+    std::function<void(std::size_t config)> confirming;               // before a confirmation measurement
+    std::function<void(const Trace&, std::size_t entry)> confirmed;   // after it updated that entry
     std::function<bool()> interrupted;                 // checked before each proposal: true stops
 };
 
-// Runs `strategy` against `objective` until the budget or the space is exhausted. Throws
-// std::logic_error when a strategy proposes a configuration twice or one outside the space.
-Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks = {});
+// Runs `strategy` against `objective` until the budget or the space is exhausted, then confirms
+// the best on a noisy objective. Throws std::logic_error when a strategy proposes a
+// configuration twice or one outside the space.
+Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks = {},
+           const Confirmation& confirmation = {});
 
 }  // namespace memwall

@@ -1,5 +1,7 @@
 #include "tuner/tuning_session.hpp"
 
+#include <algorithm>
+
 namespace memwall {
 
 TrialRecord trial_record(const TuningSpace& space, const TraceEntry& entry, std::size_t index) {
@@ -14,6 +16,7 @@ TrialRecord trial_record(const TuningSpace& space, const TraceEntry& entry, std:
     t.elapsed_seconds = entry.elapsed_seconds;
     t.samples = e.samples;
     t.counters = e.counters;
+    t.measurements = static_cast<std::int64_t>(std::max<std::size_t>(1, entry.times.size()));
     return t;
 }
 
@@ -26,6 +29,10 @@ SessionRecorder::SessionRecorder(Store& store, TuningSessionInfo info, const Tun
 void SessionRecorder::record(const Trace& trace) {
     const std::size_t i = trace.entries.size() - 1;
     save_trial(store_, id_, trial_record(space_, trace.entries[i], i));
+}
+
+void SessionRecorder::update(const Trace& trace, std::size_t entry) {
+    update_trial(store_, id_, trial_record(space_, trace.entries.at(entry), entry));
 }
 
 void SessionRecorder::finish(const Trace& trace) {

@@ -12,7 +12,7 @@
 namespace memwall {
 
 // The trial stored for one trace entry: configuration as canonical JSON, status, reason,
-// time (only when ok), samples and counters.
+// time (only when ok), samples, counters and number of measurements.
 TrialRecord trial_record(const TuningSpace& space, const TraceEntry& entry, std::size_t index);
 
 class SessionRecorder {
@@ -23,6 +23,8 @@ public:
     std::int64_t id() const { return id_; }
     // Saves the newest entry of `trace`.
     void record(const Trace& trace);
+    // Stores a confirmation's update of entry `entry` (TuneHooks::confirmed).
+    void update(const Trace& trace, std::size_t entry);
     // Marks the session complete, or interrupted when the trace stopped on "interrupted".
     void finish(const Trace& trace);
 

@@ -32,7 +32,7 @@ RecordedSpace load_space(const std::string& path) {
 struct TuneArgs {
     std::string replay, family, variant, backend = "cpu", device_model, strategy = "guided";
     std::vector<std::string> axes;
-    std::size_t budget = 100, stale = 0;
+    std::size_t budget = 100, stale = 0, confirm = Confirmation{}.candidates;
     double seconds = 0;
     std::uint64_t seed = 1;
     bool quiet = false;
@@ -61,24 +61,34 @@ TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
 Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, SessionRecorder& recorder,
                   const std::string& time_label) {
     const TuningSpace& space = objective.space();
-    TuneProgress progress(a.budget ? std::min(a.budget, space.size()) : space.size(), time_label, !a.quiet);
+    const std::size_t confirmations = objective.noisy() && a.confirm > 1 ? a.confirm * Confirmation{}.rounds : 0;
+    TuneProgress progress(a.budget ? std::min(a.budget, space.size() + confirmations) : space.size(), time_label,
+                          !a.quiet);
     std::size_t done = 0;
     double best = std::numeric_limits<double>::infinity();
     TuneHooks hooks;
     hooks.proposed = [&](std::size_t config) { progress.measuring(done, space.label(config)); };
     hooks.evaluated = [&](const Trace& t) {
         recorder.record(t);
-        done = t.entries.size();
+        done = t.measurements();
         const TraceEntry& e = t.entries.back();
         if (e.evaluation.ok() && e.evaluation.seconds < best) {
             best = e.evaluation.seconds;
             progress.best(best, space.label(e.config));
         }
     };
+    hooks.confirming = [&](std::size_t config) { progress.measuring(done, "again: " + space.label(config)); };
+    hooks.confirmed = [&](const Trace& t, std::size_t entry) {
+        recorder.update(t, entry);
+        done = t.measurements();
+        if (const auto b = t.best()) progress.best(t.entries[*b].evaluation.seconds, space.label(t.entries[*b].config));
+    };
     hooks.interrupted = [] { return stop_requested.load(); };
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
-    const Trace trace = tune(objective, strategy, Budget{a.budget, a.seconds, a.stale}, hooks);
+    Confirmation confirmation;
+    confirmation.candidates = a.confirm;
+    const Trace trace = tune(objective, strategy, Budget{a.budget, a.seconds, a.stale}, hooks, confirmation);
     progress.finish();
     recorder.finish(trace);
     return trace;
@@ -89,8 +99,14 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
     const TuningSessionSummary s = *tuning_session(store, id);
     const auto rows = trials(store, id);
     std::cout << "strategy " << a.strategy << ", seed " << a.seed << ": " << trace.entries.size()
-              << " evaluations, stopped by " << trace.stop_reason << "; session " << id << " in " << ctx.db_path
-              << "\n";
+              << " configurations evaluated, stopped by " << trace.stop_reason;
+    if (trace.confirmations) {
+        std::size_t confirmed = 0;
+        for (const auto& e : trace.entries) confirmed += e.times.size() > 1;
+        std::cout << "; the " << confirmed << " fastest measured again (" << trace.confirmations
+                  << " measurements, " << trace.measurements() << " in all)";
+    }
+    std::cout << "; session " << id << " in " << ctx.db_path << "\n";
     if (!a.quiet) {
         std::cout << "\n";
         print_trials(std::cout, s, rows);
@@ -229,9 +245,13 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     tune->add_option("--device-model", a->device_model,
                      "cuda-emu: the GPU whose datasheet roofline predicts the time (default H100 SXM)");
     tune->add_option("--replay", a->replay, "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz)");
-    tune->add_option("--strategy", a->strategy, "exhaustive, random, anneal, genetic, guided or guided-prior (replay of a recording with "
-                                                 "device-independent counters)");
-    tune->add_option("--budget", a->budget, "unique configurations to evaluate (0: no limit; default 100)");
+    tune->add_option("--strategy", a->strategy, "exhaustive, random, anneal, genetic, guided (counter-guided; given a recording's "
+                     "device-independent counters when it has them) or guided-online (never given them)");
+    tune->add_option("--budget", a->budget,
+                     "measurements: unique configurations, plus --confirm's (0: no limit; default 100)");
+    tune->add_option("--confirm", a->confirm,
+                     "measured times: measure the fastest N (within 10%) twice more at the end and keep each "
+                     "one's median; the measurements come out of --budget (0: off; default 3)");
     tune->add_option("--seconds", a->seconds, "budget in evaluation seconds (0: no limit)");
     tune->add_option("--stale", a->stale, "stop after this many evaluations without improvement (0: never)");
     tune->add_option("--seed", a->seed, "seed of the strategy");

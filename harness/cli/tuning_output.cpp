@@ -19,6 +19,17 @@ std::string labelled_time(const TuningSessionInfo& s, double seconds) {
     return format_duration(seconds) + (label.empty() ? "" : " " + label);
 }
 
+namespace {
+
+// "12", or "36 in 3 measurements" for a confirmed configuration.
+std::string samples_text(const TrialRecord& r) {
+    std::string s = std::to_string(r.samples.size());
+    if (r.measurements > 1) s += " in " + std::to_string(r.measurements) + " measurements";
+    return s;
+}
+
+}  // namespace
+
 void print_trials(std::ostream& os, const TuningSessionSummary& s, const std::vector<TrialRecord>& trials) {
     const std::string label = time_label(s.info.time_source, s.info.device);
     const bool measured = s.info.time_source == TimeSource::measured;
@@ -30,7 +41,7 @@ void print_trials(std::ostream& os, const TuningSessionSummary& s, const std::ve
         if (r.seconds) best = std::min(best, *r.seconds);
         t.add({std::to_string(r.index + 1), params_label(r.config),
                r.status == "ok" ? "ok" : r.status + ": " + r.reason, r.seconds ? format_duration(*r.seconds) : "-",
-               measured && r.seconds ? std::to_string(r.samples.size()) : "-",
+               measured && r.seconds ? samples_text(r) : "-",
                std::isfinite(best) ? format_duration(best) : "-"});
     }
     t.print(os);
@@ -48,7 +59,11 @@ void print_best(std::ostream& os, const TuningSessionSummary& s, const std::vect
     } else if (s.info.time_source == TimeSource::predicted) {
         os << labelled_time(s.info, *s.best_seconds) << ", from emu counters";
     } else {
-        os << format_duration(*s.best_seconds) << " (median of " << b.samples.size() << " samples)";
+        if (b.measurements > 1)
+            os << format_duration(*s.best_seconds) << " (median of " << b.measurements << " measurements, "
+               << b.samples.size() << " samples)";
+        else
+            os << format_duration(*s.best_seconds) << " (median of " << b.samples.size() << " samples)";
     }
     os << ", found at evaluation " << *s.best_index + 1 << " of " << s.trials << "\n";
 }

@@ -79,7 +79,7 @@ TEST(LiveObjective, FailuresAreRecordedWithWhyAndWrongResultsAreNeverBest) {
     EXPECT_EQ(target.problem.integer("n"), 5);
     LiveObjective objective(target, MemoryHierarchy{}, quick());
     auto exhaustive = make_strategy("exhaustive", target.space, 1);
-    const Trace trace = tune(objective, *exhaustive, {});
+    const Trace trace = tune(objective, *exhaustive, {}, {}, Confirmation{0});  // first measurements only
     ASSERT_EQ(trace.entries.size(), 4u);
 
     auto entry = [&](std::int64_t t) -> const TraceEntry& {

@@ -61,6 +61,22 @@ TEST_F(Blank, VersionOneDataSurvivesTheMigrationToTwo) {
     exec_sql(raw, "INSERT INTO run_properties VALUES (1, 'name', 'cpu')");
 }
 
+TEST_F(Blank, VersionTwoTrialsCountOneMeasurementAfterTheMigrationToThree) {
+    migrate(raw, 0, 2);
+    exec_sql(raw,
+             "INSERT INTO tuning_sessions (id, started_at, status, host, device, backend, family, variant, problem, "
+             "strategy, seed, time_source, command_line, memwall_version) "
+             "VALUES (1, 't', 'complete', 'h', 'd', 'cpu', 'f', 'v', '{}', 'guided', 1, 'measured', 'c', 'v')");
+    exec_sql(raw, "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) VALUES (1, 0, '{}', 'ok', 1.0)");
+    migrate(raw, 2, 3);
+    EXPECT_EQ(user_version(raw), 3);
+    Statement st(raw, "SELECT measurements FROM tuning_trials");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.int64(0), 1);
+    Statement none(raw, "UPDATE tuning_trials SET measurements = 0");
+    EXPECT_EQ(none.run(true), SQLITE_CONSTRAINT_CHECK);
+}
+
 TEST_F(Blank, TrialsNeedATimeExactlyWhenOkAndCascadeWithTheirSession) {
     migrate(raw, 0, Store::schema_version_latest);
     exec_sql(raw, "PRAGMA foreign_keys = ON");

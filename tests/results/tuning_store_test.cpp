@@ -60,6 +60,39 @@ struct TuningStoreTest : ::testing::Test {
     Store store = Store::open(dir.file("t.db"), Store::Mode::create);
 };
 
+TEST_F(TuningStoreTest, AConfirmationUpdatesATrialsTimeMeasurementsAndSamples) {
+    const std::int64_t id = begin_tuning_session(store, sample_session());
+    save_trial(store, id, ok_trial(0, R"({"Br":32,"Bc":64})", 1e-3));  // lucky
+    save_trial(store, id, ok_trial(1, R"({"Br":64,"Bc":64})", 1.1e-3));
+    EXPECT_EQ(tuning_session(store, id)->best_index, 0);
+
+    TrialRecord again = ok_trial(0, R"({"Br":32,"Bc":64})", 1.2e-3);
+    again.measurements = 3;
+    again.samples = {1e-3, 1.2e-3, 1.25e-3, 1.2e-3};
+    again.cost_seconds = 1.5;
+    update_trial(store, id, again);
+    const auto rows = trials(store, id);
+    EXPECT_EQ(rows[0].measurements, 3);
+    EXPECT_EQ(rows[0].samples, again.samples);
+    EXPECT_DOUBLE_EQ(*rows[0].seconds, 1.2e-3);
+    EXPECT_DOUBLE_EQ(rows[0].cost_seconds, 1.5);
+    EXPECT_EQ(rows[0].counters.size(), 2u);  // kept
+    EXPECT_EQ(rows[1].measurements, 1);
+    EXPECT_EQ(tuning_session(store, id)->best_index, 1);
+
+    TrialRecord failed = failed_trial(1, R"({"Br":64,"Bc":64})");
+    failed.measurements = 2;
+    update_trial(store, id, failed);
+    EXPECT_EQ(trials(store, id)[1].status, "failed");
+    EXPECT_TRUE(trials(store, id)[1].samples.empty());
+    EXPECT_EQ(tuning_session(store, id)->best_index, 0);
+
+    EXPECT_THROW(update_trial(store, id, ok_trial(5, "{}", 1e-3)), std::logic_error);
+    TrialRecord none = ok_trial(0, "{}", 1e-3);
+    none.measurements = 0;
+    EXPECT_THROW(update_trial(store, id, none), std::logic_error);
+}
+
 TEST_F(TuningStoreTest, SessionAndTrialsRoundTrip) {
     const TuningSessionInfo in = sample_session();
     const std::int64_t id = begin_tuning_session(store, in);

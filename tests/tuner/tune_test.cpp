@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <deque>
+#include <map>
 #include <stdexcept>
 
 #include "synthetic_space.hpp"
@@ -130,6 +132,136 @@ TEST(Tune, HistoryTellsStrategiesWhatWasMeasured) {
     EXPECT_EQ(h.best_config(), id(rs, 4, 1, 1));
     EXPECT_DOUBLE_EQ(h.best_seconds(), 1.2e-3);
     EXPECT_EQ(h.evaluations(), 2u);
+}
+
+// A measured objective: each configuration returns its queued times in turn (then its last
+// one); a negative time is a failure. Every measurement costs 1 s and has one sample.
+class Noisy final : public Objective {
+public:
+    Noisy(const TuningSpace& space, std::map<std::size_t, std::deque<double>> times)
+        : space_(space), times_(std::move(times)) {}
+    const TuningSpace& space() const override { return space_; }
+    bool noisy() const override { return true; }
+    Evaluation evaluate(std::size_t config) override {
+        measured.push_back(config);
+        auto it = times_.find(config);
+        double t = 10;  // configurations not scripted are slow
+        if (it != times_.end()) {
+            t = it->second.front();
+            if (it->second.size() > 1) it->second.pop_front();
+        }
+        Evaluation e;
+        e.cost_seconds = 1;
+        if (t < 0) {
+            e.status = EvalStatus::failed;
+            e.reason = "wrong result";
+            return e;
+        }
+        e.seconds = t;
+        e.samples = {t};
+        return e;
+    }
+    std::vector<std::size_t> measured;
+
+private:
+    const TuningSpace& space_;
+    std::map<std::size_t, std::deque<double>> times_;
+};
+
+TEST(Confirmation, MeasuresTheFastestAgainInRotationAndKeepsEachMedian) {
+    const RecordedSpace rs = testing::synthetic_space();
+    // 0 was lucky once; 1 and 2 are within 10% of it; 3 is not and is never measured again.
+    Noisy objective(rs.space, {{0, {0.90, 1.10, 1.12}}, {1, {0.95, 1.01, 0.99}}, {2, {0.98, 1.06, 1.04}}, {3, {1.5}}});
+    Scripted s({0, 1, 2, 3});
+    std::vector<std::pair<std::size_t, std::size_t>> confirmed;  // (config being measured, entry updated)
+    std::size_t confirming = 0;
+    TuneHooks hooks;
+    hooks.confirming = [&](std::size_t c) { confirming = c; };
+    hooks.confirmed = [&](const Trace& t, std::size_t entry) {
+        EXPECT_EQ(t.entries[entry].config, confirming);
+        confirmed.emplace_back(confirming, entry);
+    };
+    const Trace t = tune(objective, s, {}, hooks);
+    EXPECT_EQ(t.stop_reason, "strategy finished");
+    EXPECT_EQ(t.confirmations, 6u);
+    EXPECT_EQ(t.measurements(), 10u);
+    // Fastest first in round one, rotated by one in round two.
+    EXPECT_EQ(objective.measured, (std::vector<std::size_t>{0, 1, 2, 3, 0, 1, 2, 1, 2, 0}));
+    ASSERT_EQ(confirmed.size(), 6u);
+    EXPECT_DOUBLE_EQ(t.entries[0].evaluation.seconds, 1.10);
+    EXPECT_EQ(t.entries[0].times, (std::vector<double>{0.90, 1.10, 1.12}));
+    EXPECT_EQ(t.entries[0].evaluation.samples.size(), 3u);
+    EXPECT_DOUBLE_EQ(t.entries[0].evaluation.cost_seconds, 3);
+    EXPECT_DOUBLE_EQ(t.entries[1].evaluation.seconds, 0.99);
+    EXPECT_DOUBLE_EQ(t.entries[2].evaluation.seconds, 1.04);
+    EXPECT_EQ(t.entries[3].times.size(), 1u);
+    EXPECT_EQ(t.best(), std::optional<std::size_t>(1));  // the lucky first measurement no longer wins
+    EXPECT_NEAR(t.elapsed_seconds, 10, 0.1);  // and the strategy's time
+}
+
+TEST(Confirmation, ComesOutOfTheEvaluationBudgetOnlyWhenItCanBeSpared) {
+    const RecordedSpace rs = testing::synthetic_space();
+    std::map<std::size_t, std::deque<double>> steady;
+    for (std::size_t c = 0; c < rs.space.size(); ++c) steady[c] = {1.0 + 0.001 * static_cast<double>(c % 7)};
+    {
+        Noisy objective(rs.space, steady);
+        auto s = make_strategy("random", rs.space, 1);
+        const Trace t = tune(objective, *s, Budget{20, 0, 0});
+        EXPECT_EQ(t.entries.size(), 14u);  // 3 candidates x 2 rounds reserved
+        EXPECT_EQ(t.confirmations, 6u);
+        EXPECT_EQ(t.measurements(), 20u);
+    }
+    {
+        Noisy objective(rs.space, steady);
+        auto s = make_strategy("random", rs.space, 1);
+        const Trace t = tune(objective, *s, Budget{12, 0, 0});  // not more than twice the reserve: all search
+        EXPECT_EQ(t.entries.size(), 12u);
+        EXPECT_EQ(t.confirmations, 0u);
+    }
+    {
+        Noisy objective(rs.space, steady);
+        auto s = make_strategy("random", rs.space, 1);
+        const Trace t = tune(objective, *s, Budget{20, 0, 0}, {}, Confirmation{0});
+        EXPECT_EQ(t.entries.size(), 20u);
+        EXPECT_EQ(t.confirmations, 0u);
+    }
+    {
+        // Time: every measurement costs 1 s; the reserve's 6 s are kept from the 20 s.
+        Noisy objective(rs.space, steady);
+        auto s = make_strategy("random", rs.space, 1);
+        const Trace t = tune(objective, *s, Budget{0, 20, 0});
+        EXPECT_EQ(t.entries.size(), 14u);
+        EXPECT_EQ(t.confirmations, 6u);
+        EXPECT_NEAR(t.elapsed_seconds, 20, 0.1);
+    }
+}
+
+TEST(Confirmation, AConfigurationThatFailsWhenMeasuredAgainIsNotChosen) {
+    const RecordedSpace rs = testing::synthetic_space();
+    Noisy objective(rs.space, {{0, {0.9, -1}}, {1, {0.95}}});
+    Scripted s({0, 1});
+    const Trace t = tune(objective, s, {});
+    EXPECT_EQ(t.entries[0].evaluation.status, EvalStatus::failed);
+    EXPECT_EQ(t.entries[0].evaluation.reason, "measured again: wrong result");
+    EXPECT_EQ(t.best(), std::optional<std::size_t>(1));
+    EXPECT_EQ(t.confirmations, 3u);  // 0 once (then failed, skipped), 1 twice
+}
+
+TEST(Confirmation, NeitherRecordedTimesNorAnInterruptedSessionAreConfirmed) {
+    const RecordedSpace rs = testing::synthetic_space();
+    ReplayObjective replay(rs);
+    auto all = make_strategy("exhaustive", rs.space, 1);
+    EXPECT_EQ(tune(replay, *all, {}).confirmations, 0u);
+
+    Noisy objective(rs.space, {{0, {1.0}}, {1, {1.0}}});
+    Scripted s({0, 1, 2});
+    TuneHooks hooks;
+    std::size_t evaluated = 0;
+    hooks.evaluated = [&](const Trace&) { ++evaluated; };
+    hooks.interrupted = [&] { return evaluated == 2; };
+    const Trace t = tune(objective, s, {}, hooks);
+    EXPECT_EQ(t.stop_reason, "interrupted");
+    EXPECT_EQ(t.confirmations, 0u);
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST(CliTune, ReplaysARecordedSpaceAndStoresTheSession) {
                                              "--strategy", "guided", "--budget", "10", "--seed", "3"};
     const Result r = run_memwall(with({"--db", "a.db"}, replay), d.path);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("10 evaluations"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("10 configurations evaluated"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("best: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("(recorded on"), std::string::npos) << r.out;  // never shown as a measurement here
     // Same seed, same trace.
@@ -76,15 +76,15 @@ TEST(CliTune, ReplaysARecordedSpaceAndStoresTheSession) {
     EXPECT_NE(list.out.find("recorded on"), std::string::npos) << list.out;
 }
 
-// A KTT recording carries counters, so guided-prior gets its prior from the file itself.
-TEST(CliTune, GuidedPriorReplaysWithTheRecordingsCounters) {
+// A KTT recording carries counters, so guided gets its prior from the file itself.
+TEST(CliTune, GuidedReplaysWithTheRecordingsCounters) {
     TempDir d;
     const Result r = run_memwall({"--db", "a.db", "tune", "--replay", fixtures + "pnpoly_RTX_2080Ti_slice.json",
-                                  "--strategy", "guided-prior", "--budget", "5"},
+                                  "--strategy", "guided", "--budget", "5"},
                                  d.path);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("5 evaluations"), std::string::npos) << r.out;
-    EXPECT_EQ(query(d.path / "a.db", "SELECT strategy FROM tuning_sessions"), "guided-prior");
+    EXPECT_NE(r.out.find("5 configurations evaluated"), std::string::npos) << r.out;
+    EXPECT_EQ(query(d.path / "a.db", "SELECT strategy FROM tuning_sessions"), "guided");
 }
 
 TEST(CliTune, MalformedFilesAndBadUsageExit2) {
@@ -135,7 +135,7 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
         d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("4 valid configurations"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("4 evaluations, stopped by space exhausted; session 1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("4 configurations evaluated, stopped by space exhausted"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("best: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("samples)"), std::string::npos) << r.out;  // a median of measured samples
     EXPECT_EQ(query(db, "SELECT backend || ' ' || time_source || ' ' || status || ' ' || stop_reason "
@@ -146,6 +146,13 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
                         "WHERE s.session_id = t.session_id AND s.idx = t.idx) < 3"),
               "0");
     EXPECT_NE(query(db, "SELECT count(*) FROM tuning_trial_counters WHERE name = 'flops' AND source = 'model'"), "0");
+    // The fastest (those within 10% of the best, at least two of them, else none) measured twice more.
+    const std::string confirmed = query(db, "SELECT count(*) FROM tuning_trials WHERE measurements = 3");
+    EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials WHERE measurements NOT IN (1, 3)"), "0");
+    EXPECT_NE(confirmed, "1");
+    if (confirmed != "0") {
+        EXPECT_NE(r.out.find("fastest measured again"), std::string::npos) << r.out;
+    }
     const std::string best = query(db, "SELECT config FROM tuning_trials ORDER BY seconds LIMIT 1");
     ASSERT_FALSE(best.empty());
 
