@@ -225,13 +225,13 @@ std::string render_tune_eval(const TuneEvalTable& table) {
             out += "  prior: " + std::to_string(s.prior_counters.size()) + " device-independent counters of every configuration\n";
         out += "  optimum " + seconds_text(s.optimum_seconds) + ", median " + seconds_text(s.median_seconds) +
                "; score budget " + std::to_string(s.budget) + " evaluations; " + std::to_string(table.seeds) + " seeds\n";
-        out += format("  %-12s %7s %6s  %-22s %-22s %-22s %s\n", "strategy", "score", "sd", "within 10% [IQR]",
+        out += format("  %-13s %7s %6s  %-22s %-22s %-22s %s\n", "strategy", "score", "sd", "within 10% [IQR]",
                       "within 5% [IQR]", "optimum [IQR]", "ms/run");
-        out += format("  %-12s %7s %6s  %-22s %-22s %-22s\n", "random*", "0", "-",
+        out += format("  %-13s %7s %6s  %-22s %-22s %-22s\n", "random*", "0", "-",
                       count_text(s.random_within10).c_str(), count_text(s.random_within5).c_str(),
                       count_text(s.random_optimum).c_str());
         for (const TuneEvalRow& r : s.rows)
-            out += format("  %-12s %7.3f %6.3f  %-22s %-22s %-22s %.1f\n", r.strategy.c_str(), r.score, r.score_sd,
+            out += format("  %-13s %7.3f %6.3f  %-22s %-22s %-22s %.1f\n", r.strategy.c_str(), r.score, r.score_sd,
                           needed_text(r.within10).c_str(), needed_text(r.within5).c_str(),
                           needed_text(r.optimum).c_str(), r.strategy_seconds * 1e3);
         out += "\n";
