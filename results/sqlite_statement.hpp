@@ -33,6 +33,8 @@ public:
     Statement& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
     Statement& bind(int i, std::optional<double> v);
     Statement& bind_null(int i);
+    // NULL for an empty string: optional text columns (finish time, git revision).
+    Statement& bind_text_or_null(int i, std::string_view v) { return v.empty() ? bind_null(i) : bind(i, v); }
 
     // Advances to the next row; false when done. Throws on error.
     bool step();

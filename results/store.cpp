@@ -124,13 +124,6 @@ int check_existing(const std::string& path) {
     return p.user_version;
 }
 
-void bind_text_or_null(Statement& st, int i, const std::string& s) {
-    if (s.empty())
-        st.bind_null(i);
-    else
-        st.bind(i, s);
-}
-
 constexpr const char* kRunColumns =
     "id, started_at, finished_at, status, host, backend, device, git_revision, command_line, "
     "memwall_version, sweep";
@@ -258,12 +251,12 @@ std::int64_t Store::begin_run(RunInfo info) {
                  "INSERT INTO runs (started_at, finished_at, status, host, backend, device, git_revision, "
                  "command_line, memwall_version, sweep) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
     st.bind(1, info.started_at);
-    bind_text_or_null(st, 2, info.finished_at);
+    st.bind_text_or_null(2, info.finished_at);
     st.bind(3, to_string(info.status));
     st.bind(4, info.host);
     st.bind(5, info.backend);
     st.bind(6, info.device);
-    bind_text_or_null(st, 7, info.git_revision);
+    st.bind_text_or_null(7, info.git_revision);
     st.bind(8, info.command_line);
     st.bind(9, info.memwall_version);
     st.bind(10, info.sweep);

@@ -20,13 +20,6 @@ constexpr std::array<std::pair<TimeSource, std::string_view>, 3> kTimeSourceName
     {TimeSource::predicted, "predicted"},
 }};
 
-void bind_text_or_null(Statement& st, int i, const std::string& s) {
-    if (s.empty())
-        st.bind_null(i);
-    else
-        st.bind(i, s);
-}
-
 constexpr const char* kSessionColumns =
     "s.id, s.started_at, s.finished_at, s.status, s.host, s.device, s.backend, s.family, s.variant, s.problem, "
     "s.strategy, s.seed, s.budget_evaluations, s.budget_seconds, s.budget_stale, s.time_source, s.source_file, "
@@ -103,7 +96,7 @@ std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
                  "source_file, space_size, stop_reason, git_revision, command_line, memwall_version) VALUES "
                  "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
     st.bind(1, info.started_at);
-    bind_text_or_null(st, 2, info.finished_at);
+    st.bind_text_or_null(2, info.finished_at);
     st.bind(3, to_string(info.status)).bind(4, info.host).bind(5, info.device).bind(6, info.backend);
     st.bind(7, info.family).bind(8, info.variant).bind(9, info.problem).bind(10, info.strategy);
     // SQLite integers are signed: a seed above 2^63 is stored as its two's complement.
@@ -111,7 +104,7 @@ std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
     st.bind(12, info.budget_evaluations).bind(13, info.budget_seconds).bind(14, info.budget_stale);
     st.bind(15, to_string(info.time_source)).bind(16, info.source_file).bind(17, info.space_size);
     st.bind(18, info.stop_reason);
-    bind_text_or_null(st, 19, info.git_revision);
+    st.bind_text_or_null(19, info.git_revision);
     st.bind(20, info.command_line).bind(21, info.memwall_version);
     st.run();
     return sqlite3_last_insert_rowid(store.handle());
