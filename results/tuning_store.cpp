@@ -112,15 +112,16 @@ std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
 
 namespace {
 
-void check_trial(const TrialRecord& t, const std::string& where) {
+// `what`: the caller, named in the messages.
+void check_trial(const TrialRecord& t, const std::string& where, const char* what) {
     if ((t.status == "ok") != t.seconds.has_value())
-        throw std::logic_error("save_trial: " + where + " must have a time exactly when ok");
-    if (t.seconds && !std::isfinite(*t.seconds)) throw std::logic_error("save_trial: non-finite time in " + where);
-    if (t.measurements < 1) throw std::logic_error("save_trial: " + where + " has no measurement");
+        throw std::logic_error(std::string(what) + ": " + where + " must have a time exactly when ok");
+    if (t.seconds && !std::isfinite(*t.seconds)) throw std::logic_error(std::string(what) + ": non-finite time in " + where);
+    if (t.measurements < 1) throw std::logic_error(std::string(what) + ": " + where + " has no measurement");
     for (double x : t.samples)
-        if (!std::isfinite(x)) throw std::logic_error("save_trial: non-finite sample in " + where);
+        if (!std::isfinite(x)) throw std::logic_error(std::string(what) + ": non-finite sample in " + where);
     for (const Counter& k : t.counters)
-        if (!std::isfinite(k.value)) throw std::logic_error("save_trial: counter " + k.name + " is not finite in " + where);
+        if (!std::isfinite(k.value)) throw std::logic_error(std::string(what) + ": counter " + k.name + " is not finite in " + where);
 }
 
 void insert_samples(sqlite3* db, std::int64_t session_id, const TrialRecord& t) {
@@ -139,7 +140,7 @@ std::string trial_name(std::int64_t session_id, const TrialRecord& t) {
 
 void save_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
     const std::string where = trial_name(session_id, t);
-    check_trial(t, where);
+    check_trial(t, where, "save_trial");
     sqlite3* db = store.handle();
     Transaction tx(db);
     Statement ins(db,
@@ -169,7 +170,7 @@ void save_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
 
 void update_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
     const std::string where = trial_name(session_id, t);
-    check_trial(t, where);
+    check_trial(t, where, "update_trial");
     sqlite3* db = store.handle();
     Transaction tx(db);
     Statement up(db,
