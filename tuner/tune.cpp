@@ -79,24 +79,29 @@ void fold(TraceEntry& entry, Evaluation again) {
     e.seconds = median_of(entry.times);
 }
 
-// Measures the candidates round by round, rotating the order, while the time budget lasts.
+// Measures the candidates round by round, rotating the order, while the budget lasts; an
+// interruption ends the session as interrupted.
 void confirm(Objective& objective, Trace& trace, const Budget& budget, const TuneHooks& hooks,
              const Confirmation& c) {
     const std::vector<std::size_t> chosen = candidates(trace, c);
     if (chosen.size() < 2) return;
     for (std::size_t round = 0; round < c.rounds; ++round) {
         for (std::size_t k = 0; k < chosen.size(); ++k) {
-            if (hooks.interrupted && hooks.interrupted()) return;
+            if (hooks.interrupted && hooks.interrupted()) {
+                trace.stop_reason = "interrupted";
+                return;
+            }
             if (budget.seconds > 0 && trace.elapsed_seconds >= budget.seconds) return;
             if (budget.evaluations && trace.measurements() >= budget.evaluations) return;
-            TraceEntry& entry = trace.entries[chosen[(k + round) % chosen.size()]];
+            const std::size_t at = chosen[(k + round) % chosen.size()];
+            TraceEntry& entry = trace.entries[at];
             if (!entry.evaluation.ok()) continue;
             if (hooks.confirming) hooks.confirming(entry.config);
             Evaluation again = objective.evaluate(entry.config);
             trace.elapsed_seconds += again.cost_seconds;
             ++trace.confirmations;
             fold(entry, std::move(again));
-            if (hooks.confirmed) hooks.confirmed(trace, static_cast<std::size_t>(&entry - trace.entries.data()));
+            if (hooks.confirmed) hooks.confirmed(trace, at);
         }
     }
 }

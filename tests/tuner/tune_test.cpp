@@ -264,5 +264,18 @@ TEST(Confirmation, NeitherRecordedTimesNorAnInterruptedSessionAreConfirmed) {
     EXPECT_EQ(t.confirmations, 0u);
 }
 
+TEST(Confirmation, AnInterruptionDuringItEndsTheSessionAsInterrupted) {
+    const RecordedSpace rs = testing::synthetic_space();
+    Noisy objective(rs.space, {{0, {1.0}}, {1, {1.0}}});
+    Scripted s({0, 1});
+    TuneHooks hooks;
+    std::size_t confirmed = 0;
+    hooks.confirmed = [&](const Trace&, std::size_t) { ++confirmed; };
+    hooks.interrupted = [&] { return confirmed == 1; };
+    const Trace t = tune(objective, s, {}, hooks);
+    EXPECT_EQ(t.stop_reason, "interrupted");
+    EXPECT_EQ(t.confirmations, 1u);
+}
+
 }  // namespace
 }  // namespace memwall
