@@ -4,6 +4,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "results/statistics.hpp"
+
 namespace memwall {
 
 std::optional<std::size_t> Trace::best() const {
@@ -41,12 +43,6 @@ void History::record_last() {
 
 namespace {
 
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // The ok entries within `margin` of the best, fastest first, at most `count`.
 std::vector<std::size_t> candidates(const Trace& trace, const Confirmation& c) {
     std::vector<std::size_t> ok;
@@ -76,7 +72,7 @@ void fold(TraceEntry& entry, Evaluation again) {
     }
     entry.times.push_back(again.seconds);
     e.samples.insert(e.samples.end(), again.samples.begin(), again.samples.end());
-    e.seconds = median_of(entry.times);
+    e.seconds = summarize(entry.times).median;
 }
 
 // Measures the candidates round by round, rotating the order, while the budget lasts; an
@@ -108,14 +104,18 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
 
 }  // namespace
 
+std::size_t confirmation_reserve(const Objective& objective, const Budget& budget, const Confirmation& c) {
+    const std::size_t wanted = c.candidates > 1 ? c.candidates * c.rounds : 0;
+    const bool confirming = objective.noisy() && wanted > 0 && (budget.evaluations == 0 || budget.evaluations > 2 * wanted);
+    return confirming ? wanted : 0;
+}
+
 Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks,
            const Confirmation& confirmation) {
     using clock = std::chrono::steady_clock;
     const TuningSpace& space = objective.space();
-    const std::size_t wanted = confirmation.candidates > 1 ? confirmation.candidates * confirmation.rounds : 0;
-    const bool confirming =
-        objective.noisy() && wanted > 0 && (budget.evaluations == 0 || budget.evaluations > 2 * wanted);
-    const std::size_t reserve = confirming ? wanted : 0;
+    const std::size_t reserve = confirmation_reserve(objective, budget, confirmation);
+    const bool confirming = reserve > 0;
     const std::size_t search_limit = budget.evaluations ? budget.evaluations - reserve : 0;
     Trace trace;
     History history(space, trace);

@@ -104,6 +104,10 @@ struct TuneHooks {
     std::function<bool()> interrupted;                 // checked before each proposal: true stops
 };
 
+// The measurements tune() keeps for the confirmation: candidates x rounds on a noisy objective
+// whose evaluation budget is unlimited or more than twice that, else 0.
+std::size_t confirmation_reserve(const Objective& objective, const Budget& budget, const Confirmation& c);
+
 // Runs `strategy` against `objective` until the budget or the space is exhausted, then confirms
 // the best on a noisy objective. Throws std::logic_error when a strategy proposes a
 // configuration twice or one outside the space.

@@ -61,9 +61,11 @@ TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
 Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, SessionRecorder& recorder,
                   const std::string& time_label) {
     const TuningSpace& space = objective.space();
-    const std::size_t confirmations = objective.noisy() && a.confirm > 1 ? a.confirm * Confirmation{}.rounds : 0;
-    TuneProgress progress(a.budget ? std::min(a.budget, space.size() + confirmations) : space.size(), time_label,
-                          !a.quiet);
+    const Budget budget{a.budget, a.seconds, a.stale};
+    Confirmation confirmation;
+    confirmation.candidates = a.confirm;
+    const std::size_t reserve = confirmation_reserve(objective, budget, confirmation);
+    TuneProgress progress(a.budget ? std::min(a.budget, space.size() + reserve) : space.size(), time_label, !a.quiet);
     std::size_t done = 0;
     double best = std::numeric_limits<double>::infinity();
     TuneHooks hooks;
@@ -86,9 +88,7 @@ Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, S
     hooks.interrupted = [] { return stop_requested.load(); };
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
-    Confirmation confirmation;
-    confirmation.candidates = a.confirm;
-    const Trace trace = tune(objective, strategy, Budget{a.budget, a.seconds, a.stale}, hooks, confirmation);
+    const Trace trace = tune(objective, strategy, budget, hooks, confirmation);
     progress.finish();
     recorder.finish(trace);
     return trace;
