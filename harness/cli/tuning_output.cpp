@@ -59,11 +59,9 @@ void print_best(std::ostream& os, const TuningSessionSummary& s, const std::vect
     } else if (s.info.time_source == TimeSource::predicted) {
         os << labelled_time(s.info, *s.best_seconds) << ", from emu counters";
     } else {
-        if (b.measurements > 1)
-            os << format_duration(*s.best_seconds) << " (median of " << b.measurements << " measurements, "
-               << b.samples.size() << " samples)";
-        else
-            os << format_duration(*s.best_seconds) << " (median of " << b.samples.size() << " samples)";
+        os << format_duration(*s.best_seconds) << " (median of ";
+        if (b.measurements > 1) os << b.measurements << " measurements, ";
+        os << b.samples.size() << " samples)";
     }
     os << ", found at evaluation " << *s.best_index + 1 << " of " << s.trials << "\n";
 }
