@@ -29,4 +29,11 @@ struct RatioInterval {
 RatioInterval bootstrap_ratio(const Repetitions& base, const Repetitions& candidate, double confidence, int resamples,
                               std::uint64_t seed);
 
+// The same for runs measured together, repetition r of one beside repetition r of the other:
+// each replicate draws repetition indices once for both sides, so the machine state a pair
+// shared stays shared and cancels in the ratio. Also throws std::invalid_argument when the
+// sides have different numbers of repetitions or an empty one.
+RatioInterval bootstrap_ratio_paired(const Repetitions& base, const Repetitions& candidate, double confidence,
+                                     int resamples, std::uint64_t seed);
+
 }  // namespace memwall

@@ -7,6 +7,7 @@
 #include "harness/errors.hpp"
 #include "profiler/roofline.hpp"
 #include "results/mann_whitney.hpp"
+#include "results/signed_rank.hpp"
 
 namespace memwall {
 
@@ -103,7 +104,7 @@ Decision decide(Interval ci, double p, const CompareOptions& opt) {
 }
 
 CaseComparison compare_timings(const Repetitions& base, const Repetitions& candidate, const CompareOptions& opt,
-                               std::uint64_t seed) {
+                               std::uint64_t seed, bool paired) {
     CaseComparison c;
     c.base.n = sample_count(base);
     c.candidate.n = sample_count(candidate);
@@ -121,14 +122,25 @@ CaseComparison compare_timings(const Repetitions& base, const Repetitions& candi
         return c;
     }
     c.ratio = c.candidate.median / c.base.median;
-    RatioInterval ri = bootstrap_ratio(base, candidate, 1 - opt.alpha, opt.resamples, seed);
-    c.ci = ri.ci;
-    c.replicates = std::move(ri.replicates);
     const bool by_repetition =
         c.base.repetitions >= opt.min_repetitions && c.candidate.repetitions >= opt.min_repetitions;
-    c.basis = by_repetition ? "repetitions" : "samples";
-    c.p_value = by_repetition ? mann_whitney(repetition_medians(candidate), repetition_medians(base)).p
-                              : mann_whitney(flatten(candidate), flatten(base)).p;
+    const bool by_pair = paired && by_repetition && c.base.repetitions == base.size() &&
+                         c.candidate.repetitions == candidate.size() && base.size() == candidate.size();
+    RatioInterval ri = by_pair ? bootstrap_ratio_paired(base, candidate, 1 - opt.alpha, opt.resamples, seed)
+                               : bootstrap_ratio(base, candidate, 1 - opt.alpha, opt.resamples, seed);
+    c.ci = ri.ci;
+    c.replicates = std::move(ri.replicates);
+    if (by_pair) {
+        const std::vector<double> mb = repetition_medians(base), mc = repetition_medians(candidate);
+        std::vector<double> log_ratios;
+        for (std::size_t r = 0; r < mb.size(); ++r) log_ratios.push_back(std::log(mc[r] / mb[r]));
+        c.basis = "paired repetitions";
+        c.p_value = signed_rank(log_ratios).p;
+    } else {
+        c.basis = by_repetition ? "repetitions" : "samples";
+        c.p_value = by_repetition ? mann_whitney(repetition_medians(candidate), repetition_medians(base)).p
+                                  : mann_whitney(flatten(candidate), flatten(base)).p;
+    }
     const Decision d = decide(c.ci, c.p_value, opt);
     c.verdict = d.verdict;
     c.reason = d.reason;
@@ -172,17 +184,25 @@ Repetitions scaled(Repetitions r, double k) {
     return r;
 }
 
+bool paired(const LoadedRun& a, const LoadedRun& b) {
+    auto names = [](const LoadedRun& x, const LoadedRun& y) {
+        auto it = x.info.tags.find("paired_with");
+        return it != x.info.tags.end() && it->second == std::to_string(y.info.id);
+    };
+    return a.database == b.database && (names(a, b) || names(b, a));
+}
+
 bool timed(const CaseRecord& c) { return c.status == CaseStatus::ok && !c.samples.empty(); }
 
 CaseComparison compare_case(const CaseRecord& b, const CaseRecord& c, const LoadedRun& base, const LoadedRun& cand,
-                            bool normalised, const CompareOptions& opt) {
+                            bool normalised, bool paired, const CompareOptions& opt) {
     CaseComparison out;
     const std::uint64_t seed = opt.seed * 0x9e3779b97f4a7c15ull ^ key_hash(c.key);
     if (timed(b) && timed(c)) {
         if (normalised) {
             const double kb = roof_scale(b, base.ceilings), kc = roof_scale(c, cand.ceilings);
             if (kb > 0 && kc > 0) {
-                out = compare_timings(scaled(b.samples, kb), scaled(c.samples, kc), opt, seed);
+                out = compare_timings(scaled(b.samples, kb), scaled(c.samples, kc), opt, seed, paired);
                 out.base.percent_of_roof = 100 / out.base.median;
                 out.candidate.percent_of_roof = 100 / out.candidate.median;
                 out.base.median = pooled_median(b.samples);
@@ -198,7 +218,7 @@ CaseComparison compare_case(const CaseRecord& b, const CaseRecord& c, const Load
                 out.replicates.clear();
             }
         } else {
-            out = compare_timings(b.samples, c.samples, opt, seed);
+            out = compare_timings(b.samples, c.samples, opt, seed, paired);
         }
     } else {
         out.base = {b.status, "", b.summary.median, b.summary.n, b.samples.size(), 0};
@@ -267,6 +287,7 @@ Comparison compare_runs(const LoadedRun& base, const LoadedRun& candidate, const
                                ": each case is compared as the fraction of its run's bounding roof it reaches, "
                                "not in seconds");
     }
+    cmp.paired = paired(base, candidate);
     // When each run has one backend and they differ, the backend is left out of the matching.
     const bool ignore_backend =
         other_backend && single_backend(base.info.backend) && single_backend(candidate.info.backend);
@@ -285,7 +306,7 @@ Comparison compare_runs(const LoadedRun& base, const LoadedRun& candidate, const
             cmp.only_in_base.push_back(b->key);
             continue;
         }
-        cmp.cases.push_back(compare_case(*b, *it->second, base, candidate, cmp.normalised, options));
+        cmp.cases.push_back(compare_case(*b, *it->second, base, candidate, cmp.normalised, cmp.paired, options));
     }
     for (const auto& [k, c] : in_cand)
         if (!in_base.count(k)) cmp.only_in_candidate.push_back(c->key);
@@ -295,7 +316,7 @@ Comparison compare_runs(const LoadedRun& base, const LoadedRun& candidate, const
             cmp.warnings.push_back(run_name(*r) + " is " + std::string(to_string(r->info.status)) +
                                    ": cases it lacks are listed as unmatched");
     const bool few_reps = std::any_of(cmp.cases.begin(), cmp.cases.end(),
-                                      [](const auto& c) { return !c.basis.empty() && c.basis != "repetitions"; });
+                                      [](const auto& c) { return c.basis == "samples"; });
     if (few_reps)
         cmp.warnings.push_back("fewer than " + std::to_string(options.min_repetitions) +
                                " repetitions per case: the rank test runs on samples of one repetition, which are "

@@ -5,6 +5,10 @@
 // median times (candidate / base, above 1 is slower) with a bootstrap confidence interval
 // that resamples repetitions and then samples within them, and a two-sided Mann–Whitney U test
 // (on the repetitions' medians when both runs have enough repetitions, else on the samples).
+// Runs measured together (paired: `memwall ci --baseline-build`, repetition r of one beside
+// repetition r of the other) are compared pair by pair: the bootstrap draws the same
+// repetitions for both sides and the test is the Wilcoxon signed-rank test on the log ratios of
+// the repetitions' medians, so the machine's drift, which both sides of a pair shared, cancels.
 // The verdict:
 //   SLOWER / FASTER  the whole interval lies beyond the threshold band [1/(1+t), 1+t] and p < alpha;
 //   SAME             the whole interval lies inside the band (a significant shift smaller than
@@ -71,7 +75,7 @@ struct CaseComparison {
     double ratio = 0;  // of medians (of the normalised values when normalised)
     Interval ci;       // of the ratio; {0, 0} when not computed
     double p_value = 1;
-    std::string basis;  // the rank test's unit: "repetitions" or "samples"; "" none
+    std::string basis;  // the rank test's unit: "paired repetitions", "repetitions" or "samples"; "" none
     Verdict verdict = Verdict::unsure;
     std::string reason;
     std::vector<double> replicates;  // bootstrap ratios, for the geometric mean's interval
@@ -79,9 +83,10 @@ struct CaseComparison {
 
 // Compares two sets of repetitions of one case (seconds, or any lower-is-better value): fills
 // the side counts and medians, ratio, interval, p-value, basis and verdict; `seed` drives the
-// bootstrap.
+// bootstrap. `paired`: repetition r of both sides was measured together; used when both sides
+// have the same number (at least opt.min_repetitions) of non-empty repetitions.
 CaseComparison compare_timings(const Repetitions& base, const Repetitions& candidate, const CompareOptions& opt,
-                               std::uint64_t seed);
+                               std::uint64_t seed, bool paired = false);
 
 // A run as loaded for comparison.
 struct LoadedRun {
@@ -109,6 +114,7 @@ struct Comparison {
     RunSide base, candidate;
     CompareOptions options;
     bool normalised = false;            // cross-device: ratios of 1 / (fraction of the bounding roof)
+    bool paired = false;                // the runs were measured together, repetition beside repetition
     std::vector<CaseComparison> cases;  // in case-key order
     std::vector<CaseKey> only_in_base, only_in_candidate;
     GeometricMean geomean;
@@ -123,7 +129,8 @@ struct Comparison {
 // are refused (UsageError) unless options.cross_device; then each case's values are divided by
 // its own run's roofline (time x attainable FLOP/s / FLOPs, the inverse of the fraction of the
 // bounding roof reached), a warning says so, and when each run has one backend the backend is
-// left out of the matching.
+// left out of the matching. The runs are paired when they come from one database and one
+// carries the tag paired_with=<the other's id>.
 Comparison compare_runs(const LoadedRun& base, const LoadedRun& candidate, const CompareOptions& options);
 
 }  // namespace memwall

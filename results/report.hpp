@@ -18,7 +18,10 @@ std::string format_interval(Interval ratio_ci);          // "[+1.2%, +3.4%]"
 // "run 12 of memwall.db (branch=main, commit=abc123)"
 std::string run_label(const RunSide& r);
 // One sentence stating the verdict rule with the options' threshold and alpha.
-std::string verdict_rule(const CompareOptions& o);
+// The rule in one sentence; `paired` names the signed-rank test of runs measured together.
+std::string verdict_rule(const CompareOptions& o, bool paired = false);
+// "Wilcoxon signed-rank" for the basis "paired repetitions", else "Mann-Whitney".
+std::string_view rank_test_name(const std::string& basis);
 // The cases worst first (FAILED, SLOWER, UNSURE, FASTER, SAME), key order within a verdict:
 // the order of the console and Markdown reports.
 std::vector<const CaseComparison*> by_severity(const Comparison& c);

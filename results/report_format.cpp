@@ -39,13 +39,19 @@ std::string run_label(const RunSide& r) {
     return s;
 }
 
-std::string verdict_rule(const CompareOptions& o) {
-    char buf[320];
+std::string verdict_rule(const CompareOptions& o, bool paired) {
+    char buf[400];
     std::snprintf(buf, sizeof buf,
                   "SLOWER or FASTER when the %g%% confidence interval of the ratio of medians lies beyond ±%g%% "
-                  "and the Mann-Whitney p < %g; SAME when the interval lies within ±%g%%; otherwise UNSURE.",
-                  (1 - o.alpha) * 100, o.threshold * 100, o.alpha, o.threshold * 100);
+                  "and the %s p < %g; SAME when the interval lies within ±%g%%; otherwise UNSURE.%s",
+                  (1 - o.alpha) * 100, o.threshold * 100, paired ? "Wilcoxon signed-rank" : "Mann-Whitney", o.alpha,
+                  o.threshold * 100,
+                  paired ? " The runs were measured together: repetitions are compared pair by pair." : "");
     return buf;
+}
+
+std::string_view rank_test_name(const std::string& basis) {
+    return basis == "paired repetitions" ? "Wilcoxon signed-rank" : "Mann-Whitney";
 }
 
 namespace {

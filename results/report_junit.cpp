@@ -47,7 +47,7 @@ std::string details_of(const CaseComparison& x) {
                     " (n=" + std::to_string(x.base.n) + "), candidate " +
                     (x.candidate.n ? format_duration(x.candidate.median) : std::string(to_string(x.candidate.status))) +
                     " (n=" + std::to_string(x.candidate.n) + ")";
-    if (!x.basis.empty()) s += ", Mann-Whitney p = " + format_p_value(x.p_value) + " over " + x.basis;
+    if (!x.basis.empty()) s += ", " + std::string(rank_test_name(x.basis)) + " p = " + format_p_value(x.p_value) + " over " + x.basis;
     return s;
 }
 
@@ -69,7 +69,7 @@ void write_junit(const Comparison& c, std::ostream& os) {
     os << "      <property name=\"threshold\" value=\"" << buf << "\"/>\n";
     std::snprintf(buf, sizeof buf, "%g", c.options.alpha);
     os << "      <property name=\"alpha\" value=\"" << buf << "\"/>\n";
-    os << "      <property name=\"rule\" value=\"" << xml(verdict_rule(c.options)) << "\"/>\n";
+    os << "      <property name=\"rule\" value=\"" << xml(verdict_rule(c.options, c.paired)) << "\"/>\n";
     for (const auto& w : c.warnings) os << "      <property name=\"warning\" value=\"" << xml(w) << "\"/>\n";
     os << "    </properties>\n";
     for (const auto& x : c.cases) {

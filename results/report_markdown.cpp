@@ -77,7 +77,7 @@ void write_markdown(const Comparison& c, std::ostream& os) {
     }
     list_keys(os, "Only in the base run", c.only_in_base);
     list_keys(os, "Only in the candidate run", c.only_in_candidate);
-    os << "\n<sub>" << verdict_rule(c.options) << " Change: candidate median / base median - 1"
+    os << "\n<sub>" << verdict_rule(c.options, c.paired) << " Change: candidate median / base median - 1"
        << (c.normalised ? ", each normalised by its run's bounding roof" : "") << ".</sub>\n";
 }
 

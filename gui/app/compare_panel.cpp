@@ -174,7 +174,7 @@ void ComparePanel::show_result(std::shared_ptr<RunComparison> result) {
     std::vector<CompareRow> rows = compare_rows(std::move(result->cases), compared_base_, compared_candidate_);
     configure_compare(chart_, *base, *candidate_run_, rows, comparison);
     summary_->setText(QStringLiteral("run %1 against run %2: %3").arg(candidate_run_->info.id).arg(base->info.id).arg(verdict_summary(rows)));
-    summary_->setToolTip(qstr(verdict_rule(comparison.options)));
+    summary_->setToolTip(qstr(verdict_rule(comparison.options, comparison.paired)));
     QStringList warnings;
     for (const std::string& w : comparison.warnings) warnings << QStringLiteral("⚠ ") + qstr(w);
     warnings_->setText(warnings.join(QLatin1Char('\n')));

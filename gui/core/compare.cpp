@@ -85,7 +85,7 @@ std::optional<RunComparison> compare_sides(CompareSide base, CompareSide candida
     // The runs without their cases: options and devices checked, and the run-level warnings,
     // exactly as compare_runs words them.
     const Comparison head = compare_runs(loaded_run(base, {}), loaded_run(candidate, {}), options);
-    RunComparison out{options, head.normalised, {}, head.warnings};
+    RunComparison out{options, head.normalised, head.paired, {}, head.warnings};
 
     const bool with_counters = needs_counters(base.run.info, candidate.run.info, options);
     fill(base.cases, base_samples, base_counters, with_counters);

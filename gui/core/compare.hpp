@@ -46,6 +46,7 @@ struct ComparedCase {
 struct RunComparison {
     CompareOptions options;
     bool normalised = false;  // cross-device: figures are fractions of each run's roof
+    bool paired = false;      // measured together: compared repetition by repetition
     std::vector<ComparedCase> cases;  // matched, then only in the baseline, then only in the candidate
     std::vector<std::string> warnings;
 };

@@ -95,7 +95,7 @@ void print_comparison(std::ostream& os, const Comparison& c, bool colour) {
     }
     os << "\n"
        << (c.regression() ? "regression" : "no regression") << ": " << verdict_counts(c) << "\n"
-       << "rule: " << verdict_rule(c.options) << "\n";
+       << "rule: " << verdict_rule(c.options, c.paired) << "\n";
 }
 
 void write_comparison(std::ostream& os, const Comparison& c, const std::string& format) {

@@ -38,6 +38,8 @@ TEST(Bootstrap, RefusesBadInput) {
     EXPECT_THROW(bootstrap_ratio({{}}, {{1}}, 0.95, 10, 1), std::invalid_argument);
     EXPECT_THROW(bootstrap_ratio({{1}}, {{1}}, 1.0, 10, 1), std::invalid_argument);
     EXPECT_THROW(bootstrap_ratio({{1}}, {{1}}, 0.95, 0, 1), std::invalid_argument);
+    EXPECT_THROW(bootstrap_ratio_paired({{1}, {2}}, {{1}}, 0.95, 10, 1), std::invalid_argument);
+    EXPECT_THROW(bootstrap_ratio_paired({{1}, {}}, {{1}, {2}}, 0.95, 10, 1), std::invalid_argument);
 }
 
 // Synthetic timings: each repetition has its own level (the machine's state while it ran),
@@ -94,6 +96,42 @@ TEST(Bootstrap, ResamplingRepetitionsCoversCorrelatedSamples) {
     });
     EXPECT_GE(hierarchical, 0.85);
     EXPECT_LT(naive, 0.7);
+}
+
+// Runs measured together: repetition r of both shares the machine's state then (sd `shared`),
+// on top of each repetition's own level (sd `own`); the candidate is 10% slower.
+std::pair<Repetitions, Repetitions> paired_timings(std::mt19937_64& rng, int reps, double shared, double own) {
+    std::normal_distribution<double> z(0, 1);
+    Repetitions base, cand;
+    for (int r = 0; r < reps; ++r) {
+        const double state = std::exp(shared * z(rng));
+        for (auto [side, median] : {std::pair{&base, 1.0}, std::pair{&cand, 1.1}}) {
+            const double level = median * state * std::exp(own * z(rng));
+            std::vector<double> rep;
+            for (int i = 0; i < 10; ++i) rep.push_back(level * std::exp(0.005 * z(rng)));
+            side->push_back(std::move(rep));
+        }
+    }
+    return {base, cand};
+}
+
+TEST(Bootstrap, PairedResamplingCancelsTheSharedStateAndKeepsCoverage) {
+    std::mt19937_64 rng(11);
+    int covered = 0, trials = 300;
+    double paired_width = 0, unpaired_width = 0;
+    for (int t = 0; t < trials; ++t) {
+        const auto [base, cand] = paired_timings(rng, 10, 0.06, 0.015);
+        const Interval p = bootstrap_ratio_paired(base, cand, 0.95, 400, static_cast<std::uint64_t>(t)).ci;
+        const Interval u = bootstrap_ratio(base, cand, 0.95, 400, static_cast<std::uint64_t>(t)).ci;
+        covered += p.lo <= 1.1 && 1.1 <= p.hi;
+        paired_width += std::log(p.hi / p.lo);
+        unpaired_width += std::log(u.hi / u.lo);
+    }
+    const double c = static_cast<double>(covered) / trials;
+    EXPECT_GE(c, 0.85);
+    EXPECT_LE(c, 0.99);
+    // The shared state is four times the own noise: pairing narrows the interval about that much.
+    EXPECT_LT(paired_width, unpaired_width / 2.5);
 }
 
 }  // namespace

@@ -128,6 +128,41 @@ TEST(CompareTimings, SameBuildWithNoiseIsNotAnAlarm) {
     EXPECT_EQ(alarms, 0);
 }
 
+// Eight repetitions of a 10% slower candidate measured beside the base while the machine's
+// speed wandered by ±8% from repetition to repetition.
+std::pair<Repetitions, Repetitions> drifting_pairs() {
+    const double state[] = {1.00, 1.08, 0.93, 1.05, 0.95, 1.07, 0.92, 1.02};
+    Repetitions base, cand;
+    for (int r = 0; r < 8; ++r) {
+        const double own = 1 + 0.002 * (r - 4);  // each pair's own noise, no two alike
+        base.push_back({state[r] * 0.999, state[r], state[r] * 1.001});
+        cand.push_back({1.1 * state[r] * own * 0.999, 1.1 * state[r] * own, 1.1 * state[r] * own * 1.001});
+    }
+    return {base, cand};
+}
+
+TEST(CompareTimings, PairedRepetitionsCancelTheDriftTheyShared) {
+    const auto [base, cand] = drifting_pairs();
+    const CaseComparison unpaired = compare_timings(base, cand, defaults(), 1);
+    EXPECT_EQ(unpaired.basis, "repetitions");
+    EXPECT_EQ(unpaired.verdict, Verdict::unsure) << unpaired.reason;
+    const CaseComparison paired = compare_timings(base, cand, defaults(), 1, true);
+    EXPECT_EQ(paired.basis, "paired repetitions");
+    EXPECT_NEAR(paired.p_value, 2.0 / 256.0, 1e-12);  // all 8 pairs slower: exact signed-rank p
+    EXPECT_EQ(paired.verdict, Verdict::slower) << paired.reason;
+    EXPECT_GT(paired.ci.lo, 1.08);
+    EXPECT_LT(paired.ci.hi, 1.12);
+}
+
+TEST(CompareTimings, PairingNeedsMatchingRepetitions) {
+    auto [base, cand] = drifting_pairs();
+    cand.pop_back();  // an interrupted run: the pairs no longer line up
+    EXPECT_EQ(compare_timings(base, cand, defaults(), 1, true).basis, "repetitions");
+    cand.resize(3);
+    base.resize(3);  // too few pairs for the signed-rank test: samples, unpaired
+    EXPECT_EQ(compare_timings(base, cand, defaults(), 1, true).basis, "samples");
+}
+
 // --- runs ---------------------------------------------------------------------------------------
 
 CaseRecord record(std::string variant, std::string problem, std::vector<double> samples,
@@ -274,6 +309,23 @@ TEST(CompareRuns, BootstrapIsReproducibleAndIndependentOfCaseOrder) {
         EXPECT_EQ(x.cases[i].ci.lo, y.cases[i].ci.lo);
         EXPECT_EQ(x.cases[i].ci.hi, y.cases[i].ci.hi);
     }
+}
+
+TEST(CompareRuns, RunsTaggedAsMeasuredTogetherArePaired) {
+    const auto [b, c] = drifting_pairs();
+    CaseRecord rb = record("naive", "{}", {}), rc = record("naive", "{}", {});
+    rb.samples = b;
+    rc.samples = c;
+    LoadedRun base = run(1, {rb}), cand = run(2, {rc});
+    EXPECT_FALSE(compare_runs(base, cand, defaults()).paired);
+    cand.info.tags["paired_with"] = "1";
+    const Comparison paired = compare_runs(base, cand, defaults());
+    EXPECT_TRUE(paired.paired);
+    EXPECT_EQ(paired.cases.at(0).basis, "paired repetitions");
+    EXPECT_EQ(paired.cases.at(0).verdict, Verdict::slower);
+    EXPECT_TRUE(compare_runs(cand, base, defaults()).paired);  // either order
+    cand.database = "other.db";  // run 1 of another database is another run
+    EXPECT_FALSE(compare_runs(base, cand, defaults()).paired);
 }
 
 TEST(LoadRun, ReadsTheStoreAndRefusesMissingRuns) {
