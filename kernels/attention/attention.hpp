@@ -18,6 +18,7 @@
 #include "harness/catalogue.hpp"
 #include "harness/errors.hpp"
 #include "harness/params.hpp"
+#include "kernels/attention/placed_buffer.hpp"
 #include "profiler/counter.hpp"
 #include "profiler/memory_hierarchy.hpp"
 
@@ -100,9 +101,9 @@ public:
                       std::int64_t full_reference_limit = default_full_reference_limit);
 
     const AttentionProblem& problem() const { return problem_; }
-    const std::vector<float>& q() const { return q_; }
-    const std::vector<float>& k() const { return k_; }
-    const std::vector<float>& v() const { return v_; }
+    const PlacedBuffer& q() const { return q_; }
+    const PlacedBuffer& k() const { return k_; }
+    const PlacedBuffer& v() const { return v_; }
     // Global rows (bh * s_q + i) whose reference is held, ascending; head_dim values each.
     const std::vector<std::int64_t>& reference_rows() const { return rows_; }
     const std::vector<double>& reference() const { return reference_; }
@@ -117,7 +118,9 @@ public:
 
 private:
     AttentionProblem problem_;
-    std::vector<float> q_, k_, v_;
+    PlacedBuffer q_{PlacedAllocator<float>(BufferRole::q)};
+    PlacedBuffer k_{PlacedAllocator<float>(BufferRole::k)};
+    PlacedBuffer v_{PlacedAllocator<float>(BufferRole::v)};
     std::vector<std::int64_t> rows_;
     std::vector<double> reference_;
 };

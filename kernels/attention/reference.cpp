@@ -13,15 +13,14 @@ namespace memwall {
 namespace {
 
 // Rounded to bf16 for a bf16 problem (never to zero: bf16 has fp32's exponent range).
-std::vector<float> uniform_inputs(std::size_t n, std::mt19937_64& gen, AttentionDtype dtype) {
+void fill_uniform(PlacedBuffer& x, std::size_t n, std::mt19937_64& gen, AttentionDtype dtype) {
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> x(n);
+    x.resize(n);
     for (float& e : x) {
         do e = dist(gen);
         while (e == 0.0f);
         if (dtype == AttentionDtype::bf16) e = __bfloat162float(__float2bfloat16_rn(e));
     }
-    return x;
 }
 
 }  // namespace
@@ -94,9 +93,9 @@ AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t se
     : problem_(p) {
     p.validate();
     std::mt19937_64 gen(seed);
-    q_ = uniform_inputs(p.q_size(), gen, p.dtype);
-    k_ = uniform_inputs(p.kv_size(), gen, p.dtype);
-    v_ = uniform_inputs(p.kv_size(), gen, p.dtype);
+    fill_uniform(q_, p.q_size(), gen, p.dtype);
+    fill_uniform(k_, p.kv_size(), gen, p.dtype);
+    fill_uniform(v_, p.kv_size(), gen, p.dtype);
     rows_ = attention_reference_rows(p, seed, full_reference_limit);
 
     const std::int64_t n = static_cast<std::int64_t>(rows_.size());

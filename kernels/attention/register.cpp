@@ -19,7 +19,10 @@ public:
     using Kernel = std::function<void(const AttentionWorkload&, float* o, float* workspace)>;
 
     AttentionInstance(const AttentionWorkload& w, std::size_t workspace_floats, Kernel kernel)
-        : w_(w), o_(w.problem().q_size()), workspace_(workspace_floats), kernel_(std::move(kernel)) {}
+        : w_(w),
+          o_(w.problem().q_size(), PlacedAllocator<float>(BufferRole::o)),
+          workspace_(workspace_floats, PlacedAllocator<float>(BufferRole::workspace)),
+          kernel_(std::move(kernel)) {}
 
     void poison() override { std::fill(o_.begin(), o_.end(), std::numeric_limits<float>::quiet_NaN()); }
     void run() override { kernel_(w_, o_.data(), workspace_.data()); }
@@ -27,8 +30,8 @@ public:
 
 private:
     const AttentionWorkload& w_;
-    std::vector<float> o_;
-    std::vector<float> workspace_;
+    PlacedBuffer o_;
+    PlacedBuffer workspace_;
     Kernel kernel_;
 };
 
