@@ -20,9 +20,10 @@ std::string check_summary(const Check& ch) {
 }
 }  // namespace
 
-CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh,
-                        const MeasureOptions& opt) {
-    CaseRecord rec;
+PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh,
+                          const MeasureOptions& opt) {
+    PreparedCase out;
+    CaseRecord& rec = out.record;
     rec.key = key_of(c);
     const Params point = c.problem.merged(c.config);
     try {
@@ -36,28 +37,43 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
         if (!ch.ok) {
             rec.status = CaseStatus::wrong_result;
             rec.message = ch.message.empty() ? check_summary(ch) : ch.message;
-            return rec;
+            return out;
         }
         if (first > opt.case_timeout) {
             rec.status = CaseStatus::timeout;
             rec.message = "one run took " + std::to_string(first) + " s, over the case timeout";
-            return rec;
+            return out;
         }
         for (auto& m : inst->measured_counters()) rec.counters.push_back(std::move(m));
-        Sampling s = take_samples([&] { return inst->run_timed(); }, opt.sampler);
+        rec.status = CaseStatus::ok;
+        rec.message = check_summary(ch);
+        out.instance = std::move(inst);
+    } catch (const std::exception& e) {
+        rec.status = CaseStatus::failed;
+        rec.message = e.what();
+    }
+    return out;
+}
+
+CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh,
+                        const MeasureOptions& opt) {
+    PreparedCase p = prepare_case(c, w, mh, opt);
+    CaseRecord& rec = p.record;
+    if (!p.instance) return rec;
+    try {
+        Sampling s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler);
         // CPU counters over one more run, where the machine has a PMU (many VMs do not).
         static const bool perf = c.variant->backend == Backend::cpu && probe_perf_events().available;
         if (perf) {
             PerfCounterGroup g;
             g.start();
-            inst->run();
+            p.instance->run();
             g.stop();
             for (auto& m : g.read()) rec.counters.push_back(std::move(m));
         }
         rec.summary = summarize(s.seconds);
         rec.samples.push_back(std::move(s.seconds));
-        rec.status = CaseStatus::ok;
-        rec.message = check_summary(ch) + "; sampling " + s.stop_reason;
+        rec.message += "; sampling " + s.stop_reason;
     } catch (const std::exception& e) {
         rec.status = CaseStatus::failed;
         rec.message = e.what();

@@ -2,6 +2,8 @@
 // Used by the sweep runner and, one configuration at a time, by the tuner.
 #pragma once
 
+#include <memory>
+
 #include "harness/catalogue.hpp"
 #include "harness/sampler.hpp"
 #include "harness/sweep.hpp"
@@ -15,6 +17,17 @@ struct MeasureOptions {
     // A case whose checked run alone takes longer than this is recorded as timeout, untimed.
     double case_timeout = 120;
 };
+
+// A case checked and ready to time: `record` holds its key, counters and status; `instance` is
+// set only when the status is ok (timed runs then go through instance->run_timed()).
+struct PreparedCase {
+    CaseRecord record;
+    std::unique_ptr<Instance> instance;
+};
+// Poisons the outputs, runs once and checks against the workload's reference (status
+// wrong_result, timeout or failed when that does not pass). Never throws for a failing kernel.
+PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh,
+                          const MeasureOptions& opt);
 
 // Poisons the outputs, runs once, checks against the workload's reference; only a case that
 // passes is timed. Never throws for a failing kernel: exceptions become status failed. The

@@ -1,0 +1,87 @@
+#include "harness/measure_together.hpp"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+#include "harness/paired_sampler.hpp"
+
+namespace memwall {
+
+LocalArm::LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHierarchy mh, MeasureOptions opt)
+    : cases_(std::move(cases)), seed_(seed), mh_(std::move(mh)), opt_(std::move(opt)) {}
+
+CaseRecord LocalArm::prepare(std::size_t index) {
+    prepared_.reset();
+    const PlannedCase& c = cases_.at(index);
+    const Params problem = problem_of(c);
+    std::string key = c.family->name + problem.canonical();
+    if (key != workload_key_) {
+        workload_.reset();
+        workload_ = c.family->make_workload(problem, seed_);
+        workload_key_ = std::move(key);
+    }
+    PreparedCase p = prepare_case(c, *workload_, mh_, opt_);
+    prepared_ = std::move(p.instance);
+    return std::move(p.record);
+}
+
+double LocalArm::sample() {
+    if (!prepared_) throw std::logic_error("LocalArm::sample without a prepared case");
+    return prepared_->run_timed();
+}
+
+namespace {
+
+// Keeps the first record's identity, counters and message; a failure replaces an ok status.
+void note(CaseRecord& into, CaseRecord&& rec) {
+    if (into.key.family.empty() || (into.status == CaseStatus::ok && rec.status != CaseStatus::ok)) {
+        std::vector<std::vector<double>> samples = std::move(into.samples);
+        into = std::move(rec);
+        into.samples = std::move(samples);
+    }
+}
+
+}  // namespace
+
+TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& plan,
+                              const std::function<void(std::size_t, std::size_t)>& progress,
+                              const std::atomic<bool>* stop) {
+    std::vector<std::size_t> units;
+    for (std::size_t i = 0; i < plan.cases; ++i)
+        for (int r = 0; r < plan.repetitions; ++r) units.push_back(i);
+    std::mt19937_64 rng(plan.seed);
+    if (plan.interleave) std::shuffle(units.begin(), units.end(), rng);
+
+    TogetherRuns out;
+    out.base.resize(plan.cases);
+    out.candidate.resize(plan.cases);
+    for (std::size_t done = 0; done < units.size(); ++done) {
+        if (stop && stop->load()) {
+            out.interrupted = true;
+            break;
+        }
+        const std::size_t i = units[done];
+        CaseRecord rb = base.prepare(i), rc = candidate.prepare(i);
+        const bool both = rb.status == CaseStatus::ok && rc.status == CaseStatus::ok;
+        note(out.base[i], std::move(rb));
+        note(out.candidate[i], std::move(rc));
+        if (both) {
+            PairedSampling s = take_paired_samples([&] { return base.sample(); }, [&] { return candidate.sample(); },
+                                                   plan.sampler, rng);
+            out.base[i].samples.push_back(std::move(s.a.seconds));
+            out.candidate[i].samples.push_back(std::move(s.b.seconds));
+        }
+        if (progress) progress(done + 1, units.size());
+    }
+    for (auto* side : {&out.base, &out.candidate})
+        for (CaseRecord& c : *side) {
+            std::vector<double> all;
+            for (const auto& rep : c.samples) all.insert(all.end(), rep.begin(), rep.end());
+            if (!all.empty()) c.summary = summarize(all);
+            if (c.status != CaseStatus::ok) c.samples.clear();
+        }
+    return out;
+}
+
+}  // namespace memwall

@@ -1,0 +1,70 @@
+// Measuring two builds of a suite together, for comparisons that the machine's drift cannot
+// fool: every repetition of a case is timed on both builds at once, their samples alternating
+// (take_paired_samples), so repetition r of one run pairs with repetition r of the other and
+// compare_runs compares them pair by pair.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "harness/measure.hpp"
+
+namespace memwall {
+
+// One build's side: the suite's cases, prepared and timed one at a time.
+class Arm {
+public:
+    virtual ~Arm() = default;
+    // Checks case `index` of the suite against its reference and keeps it ready to time; the
+    // record (key, counters, status, message) says whether it passed.
+    virtual CaseRecord prepare(std::size_t index) = 0;
+    // One timed run of the prepared case, in seconds.
+    virtual double sample() = 0;
+};
+
+// The side measured in this process.
+class LocalArm : public Arm {
+public:
+    LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHierarchy mh, MeasureOptions opt);
+    CaseRecord prepare(std::size_t index) override;
+    double sample() override;
+
+protected:
+    // The problem a case is measured on: its own (the bench's slowed arms give more work).
+    virtual Params problem_of(const PlannedCase& c) const { return c.problem; }
+
+private:
+    std::vector<PlannedCase> cases_;
+    std::uint64_t seed_;
+    MemoryHierarchy mh_;
+    MeasureOptions opt_;
+    std::string workload_key_;  // one workload, rebuilt when the problem changes, as the runner's
+    std::unique_ptr<Workload> workload_;
+    std::unique_ptr<Instance> prepared_;
+};
+
+struct TogetherRuns {
+    std::vector<CaseRecord> base, candidate;  // per case index; samples[r] of both are a pair
+    bool interrupted = false;
+};
+
+struct TogetherPlan {
+    std::size_t cases = 0;
+    int repetitions = 1;
+    bool interleave = true;  // repetitions in a shuffled order across cases, else case by case
+    SamplerSettings sampler;
+    std::uint64_t seed = 1;  // of the order and of which side goes first in each pair
+};
+
+// Each (case, repetition): both arms prepare the case; when both pass, paired samples are one
+// repetition of each; when one fails, its record keeps that status and neither is timed. The
+// summaries are filled at the end. `progress(done, total)` after each unit; a set `stop` ends
+// the measurement after the unit in flight (interrupted).
+TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& plan,
+                              const std::function<void(std::size_t, std::size_t)>& progress = {},
+                              const std::atomic<bool>* stop = nullptr);
+
+}  // namespace memwall
