@@ -1,20 +1,47 @@
 #include "harness/measure_together.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <random>
 #include <stdexcept>
 
+#include "harness/errors.hpp"
 #include "harness/paired_sampler.hpp"
 
 namespace memwall {
 
-LocalArm::LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHierarchy mh, MeasureOptions opt)
-    : cases_(std::move(cases)), seed_(seed), mh_(std::move(mh)), opt_(std::move(opt)) {}
+ProblemScale ProblemScale::parse(const std::string& text) {
+    const auto eq = text.find('=');
+    ProblemScale s;
+    char* end = nullptr;
+    if (eq != std::string::npos && eq > 0) {
+        s.axis = text.substr(0, eq);
+        s.factor = std::strtod(text.c_str() + eq + 1, &end);
+    }
+    if (s.axis.empty() || !end || *end != '\0' || end == text.c_str() + eq + 1 || !(s.factor > 0))
+        throw UsageError("--scale '" + text + "': expected AXIS=FACTOR with a positive factor, e.g. heads=1.1");
+    return s;
+}
+
+Params ProblemScale::apply(Params problem) const {
+    if (axis.empty()) return problem;
+    const double scaled = static_cast<double>(problem.integer(axis)) * factor;
+    if (std::abs(scaled - std::round(scaled)) > 1e-9)
+        throw UsageError("--scale " + axis + ": " + std::to_string(problem.integer(axis)) + " x " +
+                         std::to_string(factor) + " is not a whole number");
+    problem.set(axis, static_cast<std::int64_t>(std::round(scaled)));
+    return problem;
+}
+
+LocalArm::LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHierarchy mh, MeasureOptions opt,
+                   ProblemScale scale)
+    : scale_(std::move(scale)), cases_(std::move(cases)), seed_(seed), mh_(std::move(mh)), opt_(std::move(opt)) {}
 
 CaseRecord LocalArm::prepare(std::size_t index) {
     prepared_.reset();
     const PlannedCase& c = cases_.at(index);
-    const Params problem = problem_of(c);
+    const Params problem = scale_.apply(c.problem);
     std::string key = c.family->name + problem.canonical();
     if (key != workload_key_) {
         workload_.reset();

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "harness/measure.hpp"
@@ -25,18 +26,28 @@ public:
     virtual double sample() = 0;
 };
 
+// More work for an injected slowdown (test only): every case is measured on its problem with the
+// integer axis `axis` multiplied by `factor` (e.g. heads x 1.1: 10% more heads, computed in the
+// same passes), under its own key, so it still matches the unchanged case.
+struct ProblemScale {
+    std::string axis;
+    double factor = 1;
+    // "heads=1.1"; throws UsageError when malformed.
+    static ProblemScale parse(const std::string& text);
+    // Throws UsageError when the scaled value is not a whole number.
+    Params apply(Params problem) const;
+};
+
 // The side measured in this process.
 class LocalArm : public Arm {
 public:
-    LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHierarchy mh, MeasureOptions opt);
+    LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHierarchy mh, MeasureOptions opt,
+             ProblemScale scale = {});
     CaseRecord prepare(std::size_t index) override;
     double sample() override;
 
-protected:
-    // The problem a case is measured on: its own (the bench's slowed arms give more work).
-    virtual Params problem_of(const PlannedCase& c) const { return c.problem; }
-
 private:
+    ProblemScale scale_;
     std::vector<PlannedCase> cases_;
     std::uint64_t seed_;
     MemoryHierarchy mh_;

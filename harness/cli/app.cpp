@@ -54,6 +54,7 @@ int run_cli(int argc, char** argv) {
     add_history_command(app, ctx);
     add_ci_command(app, ctx);
     add_tune_commands(app, ctx);
+    add_worker_command(app, ctx);
     add_plot_command(app, ctx);
 
     try {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/errors.hpp"
+
 using namespace memwall;
 
 namespace {
@@ -97,4 +99,21 @@ TEST(MeasureTogether, AStopEndsAfterTheUnitInFlight) {
     EXPECT_TRUE(t.interrupted);
     EXPECT_EQ(units, 3u);
     EXPECT_EQ(t.base[0].samples.size() + t.base[1].samples.size(), 3u);
+}
+
+TEST(ProblemScale, ParsesAndScalesAWholeNumberOfAnAxis) {
+    const ProblemScale s = ProblemScale::parse("heads=1.1");
+    EXPECT_EQ(s.axis, "heads");
+    EXPECT_DOUBLE_EQ(s.factor, 1.1);
+    Params p;
+    p.set("heads", std::int64_t{20});
+    p.set("seq_q", std::int64_t{256});
+    const Params scaled = s.apply(p);
+    EXPECT_EQ(scaled.integer("heads"), 22);
+    EXPECT_EQ(scaled.integer("seq_q"), 256);
+    EXPECT_EQ(ProblemScale{}.apply(p).canonical(), p.canonical());  // no scale: the problem itself
+    p.set("heads", std::int64_t{16});
+    EXPECT_THROW(s.apply(p), UsageError);  // 17.6 heads
+    for (const char* bad : {"heads", "=1.1", "heads=", "heads=x", "heads=0", "heads=-1", "heads=1.1x"})
+        EXPECT_THROW(ProblemScale::parse(bad), UsageError) << bad;
 }

@@ -120,3 +120,54 @@ TEST(CliCi, MissingBaselineOrBadSuiteIsStatusTwoAndTouchesNothing) {
     refused(ci({"--baseline", "=x", "--update-baseline"}), "--baseline");
     refused(ci({"--baseline", "main", "--update-baseline", "--benchmark_repetitions=3"}), "suite file");
 }
+
+TEST(CliCi, ABaselineBuildIsMeasuredBesideThisOneAndComparedPairByPair) {
+    TempDir d;
+    write(d.path / "tiny.json", kSuite);
+    // This build against itself: an A/A of two worker processes. With 4 pairs the signed-rank
+    // test cannot reach p < 0.05 (2/16 at best), so no case can be SLOWER: the exit status is 0.
+    const Result r =
+        run_memwall(ci({"--baseline-build", MEMWALL_BINARY, "--report-dir", "reports", "--tag", "commit=ccc"}), d.path);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("measured together, 4 cases"), std::string::npos) << r.out;
+    std::ifstream in(d.path / "reports" / "report.json");
+    const json report = json::parse(in);
+    EXPECT_TRUE(report.at("paired"));
+    EXPECT_NE(report.at("rule").get<std::string>().find("Wilcoxon signed-rank"), std::string::npos);
+    EXPECT_EQ(report.at("base").at("run"), 1);
+    EXPECT_EQ(report.at("base").at("tags").at("build"), MEMWALL_BINARY);
+    EXPECT_EQ(report.at("candidate").at("run"), 2);
+    EXPECT_EQ(report.at("candidate").at("tags").at("paired_with"), "1");
+    EXPECT_EQ(report.at("candidate").at("tags").at("commit"), "ccc");
+    ASSERT_EQ(report.at("cases").size(), 4u);
+    for (const auto& c : report.at("cases")) {
+        EXPECT_EQ(c.at("basis"), "paired repetitions") << c.dump();
+        EXPECT_EQ(c.at("base").at("repetitions"), 4);
+        EXPECT_EQ(c.at("candidate").at("repetitions"), 4);
+        EXPECT_EQ(c.at("base").at("n"), c.at("candidate").at("n"));  // samples come in pairs
+        EXPECT_EQ(c.at("verdict"), expected_verdict(c, 0.05, 0.05)) << c.dump();
+    }
+    // The stored pair compares the same way afterwards.
+    const Result again = run_memwall({"--db", "ci.db", "compare", "1", "2", "--format", "json"}, d.path);
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_TRUE(json::parse(again.out).at("paired"));
+}
+
+TEST(CliCi, ABadBaselineBuildIsStatusTwoAndTouchesNothing) {
+    TempDir d;
+    write(d.path / "tiny.json", kSuite);
+    auto refused = [&](const std::vector<std::string>& args, const std::string& needle) {
+        const auto before = snapshot(d.path);
+        const Result r = run_memwall(args, d.path);
+        EXPECT_EQ(r.status, 2) << r.out << r.err;
+        const auto l = lines(r.err);
+        ASSERT_FALSE(l.empty());
+        EXPECT_NE(l.back().find(needle), std::string::npos) << r.err;
+        EXPECT_EQ(snapshot(d.path), before);
+    };
+    refused(ci({"--baseline-build", "no/such/memwall"}), "not an executable file");
+    refused(ci({"--baseline-build", "/bin/true"}), "did not answer as a memwall measure-worker");
+    refused(ci({"--baseline-build", MEMWALL_BINARY, "--baseline", "main"}), "give one baseline");
+    refused(ci({}), "give one baseline");
+    refused(ci({"--baseline-build", MEMWALL_BINARY, "--update-baseline"}), "--update-baseline");
+}
