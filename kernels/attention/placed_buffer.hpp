@@ -26,9 +26,10 @@ public:
     using value_type = T;
     static constexpr std::size_t large = std::size_t{1} << 20;  // smaller buffers: plain new
     static constexpr std::size_t huge_page = std::size_t{2} << 20;
-    static constexpr std::size_t shift = 9 * 64;                 // per role: 5 roles stay below 4 KiB
+    static constexpr std::size_t shift = 9 * 64;  // per role: 5 roles stay below 4 KiB
 
-    explicit PlacedAllocator(BufferRole role = BufferRole::workspace) : offset_(static_cast<std::size_t>(role) * shift) {}
+    explicit PlacedAllocator(BufferRole role = BufferRole::workspace)
+        : offset_(static_cast<std::size_t>(role) * shift) {}
     template <class U>
     PlacedAllocator(const PlacedAllocator<U>& other) : offset_(other.offset()) {}
 
