@@ -30,31 +30,10 @@ std::vector<CaseKey> keys() {
             {"attention", "naive", "cpu", R"({"heads":4})", "{}"}};
 }
 
-// The worker answering in this thread: what it would write to the pipe, line by line.
-class DirectChannel : public WorkerChannel {
+// Replies queued line by line; receive() takes the next, or finds the worker gone.
+class QueuedChannel : public WorkerChannel {
 public:
-    explicit DirectChannel(WorkerServer& server) : server_(server) {
-        const std::string hello = server.hello();
-        for (std::size_t at = 0, nl; (nl = hello.find('\n', at)) != std::string::npos; at = nl + 1)
-            lines_.push_back(hello.substr(at, nl - at));
-    }
-    void send(const std::string& line) override { lines_.push_back(server_.handle(line)); }
-    std::string receive() override {
-        if (lines_.empty()) throw InputError("the worker closed its pipe");
-        std::string l = lines_.front();
-        lines_.pop_front();
-        return l;
-    }
-
-private:
-    WorkerServer& server_;
-    std::deque<std::string> lines_;
-};
-
-// Replies as scripted, for malformed workers.
-class CannedChannel : public WorkerChannel {
-public:
-    explicit CannedChannel(std::deque<std::string> lines) : lines_(std::move(lines)) {}
+    explicit QueuedChannel(std::deque<std::string> lines = {}) : lines_(std::move(lines)) {}
     void send(const std::string&) override {}
     std::string receive() override {
         if (lines_.empty()) throw InputError("the worker closed its pipe");
@@ -63,8 +42,22 @@ public:
         return l;
     }
 
-private:
+protected:
     std::deque<std::string> lines_;
+};
+
+// The worker answering in this thread: what it would write to the pipe, line by line.
+class DirectChannel : public QueuedChannel {
+public:
+    explicit DirectChannel(WorkerServer& server) : server_(server) {
+        const std::string hello = server.hello();
+        for (std::size_t at = 0, nl; (nl = hello.find('\n', at)) != std::string::npos; at = nl + 1)
+            lines_.push_back(hello.substr(at, nl - at));
+    }
+    void send(const std::string& line) override { lines_.push_back(server_.handle(line)); }
+
+private:
+    WorkerServer& server_;
 };
 
 }  // namespace
@@ -114,7 +107,7 @@ TEST(Worker, TheServerRefusesBadRequests) {
 
 TEST(Worker, AnythingButAWorkerIsRefusedWithOneLine) {
     auto make = [](std::deque<std::string> lines) {
-        return WorkerArm(std::make_unique<CannedChannel>(std::move(lines)));
+        return WorkerArm(std::make_unique<QueuedChannel>(std::move(lines)));
     };
     EXPECT_THROW(make({"usage: memwall [OPTIONS] SUBCOMMAND"}), InputError);
     EXPECT_THROW(make({"memwall-worker 2 0 - -"}), InputError);
