@@ -28,7 +28,6 @@
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -53,29 +52,10 @@ ProblemScale slowdown_by(double fraction) {
     return fraction == 0 ? ProblemScale{} : ProblemScale{"heads", 1 + fraction};
 }
 
-// As the runner's: one workload, rebuilt when the problem changes (with interleaving, nearly
-// every repetition gets fresh inputs, as in `memwall ci`).
-class WorkloadSlot {
-public:
-    const Workload& get(const PlannedCase& c, const Params& problem, std::uint64_t seed) {
-        std::string key = c.family->name + problem.canonical();
-        if (key != key_) {
-            current_.reset();
-            current_ = c.family->make_workload(problem, seed);
-            key_ = std::move(key);
-        }
-        return *current_;
-    }
-
-private:
-    std::string key_;
-    std::unique_ptr<Workload> current_;
-};
-
 // One run: every (case, repetition) in a shuffled order, as Google Benchmark's random
 // interleaving runs a suite.
 LoadedRun measure_run(const std::vector<PlannedCase>& cases, double slowdown, const Suite& suite,
-                      const MemoryHierarchy& mh, WorkloadSlot& workloads, std::int64_t id, std::mt19937_64& rng) {
+                      const MemoryHierarchy& mh, std::int64_t id, std::mt19937_64& rng) {
     std::vector<std::pair<std::size_t, int>> units;
     for (std::size_t i = 0; i < cases.size(); ++i)
         for (int r = 0; r < suite.repetitions; ++r) units.emplace_back(i, r);
@@ -87,19 +67,19 @@ LoadedRun measure_run(const std::vector<PlannedCase>& cases, double slowdown, co
     run.info.backend = "cpu";
     run.database = "(in memory)";
     run.cases.resize(cases.size());
+    // As measure_case, with the runner's workload policy (rebuilt when the problem changes).
     MeasureOptions opt;
     opt.sampler = suite.sweep.sampler;
+    LocalArm arm(cases, suite.sweep.seed, mh, opt, slowdown_by(slowdown));
     for (auto [i, r] : units) {
-        const PlannedCase& c = cases[i];
-        const Params problem = slowdown_by(slowdown).apply(c.problem);
-        CaseRecord rec = measure_case(c, workloads.get(c, problem, suite.sweep.seed), mh, opt);
+        CaseRecord rec = arm.prepare(i);
         if (rec.status != CaseStatus::ok) {
-            std::fprintf(stderr, "%s: %s\n", c.name().c_str(), rec.message.c_str());
+            std::fprintf(stderr, "%s: %s\n", cases[i].name().c_str(), rec.message.c_str());
             std::exit(1);
         }
         CaseRecord& into = run.cases[i];
         into.key = rec.key;
-        into.samples.push_back(std::move(rec.samples.front()));
+        into.samples.push_back(take_samples([&] { return arm.sample(); }, suite.sweep.sampler).seconds);
     }
     for (auto& c : run.cases) {
         std::vector<double> all;
@@ -329,7 +309,6 @@ int main(int argc, char** argv) {
                 cpu_description().c_str(), load_average().c_str());
 
     // Each round measures A, slowed 5%, A, slowed 10%, rotated so no kind always runs first.
-    WorkloadSlot workloads;
     std::mt19937_64 rng(1);
     std::vector<LoadedRun> same, slow5, slow10;
     std::vector<std::pair<LoadedRun, LoadedRun>> same_pairs;
@@ -342,7 +321,7 @@ int main(int argc, char** argv) {
         std::rotate(kinds.begin(), kinds.begin() + r % 4, kinds.end());
         for (int k : kinds) {
             if (stored) {
-                LoadedRun run = measure_run(cases, k / 100.0, suite, mh, workloads, ++id, rng);
+                LoadedRun run = measure_run(cases, k / 100.0, suite, mh, ++id, rng);
                 (k == 0 ? same : k == 5 ? slow5 : slow10).push_back(std::move(run));
                 continue;
             }
