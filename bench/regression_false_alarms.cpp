@@ -81,11 +81,7 @@ LoadedRun measure_run(const std::vector<PlannedCase>& cases, double slowdown, co
         into.key = rec.key;
         into.samples.push_back(take_samples([&] { return arm.sample(); }, suite.sweep.sampler).seconds);
     }
-    for (auto& c : run.cases) {
-        std::vector<double> all;
-        for (const auto& rep : c.samples) all.insert(all.end(), rep.begin(), rep.end());
-        c.summary = summarize(all);
-    }
+    for (auto& c : run.cases) c.summary = summarize(pooled_samples(c.samples));
     return run;
 }
 

@@ -8,6 +8,7 @@
 
 #include "harness/errors.hpp"
 #include "harness/paired_sampler.hpp"
+#include "results/bootstrap.hpp"
 
 namespace memwall {
 
@@ -41,14 +42,7 @@ LocalArm::LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHie
 CaseRecord LocalArm::prepare(std::size_t index) {
     prepared_.reset();
     const PlannedCase& c = cases_.at(index);
-    const Params problem = scale_.apply(c.problem);
-    std::string key = c.family->name + problem.canonical();
-    if (key != workload_key_) {
-        workload_.reset();
-        workload_ = c.family->make_workload(problem, seed_);
-        workload_key_ = std::move(key);
-    }
-    PreparedCase p = prepare_case(c, *workload_, mh_, opt_);
+    PreparedCase p = prepare_case(c, workloads_.get(c, scale_.apply(c.problem), seed_), mh_, opt_);
     prepared_ = std::move(p.instance);
     return std::move(p.record);
 }
@@ -103,10 +97,8 @@ TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& pla
     }
     for (auto* side : {&out.base, &out.candidate})
         for (CaseRecord& c : *side) {
-            std::vector<double> all;
-            for (const auto& rep : c.samples) all.insert(all.end(), rep.begin(), rep.end());
-            if (!all.empty()) c.summary = summarize(all);
             if (c.status != CaseStatus::ok) c.samples.clear();
+            if (!c.samples.empty()) c.summary = summarize(pooled_samples(c.samples));
         }
     return out;
 }

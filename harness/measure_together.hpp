@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/measure.hpp"
+#include "harness/workload_cache.hpp"
 
 namespace memwall {
 
@@ -52,8 +53,7 @@ private:
     std::uint64_t seed_;
     MemoryHierarchy mh_;
     MeasureOptions opt_;
-    std::string workload_key_;  // one workload, rebuilt when the problem changes, as the runner's
-    std::unique_ptr<Workload> workload_;
+    WorkloadCache workloads_;
     std::unique_ptr<Instance> prepared_;
 };
 

@@ -6,31 +6,14 @@
 #include <memory>
 
 #include "harness/progress.hpp"
+#include "harness/workload_cache.hpp"
+#include "results/bootstrap.hpp"
 
 namespace memwall {
 
 std::atomic<bool> stop_requested{false};
 
 namespace {
-
-// The workload of the problem being measured; cases are problem-major, so it is rebuilt only
-// when the problem changes.
-class WorkloadCache {
-public:
-    const Workload& get(const PlannedCase& c, std::uint64_t seed) {
-        std::string key = c.family->name + c.problem.canonical();
-        if (key != key_) {
-            current_.reset();  // free the old inputs before allocating new ones
-            current_ = c.family->make_workload(c.problem, seed);
-            key_ = std::move(key);
-        }
-        return *current_;
-    }
-
-private:
-    std::string key_;
-    std::unique_ptr<Workload> current_;
-};
 
 // Repetitions of one case accumulate here until the last one, then the case is committed.
 struct Pending {
@@ -71,7 +54,7 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<Plan
             Pending& p = pending[c];
             CaseRecord rec;
             try {
-                rec = measure_case(*c, workloads.get(*c, opt.seed), mh, opt.measure);
+                rec = measure_case(*c, workloads.get(*c, c->problem, opt.seed), mh, opt.measure);
             } catch (const std::exception& e) {  // the workload itself could not be built
                 rec.key = key_of(*c);
                 rec.status = CaseStatus::failed;
@@ -97,9 +80,7 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<Plan
             if (p.reps_done == opt.repetitions) {
                 CaseRecord final = std::move(p.record);
                 pending.erase(c);
-                std::vector<double> all;
-                for (const auto& rep : final.samples) all.insert(all.end(), rep.begin(), rep.end());
-                if (final.status == CaseStatus::ok) final.summary = summarize(all);
+                if (final.status == CaseStatus::ok) final.summary = summarize(pooled_samples(final.samples));
                 final.run_id = run_id;
                 store.save_case(final);
                 ++result.measured;

@@ -50,10 +50,15 @@ std::vector<const std::vector<double>*> non_empty(const Repetitions& s) {
 
 }  // namespace
 
-double pooled_median(const Repetitions& samples) {
+std::vector<double> pooled_samples(const Repetitions& samples) {
     std::vector<double> all;
     all.reserve(count_samples(samples));
     for (const auto& rep : samples) all.insert(all.end(), rep.begin(), rep.end());
+    return all;
+}
+
+double pooled_median(const Repetitions& samples) {
+    std::vector<double> all = pooled_samples(samples);
     return median_in_place(all);
 }
 

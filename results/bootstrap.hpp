@@ -14,6 +14,9 @@ namespace memwall {
 // samples[r]: the times of repetition r, as CaseRecord stores them.
 using Repetitions = std::vector<std::vector<double>>;
 
+// Every sample of every repetition, in order.
+std::vector<double> pooled_samples(const Repetitions& samples);
+
 // Median of every sample of every repetition (NumPy's median: the mean of the two middle
 // values when there is an even number); 0 when there are none.
 double pooled_median(const Repetitions& samples);

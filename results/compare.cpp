@@ -66,12 +66,6 @@ std::size_t repetition_count(const Repetitions& r) {
     return static_cast<std::size_t>(std::count_if(r.begin(), r.end(), [](const auto& x) { return !x.empty(); }));
 }
 
-std::vector<double> flatten(const Repetitions& r) {
-    std::vector<double> out;
-    for (const auto& rep : r) out.insert(out.end(), rep.begin(), rep.end());
-    return out;
-}
-
 std::vector<double> repetition_medians(const Repetitions& r) {
     std::vector<double> out;
     for (const auto& rep : r)
@@ -139,7 +133,7 @@ CaseComparison compare_timings(const Repetitions& base, const Repetitions& candi
     } else {
         c.basis = by_repetition ? "repetitions" : "samples";
         c.p_value = by_repetition ? mann_whitney(repetition_medians(candidate), repetition_medians(base)).p
-                                  : mann_whitney(flatten(candidate), flatten(base)).p;
+                                  : mann_whitney(pooled_samples(candidate), pooled_samples(base)).p;
     }
     const Decision d = decide(c.ci, c.p_value, opt);
     c.verdict = d.verdict;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "results/bootstrap.hpp"
 #include "results/report.hpp"
 #include "results/report_json.hpp"
 
@@ -43,8 +44,7 @@ std::vector<CaseHistory> load_history(const Store& store, const HistoryFilter& f
     for (const RunInfo& r : runs) {
         for (const CaseRecord& c : store.cases(r.id, true)) {
             if (c.status != CaseStatus::ok || c.summary.n == 0 || !matches(c.key, filter)) continue;
-            std::vector<double> all;
-            for (const auto& rep : c.samples) all.insert(all.end(), rep.begin(), rep.end());
+            const std::vector<double> all = pooled_samples(c.samples);
             CaseHistory& h = by_key[c.key];
             h.key = c.key;
             h.points.push_back({r.id, r.started_at, tag_or(r, "branch", ""), tag_or(r, "commit", r.git_revision),
