@@ -208,25 +208,57 @@ int team_size(int threads) {
 
 }  // namespace
 
-std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve_in,
-                                        const MemoryHierarchy& mh, int threads) {
-    threads = std::max(threads, 1);
-    auto curve = curve_in;
+namespace {
+
+// The working sets (lo, hi] whose rates give each level's plateau: a cache level from twice
+// the inner level's total to 3/4 of its own, DRAM from 4x the last level's total.
+struct Segment {
+    std::string name;
+    double lo, hi, capacity;
+};
+
+std::vector<Segment> segments(const MemoryHierarchy& mh, int threads) {
+    std::vector<Segment> out;
+    double inner_total = 0;
+    for (const auto& cache : mh.caches) {
+        const double total = static_cast<double>(mh.per_thread_bytes(cache.name)) * threads;
+        out.push_back({cache.name, 2 * inner_total, 0.75 * total, static_cast<double>(cache.bytes)});
+        inner_total = total;
+    }
+    out.push_back({"dram", std::nextafter(4 * inner_total, 0.0), HUGE_VAL, 0});
+    return out;
+}
+
+std::vector<BandwidthSample> sorted_by_size(std::vector<BandwidthSample> curve) {
     std::sort(curve.begin(), curve.end(), [](const auto& x, const auto& y) {
         return x.working_set_bytes < y.working_set_bytes;
     });
+    return curve;
+}
 
+}  // namespace
+
+std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve_in,
+                                        const MemoryHierarchy& mh, int threads) {
+    threads = std::max(threads, 1);
+    const auto curve = sorted_by_size(curve_in);
     std::vector<Ceiling> out;
-    double inner_total = 0;
-    for (const auto& cache : mh.caches) {
-        double total = static_cast<double>(mh.per_thread_bytes(cache.name)) * threads;
-        if (auto c = plateau(curve, 2 * inner_total, 0.75 * total, cache.name,
-                             static_cast<double>(cache.bytes), threads))
-            out.push_back(std::move(*c));
-        inner_total = total;
+    for (const Segment& s : segments(mh, threads))
+        if (auto c = plateau(curve, s.lo, s.hi, s.name, s.capacity, threads)) out.push_back(std::move(*c));
+    return out;
+}
+
+std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& curve,
+                                          const MemoryHierarchy& mh, int threads) {
+    threads = std::max(threads, 1);
+    const auto found = bandwidth_plateaus(curve, mh, threads);
+    std::vector<std::string> out;
+    for (const Segment& s : segments(mh, threads)) {
+        if (std::any_of(found.begin(), found.end(), [&](const Ceiling& c) { return c.name == s.name; })) continue;
+        const std::string upto = std::isinf(s.hi) ? "upwards" : "to " + format_bytes(s.hi);
+        out.push_back(s.name + ": no working set of the sweep in its segment, " +
+                      format_bytes(std::max(s.lo, 0.0)) + " (exclusive) " + upto);
     }
-    if (auto c = plateau(curve, std::nextafter(4 * inner_total, 0.0), HUGE_VAL, "dram", 0, threads))
-        out.push_back(std::move(*c));
     return out;
 }
 
@@ -294,6 +326,7 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
     buf.reset();
 
     m.ceilings.items = bandwidth_plateaus(m.bandwidth_curve, mh, threads);
+    m.not_found = levels_not_found(m.bandwidth_curve, mh, threads);
     m.ceilings.items.push_back(measure_fma_peak(threads, 10 * opt.seconds_per_point));
     if (opt.progress) opt.progress(1.0);
     return m;

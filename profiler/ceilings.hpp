@@ -53,6 +53,9 @@ struct CeilingOptions {
 struct CeilingMeasurement {
     Ceilings ceilings;
     std::vector<BandwidthSample> bandwidth_curve;  // for plots and diagnosis
+    // The levels the sweep found no plateau for, each with why ("l1: no working set of the
+    // sweep in its segment 0 B-72 KiB"): reported, never guessed.
+    std::vector<std::string> not_found;
 };
 
 // Measures the bandwidth plateaus (a[i] = a[i]*b + c over growing working sets, per thread
@@ -71,5 +74,10 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 // in its segment is left out. Pure, so it is tested on recorded curves.
 std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve,
                                         const MemoryHierarchy& mh, int threads);
+
+// The levels (caches of `mh`, then dram) that `bandwidth_plateaus` of `curve` leaves out, each
+// as "name: why" (the segment it needed a working set in).
+std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& curve,
+                                          const MemoryHierarchy& mh, int threads);
 
 }  // namespace memwall

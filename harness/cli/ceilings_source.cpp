@@ -8,7 +8,7 @@
 
 namespace memwall::cli {
 
-Ceilings measure_ceilings_now(const MemoryHierarchy& mh, bool progress) {
+CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress) {
     CeilingOptions opt;
     if (progress && isatty(STDERR_FILENO)) {
         opt.progress = [](double f) {
@@ -16,9 +16,9 @@ Ceilings measure_ceilings_now(const MemoryHierarchy& mh, bool progress) {
             std::fflush(stderr);
         };
     }
-    Ceilings c = measure_cpu_ceilings(mh, opt).ceilings;
+    CeilingMeasurement m = measure_cpu_ceilings(mh, opt);
     if (opt.progress) std::fputs("\r\033[K", stderr);
-    return c;
+    return m;
 }
 
 Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const std::string& mode,
@@ -31,7 +31,9 @@ Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const std::st
             return c;
         }
     }
-    return measure_ceilings_now(mh, progress);
+    const CeilingMeasurement m = measure_ceilings_now(mh, progress);
+    for (const auto& level : m.not_found) std::fprintf(stderr, "memwall: ceiling not found: %s\n", level.c_str());
+    return m.ceilings;
 }
 
 }  // namespace memwall::cli

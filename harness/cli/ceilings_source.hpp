@@ -10,8 +10,8 @@
 namespace memwall::cli {
 
 // Measures the CPU ceilings, with a progress line on stderr when `progress` and it is a
-// terminal.
-Ceilings measure_ceilings_now(const MemoryHierarchy& mh, bool progress);
+// terminal; the levels not found are in the measurement's not_found.
+CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress);
 
 // mode "measure": measure now; "reuse": copy the newest ceilings measured on this host (their
 // method names the run they came from), measuring when there are none; "none": no ceilings.

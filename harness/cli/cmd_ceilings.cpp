@@ -17,9 +17,11 @@ void add_ceilings_command(CLI::App& app, Context& ctx) {
         std::optional<Store> store;
         if (!*no_store) store = Store::open(ctx.db_path, Store::Mode::create);
         const MemoryHierarchy mh = detect_memory_hierarchy();
-        const Ceilings c = measure_ceilings_now(mh, true);
+        const CeilingMeasurement m = measure_ceilings_now(mh, true);
+        const Ceilings& c = m.ceilings;
         std::cout << "Ceilings of " << host_name() << " (" << cpu_description() << ")\n\n";
         print_ceilings(std::cout, c);
+        for (const auto& level : m.not_found) std::cout << "not found: " << level << '\n';
         if (store) {
             RunInfo info;
             info.host = host_name();
