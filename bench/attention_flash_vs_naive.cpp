@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "harness/catalogue.hpp"
+#include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/register.hpp"
 #include "profiler/ceilings.hpp"

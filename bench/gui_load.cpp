@@ -19,7 +19,7 @@
 
 #include "gui/app/main_window.hpp"
 #include "gui/core/results_reader.hpp"
-#include "gui/core/synthetic_results.hpp"
+#include "tests/support/synthetic_results.hpp"
 
 namespace {
 

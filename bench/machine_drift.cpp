@@ -18,13 +18,14 @@
 #include <string>
 #include <vector>
 
-#include "harness/catalogue.hpp"
-#include "harness/machine.hpp"
+#include "core/catalogue.hpp"
+#include "core/machine.hpp"
 #include "harness/measure.hpp"
 #include "harness/suite.hpp"
 #include "harness/sweep.hpp"
 #include "results/report.hpp"
 #include "results/bootstrap.hpp"
+#include "kernels/register_builtin.hpp"
 
 namespace {
 

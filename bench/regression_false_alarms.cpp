@@ -32,8 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/catalogue.hpp"
-#include "harness/machine.hpp"
+#include "core/catalogue.hpp"
+#include "core/machine.hpp"
 #include "harness/measure.hpp"
 #include "harness/measure_together.hpp"
 #include "harness/worker.hpp"
@@ -41,6 +41,7 @@
 #include "harness/sweep.hpp"
 #include "results/compare.hpp"
 #include "results/report.hpp"
+#include "kernels/register_builtin.hpp"
 
 namespace {
 

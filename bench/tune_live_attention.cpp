@@ -19,11 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/live_objective.hpp"
+#include "tuner/live/live_objective.hpp"
 #include "results/statistics.hpp"
 #include "tuner/random_baseline.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
+#include "kernels/register_builtin.hpp"
 
 namespace {
 

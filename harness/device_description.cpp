@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "cuda_emu/options.hpp"
-#include "harness/machine.hpp"
-#include "kernels/attention/register_cuda.hpp"
+#include "core/machine.hpp"
+#include "gpu/device_properties.hpp"
 
 namespace memwall {
 
@@ -52,7 +52,7 @@ Properties cpu(const MemoryHierarchy& mh) {
 }
 
 Properties cuda() {
-    const auto d = cuda_device_properties(0);
+    const auto d = gpu::cuda_device_properties(0);
     if (!d) return {{"cuda.summary", "CUDA device 0 could not be queried"}};
     return {{"cuda.device_index", std::to_string(d->index)},
             {"cuda.name", d->name},

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/backend.hpp"
+#include "core/backend.hpp"
 #include "profiler/memory_hierarchy.hpp"
 
 namespace memwall {

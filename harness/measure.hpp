@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "harness/catalogue.hpp"
+#include "core/catalogue.hpp"
 #include "harness/sampler.hpp"
 #include "harness/sweep.hpp"
 #include "profiler/memory_hierarchy.hpp"

@@ -6,7 +6,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/paired_sampler.hpp"
 #include "results/bootstrap.hpp"
 

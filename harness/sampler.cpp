@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "results/statistics.hpp"
 
 namespace memwall {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 namespace memwall {
 

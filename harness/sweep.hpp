@@ -8,9 +8,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "harness/backend.hpp"
-#include "harness/catalogue.hpp"
-#include "harness/params.hpp"
+#include "core/backend.hpp"
+#include "core/catalogue.hpp"
+#include "core/params.hpp"
 #include "harness/sampler.hpp"
 
 namespace memwall {

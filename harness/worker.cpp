@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 namespace memwall {
 

@@ -1,6 +1,7 @@
-#include "harness/catalogue.hpp"
+#include "core/catalogue.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "kernels/register_builtin.hpp"
 
 namespace memwall {
 

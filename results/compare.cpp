@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "profiler/roofline.hpp"
 #include "results/mann_whitney.hpp"
 #include "results/signed_rank.hpp"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "profiler/roofline.hpp"
 
 namespace memwall {

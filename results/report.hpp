@@ -1,6 +1,6 @@
 // Reports of a run-versus-run comparison: Markdown for a pull-request comment, JSON for tools,
 // JUnit XML (one testcase per case, a regression as a failure) for CI systems to show natively.
-// The console table is the CLI's (harness/cli/compare_output.hpp).
+// The console table is the CLI's (cli/compare_output.hpp).
 #pragma once
 
 #include <ostream>

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/params.hpp"
+#include "core/params.hpp"
 #include "results/report.hpp"
 
 namespace memwall {

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "results/migrations.hpp"
 #include "results/sqlite_statement.hpp"
 

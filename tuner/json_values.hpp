@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/params.hpp"
+#include "core/params.hpp"
 
 namespace memwall::importer {
 

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "tuner/json_values.hpp"
 #include "tuner/recorded_space.hpp"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <unordered_set>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "tuner/json_values.hpp"
 #include "tuner/recorded_space.hpp"
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <memory>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 namespace memwall {
 

@@ -1,6 +1,6 @@
 #include "tuner/strategy.hpp"
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "tuner/strategies/strategies.hpp"
 
 namespace memwall {

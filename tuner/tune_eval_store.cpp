@@ -7,7 +7,7 @@
 #include <limits>
 #include <map>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "results/sqlite_statement.hpp"
 
 namespace memwall {

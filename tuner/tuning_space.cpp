@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 namespace memwall {
 

@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "harness/params.hpp"
-#include "harness/space.hpp"
+#include "core/params.hpp"
+#include "core/space.hpp"
 
 namespace memwall {
 

@@ -4,7 +4,7 @@
 #include <QPainter>
 #include <QSvgGenerator>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 namespace memwall::gui {
 

@@ -5,7 +5,7 @@
 
 #include "gui/core/chart_export.hpp"
 #include "gui/core/run_model.hpp"
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 namespace memwall::gui {
 

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "results/sqlite_statement.hpp"
 
 namespace memwall::gui {

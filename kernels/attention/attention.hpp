@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/catalogue.hpp"
-#include "harness/errors.hpp"
-#include "harness/params.hpp"
+#include "core/catalogue.hpp"
+#include "core/errors.hpp"
+#include "core/params.hpp"
 #include "kernels/attention/placed_buffer.hpp"
 #include "profiler/counter.hpp"
 #include "profiler/memory_hierarchy.hpp"

@@ -6,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "harness/catalogue.hpp"
+#include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
 
 namespace memwall {

@@ -17,9 +17,13 @@
 #include <stdexcept>
 
 #include "cuda_emu/traffic.hpp"
-#include "harness/catalogue.hpp"
+#include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
+#ifdef MEMWALL_HAVE_CUDA
+#include "gpu/cold_timer.hpp"
+#include "gpu/nvtx_range.hpp"
+#endif
 
 namespace memwall {
 
@@ -112,14 +116,14 @@ public:
         device_->download(o_.data());
     }
     Check check() const override { return w_.check(o_.data()); }
-    double run_timed() override { return timer_.seconds(*device_); }
+    double run_timed() override { return timer_.seconds([this] { device_->forward(); }); }
 
 private:
-    attention_cuda::cuda_gpu::NvtxRange range_;
+    gpu::NvtxRange range_;
     const AttentionWorkload& w_;
     std::vector<float> o_;
     std::unique_ptr<DeviceCase> device_;
-    attention_cuda::cuda_gpu::ColdTimer timer_;
+    gpu::ColdTimer timer_;
 };
 #endif
 
@@ -269,19 +273,6 @@ attention_cuda::Shape cuda_shape(const AttentionProblem& p) {
 void register_attention_cuda(Catalogue& c) {
     for (const Algo& a : {naive_algo(), flash_algo(), decode_algo()})
         for (Backend b : {Backend::cuda_emu, Backend::cuda}) c.add_variant("attention", variant_for(a, b));
-}
-
-std::optional<attention_cuda::DeviceProperties> cuda_device_properties([[maybe_unused]] int device) {
-#ifdef MEMWALL_HAVE_CUDA
-    if (!probe_backend(Backend::cuda).available) return std::nullopt;
-    try {
-        return attention_cuda::cuda_gpu::device_properties(device);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-#else
-    return std::nullopt;
-#endif
 }
 
 }  // namespace memwall

@@ -1,8 +1,6 @@
 #pragma once
 
-#include <optional>
-
-#include "kernels/attention/cuda/gpu.hpp"
+#include "kernels/attention/cuda/device_case.hpp"
 
 namespace memwall {
 class Catalogue;
@@ -14,10 +12,5 @@ attention_cuda::Shape cuda_shape(const AttentionProblem& p);
 // Adds the CUDA attention variants (naive, flash, decode_splitkv) for the cuda-emu and cuda
 // backends to the attention family, which register_attention must have added.
 void register_attention_cuda(Catalogue& c);
-
-// The CUDA device `device` as the cuda backend would run on it, for recording with a run;
-// nullopt when memwall was built without CUDA or the device cannot be queried (no driver, no
-// device). Throws nothing.
-std::optional<attention_cuda::DeviceProperties> cuda_device_properties(int device = 0);
 
 }  // namespace memwall

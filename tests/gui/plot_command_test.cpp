@@ -7,7 +7,7 @@
 #include <QTest>
 
 #include "core/fixtures.hpp"
-#include "gui/core/synthetic_results.hpp"
+#include "tests/support/synthetic_results.hpp"
 
 using namespace memwall::gui;
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda_emu/options.hpp"
-#include "harness/machine.hpp"
+#include "core/machine.hpp"
 
 namespace memwall {
 namespace {

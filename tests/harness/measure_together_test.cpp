@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace memwall;
 

@@ -5,7 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
+#include "kernels/register_builtin.hpp"
 
 namespace memwall {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace memwall;
 

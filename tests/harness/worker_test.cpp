@@ -4,7 +4,7 @@
 
 #include <deque>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace memwall;
 

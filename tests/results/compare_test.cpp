@@ -5,7 +5,7 @@
 #include <cmath>
 #include <random>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "temp_dir.hpp"
 
 namespace memwall {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "results/sqlite_statement.hpp"
 #include "temp_dir.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "results/sqlite_statement.hpp"
 #include "temp_dir.hpp"
 

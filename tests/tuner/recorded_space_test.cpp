@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 namespace memwall {
 namespace {

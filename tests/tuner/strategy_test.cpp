@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "synthetic_space.hpp"
 #include "tuner/replay.hpp"
 

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "../results/temp_dir.hpp"
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "synthetic_space.hpp"
 
 namespace memwall {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 #include "tuner/random_baseline.hpp"
 
 namespace memwall {

@@ -17,7 +17,7 @@
 
 #include "core/fixtures.hpp"
 #include "gui/app/main_window.hpp"
-#include "gui/core/synthetic_results.hpp"
+#include "tests/support/synthetic_results.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;

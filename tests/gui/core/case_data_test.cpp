@@ -1,7 +1,7 @@
 #include <QTest>
 
 #include "fixtures.hpp"
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;

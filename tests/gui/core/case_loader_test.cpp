@@ -4,7 +4,7 @@
 
 #include "gui/core/case_loader.hpp"
 #include "gui/core/results_reader.hpp"
-#include "gui/core/synthetic_results.hpp"
+#include "tests/support/synthetic_results.hpp"
 
 using namespace memwall::gui;
 

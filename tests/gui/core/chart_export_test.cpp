@@ -6,7 +6,7 @@
 #include "fixtures.hpp"
 #include "gui/core/chart_export.hpp"
 #include "gui/core/roofline_chart.hpp"
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;

@@ -5,7 +5,7 @@
 
 #include "fixtures.hpp"
 #include "gui/core/compare.hpp"
-#include "harness/errors.hpp"
+#include "core/errors.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;

@@ -5,7 +5,7 @@
 
 #include "gui/core/comparer.hpp"
 #include "gui/core/plot.hpp"
-#include "gui/core/synthetic_results.hpp"
+#include "tests/support/synthetic_results.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;

@@ -4,8 +4,8 @@
 
 #include "fixtures.hpp"
 #include "gui/core/plot.hpp"
-#include "gui/core/synthetic_results.hpp"
-#include "harness/errors.hpp"
+#include "tests/support/synthetic_results.hpp"
+#include "core/errors.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;

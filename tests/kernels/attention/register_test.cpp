@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/catalogue.hpp"
+#include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
 
 namespace memwall {

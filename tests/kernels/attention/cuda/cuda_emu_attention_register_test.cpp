@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "harness/catalogue.hpp"
+#include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"

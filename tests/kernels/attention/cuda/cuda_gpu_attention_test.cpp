@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "harness/backend.hpp"
-#include "harness/catalogue.hpp"
+#include "core/backend.hpp"
+#include "core/catalogue.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
 
@@ -30,15 +30,6 @@ Params point(std::int64_t sq, std::int64_t sk, bool causal, const std::string& d
     p.set("head_dim", std::int64_t{64});
     p.set("causal", std::int64_t{causal ? 1 : 0});
     return p;
-}
-
-TEST_F(CudaGpuAttention, DeviceIsDescribed) {
-    const auto props = cuda_device_properties(0);
-    ASSERT_TRUE(props.has_value());
-    EXPECT_FALSE(props->name.empty());
-    EXPECT_GT(props->sms, 0);
-    EXPECT_GT(props->memory_bandwidth, 0.0);
-    EXPECT_GT(props->l2_bytes, 0);
 }
 
 TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {

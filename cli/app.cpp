@@ -1,0 +1,92 @@
+#include "cli/app.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/errors.hpp"
+#include "core/machine.hpp"
+
+namespace memwall::cli {
+
+#ifndef MEMWALL_HAVE_QT
+void add_plot_command(CLI::App& app, Context&) {
+    auto* cmd = app.add_subcommand("plot", "render a chart to PNG or SVG (unavailable: built without Qt 6)");
+    cmd->allow_extras()->fallthrough(false);  // every argument is the stub's, so it can say why
+    cmd->callback([] {
+        throw UsageError("plot is unavailable: this memwall was built without Qt 6 (install qt6-base-dev and "
+                         "qt6-svg-dev, then reconfigure)");
+    });
+}
+#endif
+
+int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& register_kernels) {
+    Context ctx;
+    register_kernels(ctx.catalogue);
+
+    // Google Benchmark's own flags go to it untouched; the rest to CLI11.
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--benchmark_", 0) == 0) {
+            ctx.gbench_args.push_back(a);
+        } else {
+            args.push_back(a);
+        }
+        ctx.command_line += (i > 1 ? " " : "") + a;
+    }
+    ctx.command_line = "memwall " + ctx.command_line;
+
+    CLI::App app{"memwall: profiling and autotuning benchmarks for memory-bound kernels"};
+    app.set_version_flag("--version", memwall_version());
+    app.require_subcommand(1);
+    app.fallthrough();
+    const char* env_db = std::getenv("MEMWALL_DB");
+    ctx.db_path = env_db && *env_db ? env_db : "memwall.db";
+    app.add_option("--db", ctx.db_path, "results database (default: $MEMWALL_DB or ./memwall.db)");
+
+    add_list_command(app, ctx);
+    add_run_command(app, ctx);
+    add_show_command(app, ctx);
+    add_export_command(app, ctx);
+    add_ceilings_command(app, ctx);
+    add_compare_command(app, ctx);
+    add_history_command(app, ctx);
+    add_ci_command(app, ctx);
+    add_tune_commands(app, ctx);
+    add_worker_command(app, ctx);
+    add_plot_command(app, ctx);
+
+    try {
+        std::reverse(args.begin(), args.end());  // CLI11 takes its arguments reversed
+        app.parse(args);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        if (app.get_subcommands().empty() && !app.remaining().empty()) {
+            std::fprintf(stderr,
+                         "memwall: error: unknown command '%s' (commands: list, run, show, export, ceilings, "
+                         "compare, history, ci, tune, tune-eval, plot)\n",
+                         app.remaining().front().c_str());
+        } else {
+            std::fprintf(stderr, "memwall: error: %s (see memwall --help)\n", e.what());
+        }
+        return 2;
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "memwall: error: %s\n", e.what());
+        return 2;
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "memwall: error: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "memwall: internal error: %s\n", e.what());
+        return 3;
+    }
+    return ctx.exit_status;
+}
+
+}  // namespace memwall::cli

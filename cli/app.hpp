@@ -1,0 +1,42 @@
+// The `memwall` command line.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/catalogue.hpp"
+
+namespace memwall::cli {
+
+// What every command sees.
+struct Context {
+    Catalogue catalogue;
+    std::string db_path;                   // --db, $MEMWALL_DB, or ./memwall.db
+    std::vector<std::string> gbench_args;  // --benchmark_* flags, passed to Google Benchmark
+    std::string command_line;              // as typed, recorded with runs
+    int exit_status = 0;                   // set by a command that finishes without throwing
+};
+
+// Each command adds its subcommand and callback.
+void add_list_command(CLI::App& app, Context& ctx);
+void add_run_command(CLI::App& app, Context& ctx);
+void add_show_command(CLI::App& app, Context& ctx);
+void add_export_command(CLI::App& app, Context& ctx);
+void add_ceilings_command(CLI::App& app, Context& ctx);
+void add_compare_command(CLI::App& app, Context& ctx);
+void add_history_command(CLI::App& app, Context& ctx);
+void add_ci_command(CLI::App& app, Context& ctx);
+void add_tune_commands(CLI::App& app, Context& ctx);  // tune, tune-eval
+void add_worker_command(CLI::App& app, Context& ctx);  // measure-worker, for ci --baseline-build
+// Built with Qt 6: renders charts; without: says so and exits 2.
+void add_plot_command(CLI::App& app, Context& ctx);
+
+// Registers the kernels with `register_kernels`, parses and runs; returns the exit status: 0
+// success, 1 a case failed or was wrong (or compare/ci found a regression), 2 bad usage or
+// input, 130 interrupted.
+int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& register_kernels);
+
+}  // namespace memwall::cli

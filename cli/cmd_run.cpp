@@ -1,0 +1,297 @@
+#include <benchmark/benchmark.h>
+
+#include <csignal>
+#include <iostream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/app.hpp"
+#include "cli/ceilings_source.hpp"
+#include "cli/table.hpp"
+#include "harness/device_description.hpp"
+#include "core/errors.hpp"
+#include "tuner/live/live_tuning.hpp"
+#include "core/machine.hpp"
+#include "harness/runner.hpp"
+#include "harness/sweep.hpp"
+#include "results/tuning_store.hpp"
+
+namespace memwall::cli {
+
+namespace {
+
+struct RunArgs {
+    std::vector<std::string> families, variants, backends{"cpu"}, axes, zips, tags;
+    bool unzip = false, quiet = false;
+    std::uint64_t seed = 1;
+    SamplerSettings sampler;
+    double case_timeout = 120;
+    std::string ceilings = "reuse";
+    std::string resume;  // "" not resuming; "latest" or a run id
+    bool tuned = false;
+    std::string device_model;  // --tuned on cuda-emu: whose predicted best
+};
+
+// Discards Google Benchmark's per-case lines: memwall prints its own table from the database.
+class QuietReporter : public benchmark::BenchmarkReporter {
+public:
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>&) override {}
+};
+
+void on_signal(int) { stop_requested = true; }
+
+int gbench_repetitions(const std::vector<std::string>& args) {
+    int reps = 1;
+    for (const auto& a : args) {
+        const std::string flag = "--benchmark_repetitions=";
+        if (a.rfind(flag, 0) != 0) continue;
+        try {
+            reps = std::stoi(a.substr(flag.size()));
+        } catch (const std::exception&) {
+            throw UsageError("malformed " + a);
+        }
+        if (reps < 1) throw UsageError(a + ": repetitions must be >= 1");
+    }
+    return reps;
+}
+
+// Hands the --benchmark_* flags to Google Benchmark; an unknown one is a usage error.
+void init_gbench(const std::vector<std::string>& args) {
+    // Google Benchmark keeps argv[0] for its report's context: the strings must outlive the run.
+    static std::vector<std::string> storage;
+    storage = {"memwall"};
+    storage.insert(storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& s : storage) argv.push_back(s.data());
+    int argc = static_cast<int>(argv.size());
+    benchmark::Initialize(&argc, argv.data());
+    if (argc > 1) throw UsageError(std::string("unknown Google Benchmark flag ") + argv[1]);
+}
+
+SweepSpec spec_from(const RunArgs& a) {
+    SweepSpec s;
+    s.families = a.families;
+    s.variants = a.variants;
+    s.backends.clear();
+    for (const auto& name : a.backends) {
+        auto b = backend_from(name);
+        if (!b) throw UsageError("unknown backend '" + name + "' (cpu, cuda, cuda-emu)");
+        s.backends.push_back(*b);
+    }
+    s.overrides = a.axes;
+    for (const auto& z : a.zips) {
+        std::vector<std::string> names;
+        std::string cur;
+        for (char ch : z + ",") {
+            if (ch == ',') {
+                if (!cur.empty()) names.push_back(cur);
+                cur.clear();
+            } else {
+                cur += ch;
+            }
+        }
+        s.zips.push_back(names);
+    }
+    s.unzip = a.unzip;
+    s.seed = a.seed;
+    s.sampler = a.sampler;
+    s.sampler.validate();
+    return s;
+}
+
+// --tuned: the device model whose predicted best cuda-emu cases take; the run's "tuned" tag
+// keeps it for --resume.
+const DeviceSpec& tuned_model(const std::string& name) {
+    if (name.empty()) return device_specs().front();
+    if (const DeviceSpec* d = find_device_spec(name)) return *d;
+    throw UsageError("unknown --device-model '" + name + "' (" + device_spec_names() + ")");
+}
+
+// --tuned replaces the variants' tunable axes, so they cannot be swept as well.
+void check_tuned_overrides(const std::vector<PlannedCase>& cases, const std::vector<std::string>& overrides) {
+    for (const auto& o : overrides) {
+        const std::string name = split_override(o).first;
+        for (const auto& c : cases)
+            for (const auto& t : c.variant->tunables)
+                if (t.name == name)
+                    throw UsageError("--axis " + name + ": --tuned takes the tunables from stored tuning sessions");
+    }
+}
+
+// Each case with tunables takes the best stored configuration for its device, backend, kernel
+// and problem (best_tuned_config); those with none keep the variant's defaults and are named.
+void apply_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model) {
+    std::vector<std::string> untuned;
+    std::size_t tuned = 0;
+    std::set<CaseKey> seen;  // several default configurations of one problem become one case
+    std::vector<PlannedCase> out;
+    for (PlannedCase c : cases) {
+        if (!c.variant->tunables.empty()) {
+            const Backend b = c.variant->backend;
+            const auto best = best_tuned_config(store, tuning_device(b, &model), std::string(to_string(b)),
+                                                c.family->name, c.variant->name, c.problem.canonical());
+            if (best) {
+                c.config = Params::from_json(nlohmann::json::parse(best->config));
+                ++tuned;
+            } else {
+                untuned.push_back(c.name());
+            }
+        }
+        if (seen.insert(key_of(c)).second) out.push_back(std::move(c));
+    }
+    cases = std::move(out);
+    std::cerr << "tuned: " << tuned << " case(s) use their best stored configuration";
+    if (untuned.empty()) {
+        std::cerr << "\n";
+        return;
+    }
+    std::cerr << "; " << untuned.size() << " have none stored and keep the default tunables:\n";
+    for (const auto& n : untuned) std::cerr << "  " << n << "\n";
+}
+
+std::string backends_text(const SweepSpec& s) {
+    std::string out;
+    for (Backend b : s.backends) out += (out.empty() ? "" : ",") + std::string(to_string(b));
+    return out;
+}
+
+void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
+    const bool resuming = !a.resume.empty();
+    if (resuming) {
+        for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed"})
+            if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --resume: the run's own sweep is resumed");
+    }
+    const int reps = gbench_repetitions(ctx.gbench_args);
+    init_gbench(ctx.gbench_args);
+
+    // Everything the user typed is validated before the database is touched.
+    SweepSpec spec;
+    std::vector<PlannedCase> cases;
+    if (!resuming) {
+        spec = spec_from(a);
+        cases = expand_sweep(spec, ctx.catalogue);
+        if (a.tuned) check_tuned_overrides(cases, a.axes);
+    }
+    if (resuming && (a.tuned || !a.device_model.empty()))
+        throw UsageError("--tuned cannot be combined with --resume: a run made with --tuned resumes tuned");
+    if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
+    const DeviceSpec* model = a.tuned ? &tuned_model(a.device_model) : nullptr;
+    Store store = Store::open(ctx.db_path, Store::Mode::create);
+
+    std::int64_t run_id = 0;
+    if (resuming) {
+        std::optional<RunInfo> run;
+        if (a.resume == "latest") {
+            run = store.latest_run();
+            if (!run) throw UsageError("nothing to resume: " + ctx.db_path + " has no runs");
+        } else {
+            std::int64_t id = 0;
+            try {
+                id = std::stoll(a.resume);
+            } catch (const std::exception&) {
+                throw UsageError("--resume takes a run id, got '" + a.resume + "'");
+            }
+            run = store.run(id);
+            if (!run) throw UsageError("no run " + a.resume + " in " + ctx.db_path);
+        }
+        if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
+        spec = SweepSpec::from_json(nlohmann::json::parse(run->sweep));
+        cases = expand_sweep(spec, ctx.catalogue);
+        if (auto t = run->tags.find("tuned"); t != run->tags.end()) model = &tuned_model(t->second);
+        run_id = run->id;
+        std::cerr << "resuming run " << run_id << ": " << store.case_count(run_id) << " of " << cases.size()
+                  << " cases already stored\n";
+    } else {
+        RunInfo info;
+        info.host = host_name();
+        info.backend = backends_text(spec);
+        info.device = cpu_description();
+        info.git_revision = memwall_git_revision();
+        info.command_line = ctx.command_line;
+        info.memwall_version = memwall_version();
+        info.sweep = spec.to_json().dump();
+        for (const auto& t : a.tags) {
+            auto eq = t.find('=');
+            if (eq == std::string::npos || eq == 0) throw UsageError("--tag '" + t + "': expected key=value");
+            info.tags[t.substr(0, eq)] = t.substr(eq + 1);
+        }
+        if (model) info.tags["tuned"] = model->name;
+        run_id = store.begin_run(info);
+    }
+
+    if (model) apply_tuned(cases, store, *model);
+    const MemoryHierarchy mh = detect_memory_hierarchy();
+    if (store.run_properties(run_id).empty()) store.set_run_properties(run_id, describe_devices(spec.backends, mh));
+    if (store.ceilings(run_id).empty()) {
+        const Ceilings c = ceilings_for_run(store, run_id, a.ceilings, mh, !a.quiet);
+        if (!c.empty()) store.save_ceilings(run_id, c);
+    }
+
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    RunnerOptions opt;
+    opt.measure.sampler = spec.sampler;
+    opt.measure.case_timeout = a.case_timeout;
+    opt.seed = spec.seed;
+    opt.repetitions = reps;
+    opt.progress = !a.quiet;
+    bool gbench_format = false;
+    for (const auto& g : ctx.gbench_args) gbench_format = gbench_format || g.rfind("--benchmark_format", 0) == 0;
+    QuietReporter quiet;
+    const RunnerResult r = run_cases(store, run_id, cases, mh, opt, gbench_format ? nullptr : &quiet);
+    store.finish_run(run_id, r.interrupted ? RunStatus::interrupted : RunStatus::complete);
+
+    if (!gbench_format) {
+        std::cout << "run " << run_id << " in " << ctx.db_path << ": " << r.measured << " cases measured";
+        if (r.skipped) std::cout << ", " << r.skipped << " already stored";
+        std::cout << "\n\n";
+        print_cases(std::cout, store.cases(run_id, false), store.ceilings(run_id));
+    }
+    if (r.interrupted) {
+        std::cerr << "memwall: interrupted; `memwall run --resume " << run_id << "` measures the rest\n";
+        ctx.exit_status = 130;
+    } else if (r.not_ok) {
+        std::cerr << "memwall: " << r.not_ok << " case(s) did not pass (see status)\n";
+        ctx.exit_status = 1;
+    }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, Context& ctx) {
+    auto* cmd = app.add_subcommand("run", "sweep families and variants over their axes into the database, then print "
+                                          "a roofline table; Google Benchmark flags (--benchmark_*) are passed on");
+    auto a = std::make_shared<RunArgs>();
+    cmd->add_option("--family,-f", a->families, "families to run (default: all)")->delimiter(',');
+    cmd->add_option("--variant,-v", a->variants, "variants to run (default: all)")->delimiter(',');
+    cmd->add_option("--backend,-b", a->backends, "backends: cpu, cuda, cuda-emu (default: cpu)")->delimiter(',');
+    cmd->add_option("--axis,-a", a->axes, "override an axis: name=a,b,c | name=lo:hi:step | name=pow2:lo:hi");
+    cmd->add_option("--zip", a->zips, "tie axes so they advance together: name1,name2");
+    cmd->add_flag("--unzip", a->unzip, "drop the families' default zips (e.g. sweep seq_k apart from seq_q)");
+    cmd->add_option("--seed", a->seed, "seed of the random inputs");
+    cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main)");
+    cmd->add_option("--resume", a->resume, "measure only the cases missing from a run (default: the latest)")
+        ->expected(0, 1);
+    cmd->add_option("--ceilings", a->ceilings, "roofline ceilings: reuse (this host's latest, else measure), measure, none")
+        ->check(CLI::IsMember({"reuse", "measure", "none"}));
+    cmd->add_flag("--quiet,-q", a->quiet, "no progress bar");
+    cmd->add_flag("--tuned", a->tuned, "each case takes the best configuration stored by `memwall tune` for its "
+                                       "device and problem (cases with none keep the defaults)");
+    cmd->add_option("--device-model", a->device_model,
+                    "with --tuned: cuda-emu cases take the best predicted for this GPU (default H100 SXM)");
+    cmd->add_option("--warmup", a->sampler.warmup_runs, "untimed runs before sampling");
+    cmd->add_option("--min-samples", a->sampler.min_samples, "samples before stopping is considered");
+    cmd->add_option("--min-time", a->sampler.min_time, "seconds of samples before stopping is considered");
+    cmd->add_option("--max-noise", a->sampler.max_noise,
+                    "stop when the relative stddev or the median's 95% CI half-width is below this (0.01 = 1%)");
+    cmd->add_option("--timeout", a->sampler.timeout, "seconds of sampling per case after which it stops regardless");
+    cmd->add_option("--case-timeout", a->case_timeout, "a case whose single run exceeds this many seconds is not timed");
+    cmd->callback([a, &ctx, cmd] {
+        if (cmd->count("--resume") && a->resume.empty()) a->resume = "latest";
+        run_command(*a, ctx, cmd);
+    });
+}
+
+}  // namespace memwall::cli

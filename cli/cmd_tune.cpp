@@ -1,0 +1,296 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+
+#include "cli/app.hpp"
+#include "cli/tuning_output.hpp"
+#include "core/errors.hpp"
+#include "tuner/live/live_objective.hpp"
+#include "core/machine.hpp"
+#include "harness/runner.hpp"
+#include "cli/tune_progress.hpp"
+#include "results/report.hpp"
+#include "tuner/replay.hpp"
+#include "tuner/strategy.hpp"
+#include "tuner/tune_eval_store.hpp"
+#include "tuner/tuning_session.hpp"
+
+namespace memwall::cli {
+
+namespace {
+
+RecordedSpace load_space(const std::string& path) {
+    RecordedSpace s = load_recorded_space(path);
+    for (const auto& note : s.notes) std::cerr << path << ": " << note << "\n";
+    return s;
+}
+
+struct TuneArgs {
+    std::string replay, family, variant, backend = "cpu", device_model, strategy = "guided";
+    std::vector<std::string> axes;
+    std::size_t budget = 100, stale = 0, confirm = Confirmation{}.candidates;
+    double seconds = 0;
+    std::uint64_t seed = 1;
+    bool quiet = false;
+    SamplerSettings sampler;
+    double case_timeout = 120;
+};
+
+void on_signal(int) { stop_requested = true; }
+
+TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
+    TuningSessionInfo info;
+    info.host = host_name();
+    info.strategy = a.strategy;
+    info.seed = a.seed;
+    info.budget_evaluations = static_cast<std::int64_t>(a.budget);
+    info.budget_seconds = a.seconds;
+    info.budget_stale = static_cast<std::int64_t>(a.stale);
+    info.git_revision = memwall_git_revision();
+    info.command_line = ctx.command_line;
+    info.memwall_version = memwall_version();
+    return info;
+}
+
+// Runs the search, storing every evaluation as it completes; Ctrl-C stops it after the
+// evaluation in flight. A live line shows the evaluations, the best so far and the time.
+Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, SessionRecorder& recorder,
+                  const std::string& time_label) {
+    const TuningSpace& space = objective.space();
+    const Budget budget{a.budget, a.seconds, a.stale};
+    Confirmation confirmation;
+    confirmation.candidates = a.confirm;
+    const std::size_t reserve = confirmation_reserve(objective, budget, confirmation);
+    TuneProgress progress(a.budget ? std::min(a.budget, space.size() + reserve) : space.size(), time_label, !a.quiet);
+    std::size_t done = 0;
+    double best = std::numeric_limits<double>::infinity();
+    TuneHooks hooks;
+    hooks.proposed = [&](std::size_t config) { progress.measuring(done, space.label(config)); };
+    hooks.evaluated = [&](const Trace& t) {
+        recorder.record(t);
+        done = t.measurements();
+        const TraceEntry& e = t.entries.back();
+        if (e.evaluation.ok() && e.evaluation.seconds < best) {
+            best = e.evaluation.seconds;
+            progress.best(best, space.label(e.config));
+        }
+    };
+    hooks.confirming = [&](std::size_t config) { progress.measuring(done, "again: " + space.label(config)); };
+    hooks.confirmed = [&](const Trace& t, std::size_t entry) {
+        recorder.update(t, entry);
+        done = t.measurements();
+        if (const auto b = t.best()) progress.best(t.entries[*b].evaluation.seconds, space.label(t.entries[*b].config));
+    };
+    hooks.interrupted = [] { return stop_requested.load(); };
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+    const Trace trace = tune(objective, strategy, budget, hooks, confirmation);
+    progress.finish();
+    recorder.finish(trace);
+    return trace;
+}
+
+// The session as stored: its trials, then the best; the exit status says how it ended.
+void report(const Store& store, std::int64_t id, const Trace& trace, const TuneArgs& a, Context& ctx) {
+    const TuningSessionSummary s = *tuning_session(store, id);
+    const auto rows = trials(store, id);
+    std::cout << "strategy " << a.strategy << ", seed " << a.seed << ": " << trace.entries.size()
+              << " configurations evaluated, stopped by " << trace.stop_reason;
+    if (trace.confirmations) {
+        std::size_t confirmed = 0;
+        for (const auto& e : trace.entries) confirmed += e.times.size() > 1;
+        std::cout << "; the " << confirmed << " fastest measured again (" << trace.confirmations
+                  << " measurements, " << trace.measurements() << " in all)";
+    }
+    std::cout << "; session " << id << " in " << ctx.db_path << "\n";
+    if (!a.quiet) {
+        std::cout << "\n";
+        print_trials(std::cout, s, rows);
+    }
+    std::cout << "\n";
+    print_best(std::cout, s, rows);
+    if (trace.stop_reason == "interrupted") {
+        std::cerr << "memwall: interrupted; the " << trace.entries.size() << " evaluations so far are stored\n";
+        ctx.exit_status = 130;
+    } else if (!s.best_index) {
+        ctx.exit_status = 1;
+    }
+}
+
+// "67 TFLOP/s", "3.35 TB/s".
+std::string rate(double per_second, const char* unit) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3g T%s/s", per_second / 1e12, unit);
+    return buf;
+}
+
+std::string values_text(const Parameter& p) {
+    if (p.values.size() <= 4) {
+        std::string out;
+        for (const auto& v : p.values) out += (out.empty() ? "" : ",") + to_string(v);
+        return out;
+    }
+    return to_string(p.values.front()) + ".." + to_string(p.values.back()) + " (" + std::to_string(p.values.size()) +
+           " values)";
+}
+
+void tune_replay(const TuneArgs& a, Context& ctx) {
+    const RecordedSpace space = load_space(a.replay);
+    ReplayObjective objective(space);
+    const CounterPrior prior = counter_prior_from(space);
+    auto strategy = make_strategy(a.strategy, space.space, a.seed, &prior);
+    Store store = Store::open(ctx.db_path, Store::Mode::create);
+
+    TuningSessionInfo info = session_info(a, ctx);
+    info.device = space.device;
+    info.backend = "replay";
+    info.variant = space.kernel;
+    info.problem = Params().canonical();
+    info.time_source = TimeSource::recorded;
+    info.source_file = a.replay;
+    SessionRecorder recorder(store, info, space.space);
+    std::cout << a.replay << ": " << space.kernel << " on " << space.device << " (recorded), " << space.space.size()
+              << " configurations\n";
+    const Trace trace = run_session(objective, *strategy, a, recorder, time_label(TimeSource::recorded, space.device));
+    report(store, recorder.id(), trace, a, ctx);
+}
+
+void tune_live(const TuneArgs& a, Context& ctx) {
+    if (a.family.empty() || a.variant.empty())
+        throw UsageError("tune needs --family and --variant (live tuning), or --replay FILE (a recorded space)");
+    const auto backend = backend_from(a.backend);
+    if (!backend) throw UsageError("unknown backend '" + a.backend + "' (cpu, cuda, cuda-emu)");
+    const DeviceSpec* predict_for = nullptr;
+    if (*backend == Backend::cuda_emu) {
+        predict_for = find_device_spec(a.device_model.empty() ? device_specs().front().name : a.device_model);
+        if (!predict_for)
+            throw UsageError("unknown --device-model '" + a.device_model + "' (" + device_spec_names() + ")");
+    } else if (!a.device_model.empty()) {
+        throw UsageError("--device-model names the GPU whose roofline predicts times on --backend cuda-emu; "
+                         "on " + a.backend + " times are measured");
+    }
+    a.sampler.validate();
+    const LiveTarget target = live_target(ctx.catalogue, a.family, a.variant, *backend, a.axes);
+    auto strategy = make_strategy(a.strategy, target.space, a.seed);
+    const BackendStatus status = probe_backend(*backend);
+    if (!status.available)
+        throw UsageError("backend " + a.backend + " is not available here: " + status.reason);
+    Store store = Store::open(ctx.db_path, Store::Mode::create);
+
+    TuningSessionInfo info = session_info(a, ctx);
+    info.device = tuning_device(*backend, predict_for);
+    info.backend = a.backend;
+    info.family = a.family;
+    info.variant = a.variant;
+    info.problem = target.problem.canonical();
+    info.time_source = predict_for ? TimeSource::predicted : TimeSource::measured;
+    const std::string label = time_label(info.time_source, info.device);
+
+    std::cout << a.family << "/" << a.variant << " on " << a.backend << ": " << status.device << "\n"
+              << "problem   " << target.problem.label();
+    if (!target.defaulted.empty()) std::cout << "  (not given, first valid value: " << target.defaulted.label() << ")";
+    std::cout << "\nspace     ";
+    const auto& parameters = target.space.parameters();
+    for (std::size_t p = 0; p < parameters.size(); ++p) {
+        const bool ranged = std::find(target.ranged.begin(), target.ranged.end(), parameters[p].name) != target.ranged.end();
+        std::cout << (p ? " x " : "") << parameters[p].name << " " << values_text(parameters[p])
+                  << (ranged ? " [default range]" : "");
+    }
+    std::cout << ": " << target.space.size() << " valid configurations\n";
+    if (predict_for) {
+        std::cout << "time      " << label << ": max(FLOPs / " << rate(predict_for->fp32_flops, "FLOP")
+                  << ", DRAM bytes / " << rate(predict_for->dram_bandwidth, "B");
+        if (predict_for->l2_bandwidth) std::cout << ", L2 bytes / " << rate(*predict_for->l2_bandwidth, "B");
+        std::cout << ") from emu counters; " << predict_for->source << "\n";
+    } else {
+        std::cout << "time      median of the samples, measured here\n";
+    }
+
+    LiveOptions options;
+    options.measure.sampler = a.sampler;
+    options.measure.case_timeout = a.case_timeout;
+    options.predict_for = predict_for;
+    LiveObjective objective(target, detect_memory_hierarchy(), options);
+    SessionRecorder recorder(store, info, target.space);
+    const Trace trace = run_session(objective, *strategy, a, recorder, label);
+    report(store, recorder.id(), trace, a, ctx);
+}
+
+void tune_command(const TuneArgs& a, Context& ctx, CLI::App* cmd) {
+    if (!a.replay.empty()) {
+        for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--device-model"})
+            if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --replay");
+        tune_replay(a, ctx);
+    } else {
+        tune_live(a, ctx);
+    }
+}
+
+}  // namespace
+
+void add_tune_commands(CLI::App& app, Context& ctx) {
+    auto* tune = app.add_subcommand("tune", "search a variant's tunable axes for the fastest configuration of one "
+                                            "problem (stored per trial), or replay a recorded GPU space (--replay)");
+    auto a = std::make_shared<TuneArgs>();
+    tune->add_option("--family,-f", a->family, "family of the variant to tune");
+    tune->add_option("--variant,-v", a->variant, "variant to tune");
+    tune->add_option("--backend,-b", a->backend, "cpu (measured), cuda, or cuda-emu (time predicted from emu counters)");
+    tune->add_option("--axis,-a", a->axes,
+                     "fix a problem axis (name=value) or restrict a tunable (name=a,b,c | lo:hi:step | pow2:lo:hi); "
+                     "tunables not given are searched over a default range");
+    tune->add_option("--device-model", a->device_model,
+                     "cuda-emu: the GPU whose datasheet roofline predicts the time (default H100 SXM)");
+    tune->add_option("--replay", a->replay, "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz)");
+    tune->add_option("--strategy", a->strategy, "exhaustive, random, anneal, genetic, guided (counter-guided; given a recording's "
+                     "device-independent counters when it has them) or guided-online (never given them)");
+    tune->add_option("--budget", a->budget,
+                     "measurements: unique configurations, plus --confirm's (0: no limit; default 100)");
+    tune->add_option("--confirm", a->confirm,
+                     "measured times: measure the fastest N (within 10%) twice more at the end and keep each "
+                     "one's median; the measurements come out of --budget (0: off; default 3)");
+    tune->add_option("--seconds", a->seconds, "budget in evaluation seconds (0: no limit)");
+    tune->add_option("--stale", a->stale, "stop after this many evaluations without improvement (0: never)");
+    tune->add_option("--seed", a->seed, "seed of the strategy");
+    tune->add_flag("--quiet,-q", a->quiet, "no progress line and no trial table: only the best configuration");
+    tune->add_option("--warmup", a->sampler.warmup_runs, "untimed runs before sampling");
+    tune->add_option("--min-samples", a->sampler.min_samples, "samples before stopping is considered");
+    tune->add_option("--min-time", a->sampler.min_time, "seconds of samples before stopping is considered");
+    tune->add_option("--max-noise", a->sampler.max_noise, "stop sampling when the noise is below this (0.01 = 1%)");
+    tune->add_option("--timeout", a->sampler.timeout, "seconds of sampling per configuration at most");
+    tune->add_option("--case-timeout", a->case_timeout, "a configuration whose single run exceeds this fails");
+    tune->callback([a, &ctx, tune] { tune_command(*a, ctx, tune); });
+
+    auto* eval = app.add_subcommand("tune-eval", "score strategies on recorded spaces against the exact "
+                                                 "random-search baseline (Willemsen et al.); the table is stored");
+    auto files = std::make_shared<std::vector<std::string>>();
+    auto strategies = std::make_shared<std::vector<std::string>>(strategy_names());
+    auto opt = std::make_shared<TuneEvalOptions>();
+    eval->add_option("files", *files, "Kernel Tuner cache or KTT JSON files (.json, .json.gz)")->required();
+    eval->add_option("--strategy", *strategies, "strategies to compare (default: all)")->delimiter(',');
+    eval->add_option("--seeds", opt->seeds, "seeds per strategy and space (default 100)");
+    eval->callback([files, strategies, opt, &ctx] {
+        std::vector<RecordedSpace> spaces;
+        for (const auto& f : *files) spaces.push_back(load_space(f));
+        std::vector<const RecordedSpace*> ptrs;
+        for (const auto& s : spaces) ptrs.push_back(&s);
+        TuneEvalOptions o = *opt;
+        if (isatty(STDERR_FILENO)) {
+            o.progress = [](double f) {
+                std::fprintf(stderr, "\r\033[Ktune-eval %3.0f%%", f * 100);
+                std::fflush(stderr);
+            };
+        }
+        const TuneEvalTable table = tune_eval(ptrs, *strategies, o);
+        if (o.progress) std::fputs("\r\033[K", stderr);
+        Store store = Store::open(ctx.db_path, Store::Mode::create);
+        const std::int64_t id = save_tune_eval(
+            store, table, {{}, host_name(), memwall_git_revision(), ctx.command_line, memwall_version()});
+        std::cout << render_tune_eval(table) << "stored as tune-eval " << id << " in " << ctx.db_path << "\n";
+    });
+}
+
+}  // namespace memwall::cli

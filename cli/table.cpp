@@ -1,0 +1,129 @@
+#include "cli/table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "profiler/roofline.hpp"
+#include "results/report.hpp"
+
+namespace memwall::cli {
+
+Table::Table(std::vector<std::string> header, std::vector<bool> right_aligned)
+    : header_(std::move(header)), right_(std::move(right_aligned)) {
+    right_.resize(header_.size(), false);
+}
+
+void Table::add(std::vector<std::string> row) {
+    row.resize(header_.size());
+    rows_.push_back(std::move(row));
+}
+
+void Table::print(std::ostream& os) const {
+    std::vector<std::size_t> w(header_.size());
+    for (std::size_t i = 0; i < header_.size(); ++i) w[i] = header_[i].size();
+    for (const auto& r : rows_)
+        for (std::size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], r[i].size());
+    auto line = [&](const std::vector<std::string>& r) {
+        std::string out;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            const std::string pad(w[i] - r[i].size(), ' ');
+            out += right_[i] ? pad + r[i] : r[i] + (i + 1 < r.size() ? pad : "");
+            if (i + 1 < r.size()) out += "  ";
+        }
+        os << out << '\n';
+    };
+    line(header_);
+    std::vector<std::string> rule;
+    for (auto x : w) rule.emplace_back(x, '-');
+    line(rule);
+    for (const auto& r : rows_) line(r);
+}
+
+std::string format_fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string format_si(double v, int digits) {
+    const char* units[] = {"", "k", "M", "G", "T", "P"};
+    int u = 0;
+    while (std::fabs(v) >= 1000 && u < 5) {
+        v /= 1000;
+        ++u;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g%s", digits, v, units[u]);
+    return buf;
+}
+
+void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
+    Table t({"case", "problem", "config", "status", "median", "IQR", "n", "GFLOP/s", "GB/s", "FLOP/B", "bound",
+             "% of roof", "traffic"},
+            {false, false, false, false, true, true, true, true, true, true, false, true, false});
+    bool emulated = false;
+    for (const auto& c : cases) {
+        std::vector<std::string> row{c.key.family + "/" + c.key.variant + "/" + c.key.backend,
+                                     params_label(c.key.problem), params_label(c.key.config),
+                                     std::string(to_string(c.status))};
+        if (c.status == CaseStatus::ok && c.summary.n > 0) {
+            const bool emu = c.key.backend == "cuda-emu";
+            emulated = emulated || emu;
+            row.push_back(format_duration(c.summary.median) + (emu ? " (emu)" : ""));
+            row.push_back(format_duration(c.summary.iqr));
+            row.push_back(std::to_string(c.summary.n));
+            const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
+            if (p.flops > 0) row.push_back(format_fixed(p.flops_per_second / 1e9, 1));
+            else row.push_back("-");
+            if (p.valid) {
+                // Traffic and intensity at the level that bounds the case (the outermost level
+                // when compute bounds it), so the row reads as one roofline point.
+                const RooflineLevel* lv = &p.levels.front();
+                for (const auto& l : p.levels)
+                    if (l.level == p.bound) lv = &l;
+                row.push_back(format_fixed(lv->bytes / c.summary.median / 1e9, 1));
+                row.push_back(format_fixed(lv->intensity, 2));
+                row.push_back(p.bound);
+                row.push_back(format_fixed(p.percent_of_bound, 1));
+                row.push_back(std::string(to_string(lv->source)) + ":" + lv->level);
+            }
+        } else {
+            row.push_back(c.message);
+        }
+        t.add(std::move(row));
+    }
+    t.print(os);
+    if (emulated)
+        os << "(emu) times are CPU emulation times of CUDA kernels, not GPU times; their roofline uses this CPU's ceilings.\n";
+}
+
+void print_ceilings(std::ostream& os, const Ceilings& c) {
+    Table t({"ceiling", "kind", "value", "capacity", "method"}, {false, false, true, true, false});
+    for (const auto& x : c.items) {
+        const std::string value = x.kind == CeilingKind::compute ? format_fixed(x.value / 1e9, 1) + " GFLOP/s"
+                                                                 : format_fixed(x.value / 1e9, 1) + " GB/s";
+        t.add({x.name, std::string(to_string(x.kind)), value,
+               x.capacity_bytes > 0 ? format_si(x.capacity_bytes, 3) + "B" : "-", x.method});
+    }
+    t.print(os);
+}
+
+void print_runs(std::ostream& os, const Store& store) {
+    Table t({"run", "started", "status", "host", "backend", "cases", "revision", "tags"},
+            {true, false, false, false, false, true, false, false});
+    for (const auto& r : store.runs()) {
+        std::string tags;
+        for (const auto& [k, v] : r.tags) tags += (tags.empty() ? "" : ",") + k + "=" + v;
+        t.add({std::to_string(r.id), r.started_at, std::string(to_string(r.status)), r.host, r.backend,
+               std::to_string(store.case_count(r.id)), r.git_revision.empty() ? "-" : r.git_revision,
+               tags.empty() ? "-" : tags});
+    }
+    if (t.empty()) {
+        os << "no runs in " << store.path() << '\n';
+        return;
+    }
+    t.print(os);
+}
+
+}  // namespace memwall::cli

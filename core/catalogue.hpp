@@ -1,0 +1,99 @@
+// The explicit catalogue of kernel families and their variants, and the interface a variant
+// implements. Built-in kernels are added by register_builtin_kernels(); users add their own
+// families or variants through the same Catalogue API, with no static-initialisation magic.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/axis.hpp"
+#include "core/backend.hpp"
+#include "core/params.hpp"
+#include "core/space.hpp"
+#include "profiler/counter.hpp"
+#include "profiler/memory_hierarchy.hpp"
+
+namespace memwall {
+
+// Family-specific inputs and reference for one problem point, built once and shared by every
+// variant measured on that problem. Families derive from it.
+class Workload {
+public:
+    virtual ~Workload() = default;
+};
+
+// Outcome of comparing a variant's output with the float64 reference.
+struct Check {
+    bool ok = false;
+    double error = 0;      // relative L2 error over the checked elements
+    double tolerance = 0;  // the bound it had to meet
+    std::string message;   // why it failed (unwritten element, NaN, error > tolerance)
+};
+
+// One prepared case: inputs bound, outputs and workspace allocated.
+class Instance {
+public:
+    virtual ~Instance() = default;
+    // Fills the outputs with a poison value, so elements a run fails to write are caught.
+    virtual void poison() = 0;
+    // One execution of the variant.
+    virtual void run() = 0;
+    // Compares the outputs of the last run with the workload's reference.
+    virtual Check check() const = 0;
+    // One timed execution in seconds. CPU: wall clock around run(); GPU backends override with
+    // device events.
+    virtual double run_timed();
+    // Counters the backend measured during the last run (emu traffic, ...). Model counters
+    // come from Variant::model instead.
+    virtual std::vector<Counter> measured_counters() const { return {}; }
+};
+
+struct Variant {
+    std::string name;
+    std::string description;
+    Backend backend = Backend::cpu;
+    std::vector<Axis> tunables;            // role tunable
+    std::vector<Constraint> constraints;   // over the whole point (problem + tunables)
+    // Non-empty when the variant cannot run in emulation (tensor cores, cp.async, TMA, PTX).
+    std::string gpu_only_reason;
+    // Overrides of the family's problem-axis defaults for this variant ("name=values"), applied
+    // before the user's: e.g. problems sized for emulation, or seq_q=1 for a decode kernel.
+    std::vector<std::string> default_axes;
+    // Builds an instance for the point (problem + config) on the family's workload.
+    std::function<std::unique_ptr<Instance>(const Workload&, const Params& point)> prepare;
+    // Analytic FLOP and byte model: counters flops, bytes.min, bytes.<level>, workspace.bytes.
+    std::function<std::vector<Counter>(const Params& point, const MemoryHierarchy&)> model;
+};
+
+struct Family {
+    std::string name;
+    std::string description;
+    std::vector<Axis> problem_axes;                     // role problem
+    std::vector<std::vector<std::string>> zipped;       // default tied axes
+    std::vector<Constraint> constraints;                // over the problem
+    // Random inputs (never zeros) and the float64 reference for a problem point.
+    std::function<std::unique_ptr<Workload>(const Params& problem, std::uint64_t seed)> make_workload;
+    std::vector<Variant> variants;
+
+    const Variant* find(const std::string& variant, Backend b) const;
+    // The space of one variant: the family's problem axes, the variant's tunables, both sets
+    // of constraints and the default zips.
+    Space space(const Variant& v) const;
+};
+
+class Catalogue {
+public:
+    Family& add_family(Family f);             // throws std::logic_error on a duplicate name
+    void add_variant(const std::string& family, Variant v);
+    const std::vector<Family>& families() const { return families_; }
+    // Throw UsageError naming the known alternatives.
+    const Family& family(const std::string& name) const;
+    const Variant& variant(const std::string& family, const std::string& variant, Backend b) const;
+
+private:
+    std::vector<Family> families_;
+};
+
+}  // namespace memwall

@@ -1,0 +1,136 @@
+#include "core/space.hpp"
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace memwall {
+
+Space::Space(std::vector<Axis> axes, std::vector<Constraint> constraints)
+    : axes_(std::move(axes)), constraints_(std::move(constraints)) {
+    for (const auto& a : axes_) values_.push_back(a.defaults);
+}
+
+const Axis* Space::find(const std::string& name) const {
+    for (const auto& a : axes_)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+static std::size_t index_of(const std::vector<Axis>& axes, const std::string& name) {
+    for (std::size_t i = 0; i < axes.size(); ++i)
+        if (axes[i].name == name) return i;
+    std::string known;
+    for (const auto& a : axes) known += (known.empty() ? "" : ", ") + a.name;
+    throw UsageError("unknown axis '" + name + "' (axes: " + known + ")");
+}
+
+void Space::set_values(const std::string& name, std::vector<Value> values) {
+    std::size_t i = index_of(axes_, name);
+    if (values.empty()) throw UsageError("axis '" + name + "': no values given");
+    for (const auto& v : values) axes_[i].validate(v);
+    values_[i] = std::move(values);
+}
+
+void Space::apply_override(std::string_view text) {
+    auto [name, spec] = split_override(text);
+    const std::size_t i = index_of(axes_, name);
+    set_values(name, parse_axis_values(axes_[i], spec));
+}
+
+void Space::zip(const std::vector<std::string>& names) {
+    if (names.size() < 2) throw UsageError("a zip needs at least two axes");
+    for (const auto& n : names) {
+        index_of(axes_, n);
+        for (const auto& g : zips_)
+            if (std::find(g.begin(), g.end(), n) != g.end())
+                throw UsageError("axis '" + n + "' is already zipped");
+        if (std::count(names.begin(), names.end(), n) > 1)
+            throw UsageError("axis '" + n + "' appears twice in one zip");
+    }
+    zips_.push_back(names);
+}
+
+const std::vector<Value>& Space::values(const std::string& name) const {
+    return values_[index_of(axes_, name)];
+}
+
+namespace {
+// One factor of the cartesian product: a lone axis or a zipped group.
+struct Group {
+    std::vector<std::size_t> axes;
+    std::size_t length = 0;
+};
+}  // namespace
+
+static std::vector<Group> groups_of(const std::vector<Axis>& axes, const std::vector<std::vector<Value>>& values,
+                                    const std::vector<std::vector<std::string>>& zips) {
+    std::vector<Group> groups;
+    std::vector<bool> placed(axes.size(), false);
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        if (placed[i]) continue;
+        Group g;
+        auto zip = std::find_if(zips.begin(), zips.end(), [&](const auto& z) {
+            return std::find(z.begin(), z.end(), axes[i].name) != z.end();
+        });
+        if (zip == zips.end()) {
+            g.axes = {i};
+        } else {
+            for (const auto& n : *zip) g.axes.push_back(index_of(axes, n));
+        }
+        g.length = values[g.axes.front()].size();
+        for (auto a : g.axes) {
+            placed[a] = true;
+            if (values[a].size() != g.length)
+                throw UsageError("zipped axes '" + axes[g.axes.front()].name + "' and '" + axes[a].name +
+                                 "' have different numbers of values (" + std::to_string(g.length) + " and " +
+                                 std::to_string(values[a].size()) + "): override both, or --unzip");
+        }
+        groups.push_back(std::move(g));
+    }
+    return groups;
+}
+
+std::size_t Space::size_unconstrained() const {
+    std::size_t n = 1;
+    for (const auto& g : groups_of(axes_, values_, zips_)) n *= g.length;
+    return n;
+}
+
+std::vector<Params> Space::points() const {
+    const auto groups = groups_of(axes_, values_, zips_);
+    std::vector<Params> out;
+    std::vector<std::size_t> at(groups.size(), 0);
+    for (const auto& g : groups)
+        if (g.length == 0) return out;
+    for (;;) {
+        Params p;
+        for (std::size_t gi = 0; gi < groups.size(); ++gi)
+            for (auto a : groups[gi].axes) p.set(axes_[a].name, values_[a][at[gi]]);
+        if (!violated(p)) out.push_back(std::move(p));
+        // Odometer: the last axis varies fastest.
+        std::size_t gi = groups.size();
+        while (gi > 0) {
+            --gi;
+            if (++at[gi] < groups[gi].length) break;
+            at[gi] = 0;
+            if (gi == 0) return out;
+        }
+        if (groups.empty()) return out;
+    }
+}
+
+const Constraint* Space::violated(const Params& p) const {
+    for (const auto& c : constraints_)
+        if (!c.allows(p)) return &c;
+    return nullptr;
+}
+
+Params Space::project(const Params& p, AxisRole r) const {
+    Params out;
+    for (const auto& a : axes_)
+        if (a.role == r && p.has(a.name)) out.set(a.name, p.at(a.name));
+    return out;
+}
+
+}  // namespace memwall

@@ -1,0 +1,116 @@
+// The GPU-only parts of the cuda backend: cold timing, NVTX ranges, device properties. nvcc
+// only; not yet run on a GPU.
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "gpu/cold_timer.hpp"
+#include "gpu/device_properties.hpp"
+#include "gpu/nvtx_range.hpp"
+
+namespace memwall::gpu {
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(e));
+}
+
+// nvbench's blocking kernel: holds the stream until the host sets *release, so the work
+// queued behind it starts back to back. Gives up after `timeout_ns` of GPU time (a host
+// that died must not hang the device) and says so in *timed_out.
+__global__ void blocking_kernel(const volatile int* release, volatile int* timed_out,
+                                unsigned long long timeout_ns) {
+    unsigned long long start = 0, now = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    while (*release == 0) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if (now - start > timeout_ns) {
+            *timed_out = 1;
+            return;
+        }
+        __nanosleep(1000);
+    }
+}
+
+int attribute(cudaDeviceAttr a, int device) {
+    int v = 0;
+    check(cudaDeviceGetAttribute(&v, a, device), "cudaDeviceGetAttribute");
+    return v;
+}
+
+}  // namespace
+
+struct ColdTimer::State {
+    int* flags = nullptr;  // mapped pinned host memory: [0] release, [1] timed out
+    int* device_flags = nullptr;
+    void* l2_buffer = nullptr;
+    std::size_t l2_bytes = 0;
+    cudaEvent_t start = nullptr, stop = nullptr;
+};
+
+ColdTimer::ColdTimer() : state_(std::make_unique<State>()) {
+    State& s = *state_;
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    s.l2_bytes = static_cast<std::size_t>(attribute(cudaDevAttrL2CacheSize, device));
+    if (s.l2_bytes > 0) check(cudaMalloc(&s.l2_buffer, s.l2_bytes), "cudaMalloc");
+    check(cudaHostAlloc(reinterpret_cast<void**>(&s.flags), 2 * sizeof(int), cudaHostAllocMapped),
+          "cudaHostAlloc");
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&s.device_flags), s.flags, 0),
+          "cudaHostGetDevicePointer");
+    check(cudaEventCreate(&s.start), "cudaEventCreate");
+    check(cudaEventCreate(&s.stop), "cudaEventCreate");
+}
+
+ColdTimer::~ColdTimer() {
+    cudaEventDestroy(state_->start);
+    cudaEventDestroy(state_->stop);
+    cudaFreeHost(state_->flags);
+    cudaFree(state_->l2_buffer);
+}
+
+double ColdTimer::seconds(const std::function<void()>& enqueue) {
+    State& s = *state_;
+    if (s.l2_bytes > 0) check(cudaMemsetAsync(s.l2_buffer, 0, s.l2_bytes), "cudaMemsetAsync");
+    volatile int* flags = s.flags;
+    flags[0] = 0;
+    flags[1] = 0;
+    blocking_kernel<<<1, 1>>>(s.device_flags, s.device_flags + 1, 1'000'000'000ull);
+    check(cudaGetLastError(), "blocking kernel launch");
+    check(cudaEventRecord(s.start), "cudaEventRecord");
+    enqueue();
+    check(cudaEventRecord(s.stop), "cudaEventRecord");
+    flags[0] = 1;
+    check(cudaEventSynchronize(s.stop), "cudaEventSynchronize");
+    if (flags[1] != 0)
+        throw std::runtime_error("the blocking kernel timed out: the launches took over 1 s to enqueue");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, s.start, s.stop), "cudaEventElapsedTime");
+    return static_cast<double>(ms) * 1e-3;
+}
+
+NvtxRange::NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }
+NvtxRange::~NvtxRange() { nvtxRangePop(); }
+
+DeviceProperties query_device_properties(int device) {
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties");
+    DeviceProperties d;
+    d.index = device;
+    d.name = p.name;
+    d.compute_capability = 10 * p.major + p.minor;
+    d.sms = p.multiProcessorCount;
+    d.sm_clock_hz = 1e3 * attribute(cudaDevAttrClockRate, device);            // kHz
+    d.memory_clock_hz = 1e3 * attribute(cudaDevAttrMemoryClockRate, device);  // kHz
+    d.memory_bus_bits = p.memoryBusWidth;
+    d.memory_bandwidth = 2.0 * d.memory_clock_hz * d.memory_bus_bits / 8.0;
+    d.l2_bytes = p.l2CacheSize;
+    d.global_memory_bytes = static_cast<long long>(p.totalGlobalMem);
+    d.shared_per_block_optin = static_cast<long long>(p.sharedMemPerBlockOptin);
+    return d;
+}
+
+}  // namespace memwall::gpu

@@ -1,0 +1,71 @@
+#include "core/space.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+
+using namespace memwall;
+
+namespace {
+Space toy() {
+    Axis n = int_axis("n", {8, 16}, "size");
+    Axis t = tunable(int_axis("tile", {4, 8, 16}, "tile"));
+    Constraint fits{"tile <= n", [](const Params& p) { return p.integer("tile") <= p.integer("n"); }};
+    return Space({n, t}, {fits});
+}
+}  // namespace
+
+TEST(Space, CartesianProductWithConstraints) {
+    Space s = toy();
+    EXPECT_EQ(s.size_unconstrained(), 6u);
+    auto pts = s.points();
+    ASSERT_EQ(pts.size(), 5u);  // (8,16) is pruned
+    EXPECT_EQ(pts[0].label(), "n=8,tile=4");
+    EXPECT_EQ(pts[2].label(), "n=16,tile=4");
+    for (const auto& p : pts) EXPECT_LE(p.integer("tile"), p.integer("n"));
+    Params bad;
+    bad.set("n", std::int64_t{8});
+    bad.set("tile", std::int64_t{16});
+    ASSERT_NE(s.violated(bad), nullptr);
+    EXPECT_EQ(s.violated(bad)->description, "tile <= n");
+}
+
+TEST(Space, OverridesReplaceDefaults) {
+    Space s = toy();
+    s.apply_override("n=pow2:4:32");
+    s.apply_override("tile=4");
+    EXPECT_EQ(s.points().size(), 4u);
+    EXPECT_THROW(s.apply_override("m=3"), UsageError);
+    EXPECT_THROW(s.apply_override("n=abc"), UsageError);
+}
+
+TEST(Space, ZippedAxesAdvanceTogether) {
+    Space s({int_axis("a", {1, 2, 3}, ""), int_axis("b", {10, 20, 30}, ""), int_axis("c", {0, 1}, "")});
+    s.zip({"a", "b"});
+    auto pts = s.points();
+    ASSERT_EQ(pts.size(), 6u);
+    for (const auto& p : pts) EXPECT_EQ(p.integer("b"), 10 * p.integer("a"));
+    s.set_values("b", {Value{std::int64_t{5}}});
+    try {
+        s.points();
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("different numbers of values"), std::string::npos);
+    }
+    EXPECT_THROW(s.zip({"a", "c"}), UsageError);  // a is already zipped
+    EXPECT_THROW(s.zip({"c"}), UsageError);
+    EXPECT_THROW(s.zip({"c", "nope"}), UsageError);
+}
+
+TEST(Space, ProjectsByRole) {
+    Space s = toy();
+    Params p = s.points().front();
+    EXPECT_EQ(s.project(p, AxisRole::problem).label(), "n=8");
+    EXPECT_EQ(s.project(p, AxisRole::tunable).label(), "tile=4");
+}
+
+TEST(Space, EmptyWhenConstraintsRemoveAll) {
+    Space s = toy();
+    s.apply_override("n=2");
+    EXPECT_TRUE(s.points().empty());
+}

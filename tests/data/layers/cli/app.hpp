@@ -1,0 +1,3 @@
+// Fixture: the command line may include the vocabulary.
+#pragma once
+#include "core/uses_cli.hpp"

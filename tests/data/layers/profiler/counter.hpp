@@ -1,0 +1,2 @@
+// Fixture: the lowest part.
+#pragma once

@@ -1,0 +1,101 @@
+#include "tuner/live/live_tuning.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/errors.hpp"
+#include "core/machine.hpp"
+#include "kernels/register_builtin.hpp"
+
+namespace memwall {
+namespace {
+
+std::vector<std::int64_t> ints(const std::vector<Value>& vs) {
+    std::vector<std::int64_t> out;
+    for (const auto& v : vs) out.push_back(std::get<std::int64_t>(v));
+    return out;
+}
+
+const Catalogue& builtin() {
+    static const Catalogue c = [] {
+        Catalogue x;
+        register_builtin_kernels(x);
+        return x;
+    }();
+    return c;
+}
+
+TEST(LiveTuning, DefaultRangesArePowersOfTwoAndMidpointsWithinTheBounds) {
+    Axis br = tunable(int_axis("Br", {32}, "rows"));
+    bounded(br, 8, 256);
+    EXPECT_EQ(ints(default_tuning_values(br, true)),
+              (std::vector<std::int64_t>{8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256}));
+    EXPECT_EQ(ints(default_tuning_values(br, false)), (std::vector<std::int64_t>{8, 16, 32, 64, 128, 256}));
+    Axis splits = tunable(int_axis("num_splits", {8}, "splits"));
+    bounded(splits, 1, 6);
+    EXPECT_EQ(ints(default_tuning_values(splits, true)), (std::vector<std::int64_t>{1, 2, 3, 4, 6}));
+    EXPECT_TRUE(default_tuning_values(tunable(int_axis("unbounded", {1}, "x")), true).empty());
+    EXPECT_EQ(default_tuning_values(tunable(bool_axis("flag", {false}, "x")), true).size(), 2u);
+}
+
+TEST(LiveTuning, FlashOnCpuSearchesItsTilesAtOneProblem) {
+    const LiveTarget t = live_target(builtin(), "attention", "flash", Backend::cpu,
+                                     {"seq_q=2048", "seq_k=2048", "head_dim=64"});
+    EXPECT_EQ(t.variant->name, "flash");
+    EXPECT_EQ(t.problem.integer("seq_q"), 2048);
+    EXPECT_EQ(t.problem.integer("head_dim"), 64);
+    // causal was left open with two values: the first valid one is taken, and said so.
+    EXPECT_EQ(t.defaulted.label(), "causal=0");
+    EXPECT_EQ(t.ranged, (std::vector<std::string>{"Br", "Bc"}));
+    // Br: multiples of 8 in 8..256 (10), Bc: multiples of 16 in 16..256 (8), from the ladder;
+    // values no valid configuration uses (Br=12) are dropped.
+    ASSERT_EQ(t.space.parameters().size(), 2u);
+    EXPECT_EQ(t.space.parameters()[0].values.size(), 10u);
+    EXPECT_EQ(t.space.parameters()[1].values.size(), 8u);
+    EXPECT_EQ(t.space.size(), 80u);
+    for (std::size_t i = 0; i < t.space.size(); ++i) {
+        const Params p = t.space.params(i);
+        EXPECT_EQ(p.integer("Br") % 8, 0);
+        EXPECT_EQ(p.integer("Bc") % 16, 0);
+    }
+}
+
+TEST(LiveTuning, GivenTunableValuesAreSearchedAsGiven) {
+    const LiveTarget t = live_target(builtin(), "attention", "flash", Backend::cpu,
+                                     {"seq_q=256", "seq_k=256", "head_dim=64", "causal=1", "Br=16,32"});
+    EXPECT_TRUE(t.defaulted.empty());
+    EXPECT_EQ(t.ranged, (std::vector<std::string>{"Bc"}));
+    EXPECT_EQ(t.space.size(), 2u * 8u);
+}
+
+TEST(LiveTuning, LargeDefaultSpacesDropTheMidpoints) {
+    // cuda-emu flash: Br, Bc in 16..128 and warps in 1..32; with midpoints it exceeds the cap.
+    const LiveTarget t = live_target(builtin(), "attention", "flash", Backend::cuda_emu, {"dtype=fp32", "causal=0"});
+    EXPECT_LE(t.space.size(), max_default_configurations);
+    EXPECT_GT(t.space.size(), 20u);
+    for (const auto& p : t.space.parameters())
+        for (const auto& v : p.values) {
+            const auto x = std::get<std::int64_t>(v);
+            EXPECT_EQ(x & (x - 1), 0) << p.name << "=" << x;
+        }
+}
+
+TEST(LiveTuning, BadRequestsAreUsageErrors) {
+    const auto& c = builtin();
+    EXPECT_THROW(live_target(c, "attention", "naive", Backend::cpu, {}), UsageError);  // no tunables
+    EXPECT_THROW(live_target(c, "nope", "flash", Backend::cpu, {}), UsageError);
+    EXPECT_THROW(live_target(c, "attention", "nope", Backend::cpu, {}), UsageError);
+    EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"foo=1"}), UsageError);
+    EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"Br=abc"}), UsageError);
+    EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"seq_q=1024"}), UsageError);  // tied to seq_k
+    EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"seq_q=512,1024", "seq_k=512,1024"}),
+                 UsageError);  // one problem per session
+    EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"Br=12"}), UsageError);  // constrained away
+}
+
+TEST(LiveTuning, TheDeviceIsTheMachineOrThePredictedGpu) {
+    EXPECT_EQ(tuning_device(Backend::cpu, nullptr), cpu_description());
+    EXPECT_EQ(tuning_device(Backend::cuda_emu, find_device_spec("A100")), "A100 SXM4 80GB");
+}
+
+}  // namespace
+}  // namespace memwall

@@ -1,0 +1,50 @@
+// Live tuning: an Objective that evaluates a configuration of a memwall variant through the
+// harness (measure_case: poison, run, check against the reference, samples, counters). A
+// configuration that fails or computes a wrong result is an evaluation with its reason, so it
+// is recorded and never chosen. The workload (inputs and reference) is built once.
+//
+// Time: on cpu (and cuda) the median of the samples, measured here. On cuda-emu it is the
+// roofline prediction for a named device from the emu counters (predict_roofline): the
+// emulation's wall time says nothing about a GPU, so it is neither the objective nor stored as
+// samples. Counters: what measure_case gives (the model's on cpu); on cuda-emu the emu counters
+// under their CUPTI names, plus the model's FLOPs the prediction needs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "tuner/live/live_tuning.hpp"
+#include "harness/measure.hpp"
+#include "tuner/objective.hpp"
+
+namespace memwall {
+
+struct LiveOptions {
+    MeasureOptions measure;
+    std::uint64_t input_seed = 1;
+    // cuda-emu: the device whose roofline gives the time (required there, ignored elsewhere).
+    const DeviceSpec* predict_for = nullptr;
+};
+
+class LiveObjective final : public Objective {
+public:
+    // Keeps a reference to `target`; builds the workload. On cuda-emu one checked run and one
+    // sample per configuration are enough: no emulated time is used.
+    LiveObjective(const LiveTarget& target, const MemoryHierarchy& mh, LiveOptions options);
+
+    const TuningSpace& space() const override { return target_.space; }
+    Evaluation evaluate(std::size_t config) override;
+    // Measured times vary; predicted ones (cuda-emu) do not.
+    bool noisy() const override { return options_.predict_for == nullptr; }
+
+private:
+    const LiveTarget& target_;
+    MemoryHierarchy mh_;
+    LiveOptions options_;
+    std::unique_ptr<Workload> workload_;
+};
+
+// How one measured case becomes an evaluation (cost_seconds left to the caller): see above.
+Evaluation evaluation_of(const CaseRecord& record, Backend backend, const DeviceSpec* predict_for);
+
+}  // namespace memwall
