@@ -1,9 +1,9 @@
 #include <iostream>
 
 #include "cli/app.hpp"
-#include "cli/ceilings_source.hpp"
 #include "cli/table.hpp"
 #include "core/machine.hpp"
+#include "harness/run_session.hpp"
 
 namespace memwall::cli {
 
@@ -16,24 +16,16 @@ void add_ceilings_command(CLI::App& app, Context& ctx) {
         // Open first, so a bad --db fails before a measurement is wasted.
         std::optional<Store> store;
         if (!*no_store) store = Store::open(ctx.db_path, Store::Mode::create);
-        const MemoryHierarchy mh = detect_memory_hierarchy();
-        const CeilingMeasurement m = measure_ceilings_now(mh, true);
-        const Ceilings& c = m.ceilings;
+        const CeilingMeasurement m = measure_ceilings_now(detect_memory_hierarchy(), true);
         std::cout << "Ceilings of " << host_name() << " (" << cpu_description() << ")\n\n";
-        print_ceilings(std::cout, c);
+        print_ceilings(std::cout, m.ceilings);
         for (const auto& level : m.not_found) std::cout << "not found: " << level << '\n';
         if (store) {
-            RunInfo info;
-            info.host = host_name();
-            info.backend = "cpu";
-            info.device = cpu_description();
-            info.git_revision = memwall_git_revision();
-            info.command_line = ctx.command_line;
-            info.memwall_version = memwall_version();
-            const std::int64_t id = store->begin_run(info);
-            store->save_ceilings(id, c);
-            store->finish_run(id, RunStatus::complete);
-            std::cout << "\nstored as run " << id << " in " << ctx.db_path << '\n';
+            SweepSpec cpu_only;  // a run of no cases: the ceilings of the CPU backend
+            RunSession run = RunSession::begin(*store, run_info(cpu_only, Provenance::here(ctx.command_line), {}),
+                                               cpu_only.backends, {.given_ceilings = m.ceilings});
+            run.finish(RunStatus::complete);
+            std::cout << "\nstored as run " << run.id() << " in " << ctx.db_path << '\n';
         }
     });
 }

@@ -1,8 +1,5 @@
-#include <benchmark/benchmark.h>
-
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -12,13 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
-#include "cli/ceilings_source.hpp"
 #include "cli/compare_output.hpp"
-#include "harness/device_description.hpp"
 #include "core/errors.hpp"
-#include "core/machine.hpp"
+#include "harness/gbench.hpp"
+#include "harness/interrupt.hpp"
 #include "harness/progress.hpp"
-#include "harness/runner.hpp"
+#include "harness/run_session.hpp"
 #include "harness/suite.hpp"
 #include "harness/worker.hpp"
 
@@ -32,15 +28,6 @@ struct CiArgs {
     std::optional<double> threshold, alpha;
     bool update_baseline = false, cross_device = false, quiet = false;
 };
-
-// Google Benchmark's per-case lines are not shown: the comparison is the output.
-class QuietReporter : public benchmark::BenchmarkReporter {
-public:
-    bool ReportContext(const Context&) override { return true; }
-    void ReportRuns(const std::vector<Run>&) override {}
-};
-
-void on_signal(int) { stop_requested = true; }
 
 // "main" is the tag baseline=main; "key=value" is that tag.
 std::pair<std::string, std::string> baseline_tag(const std::string& b) {
@@ -70,16 +57,9 @@ std::optional<LoadedRun> find_baseline(const std::string& db, const std::pair<st
     return load_run(store, ids.back());
 }
 
-void init_gbench(const Suite& suite) {
-    // Google Benchmark keeps argv for its report's context: the strings must outlive the run.
-    static std::vector<std::string> storage;
-    storage = {"memwall", "--benchmark_repetitions=" + std::to_string(suite.repetitions),
-               std::string("--benchmark_enable_random_interleaving=") + (suite.interleave ? "true" : "false")};
-    std::vector<char*> argv;
-    for (auto& s : storage) argv.push_back(s.data());
-    int argc = static_cast<int>(argv.size());
-    benchmark::Initialize(&argc, argv.data());
-    if (argc > 1) throw std::logic_error(std::string("Google Benchmark did not take ") + argv[1]);
+GbenchFlags suite_gbench_flags(const Suite& suite) {
+    return gbench_flags({"--benchmark_repetitions=" + std::to_string(suite.repetitions),
+                         std::string("--benchmark_enable_random_interleaving=") + (suite.interleave ? "true" : "false")});
 }
 
 // Prints the comparison, writes the reports, and returns whether it found a regression.
@@ -124,18 +104,15 @@ void ci_together(const CiArgs& a, const Suite& suite, RunInfo info, Context& ctx
     base_info.tags = {{"suite", suite.name}, {"build", a.baseline_build}};
     base_info.git_revision = base->git_revision();
     base_info.memwall_version = base->version();
-    const std::int64_t base_id = store.begin_run(base_info);
-    info.tags["paired_with"] = std::to_string(base_id);
-    const std::int64_t cand_id = store.begin_run(info);
-    const MemoryHierarchy mh = detect_memory_hierarchy();
-    const Ceilings ceilings = ceilings_for_run(store, cand_id, a.ceilings, mh, !a.quiet);
-    for (std::int64_t id : {base_id, cand_id}) {
-        store.set_run_properties(id, describe_devices(suite.sweep.backends, mh));
-        if (!ceilings.empty()) store.save_ceilings(id, ceilings);
-    }
+    const SessionOptions options{.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet};
+    RunSession base_run = RunSession::begin(store, base_info, suite.sweep.backends, options);
+    info.tags["paired_with"] = std::to_string(base_run.id());
+    RunSession cand_run = RunSession::begin(
+        store, info, suite.sweep.backends,
+        {.ceilings = options.ceilings, .given_ceilings = base_run.ceilings(), .progress = options.progress});
+    const std::int64_t base_id = base_run.id(), cand_id = cand_run.id();
 
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    const InterruptScope interrupts;
     TogetherPlan plan{order_c.size(), suite.repetitions, suite.interleave, suite.sweep.sampler, suite.sweep.seed};
     Progress progress(order_c.size() * static_cast<std::size_t>(suite.repetitions), !a.quiet);
     TogetherRuns t;
@@ -148,18 +125,17 @@ void ci_together(const CiArgs& a, const Suite& suite, RunInfo info, Context& ctx
         t = measure_together(*base, *cand, plan, next, &stop_requested);
         progress.finish();
     } catch (...) {
-        for (std::int64_t id : {base_id, cand_id}) store.finish_run(id, RunStatus::interrupted);
+        for (RunSession* run : {&base_run, &cand_run}) run->finish(RunStatus::interrupted);
         throw;
     }
     std::size_t not_ok = 0;
-    for (auto [id, records] : {std::pair{base_id, &t.base}, std::pair{cand_id, &t.candidate}}) {
+    for (auto [run, records] : {std::pair{&base_run, &t.base}, std::pair{&cand_run, &t.candidate}}) {
         for (CaseRecord& c : *records) {
             if (c.key.family.empty()) continue;  // not reached before an interruption
-            c.run_id = id;
-            store.save_case(c);
-            if (id == cand_id && c.status != CaseStatus::ok) ++not_ok;
+            if (run == &cand_run && c.status != CaseStatus::ok) ++not_ok;
+            run->save(std::move(c));
         }
-        store.finish_run(id, t.interrupted ? RunStatus::interrupted : RunStatus::complete);
+        run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
     }
     if (t.interrupted) {
         std::cerr << "memwall: interrupted; runs " << base_id << " and " << cand_id
@@ -186,22 +162,10 @@ void ci_command(const CiArgs& a, Context& ctx) {
     if (a.alpha) suite.compare.alpha = *a.alpha;
     suite.compare.cross_device = a.cross_device;
     suite.compare.validate();
-    RunInfo info;
-    for (const auto& t : a.tags) {
-        const auto eq = t.find('=');
-        if (eq == std::string::npos || eq == 0) throw UsageError("--tag '" + t + "': expected key=value");
-        info.tags[t.substr(0, eq)] = t.substr(eq + 1);
-    }
-    info.tags["suite"] = suite.name;
+    std::map<std::string, std::string> tags = parse_tags(a.tags);
+    tags["suite"] = suite.name;
     const std::vector<PlannedCase> cases = expand_sweep(suite.sweep, ctx.catalogue);
-    info.host = host_name();
-    for (Backend b : suite.sweep.backends)
-        info.backend += (info.backend.empty() ? "" : ",") + std::string(to_string(b));
-    info.device = cpu_description();
-    info.git_revision = memwall_git_revision();
-    info.command_line = ctx.command_line;
-    info.memwall_version = memwall_version();
-    info.sweep = suite.sweep.to_json().dump();
+    RunInfo info = run_info(suite.sweep, Provenance::here(ctx.command_line), std::move(tags));
     if (a.baseline.empty() == a.baseline_build.empty())
         throw UsageError("give one baseline: --baseline TAG (a stored run) or --baseline-build PATH (measured beside "
                          "this build)");
@@ -214,24 +178,21 @@ void ci_command(const CiArgs& a, Context& ctx) {
     const auto tag = baseline_tag(a.baseline);
     const std::optional<LoadedRun> baseline = find_baseline(ctx.db_path, tag, a.update_baseline);
 
-    init_gbench(suite);
+    init_google_benchmark(suite_gbench_flags(suite));
     Store store = Store::open(ctx.db_path, Store::Mode::create);
-    const std::int64_t run_id = store.begin_run(info);
-    const MemoryHierarchy mh = detect_memory_hierarchy();
-    store.set_run_properties(run_id, describe_devices(suite.sweep.backends, mh));
-    const Ceilings ceilings = ceilings_for_run(store, run_id, a.ceilings, mh, !a.quiet);
-    if (!ceilings.empty()) store.save_ceilings(run_id, ceilings);
+    RunSession session = RunSession::begin(store, info, suite.sweep.backends,
+                                           {.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet});
+    const std::int64_t run_id = session.id();
 
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    const InterruptScope interrupts;
     RunnerOptions opt;
     opt.measure.sampler = suite.sweep.sampler;
     opt.seed = suite.sweep.seed;
     opt.repetitions = suite.repetitions;
     opt.progress = !a.quiet;
     QuietReporter quiet;
-    const RunnerResult r = run_cases(store, run_id, cases, mh, opt, &quiet);
-    store.finish_run(run_id, r.interrupted ? RunStatus::interrupted : RunStatus::complete);
+    const RunnerResult r = session.measure(cases, opt, &quiet);
+    session.finish(r.interrupted ? RunStatus::interrupted : RunStatus::complete);
     if (r.interrupted) {
         std::cerr << "memwall: interrupted; run " << run_id << " is incomplete and was not compared\n";
         ctx.exit_status = 130;

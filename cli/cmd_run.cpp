@@ -1,21 +1,17 @@
-#include <benchmark/benchmark.h>
-
-#include <csignal>
 #include <iostream>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
-#include "cli/ceilings_source.hpp"
 #include "cli/table.hpp"
-#include "harness/device_description.hpp"
 #include "core/errors.hpp"
-#include "tuner/live/live_tuning.hpp"
-#include "core/machine.hpp"
-#include "harness/runner.hpp"
+#include "harness/gbench.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/run_session.hpp"
 #include "harness/sweep.hpp"
 #include "results/tuning_store.hpp"
+#include "tuner/live/live_tuning.hpp"
 
 namespace memwall::cli {
 
@@ -32,43 +28,6 @@ struct RunArgs {
     bool tuned = false;
     std::string device_model;  // --tuned on cuda-emu: whose predicted best
 };
-
-// Discards Google Benchmark's per-case lines: memwall prints its own table from the database.
-class QuietReporter : public benchmark::BenchmarkReporter {
-public:
-    bool ReportContext(const Context&) override { return true; }
-    void ReportRuns(const std::vector<Run>&) override {}
-};
-
-void on_signal(int) { stop_requested = true; }
-
-int gbench_repetitions(const std::vector<std::string>& args) {
-    int reps = 1;
-    for (const auto& a : args) {
-        const std::string flag = "--benchmark_repetitions=";
-        if (a.rfind(flag, 0) != 0) continue;
-        try {
-            reps = std::stoi(a.substr(flag.size()));
-        } catch (const std::exception&) {
-            throw UsageError("malformed " + a);
-        }
-        if (reps < 1) throw UsageError(a + ": repetitions must be >= 1");
-    }
-    return reps;
-}
-
-// Hands the --benchmark_* flags to Google Benchmark; an unknown one is a usage error.
-void init_gbench(const std::vector<std::string>& args) {
-    // Google Benchmark keeps argv[0] for its report's context: the strings must outlive the run.
-    static std::vector<std::string> storage;
-    storage = {"memwall"};
-    storage.insert(storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& s : storage) argv.push_back(s.data());
-    int argc = static_cast<int>(argv.size());
-    benchmark::Initialize(&argc, argv.data());
-    if (argc > 1) throw UsageError(std::string("unknown Google Benchmark flag ") + argv[1]);
-}
 
 SweepSpec spec_from(const RunArgs& a) {
     SweepSpec s;
@@ -151,10 +110,23 @@ void apply_tuned(std::vector<PlannedCase>& cases, const Store& store, const Devi
     for (const auto& n : untuned) std::cerr << "  " << n << "\n";
 }
 
-std::string backends_text(const SweepSpec& s) {
-    std::string out;
-    for (Backend b : s.backends) out += (out.empty() ? "" : ",") + std::string(to_string(b));
-    return out;
+RunInfo run_to_resume(const Store& store, const std::string& which, const std::string& db_path) {
+    std::optional<RunInfo> run;
+    if (which == "latest") {
+        run = store.latest_run();
+        if (!run) throw UsageError("nothing to resume: " + db_path + " has no runs");
+    } else {
+        std::int64_t id = 0;
+        try {
+            id = std::stoll(which);
+        } catch (const std::exception&) {
+            throw UsageError("--resume takes a run id, got '" + which + "'");
+        }
+        run = store.run(id);
+        if (!run) throw UsageError("no run " + which + " in " + db_path);
+    }
+    if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
+    return *run;
 }
 
 void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
@@ -163,12 +135,13 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed"})
             if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --resume: the run's own sweep is resumed");
     }
-    const int reps = gbench_repetitions(ctx.gbench_args);
-    init_gbench(ctx.gbench_args);
+    const GbenchFlags gbench = gbench_flags(ctx.gbench_args);
+    init_google_benchmark(gbench);
 
     // Everything the user typed is validated before the database is touched.
     SweepSpec spec;
     std::vector<PlannedCase> cases;
+    std::map<std::string, std::string> tags = parse_tags(a.tags);
     if (!resuming) {
         spec = spec_from(a);
         cases = expand_sweep(spec, ctx.catalogue);
@@ -178,72 +151,38 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         throw UsageError("--tuned cannot be combined with --resume: a run made with --tuned resumes tuned");
     if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
     const DeviceSpec* model = a.tuned ? &tuned_model(a.device_model) : nullptr;
+    SessionOptions options{.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet};
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 
-    std::int64_t run_id = 0;
+    std::optional<RunSession> session;
     if (resuming) {
-        std::optional<RunInfo> run;
-        if (a.resume == "latest") {
-            run = store.latest_run();
-            if (!run) throw UsageError("nothing to resume: " + ctx.db_path + " has no runs");
-        } else {
-            std::int64_t id = 0;
-            try {
-                id = std::stoll(a.resume);
-            } catch (const std::exception&) {
-                throw UsageError("--resume takes a run id, got '" + a.resume + "'");
-            }
-            run = store.run(id);
-            if (!run) throw UsageError("no run " + a.resume + " in " + ctx.db_path);
-        }
-        if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
-        spec = SweepSpec::from_json(nlohmann::json::parse(run->sweep));
+        const RunInfo run = run_to_resume(store, a.resume, ctx.db_path);
+        spec = SweepSpec::from_json(nlohmann::json::parse(run.sweep));
         cases = expand_sweep(spec, ctx.catalogue);
-        if (auto t = run->tags.find("tuned"); t != run->tags.end()) model = &tuned_model(t->second);
-        run_id = run->id;
-        std::cerr << "resuming run " << run_id << ": " << store.case_count(run_id) << " of " << cases.size()
+        if (auto t = run.tags.find("tuned"); t != run.tags.end()) model = &tuned_model(t->second);
+        std::cerr << "resuming run " << run.id << ": " << store.case_count(run.id) << " of " << cases.size()
                   << " cases already stored\n";
+        session = RunSession::resume(store, run.id, spec.backends, options);
     } else {
-        RunInfo info;
-        info.host = host_name();
-        info.backend = backends_text(spec);
-        info.device = cpu_description();
-        info.git_revision = memwall_git_revision();
-        info.command_line = ctx.command_line;
-        info.memwall_version = memwall_version();
-        info.sweep = spec.to_json().dump();
-        for (const auto& t : a.tags) {
-            auto eq = t.find('=');
-            if (eq == std::string::npos || eq == 0) throw UsageError("--tag '" + t + "': expected key=value");
-            info.tags[t.substr(0, eq)] = t.substr(eq + 1);
-        }
-        if (model) info.tags["tuned"] = model->name;
-        run_id = store.begin_run(info);
+        if (model) tags["tuned"] = model->name;
+        session = RunSession::begin(store, run_info(spec, Provenance::here(ctx.command_line), tags), spec.backends,
+                                    options);
     }
-
     if (model) apply_tuned(cases, store, *model);
-    const MemoryHierarchy mh = detect_memory_hierarchy();
-    if (store.run_properties(run_id).empty()) store.set_run_properties(run_id, describe_devices(spec.backends, mh));
-    if (store.ceilings(run_id).empty()) {
-        const Ceilings c = ceilings_for_run(store, run_id, a.ceilings, mh, !a.quiet);
-        if (!c.empty()) store.save_ceilings(run_id, c);
-    }
 
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    const InterruptScope interrupts;
     RunnerOptions opt;
     opt.measure.sampler = spec.sampler;
     opt.measure.case_timeout = a.case_timeout;
     opt.seed = spec.seed;
-    opt.repetitions = reps;
+    opt.repetitions = gbench.repetitions;
     opt.progress = !a.quiet;
-    bool gbench_format = false;
-    for (const auto& g : ctx.gbench_args) gbench_format = gbench_format || g.rfind("--benchmark_format", 0) == 0;
     QuietReporter quiet;
-    const RunnerResult r = run_cases(store, run_id, cases, mh, opt, gbench_format ? nullptr : &quiet);
-    store.finish_run(run_id, r.interrupted ? RunStatus::interrupted : RunStatus::complete);
+    const RunnerResult r = session->measure(cases, opt, gbench.own_report ? nullptr : &quiet);
+    session->finish(r.interrupted ? RunStatus::interrupted : RunStatus::complete);
+    const std::int64_t run_id = session->id();
 
-    if (!gbench_format) {
+    if (!gbench.own_report) {
         std::cout << "run " << run_id << " in " << ctx.db_path << ": " << r.measured << " cases measured";
         if (r.skipped) std::cout << ", " << r.skipped << " already stored";
         std::cout << "\n\n";

@@ -1,19 +1,18 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 
 #include "cli/app.hpp"
+#include "cli/tune_progress.hpp"
 #include "cli/tuning_output.hpp"
 #include "core/errors.hpp"
-#include "tuner/live/live_objective.hpp"
-#include "core/machine.hpp"
-#include "harness/runner.hpp"
-#include "cli/tune_progress.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/run_session.hpp"
 #include "results/report.hpp"
+#include "tuner/live/live_objective.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_eval_store.hpp"
@@ -40,19 +39,18 @@ struct TuneArgs {
     double case_timeout = 120;
 };
 
-void on_signal(int) { stop_requested = true; }
-
 TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
+    const Provenance who = Provenance::here(ctx.command_line);
     TuningSessionInfo info;
-    info.host = host_name();
+    info.host = who.host;
     info.strategy = a.strategy;
     info.seed = a.seed;
     info.budget_evaluations = static_cast<std::int64_t>(a.budget);
     info.budget_seconds = a.seconds;
     info.budget_stale = static_cast<std::int64_t>(a.stale);
-    info.git_revision = memwall_git_revision();
-    info.command_line = ctx.command_line;
-    info.memwall_version = memwall_version();
+    info.git_revision = who.git_revision;
+    info.command_line = who.command_line;
+    info.memwall_version = who.memwall_version;
     return info;
 }
 
@@ -86,8 +84,7 @@ Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, S
         if (const auto b = t.best()) progress.best(t.entries[*b].evaluation.seconds, space.label(t.entries[*b].config));
     };
     hooks.interrupted = [] { return stop_requested.load(); };
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    const InterruptScope interrupts;
     const Trace trace = tune(objective, strategy, budget, hooks, confirmation);
     progress.finish();
     recorder.finish(trace);
@@ -287,8 +284,9 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
         const TuneEvalTable table = tune_eval(ptrs, *strategies, o);
         if (o.progress) std::fputs("\r\033[K", stderr);
         Store store = Store::open(ctx.db_path, Store::Mode::create);
-        const std::int64_t id = save_tune_eval(
-            store, table, {{}, host_name(), memwall_git_revision(), ctx.command_line, memwall_version()});
+        const Provenance who = Provenance::here(ctx.command_line);
+        const std::int64_t id =
+            save_tune_eval(store, table, {{}, who.host, who.git_revision, who.command_line, who.memwall_version});
         std::cout << render_tune_eval(table) << "stored as tune-eval " << id << " in " << ctx.db_path << "\n";
     });
 }

@@ -5,13 +5,12 @@
 #include <map>
 #include <memory>
 
+#include "harness/interrupt.hpp"
 #include "harness/progress.hpp"
 #include "harness/workload_cache.hpp"
 #include "results/bootstrap.hpp"
 
 namespace memwall {
-
-std::atomic<bool> stop_requested{false};
 
 namespace {
 

@@ -2,7 +2,6 @@
 // time, measured (measure_case), and committed to the store as soon as it is measured.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -30,11 +29,9 @@ struct RunnerResult {
     bool interrupted = false;
 };
 
-// Set by SIGINT/SIGTERM handlers: the case in flight finishes, the rest are not started.
-extern std::atomic<bool> stop_requested;
-
 // Registers the missing cases, runs Google Benchmark with `display` (nullptr: its default
-// console reporter) and commits each case when its last repetition ends.
+// console reporter) and commits each case when its last repetition ends. Once stop_requested
+// is set (harness/interrupt.hpp) the case in flight finishes and no other starts.
 RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<PlannedCase>& cases,
                        const MemoryHierarchy& mh, const RunnerOptions& opt,
                        benchmark::BenchmarkReporter* display);

@@ -6,7 +6,7 @@
 #include <random>
 
 #include "core/errors.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace memwall {
 namespace {

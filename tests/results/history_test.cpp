@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace memwall {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "core/errors.hpp"
 #include "results/sqlite_statement.hpp"
-#include "temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace memwall {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "../results/temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "core/errors.hpp"
 #include "synthetic_space.hpp"
 

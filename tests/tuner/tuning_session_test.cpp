@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "../results/temp_dir.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "synthetic_space.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"

@@ -1,0 +1,115 @@
+#include "harness/run_session.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "core/machine.hpp"
+#include "harness/device_description.hpp"
+
+namespace memwall {
+
+Provenance Provenance::here(std::string command_line) {
+    return {host_name(), memwall_git_revision(), ::memwall::memwall_version(), std::move(command_line)};
+}
+
+std::map<std::string, std::string> parse_tags(const std::vector<std::string>& tags) {
+    std::map<std::string, std::string> out;
+    for (const auto& t : tags) {
+        const auto eq = t.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--tag '" + t + "': expected key=value");
+        out[t.substr(0, eq)] = t.substr(eq + 1);
+    }
+    return out;
+}
+
+RunInfo run_info(const SweepSpec& spec, const Provenance& who, std::map<std::string, std::string> tags) {
+    RunInfo info;
+    info.host = who.host;
+    for (Backend b : spec.backends) info.backend += (info.backend.empty() ? "" : ",") + std::string(to_string(b));
+    info.device = cpu_description();
+    info.git_revision = who.git_revision;
+    info.command_line = who.command_line;
+    info.memwall_version = who.memwall_version;
+    info.sweep = spec.to_json().dump();
+    info.tags = std::move(tags);
+    return info;
+}
+
+CeilingsMode ceilings_mode_from(const std::string& name) {
+    if (name == "reuse") return CeilingsMode::reuse;
+    if (name == "measure") return CeilingsMode::measure;
+    if (name == "none") return CeilingsMode::none;
+    throw UsageError("--ceilings '" + name + "': expected reuse, measure or none");
+}
+
+CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress) {
+    CeilingOptions opt;
+    if (progress && isatty(STDERR_FILENO)) {
+        opt.progress = [](double f) {
+            std::fprintf(stderr, "\r\033[Kmeasuring ceilings %3.0f%%", f * 100);
+            std::fflush(stderr);
+        };
+    }
+    CeilingMeasurement m = measure_cpu_ceilings(mh, opt);
+    if (opt.progress) std::fputs("\r\033[K", stderr);
+    return m;
+}
+
+namespace {
+
+Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const SessionOptions& options,
+                          const MemoryHierarchy& mh) {
+    if (options.given_ceilings) return *options.given_ceilings;
+    if (options.ceilings == CeilingsMode::none) return {};
+    if (options.ceilings == CeilingsMode::reuse) {
+        if (auto from = store.latest_ceilings_run(host_name(), "cpu"); from && *from != run_id) {
+            Ceilings c = store.ceilings(*from);
+            for (auto& x : c.items) x.method += " (reused from run " + std::to_string(*from) + ")";
+            return c;
+        }
+    }
+    const CeilingMeasurement m = measure_ceilings_now(mh, options.progress);
+    for (const auto& level : m.not_found) std::fprintf(stderr, "memwall: ceiling not found: %s\n", level.c_str());
+    return m.ceilings;
+}
+
+}  // namespace
+
+RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>& backends,
+                       const SessionOptions& options)
+    : store_(&store), id_(id), mh_(detect_memory_hierarchy()) {
+    if (store.run_properties(id).empty()) store.set_run_properties(id, describe_devices(backends, mh_));
+    ceilings_ = store.ceilings(id);
+    if (ceilings_.empty()) {
+        ceilings_ = ceilings_for_run(store, id, options, mh_);
+        if (!ceilings_.empty()) store.save_ceilings(id, ceilings_);
+    }
+}
+
+RunSession RunSession::begin(Store& store, const RunInfo& info, const std::vector<Backend>& backends,
+                             const SessionOptions& options) {
+    return RunSession(store, store.begin_run(info), backends, options);
+}
+
+RunSession RunSession::resume(Store& store, std::int64_t run_id, const std::vector<Backend>& backends,
+                              const SessionOptions& options) {
+    return RunSession(store, run_id, backends, options);
+}
+
+RunnerResult RunSession::measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
+                                 benchmark::BenchmarkReporter* display) {
+    return run_cases(*store_, id_, cases, mh_, options, display);
+}
+
+void RunSession::save(CaseRecord record) {
+    record.run_id = id_;
+    store_->save_case(record);
+}
+
+void RunSession::finish(RunStatus status) { store_->finish_run(id_, status); }
+
+}  // namespace memwall

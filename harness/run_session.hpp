@@ -1,0 +1,76 @@
+// The life of a run, written once for every command that measures (run, run --resume, ci,
+// ci --baseline-build): begin (the run row with its provenance, the device properties, the
+// ceilings), measure cases, finish. Commands keep argument parsing and printing only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "harness/runner.hpp"
+#include "harness/sweep.hpp"
+#include "profiler/ceilings.hpp"
+#include "profiler/memory_hierarchy.hpp"
+#include "results/store.hpp"
+
+namespace memwall {
+
+// Who made a run or a tuning session: this host, memwall's revision and version, the command.
+struct Provenance {
+    std::string host, git_revision, memwall_version, command_line;
+    static Provenance here(std::string command_line);
+};
+
+// "key=value" tags; throws UsageError naming a malformed one.
+std::map<std::string, std::string> parse_tags(const std::vector<std::string>& tags);
+
+// The run row of a sweep: provenance, backends, the device, the spec (for --resume), tags.
+RunInfo run_info(const SweepSpec& spec, const Provenance& who, std::map<std::string, std::string> tags);
+
+// Where a run's ceilings come from. reuse: the newest measured on this host (their method names
+// the run), measured when there are none; measure: now; none: no roofline.
+enum class CeilingsMode { reuse, measure, none };
+CeilingsMode ceilings_mode_from(const std::string& name);  // throws UsageError
+
+// Measures the CPU ceilings, with a progress line on stderr when `progress` and it is a
+// terminal; the levels not found are in the measurement's not_found.
+CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress);
+
+struct SessionOptions {
+    CeilingsMode ceilings = CeilingsMode::reuse;
+    std::optional<Ceilings> given_ceilings;  // used as they are (a run measured beside another)
+    bool progress = true;                    // progress lines on stderr, when it is a terminal
+};
+
+class RunSession {
+public:
+    // A new run: its row, the device properties of `backends`, its ceilings.
+    static RunSession begin(Store& store, const RunInfo& info, const std::vector<Backend>& backends,
+                            const SessionOptions& options);
+    // An existing run, resumed: properties and ceilings added where missing.
+    static RunSession resume(Store& store, std::int64_t run_id, const std::vector<Backend>& backends,
+                             const SessionOptions& options);
+
+    std::int64_t id() const { return id_; }
+    const MemoryHierarchy& hierarchy() const { return mh_; }
+    const Ceilings& ceilings() const { return ceilings_; }
+
+    // Measures the cases the run lacks (run_cases) and commits each as it is measured.
+    RunnerResult measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
+                         benchmark::BenchmarkReporter* display);
+    // Stores a case measured elsewhere (a worker process) in this run.
+    void save(CaseRecord record);
+    void finish(RunStatus status);
+
+private:
+    RunSession(Store& store, std::int64_t id, const std::vector<Backend>& backends, const SessionOptions& options);
+    Store* store_;
+    std::int64_t id_;
+    MemoryHierarchy mh_;
+    Ceilings ceilings_;
+};
+
+}  // namespace memwall
