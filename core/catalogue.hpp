@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,15 @@ class Workload {
 public:
     virtual ~Workload() = default;
 };
+
+// The family's own workload type of `w`; throws std::logic_error when a variant is prepared on
+// the workload of another family (a catalogue mistake, not a user's).
+template <class W>
+const W& workload_as(const Workload& w) {
+    const auto* typed = dynamic_cast<const W*>(&w);
+    if (!typed) throw std::logic_error("a variant was prepared on the workload of another family");
+    return *typed;
+}
 
 // Outcome of comparing a variant's output with the float64 reference.
 struct Check {

@@ -18,11 +18,17 @@
 #include "core/catalogue.hpp"
 #include "core/errors.hpp"
 #include "core/params.hpp"
-#include "kernels/attention/placed_buffer.hpp"
+#include "kernels/kit/placed_buffer.hpp"
 #include "profiler/counter.hpp"
 #include "profiler/memory_hierarchy.hpp"
 
 namespace memwall {
+
+// Placement slots of the CPU kernels' buffers (kit/placed_buffer.hpp): the arrays a kernel
+// streams together never share their address bits below 4 KiB.
+namespace attention_slot {
+inline constexpr std::size_t q = 0, k = 1, v = 2, o = 3, workspace = 4;
+}
 
 // The element type of Q, K, V and O in memory: the dtype axis ("fp32", "bf16").
 enum class AttentionDtype { fp32, bf16 };
@@ -101,9 +107,9 @@ public:
                       std::int64_t full_reference_limit = default_full_reference_limit);
 
     const AttentionProblem& problem() const { return problem_; }
-    const PlacedBuffer& q() const { return q_; }
-    const PlacedBuffer& k() const { return k_; }
-    const PlacedBuffer& v() const { return v_; }
+    const kit::PlacedBuffer& q() const { return q_; }
+    const kit::PlacedBuffer& k() const { return k_; }
+    const kit::PlacedBuffer& v() const { return v_; }
     // Global rows (bh * s_q + i) whose reference is held, ascending; head_dim values each.
     const std::vector<std::int64_t>& reference_rows() const { return rows_; }
     const std::vector<double>& reference() const { return reference_; }
@@ -118,9 +124,9 @@ public:
 
 private:
     AttentionProblem problem_;
-    PlacedBuffer q_{PlacedAllocator<float>(BufferRole::q)};
-    PlacedBuffer k_{PlacedAllocator<float>(BufferRole::k)};
-    PlacedBuffer v_{PlacedAllocator<float>(BufferRole::v)};
+    kit::PlacedBuffer q_{kit::PlacedAllocator<float>(attention_slot::q)};
+    kit::PlacedBuffer k_{kit::PlacedAllocator<float>(attention_slot::k)};
+    kit::PlacedBuffer v_{kit::PlacedAllocator<float>(attention_slot::v)};
     std::vector<std::int64_t> rows_;
     std::vector<double> reference_;
 };
@@ -166,41 +172,6 @@ inline double attention_flops(const AttentionProblem& p) {
 // Compulsory traffic: Q, K and V read once, O written once, in the dtype.
 inline double attention_compulsory_bytes(const AttentionProblem& p) {
     return p.element_bytes() * static_cast<double>(2 * p.q_size() + 2 * p.kv_size());
-}
-
-// One stream of a byte model: `bytes` moved, served from the innermost level whose per-thread
-// capacity holds `working_set` (the data a thread re-reads between uses; infinity: dram).
-struct TrafficStream {
-    double working_set = 0;
-    double bytes = 0;
-};
-
-// bytes.<level> counters: the bytes crossing the boundary between a level and the ones inside
-// it, i.e. the sum of the streams served from that level or from farther out. Emitted for dram
-// and every cache level out from the innermost one serving a stream (inner levels are not
-// modelled).
-inline std::vector<Counter> traffic_counters(const MemoryHierarchy& mh,
-                                             const std::vector<TrafficStream>& streams) {
-    std::vector<std::string> names;
-    for (const CacheLevel& c : mh.caches) names.push_back(c.name);
-    names.emplace_back("dram");
-    std::vector<double> served(names.size(), 0.0);
-    std::size_t innermost = names.size() - 1;
-    for (const TrafficStream& s : streams) {
-        const std::string level = mh.level_holding(s.working_set);
-        const auto at = static_cast<std::size_t>(
-            std::find(names.begin(), names.end(), level) - names.begin());
-        const std::size_t idx = std::min(at, names.size() - 1);
-        served[idx] += s.bytes;
-        innermost = std::min(innermost, idx);
-    }
-    std::vector<Counter> out;
-    double crossing = 0;
-    for (std::size_t i = names.size(); i-- > innermost;) {
-        crossing += served[i];
-        out.push_back({counters::bytes_at(names[i]), crossing, "B", CounterSource::model});
-    }
-    return out;
 }
 
 std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarchy& mh);

@@ -8,13 +8,14 @@
 #include <limits>
 
 #include "kernels/attention/attention.hpp"
-#include "kernels/attention/simd.hpp"
+#include "kernels/kit/simd.hpp"
+#include "profiler/byte_model.hpp"
 
 namespace memwall {
 
 namespace {
 
-using namespace simd;
+using namespace kit::simd;
 constexpr int mr = flash_rows_granule;
 // Rows of one micro-tile: 8 x 2 vectors = 16 accumulators with AVX-512's 32 registers, 4 x 2
 // with 16 (AVX2), so the accumulators, B's vectors and A's broadcast stay in registers.
@@ -236,18 +237,8 @@ std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const 
     const double kv_rereads = static_cast<double>(p.heads_total()) * keys * d * e;
     const double head_kv = static_cast<double>(ceil_div(p.seq_k, t.bc) * t.bc + p.seq_k) * d * e;
 
-    std::vector<Counter> out{
-        {std::string(counters::flops), attention_flops(p), "FLOP", CounterSource::model},
-        {std::string(counters::bytes_min), attention_compulsory_bytes(p), "B", CounterSource::model},
-        {std::string(counters::workspace), packed + scratch * std::max(1, mh.cpus), "B",
-         CounterSource::model},
-    };
-    const auto levels = traffic_counters(
-        mh, {{inf, attention_compulsory_bytes(p)},
-             {packed / std::max(1, mh.cpus), packed},
-             {head_kv, kv_rereads}});
-    out.insert(out.end(), levels.begin(), levels.end());
-    return out;
+    return byte_model(attention_flops(p), attention_compulsory_bytes(p), packed + scratch * std::max(1, mh.cpus), mh,
+                      {{inf, attention_compulsory_bytes(p)}, {packed / std::max(1, mh.cpus), packed}, {head_kv, kv_rereads}});
 }
 
 }  // namespace memwall

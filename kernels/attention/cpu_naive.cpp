@@ -5,7 +5,8 @@
 #include <limits>
 
 #include "kernels/attention/attention.hpp"
-#include "kernels/attention/simd.hpp"
+#include "kernels/kit/simd.hpp"
+#include "profiler/byte_model.hpp"
 
 namespace memwall {
 
@@ -17,7 +18,7 @@ namespace {
 
 // In place: s[0..n) = exp(s - max) / sum, s[n..len) = 0 (the masked keys).
 void softmax_row(float* s, std::int64_t n, std::int64_t len) {
-    using namespace simd;
+    using namespace kit::simd;
     constexpr float log2e = 1.4426950408889634f;
     float mx = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : mx)
@@ -111,17 +112,10 @@ std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarch
     const double e = p.element_bytes();
     const double kv_rereads = static_cast<double>(p.heads_total()) * 2 * visible * d * e;
 
-    std::vector<Counter> out{
-        {std::string(counters::flops), attention_flops(p), "FLOP", CounterSource::model},
-        {std::string(counters::bytes_min), attention_compulsory_bytes(p), "B", CounterSource::model},
-        {std::string(counters::workspace), score, "B", CounterSource::model},
-    };
-    const auto levels = traffic_counters(
-        mh, {{inf, attention_compulsory_bytes(p)},
-             {score / std::max(1, mh.cpus), 4 * score},
-             {static_cast<double>(p.seq_k) * d * e, kv_rereads}});
-    out.insert(out.end(), levels.begin(), levels.end());
-    return out;
+    return byte_model(attention_flops(p), attention_compulsory_bytes(p), score, mh,
+                      {{inf, attention_compulsory_bytes(p)},
+                       {score / std::max(1, mh.cpus), 4 * score},
+                       {static_cast<double>(p.seq_k) * d * e, kv_rereads}});
 }
 
 }  // namespace memwall

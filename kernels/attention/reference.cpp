@@ -13,7 +13,7 @@ namespace memwall {
 namespace {
 
 // Rounded to bf16 for a bf16 problem (never to zero: bf16 has fp32's exponent range).
-void fill_uniform(PlacedBuffer& x, std::size_t n, std::mt19937_64& gen, AttentionDtype dtype) {
+void fill_uniform(kit::PlacedBuffer& x, std::size_t n, std::mt19937_64& gen, AttentionDtype dtype) {
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     x.resize(n);
     for (float& e : x) {

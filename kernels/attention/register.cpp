@@ -1,44 +1,22 @@
 // The attention family in the catalogue: its axes, workload and CPU variants.
 #include "kernels/attention/register.hpp"
 
-#include <algorithm>
-#include <functional>
-#include <limits>
-#include <stdexcept>
-
 #include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
+#include "kernels/attention/register_cuda.hpp"
+#include "kernels/kit/cpu_instance.hpp"
 
 namespace memwall {
 
 namespace {
 
-// One prepared case: the output (poisoned with quiet NaN), the variant's workspace, its kernel.
-class AttentionInstance : public Instance {
-public:
-    using Kernel = std::function<void(const AttentionWorkload&, float* o, float* workspace)>;
-
-    AttentionInstance(const AttentionWorkload& w, std::size_t workspace_floats, Kernel kernel)
-        : w_(w),
-          o_(w.problem().q_size(), PlacedAllocator<float>(BufferRole::o)),
-          workspace_(workspace_floats, PlacedAllocator<float>(BufferRole::workspace)),
-          kernel_(std::move(kernel)) {}
-
-    void poison() override { std::fill(o_.begin(), o_.end(), std::numeric_limits<float>::quiet_NaN()); }
-    void run() override { kernel_(w_, o_.data(), workspace_.data()); }
-    Check check() const override { return w_.check(o_.data()); }
-
-private:
-    const AttentionWorkload& w_;
-    PlacedBuffer o_;
-    PlacedBuffer workspace_;
-    Kernel kernel_;
-};
-
-const AttentionWorkload& attention_workload(const Workload& w) {
-    const auto* a = dynamic_cast<const AttentionWorkload*>(&w);
-    if (!a) throw std::logic_error("attention: prepared on a workload of another family");
-    return *a;
+// One prepared case: O (poisoned), the variant's workspace, its kernel.
+std::unique_ptr<Instance> instance(const Workload& wl, std::size_t workspace_floats,
+                                   kit::CpuInstance<AttentionWorkload>::Kernel kernel) {
+    const auto& w = workload_as<AttentionWorkload>(wl);
+    return std::make_unique<kit::CpuInstance<AttentionWorkload>>(w, w.problem().q_size(), workspace_floats,
+                                                                 std::move(kernel), attention_slot::o,
+                                                                 attention_slot::workspace);
 }
 
 FlashTiles tiles_of(const Params& point) {
@@ -55,12 +33,11 @@ Variant naive_variant() {
     v.name = "naive";
     v.description = "three passes over the materialised score tensor: S = scale*QK^T, row softmax, O = PV";
     v.backend = Backend::cpu;
-    v.prepare = [](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
-        const AttentionWorkload& w = attention_workload(wl);
-        return std::make_unique<AttentionInstance>(
-            w, naive_workspace_floats(w.problem()), [](const AttentionWorkload& x, float* o, float* ws) {
-                attention_naive(x.problem(), x.q().data(), x.k().data(), x.v().data(), o, ws);
-            });
+    v.prepare = [](const Workload& wl, const Params&) {
+        const auto& p = workload_as<AttentionWorkload>(wl).problem();
+        return instance(wl, naive_workspace_floats(p), [](const AttentionWorkload& x, float* o, float* ws) {
+            attention_naive(x.problem(), x.q().data(), x.k().data(), x.v().data(), o, ws);
+        });
     };
     v.model = [](const Params& point, const MemoryHierarchy& mh) {
         return naive_model(AttentionProblem::from(point), mh);
@@ -87,14 +64,13 @@ Variant flash_variant() {
         {"Bc is a multiple of " + std::to_string(cols) + " (the vector width)",
          [cols](const Params& p) { return p.integer("Bc") % cols == 0; }},
     };
-    v.prepare = [](const Workload& wl, const Params& point) -> std::unique_ptr<Instance> {
-        const AttentionWorkload& w = attention_workload(wl);
+    v.prepare = [](const Workload& wl, const Params& point) {
         const FlashTiles t = tiles_of(point);
         validate_tiles(t);
-        return std::make_unique<AttentionInstance>(
-            w, flash_workspace_floats(w.problem(), t), [t](const AttentionWorkload& x, float* o, float* ws) {
-                attention_flash(x.problem(), t, x.q().data(), x.k().data(), x.v().data(), o, ws);
-            });
+        const auto& p = workload_as<AttentionWorkload>(wl).problem();
+        return instance(wl, flash_workspace_floats(p, t), [t](const AttentionWorkload& x, float* o, float* ws) {
+            attention_flash(x.problem(), t, x.q().data(), x.k().data(), x.v().data(), o, ws);
+        });
     };
     v.model = [](const Params& point, const MemoryHierarchy& mh) {
         return flash_model(AttentionProblem::from(point), tiles_of(point), mh);
@@ -139,6 +115,7 @@ void register_attention(Catalogue& c) {
                                  [](const Params& p) { return p.str("dtype") == "fp32"; }});
         c.add_variant("attention", std::move(v));
     }
+    register_attention_cuda(c);
 }
 
 }  // namespace memwall

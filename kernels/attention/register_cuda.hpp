@@ -10,7 +10,7 @@ struct AttentionProblem;
 attention_cuda::Shape cuda_shape(const AttentionProblem& p);
 
 // Adds the CUDA attention variants (naive, flash, decode_splitkv) for the cuda-emu and cuda
-// backends to the attention family, which register_attention must have added.
+// backends to the attention family; register_attention calls it.
 void register_attention_cuda(Catalogue& c);
 
 }  // namespace memwall

@@ -1,56 +1,13 @@
 // Launchers of the CUDA attention kernels and the DeviceCase behind them; compiled by nvcc for
 // GPUs (cuda_gpu) and by the host compiler for cuda-emu (cuda_emu), see CMakeLists.txt.
-#include <algorithm>
-#include <string>
-#include <vector>
-
 #include "kernels/attention/cuda/decode_splitkv.cuh"
 #include "kernels/attention/cuda/flash.cuh"
 #include "kernels/attention/cuda/naive.cuh"
+#include "kernels/kit/cuda/device_array.cuh"
 
 namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(e));
-}
-
-// A cudaMalloc'd array of n elements of T.
-template <class T>
-class DeviceArray {
-public:
-    explicit DeviceArray(std::size_t n) : n_(n) {
-        if (n_ > 0) check(cudaMalloc(&p_, bytes()), "cudaMalloc");
-    }
-    ~DeviceArray() { cudaFree(p_); }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-
-    T* get() const { return p_; }
-    std::size_t bytes() const { return n_ * sizeof(T); }
-
-    // From n host floats, rounded to T.
-    void upload(const float* host) {
-        std::vector<T> x(n_);
-        std::transform(host, host + n_, x.begin(), [](float e) { return from_float<T>(e); });
-        check(cudaMemcpy(p_, x.data(), bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
-    }
-    // To n host floats.
-    void download(float* host) const {
-        std::vector<T> x(n_);
-        check(cudaMemcpy(x.data(), p_, bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy");
-        std::transform(x.begin(), x.end(), host, [](T e) { return to_float(e); });
-    }
-
-private:
-    T* p_ = nullptr;
-    std::size_t n_;
-};
-
-unsigned blocks(long long n, long long per_block) {
-    return static_cast<unsigned>((n + per_block - 1) / per_block);
-}
 
 // One case with Q, K, V and O of element type T.
 template <class T>
@@ -68,7 +25,7 @@ public:
         v_.upload(in.v);
     }
 
-    void poison() override { check(cudaMemset(o_.get(), 0xFF, o_.bytes()), "cudaMemset"); }
+    void poison() override { o_.poison(); }
 
     void forward() override {
         switch (t_.algorithm) {
@@ -78,6 +35,7 @@ public:
         }
     }
 
+    std::size_t output_size() const override { return o_.size(); }
     void download(float* o) const override { o_.download(o); }
 
 private:

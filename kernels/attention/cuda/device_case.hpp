@@ -1,7 +1,8 @@
-// The host side of the CUDA attention kernels (naive.cuh, flash.cuh, decode_splitkv.cuh): one
-// case's device buffers and its forward pass, built twice from attention_forward.cu: for
-// cuda-emu (namespace cuda_emu, host compiler) and for GPUs (cuda_gpu, nvcc). C++17 and free
-// of CUDA headers, so that both nvcc and the harness side (register_cuda.cpp) include it.
+// The host side of the CUDA attention kernels (naive.cuh, flash.cuh, decode_splitkv.cuh): the
+// problem and tuning as they take them, and one case's device buffers and forward pass (a
+// kit::DeviceCase), built twice from attention_forward.cu: for cuda-emu (namespace cuda_emu,
+// host compiler) and for GPUs (cuda_gpu, nvcc). C++17 and free of CUDA headers, so that both
+// nvcc and the host side (register_cuda.cpp) include it.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "cuda_emu/options.hpp"
+#include "kernels/kit/device_case.hpp"
 
 namespace memwall::attention_cuda {
 
@@ -101,20 +103,9 @@ struct Inputs {
     const float* v = nullptr;
 };
 
-// One case on a device: inputs uploaded, output and workspace allocated. Errors throw
-// std::runtime_error (CUDA calls) or memwall::cuda::LaunchError (launches).
-class DeviceCase {
-public:
-    virtual ~DeviceCase() = default;
-    // Fills the output with 0xFF bytes (NaN), so elements the kernels do not write are caught.
-    virtual void poison() = 0;
-    // Enqueues one forward pass (every launch of the algorithm) on the default stream; in
-    // emulation it has run when this returns.
-    virtual void forward() = 0;
-    // Waits for the device and copies O (heads * seq_q * head_dim floats, converted from the
-    // dtype) to `o`.
-    virtual void download(float* o) const = 0;
-};
+// One case on a device: its output is O (heads * seq_q * head_dim floats, converted from the
+// dtype). Errors throw std::runtime_error (CUDA calls) or memwall::cuda::LaunchError (launches).
+using kit::DeviceCase;
 
 namespace cuda_emu {
 // On cuda-emu's arena; `options` sets block order, barrier rule and the cache models.

@@ -16,7 +16,6 @@ namespace {
 Catalogue cuda_catalogue() {
     Catalogue c;
     register_attention(c);
-    register_attention_cuda(c);
     return c;
 }
 

@@ -35,7 +35,6 @@ Params point(std::int64_t sq, std::int64_t sk, bool causal, const std::string& d
 TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     Catalogue c;
     register_attention(c);
-    register_attention_cuda(c);
     const Family& f = c.family("attention");
     for (const char* dtype : {"fp32", "bf16"}) {
         for (bool causal : {false, true}) {

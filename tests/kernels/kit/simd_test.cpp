@@ -1,11 +1,11 @@
-#include "kernels/attention/simd.hpp"
+#include "kernels/kit/simd.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include <gtest/gtest.h>
 
-namespace memwall::simd {
+namespace memwall::kit::simd {
 namespace {
 
 TEST(Vexp2, RelativeErrorBelow2e7OverTheNormalRange) {
@@ -55,4 +55,4 @@ TEST(Vector, HorizontalReductions) {
 }
 
 }  // namespace
-}  // namespace memwall::simd
+}  // namespace memwall::kit::simd

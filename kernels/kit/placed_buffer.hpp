@@ -5,8 +5,9 @@
 // while the addresses were reused, which no number of repetitions averages out quickly and two
 // builds compared side by side draw differently. Large buffers are therefore 2 MiB aligned and
 // advised to transparent huge pages (so virtual and physical bits agree up to 2 MiB), then
-// shifted by a fixed number of cache lines per role (q, k, v, o, workspace), so the arrays a
-// kernel streams together never share their address bits below 4 KiB.
+// shifted by a fixed number of cache lines per slot, so the arrays a kernel streams together
+// (each given its own slot: attention's q, k, v, o and workspace) never share their address bits
+// below 4 KiB.
 #pragma once
 
 #include <sys/mman.h>
@@ -14,11 +15,10 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
-namespace memwall {
-
-enum class BufferRole : std::size_t { q = 0, k = 1, v = 2, o = 3, workspace = 4 };
+namespace memwall::kit {
 
 template <class T>
 class PlacedAllocator {
@@ -26,10 +26,12 @@ public:
     using value_type = T;
     static constexpr std::size_t large = std::size_t{1} << 20;  // smaller buffers: plain new
     static constexpr std::size_t huge_page = std::size_t{2} << 20;
-    static constexpr std::size_t shift = 9 * 64;  // per role: 5 roles stay below 4 KiB
+    static constexpr std::size_t shift = 9 * 64;  // per slot: an odd number of lines
+    static constexpr std::size_t slots = 7;       // 6 shifts stay below 4 KiB
 
-    explicit PlacedAllocator(BufferRole role = BufferRole::workspace)
-        : offset_(static_cast<std::size_t>(role) * shift) {}
+    explicit PlacedAllocator(std::size_t slot = 0) : offset_(slot * shift) {
+        if (slot >= slots) throw std::invalid_argument("PlacedAllocator: slots are 0 to 6");
+    }
     template <class U>
     PlacedAllocator(const PlacedAllocator<U>& other) : offset_(other.offset()) {}
 
@@ -60,6 +62,7 @@ private:
     std::size_t offset_;
 };
 
+// Floats placed by slot: PlacedBuffer(n, PlacedAllocator<float>(slot)).
 using PlacedBuffer = std::vector<float, PlacedAllocator<float>>;
 
-}  // namespace memwall
+}  // namespace memwall::kit

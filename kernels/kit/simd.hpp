@@ -1,12 +1,12 @@
-// Portable fp32 vectors (GCC vector extensions) and the vectorised exp2 the attention kernels
-// share: std::exp does not vectorise without -ffast-math.
+// Portable fp32 vectors (GCC vector extensions) and a vectorised exp2 for the CPU kernels:
+// std::exp does not vectorise without -ffast-math.
 #pragma once
 
 #include <bit>
 #include <cstdint>
 #include <cstring>
 
-namespace memwall::simd {
+namespace memwall::kit::simd {
 
 // One vector register: 16 floats with AVX-512, else 8 (two registers' worth on SSE only).
 #if defined(__AVX512F__)
@@ -73,4 +73,4 @@ inline vf vexp2(vf x) {
 
 inline float exp2_scalar(float x) { return vexp2(splat(x))[0]; }
 
-}  // namespace memwall::simd
+}  // namespace memwall::kit::simd

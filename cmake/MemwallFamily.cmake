@@ -1,0 +1,33 @@
+# memwall_add_family(<target> SOURCES <host sources>... [CUDA <launchers>...])
+#
+# A kernel family as one static library, <target>: its host sources (problem, reference,
+# models, CPU variants, registration) built with the family kit; its CUDA launchers (.cu, which
+# include their kernels' .cuh) built twice: by the host compiler for cuda-emu, instrumented for
+# traffic counting (memwall_cuda_emu_sources), and, when CUDA is enabled, by nvcc for the
+# project's architectures (sm_80 and sm_90). With CUDA, the host sources see MEMWALL_HAVE_CUDA,
+# so their registration can name the GPU build (kit::CudaKernel::gpu).
+include_guard(GLOBAL)
+include(MemwallCudaEmu)
+
+function(memwall_add_family target)
+  cmake_parse_arguments(F "" "" "SOURCES;CUDA" ${ARGN})
+  add_library(${target} STATIC ${F_SOURCES})
+  target_link_libraries(${target} PUBLIC memwall::kit)
+  if(NOT F_CUDA)
+    return()
+  endif()
+  add_library(${target}_emu STATIC)
+  target_link_libraries(${target}_emu PUBLIC memwall::kit)
+  memwall_cuda_emu_sources(${target}_emu ${F_CUDA})
+  target_link_libraries(${target} PUBLIC ${target}_emu)
+  if(MEMWALL_HAVE_CUDA)
+    add_library(${target}_gpu STATIC ${F_CUDA})
+    # Include directories only: the kit's options are for the host compiler.
+    target_include_directories(${target}_gpu PRIVATE $<TARGET_PROPERTY:memwall::kit,INTERFACE_INCLUDE_DIRECTORIES>)
+    target_link_libraries(${target}_gpu PUBLIC CUDA::cudart_static)
+    # C++17: CMake 3.25 cannot ask nvcc for C++20 (and CUDA_STANDARD follows CXX_STANDARD).
+    set_target_properties(${target}_gpu PROPERTIES CXX_STANDARD 17 CUDA_STANDARD 17)
+    target_link_libraries(${target} PUBLIC ${target}_gpu)
+    target_compile_definitions(${target} PRIVATE MEMWALL_HAVE_CUDA)
+  endif()
+endfunction()

@@ -1,0 +1,132 @@
+#include "kernels/kit/cuda_variants.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "core/errors.hpp"
+#include "cuda_emu/traffic.hpp"
+#ifdef MEMWALL_HAVE_CUDA
+#include "gpu/cold_timer.hpp"
+#include "gpu/nvtx_range.hpp"
+#endif
+
+namespace memwall::kit {
+
+namespace {
+
+using Factory = std::function<std::unique_ptr<DeviceCase>(const Workload&, const Params&)>;
+using Checker = std::function<Check(const Workload&, const float*)>;
+
+// A device case's rule broken (a tile too large for shared memory, ...) is the user's to fix.
+std::unique_ptr<DeviceCase> make(const Factory& factory, const Workload& w, const Params& point) {
+    try {
+        return factory(w, point);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+// What both backends share: the device case, its output downloaded and checked.
+class DeviceInstance : public Instance {
+public:
+    DeviceInstance(const Workload& w, std::unique_ptr<DeviceCase> device, Checker check)
+        : w_(w), device_(std::move(device)), check_(std::move(check)), out_(device_->output_size()) {}
+    void poison() override { device_->poison(); }
+    Check check() const override { return check_(w_, out_.data()); }
+
+protected:
+    void download() { device_->download(out_.data()); }
+    DeviceCase& device() { return *device_; }
+
+private:
+    const Workload& w_;
+    std::unique_ptr<DeviceCase> device_;
+    Checker check_;
+    std::vector<float> out_;
+};
+
+// cuda-emu: the kernels run on the CPU; the measured counters are the emulator's traffic of the
+// last run(), the one the harness checks. Its times are emulation times, never GPU times.
+class EmuInstance final : public DeviceInstance {
+public:
+    using DeviceInstance::DeviceInstance;
+    void run() override {
+        {
+            emu::TrafficScope scope;
+            device().forward();
+            traffic_ = scope.stats();
+        }
+        download();
+    }
+    double run_timed() override {
+        const auto t0 = std::chrono::steady_clock::now();
+        device().forward();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    std::vector<Counter> measured_counters() const override { return emu::traffic_counters(traffic_); }
+
+private:
+    emu::TrafficStats traffic_;
+};
+
+#ifdef MEMWALL_HAVE_CUDA
+// cuda: the kernels on the GPU, timed cold with CUDA events, inside an NVTX range for the whole
+// case. Not yet run on a GPU.
+class GpuInstance final : public DeviceInstance {
+public:
+    GpuInstance(const std::string& range, const Workload& w, std::unique_ptr<DeviceCase> device, Checker check)
+        : DeviceInstance(w, std::move(device), std::move(check)), range_(range) {}
+    void run() override {
+        device().forward();
+        download();
+    }
+    double run_timed() override { return timer_.seconds([this] { device().forward(); }); }
+
+private:
+    gpu::NvtxRange range_;
+    gpu::ColdTimer timer_;
+};
+#endif
+
+Variant variant(const std::string& family, const CudaKernel& k, Backend backend) {
+    Variant v;
+    v.name = k.name;
+    v.backend = backend;
+    v.description = k.description + (backend == Backend::cuda_emu
+                                         ? " (CUDA source run on the CPU by cuda-emu; emu traffic counters)"
+                                         : " (sm_80/sm_90 build; not yet run on a GPU)");
+    v.tunables = k.tunables;
+    v.constraints = k.constraints;
+    v.gpu_only_reason = k.gpu_only_reason;
+    v.model = k.model;
+    v.default_axes = k.default_axes;
+    if (backend == Backend::cuda_emu) {
+        v.default_axes.insert(v.default_axes.begin(), k.emu_default_axes.begin(), k.emu_default_axes.end());
+        v.prepare = [emu = k.emu, check = k.check](const Workload& w, const Params& point) -> std::unique_ptr<Instance> {
+            return std::make_unique<EmuInstance>(w, make(emu, w, point), check);
+        };
+        return v;
+    }
+    const std::string kernel = family + "/" + k.name + "/cuda/";
+#ifdef MEMWALL_HAVE_CUDA
+    v.prepare = [kernel, gpu = k.gpu, check = k.check](const Workload& w,
+                                                        const Params& point) -> std::unique_ptr<Instance> {
+        if (!gpu) throw std::runtime_error(kernel + ": no GPU build of the kernel");
+        return std::make_unique<GpuInstance>(kernel + point.label(), w, make(gpu, w, point), check);
+    };
+#else
+    v.prepare = [kernel](const Workload&, const Params&) -> std::unique_ptr<Instance> {
+        throw std::runtime_error(kernel + ": memwall was built without CUDA");
+    };
+#endif
+    return v;
+}
+
+}  // namespace
+
+void add_cuda_variants(Catalogue& catalogue, const std::string& family, const CudaKernel& kernel) {
+    if (kernel.gpu_only_reason.empty()) catalogue.add_variant(family, variant(family, kernel, Backend::cuda_emu));
+    catalogue.add_variant(family, variant(family, kernel, Backend::cuda));
+}
+
+}  // namespace memwall::kit

@@ -1,0 +1,38 @@
+// What a family writes for one CUDA kernel, and the kit turns into its cuda-emu and cuda
+// variants: instances that poison, run and download through the family's DeviceCase, check
+// against the family's reference, count the emulator's traffic (cuda-emu), and time with CUDA
+// events after an L2 flush inside an NVTX range (cuda, gpu/).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/catalogue.hpp"
+#include "kernels/kit/device_case.hpp"
+
+namespace memwall::kit {
+
+struct CudaKernel {
+    std::string name;
+    std::string description;
+    std::vector<Axis> tunables;
+    std::vector<Constraint> constraints;
+    std::vector<std::string> default_axes;      // both backends (Variant::default_axes)
+    std::vector<std::string> emu_default_axes;  // cuda-emu first: problems emulation runs in seconds
+    // Non-empty when emulation cannot run the kernel (tensor cores, cp.async, TMA, PTX): then
+    // only the cuda variant is added, and this says why.
+    std::string gpu_only_reason;
+    std::function<std::vector<Counter>(const Params& point, const MemoryHierarchy&)> model;
+    // The kernel's device case for a point on cuda-emu, and on the GPU (empty when memwall is
+    // built without CUDA). std::invalid_argument from them becomes a usage error.
+    std::function<std::unique_ptr<DeviceCase>(const Workload&, const Params& point)> emu, gpu;
+    // Compares a downloaded output (DeviceCase::output_size floats) with the reference.
+    std::function<Check(const Workload&, const float* out)> check;
+};
+
+// Adds the cuda-emu variant (unless the kernel is GPU-only) and the cuda variant to `family`.
+void add_cuda_variants(Catalogue& catalogue, const std::string& family, const CudaKernel& kernel);
+
+}  // namespace memwall::kit

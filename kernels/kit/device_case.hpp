@@ -1,0 +1,25 @@
+// One case of a family's CUDA kernels on a device (a GPU, or cuda-emu's arena): inputs uploaded,
+// outputs and workspace allocated. A family's launcher (.cu, built by nvcc and for cuda-emu)
+// implements it; the kit (cuda_variants.hpp) turns it into the cuda-emu and cuda variants.
+// C++17 and free of CUDA headers, so that both nvcc and the host side include it.
+#pragma once
+
+#include <cstddef>
+
+namespace memwall::kit {
+
+class DeviceCase {
+public:
+    virtual ~DeviceCase() = default;
+    // Fills the outputs with 0xFF bytes (NaN), so elements the kernels do not write are caught.
+    virtual void poison() = 0;
+    // Enqueues one execution (every launch) on the default stream; in emulation it has run
+    // when this returns.
+    virtual void forward() = 0;
+    // Floats `download` writes.
+    virtual std::size_t output_size() const = 0;
+    // Waits for the device and copies the output, converted to fp32, to `out`.
+    virtual void download(float* out) const = 0;
+};
+
+}  // namespace memwall::kit

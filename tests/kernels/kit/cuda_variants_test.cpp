@@ -1,0 +1,95 @@
+// The kit's CUDA adapter on a toy family built with memwall_add_family: the cuda-emu variant
+// poisons, runs, checks and counts the traffic of the family's DeviceCase; the cuda variant is
+// registered beside it; a GPU-only kernel gets no cuda-emu variant.
+#include "kernels/kit/cuda_variants.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "toy_family.hpp"
+
+namespace memwall::kit {
+namespace {
+
+Params point(std::int64_t n, bool bf16) {
+    Params p;
+    p.set("n", n);
+    p.set("bf16", std::int64_t{bf16});
+    return p;
+}
+
+double counter(const std::vector<Counter>& cs, const std::string& name) {
+    const Counter* c = find_counter(cs, name);
+    return c ? c->value : std::nan("");
+}
+
+TEST(CudaVariants, TheEmuInstancePoisonsRunsChecksAndCountsTraffic) {
+    const Catalogue c = kit_test::toy_catalogue();
+    const Variant& v = c.variant("toy", "scale", Backend::cuda_emu);
+    EXPECT_NE(v.description.find("cuda-emu"), std::string::npos);
+    for (bool bf16 : {false, true}) {
+        const Params p = point(1000, bf16);
+        const auto w = c.family("toy").make_workload(p, 1);
+        auto inst = v.prepare(*w, p);
+        inst->poison();
+        inst->run();
+        const Check ok = inst->check();
+        EXPECT_TRUE(ok.ok) << ok.message;
+        const double e = bf16 ? 2 : 4;
+        const auto cs = inst->measured_counters();
+        EXPECT_EQ(counter(cs, "emu.global_load_bytes"), 1000 * e);
+        EXPECT_EQ(counter(cs, "emu.global_store_bytes"), 1000 * e);
+        for (const Counter& x : cs) EXPECT_EQ(x.source, CounterSource::emu) << x.name;
+        EXPECT_GT(inst->run_timed(), 0.0);
+    }
+}
+
+// A device case whose kernel writes nothing.
+class Idle final : public DeviceCase {
+public:
+    explicit Idle(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
+    void poison() override { c_->poison(); }
+    void forward() override {}
+    std::size_t output_size() const override { return c_->output_size(); }
+    void download(float* out) const override { c_->download(out); }
+
+private:
+    std::unique_ptr<DeviceCase> c_;
+};
+
+TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
+    Catalogue c;
+    c.add_family(kit_test::toy_family());
+    CudaKernel k = kit_test::scale_kernel();
+    k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<Idle>(real(w, p)); };
+    add_cuda_variants(c, "toy", k);
+    const Params p = point(100, false);
+    const auto w = c.family("toy").make_workload(p, 1);
+    auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
+    inst->poison();
+    inst->run();
+    const Check ch = inst->check();
+    EXPECT_FALSE(ch.ok);
+    EXPECT_EQ(ch.message, "element 0 is wrong");
+}
+
+TEST(CudaVariants, ARuleTheDeviceCaseEnforcesIsAUsageError) {
+    const Catalogue c = kit_test::toy_catalogue();
+    const Params p = point(0, false);
+    const auto w = c.family("toy").make_workload(p, 1);
+    EXPECT_THROW(c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p), UsageError);
+}
+
+TEST(CudaVariants, TheCudaVariantIsRegisteredAndAGpuOnlyKernelHasNoEmulation) {
+    const Catalogue c = kit_test::toy_catalogue();
+    const Variant& gpu = c.variant("toy", "scale", Backend::cuda);
+    EXPECT_NE(gpu.description.find("not yet run on a GPU"), std::string::npos);
+    const Catalogue only = kit_test::toy_catalogue("tensor-core MMA");
+    EXPECT_EQ(only.family("toy").find("scale", Backend::cuda_emu), nullptr);
+    EXPECT_EQ(only.variant("toy", "scale", Backend::cuda).gpu_only_reason, "tensor-core MMA");
+}
+
+}  // namespace
+}  // namespace memwall::kit
