@@ -1,11 +1,13 @@
 #include "core/catalogue.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/register_builtin.hpp"
+#include "kernels/stream/register.hpp"
 
 namespace memwall {
 
 void register_builtin_kernels(Catalogue& c) {
     register_attention(c);
+    register_stream(c);
 }
 
 }  // namespace memwall

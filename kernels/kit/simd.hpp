@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace memwall::kit::simd {
 
 // One vector register: 16 floats with AVX-512, else 8 (two registers' worth on SSE only).
@@ -26,6 +30,29 @@ inline vf load(const float* p) {
 }
 inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
 inline vf splat(float x) { return vf{} + x; }
+
+// A non-temporal (streaming) store of one vector to `p`, aligned to the vector's size: the
+// lines go to memory without being read first (no write-allocate) and without displacing the
+// cache. stream_fence() orders them before what follows (another thread reading them).
+inline void stream_store(float* p, vf v) {
+#if defined(__AVX512F__)
+    _mm512_stream_ps(p, reinterpret_cast<__m512&>(v));
+#elif defined(__AVX__)
+    _mm256_stream_ps(p, reinterpret_cast<__m256&>(v));
+#elif defined(__x86_64__)
+    __m128 half[2];
+    std::memcpy(half, &v, sizeof v);
+    _mm_stream_ps(p, half[0]);
+    _mm_stream_ps(p + 4, half[1]);
+#else
+    std::memcpy(p, &v, sizeof v);
+#endif
+}
+inline void stream_fence() {
+#if defined(__x86_64__)
+    _mm_sfence();
+#endif
+}
 
 inline vf vmax(vf a, vf b) { return a > b ? a : b; }
 
