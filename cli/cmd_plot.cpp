@@ -51,7 +51,9 @@ void add_plot_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--alpha", a->compare.alpha, "compare: significance level, as in memwall compare (default 0.05)");
     cmd->add_flag("--cross-device", a->compare.cross_device,
                   "compare: runs of different devices or backends, each case normalised by its run's roofline");
-    cmd->add_option("--level", a->level, "roofline: place points at this memory level (dram, llc, l2, l1; default: outermost)");
+    cmd->add_option("--level", a->level,
+                    "roofline: place points at this memory level (dram, llc, l2, l1), or at every level each case has "
+                    "bytes at, joined, with the model's beside measured ones (all); default: each case's outermost");
     cmd->add_option("--kernel", a->kernel, "heatmap: family/variant/backend (default: the one that varies most tunables)");
     cmd->add_option("--x", a->x, "heatmap: the parameter along x");
     cmd->add_option("--y", a->y, "heatmap: the parameter along y");

@@ -60,18 +60,23 @@ void add_show_command(CLI::App& app, Context& ctx) {
     auto run = std::make_shared<std::string>();
     auto status = std::make_shared<std::string>();
     auto tuning = std::make_shared<bool>(false);
+    auto levels = std::make_shared<bool>(false);
     cmd->add_option("run", *run, "run id, 'latest', or a tag key=value (default: list the runs); with --tuning, "
                                  "a tuning session id");
     cmd->add_flag("--tuning", *tuning, "list the tuning sessions with their best configuration");
+    cmd->add_flag("--levels", *levels,
+                  "each case's hierarchical roofline: its bytes, GB/s and intensity at every memory level, from "
+                  "measured counters where present (the model's beside them) and the model otherwise");
     cmd->add_option("--status", *status, "only cases with this status")
         ->check(CLI::IsMember({"ok", "wrong_result", "failed", "timeout", "skipped"}));
-    cmd->callback([&ctx, run, status, tuning] {
+    cmd->callback([&ctx, run, status, tuning, levels] {
         const Store store = Store::open(ctx.db_path, Store::Mode::read_only);
         if (*tuning) {
             if (!status->empty()) throw UsageError("--status filters a run's cases, not tuning sessions");
             show_tuning(store, *run);
             return;
         }
+        if (*levels && run->empty()) throw UsageError("--levels shows the cases of a run: name one (e.g. latest)");
         if (run->empty()) {
             print_runs(std::cout, store);
             return;
@@ -108,6 +113,10 @@ void add_show_command(CLI::App& app, Context& ctx) {
             return;
         }
         print_cases(std::cout, cases, c);
+        if (*levels) {
+            std::cout << "\n";
+            print_levels(std::cout, cases, c);
+        }
     });
 }
 

@@ -12,10 +12,11 @@
 #include "harness/interrupt.hpp"
 #include "harness/run_session.hpp"
 #include "results/report.hpp"
+#include "results/tune_eval_store.hpp"
 #include "tuner/live/live_objective.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
-#include "tuner/tune_eval_store.hpp"
+#include "tuner/tune_eval.hpp"
 #include "tuner/tuning_session.hpp"
 
 namespace memwall::cli {

@@ -58,34 +58,48 @@ std::string format_si(double v, int digits) {
     return buf;
 }
 
+namespace {
+
+// GB/s with one decimal, or two significant digits below 1 (emulated kernels move little).
+std::string gb_per_second(double bytes_per_second) {
+    const double g = bytes_per_second / 1e9;
+    if (g >= 1 || g == 0) return format_fixed(g, 1);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", g);
+    return buf;
+}
+
+bool emulated(const CaseRecord& c) { return c.key.backend == "cuda-emu"; }
+
+void emulation_note(std::ostream& os, const std::vector<CaseRecord>& cases) {
+    if (std::any_of(cases.begin(), cases.end(), [](const CaseRecord& c) { return emulated(c) && c.summary.n > 0; }))
+        os << "(emu) times are CPU emulation times of CUDA kernels, not GPU times; their roofline uses this CPU's "
+              "ceilings.\n";
+}
+
+}  // namespace
+
 void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
     Table t({"case", "problem", "config", "status", "median", "IQR", "n", "GFLOP/s", "GB/s", "FLOP/B", "bound",
              "% of roof", "traffic"},
             {false, false, false, false, true, true, true, true, true, true, false, true, false});
-    bool emulated = false;
     for (const auto& c : cases) {
         std::vector<std::string> row{c.key.family + "/" + c.key.variant + "/" + c.key.backend,
                                      params_label(c.key.problem), params_label(c.key.config),
                                      std::string(to_string(c.status))};
         if (c.status == CaseStatus::ok && c.summary.n > 0) {
-            const bool emu = c.key.backend == "cuda-emu";
-            emulated = emulated || emu;
-            row.push_back(format_duration(c.summary.median) + (emu ? " (emu)" : ""));
+            row.push_back(format_duration(c.summary.median) + (emulated(c) ? " (emu)" : ""));
             row.push_back(format_duration(c.summary.iqr));
             row.push_back(std::to_string(c.summary.n));
             const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
-            if (p.flops > 0) row.push_back(format_fixed(p.flops_per_second / 1e9, 1));
-            else row.push_back("-");
-            if (p.valid) {
-                // Traffic and intensity at the level that bounds the case (the outermost level
-                // when compute bounds it), so the row reads as one roofline point.
-                const RooflineLevel* lv = &p.levels.front();
-                for (const auto& l : p.levels)
-                    if (l.level == p.bound) lv = &l;
-                row.push_back(format_fixed(lv->bytes / c.summary.median / 1e9, 1));
-                row.push_back(format_fixed(lv->intensity, 2));
-                row.push_back(p.bound);
-                row.push_back(format_fixed(p.percent_of_bound, 1));
+            row.push_back(p.flops > 0 ? format_fixed(p.flops_per_second / 1e9, 1) : "-");
+            // Traffic and intensity at the level that bounds the case (the outermost level when
+            // compute bounds it), so the row reads as one roofline point.
+            if (const RooflineLevel* lv = p.bounding_level()) {
+                row.push_back(gb_per_second(lv->bytes_per_second));
+                row.push_back(p.flops > 0 ? format_fixed(lv->intensity, 2) : "-");
+                row.push_back(p.valid ? p.bound : "-");
+                row.push_back(p.valid ? format_fixed(p.percent_of_bound, 1) : "-");
                 row.push_back(std::string(to_string(lv->source)) + ":" + lv->level);
             }
         } else {
@@ -94,8 +108,36 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
         t.add(std::move(row));
     }
     t.print(os);
-    if (emulated)
-        os << "(emu) times are CPU emulation times of CUDA kernels, not GPU times; their roofline uses this CPU's ceilings.\n";
+    emulation_note(os, cases);
+}
+
+void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
+    Table t({"case", "problem", "config", "level", "bytes from", "bytes", "GB/s", "FLOP/B", "% of level roof", "counters"},
+            {false, false, false, false, false, true, true, true, true, false});
+    for (const auto& c : cases) {
+        if (c.status != CaseStatus::ok || c.summary.n == 0) continue;
+        const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
+        auto add = [&](const RooflineLevel& l, bool beside) {
+            t.add({c.key.family + "/" + c.key.variant + "/" + c.key.backend, params_label(c.key.problem),
+                   params_label(c.key.config), l.level + (l.level == p.bound ? " (bound)" : ""),
+                   std::string(to_string(l.source)) + (beside ? " (beside)" : ""), format_si(l.bytes, 3) + "B",
+                   gb_per_second(l.bytes_per_second), p.flops > 0 ? format_fixed(l.intensity, 3) : "-",
+                   l.bandwidth > 0 ? format_fixed(100 * l.bytes_per_second / l.bandwidth, 2) : "-", l.counters});
+        };
+        for (const RooflineLevel& l : p.levels) {
+            add(l, false);
+            for (const RooflineLevel& m : p.modelled)
+                if (m.level == l.level) add(m, true);
+        }
+    }
+    if (t.empty()) {
+        os << "no timed case has bytes at any level\n";
+        return;
+    }
+    t.print(os);
+    os << "bytes from a measured source (cupti, perf, emu) place the point; a model's bytes at the same level are "
+          "shown beside them.\n";
+    emulation_note(os, cases);
 }
 
 void print_ceilings(std::ostream& os, const Ceilings& c) {

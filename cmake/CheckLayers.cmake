@@ -3,8 +3,9 @@
 # memwall's parts are layers: a part may include the parts of lower rank, never one of its own
 # rank or above (docs/architecture.md draws them). Every #include "part/..." of the sources under
 # each part is checked; the nested parts (kernels/kit, tuner/live, gui/core, gui/app) are matched
-# before their parents. Tests, benchmarks and examples may include anything. Fails listing each
-# include that points up or sideways.
+# before their parents. Tests, benchmarks and examples may include anything. All SQL lives in
+# results/: no other part includes sqlite3.h or results/sqlite_statement.hpp. Fails listing each
+# include that breaks a rule.
 cmake_minimum_required(VERSION 3.25)
 if(NOT ROOT)
   message(FATAL_ERROR "CheckLayers: pass -DROOT=<source tree>")
@@ -57,6 +58,11 @@ list(SORT files)
 set(violations 0)
 foreach(file IN LISTS files)
   layer_of("${file}" own own_rank)
+  file(STRINGS "${ROOT}/${file}" sql REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](sqlite3\\.h|results/sqlite_statement\\.hpp)[>\"]")
+  if(sql AND NOT own STREQUAL "results")
+    message("layers: ${file} (${own}) includes SQLite: SQL belongs in results/")
+    math(EXPR violations "${violations} + 1")
+  endif()
   file(STRINGS "${ROOT}/${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"]+\"")
   foreach(line IN LISTS includes)
     string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*" "\\1" target "${line}")
@@ -73,6 +79,6 @@ endforeach()
 
 list(LENGTH files checked)
 if(violations GREATER 0)
-  message(FATAL_ERROR "layers: ${violations} include(s) point to a part of the same rank or above")
+  message(FATAL_ERROR "layers: ${violations} include(s) break the rules")
 endif()
-message("layers: ${checked} files checked, every include points down")
+message("layers: ${checked} files checked, every include points down and SQL stays in results/")

@@ -1,84 +1,109 @@
 #include "profiler/roofline.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <stdexcept>
-#include <string_view>
+
+#include "profiler/levels.hpp"
 
 namespace memwall {
 
 namespace {
 
-// The counter called `name`, a measured one (cupti, perf, emu) before a model one.
-const Counter* preferred(const std::vector<Counter>& cs, std::string_view name) {
-    const Counter* model = nullptr;
-    for (const auto& c : cs) {
-        if (c.name != name) continue;
-        if (c.source != CounterSource::model) return &c;
-        if (!model) model = &c;
+// Measured before modelled; of the measured, a GPU's or PMU's own counters before emulation.
+int preference(CounterSource s) {
+    switch (s) {
+        case CounterSource::cupti: return 0;
+        case CounterSource::perf: return 1;
+        case CounterSource::emu: return 2;
+        case CounterSource::model: return 3;
     }
-    return model;
+    return 4;
 }
 
-// Outermost first: dram, llc, then numbered levels from the highest (l3, l2, l1), then any
-// other level name.
-int outer_rank(std::string_view level) {
-    if (level == "dram") return 0;
-    if (level == "llc") return 1;
-    int n = 0;
-    if (level.size() > 1 && level[0] == 'l') {
-        auto [end, ec] = std::from_chars(level.data() + 1, level.data() + level.size(), n);
-        if (ec == std::errc{} && end == level.data() + level.size() && n > 0 && n < 100)
-            return 100 - n;
-    }
-    return 1000;
+// The counter called `name`, a measured one before a model one.
+const Counter* preferred(const std::vector<Counter>& cs, std::string_view name) {
+    const Counter* best = nullptr;
+    for (const auto& c : cs)
+        if (c.name == name && (!best || preference(c.source) < preference(best->source))) best = &c;
+    return best;
 }
+
+bool outer_first(const RooflineLevel& a, const RooflineLevel& b) { return outer_rank(a.level) < outer_rank(b.level); }
 
 }  // namespace
+
+const RooflineLevel* RooflinePoint::at(const std::string& level) const {
+    for (const RooflineLevel& l : levels)
+        if (l.level == level) return &l;
+    return nullptr;
+}
+
+const RooflineLevel* RooflinePoint::bounding_level() const {
+    if (const RooflineLevel* l = at(bound)) return l;
+    return levels.empty() ? nullptr : &levels.front();
+}
 
 RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double seconds,
                                 const Ceilings& ceilings) {
     RooflinePoint p;
     p.seconds = seconds;
-    const Counter* flops = preferred(counters, memwall::counters::flops);
-    if (flops) p.flops = flops->value;
-    if (flops && seconds > 0) p.flops_per_second = flops->value / seconds;
+    if (const Counter* flops = preferred(counters, memwall::counters::flops)) p.flops = std::max(flops->value, 0.0);
+    if (seconds > 0) p.flops_per_second = p.flops / seconds;
+    const double peak = ceilings.peak_flops();
 
-    // One level per bandwidth ceiling that has a byte counter.
-    for (const auto& ceiling : ceilings.items) {
-        if (ceiling.kind != CeilingKind::bandwidth || ceiling.value <= 0) continue;
-        const Counter* bytes = preferred(counters, counters::bytes_at(ceiling.name));
-        if (!bytes || bytes->value <= 0) continue;
+    // One point per (level, source), then the preferred source of each level.
+    std::vector<RooflineLevel> all;
+    for (const LevelBytes& b : bytes_by_level(counters)) {
+        if (!(b.bytes > 0)) continue;
         RooflineLevel l;
-        l.level = ceiling.name;
-        l.bytes = bytes->value;
-        l.bandwidth = ceiling.value;
-        l.source = bytes->source;
-        p.levels.push_back(std::move(l));
+        l.level = b.level;
+        l.bytes = b.bytes;
+        l.source = b.source;
+        l.counters = b.counters;
+        l.intensity = p.flops / b.bytes;
+        if (seconds > 0) l.bytes_per_second = b.bytes / seconds;
+        if (const Ceiling* c = ceilings.find(b.level); c && c->kind == CeilingKind::bandwidth && c->value > 0) {
+            l.bandwidth = c->value;
+            l.attainable = peak > 0 ? std::min(peak, l.intensity * c->value) : l.intensity * c->value;
+        }
+        all.push_back(std::move(l));
     }
-    std::stable_sort(p.levels.begin(), p.levels.end(), [](const auto& a, const auto& b) {
-        return outer_rank(a.level) < outer_rank(b.level);
-    });
-
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto& a, const auto& b) { return preference(a.source) < preference(b.source); });
+    for (RooflineLevel& l : all) {
+        if (!p.at(l.level)) {
+            p.levels.push_back(std::move(l));
+        } else if (l.source == CounterSource::model) {
+            p.modelled.push_back(std::move(l));
+        }
+    }
+    std::stable_sort(p.levels.begin(), p.levels.end(), outer_first);
+    std::stable_sort(p.modelled.begin(), p.modelled.end(), outer_first);
     if (p.levels.empty()) return p;
     const RooflineLevel& primary = p.levels.front();
-    p.bytes_source = primary.source;
-    if (seconds > 0) p.bytes_per_second = primary.bytes / seconds;
-    for (auto& l : p.levels) l.intensity = p.flops / l.bytes;
     p.intensity = primary.intensity;
+    p.bytes_per_second = primary.bytes_per_second;
+    p.bytes_source = primary.source;
 
-    const double peak = ceilings.peak_flops();
-    if (!flops || flops->value <= 0 || peak <= 0 || seconds <= 0) return p;
-    p.attainable = peak;
-    p.bound = "compute";
-    for (auto& l : p.levels) {
-        l.attainable = std::min(peak, l.intensity * l.bandwidth);
-        if (l.attainable < p.attainable) {
-            p.attainable = l.attainable;
+    // The roof that takes longest bounds the case; without a bandwidth roof nothing can be said.
+    const bool roofed = std::any_of(p.levels.begin(), p.levels.end(), [](const auto& l) { return l.bandwidth > 0; });
+    if (!roofed || !(seconds > 0)) return p;
+    double longest = 0;
+    if (p.flops > 0 && peak > 0) {
+        longest = p.flops / peak;
+        p.bound = "compute";
+    }
+    for (const RooflineLevel& l : p.levels) {
+        if (!(l.bandwidth > 0)) continue;
+        const double t = l.bytes / l.bandwidth;
+        if (t > longest) {
+            longest = t;
             p.bound = l.level;
         }
     }
-    p.percent_of_bound = p.flops_per_second / p.attainable * 100;
+    p.attainable = p.flops / longest;
+    p.roof_seconds = longest;
+    p.percent_of_bound = p.flops > 0 ? p.flops_per_second / p.attainable * 100 : longest / seconds * 100;
     p.valid = true;
     return p;
 }

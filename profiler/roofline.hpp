@@ -1,5 +1,6 @@
-// Places a case on the (hierarchical) roofline from its counters, its time and the run's
-// ceilings.
+// Places a case on the hierarchical roofline from its counters, its time and the run's
+// ceilings: one point per memory level it has bytes at (profiler/levels.hpp), each from
+// measured counters where present and from the model otherwise, labelled with its source.
 #pragma once
 
 #include <string>
@@ -11,33 +12,48 @@
 namespace memwall {
 
 struct RooflineLevel {
-    std::string level;          // "dram", "llc", ...
+    std::string level;          // "dram", "llc", "l2", "l1"
     double bytes = 0;
-    double intensity = 0;       // FLOP per byte at this level
-    double bandwidth = 0;       // the level's ceiling, B/s
-    double attainable = 0;      // min(peak, intensity * bandwidth)
+    double intensity = 0;       // FLOP per byte at this level (0 without FLOPs)
+    double bytes_per_second = 0;  // achieved
+    double bandwidth = 0;       // the level's ceiling, B/s; 0 when the run has none
+    double attainable = 0;      // min(peak, intensity * bandwidth); 0 without a ceiling
     CounterSource source = CounterSource::model;
+    std::string counters;       // what gave the bytes
 };
 
 struct RooflinePoint {
     double flops = 0;
     double seconds = 0;
     double flops_per_second = 0;   // achieved
-    double bytes_per_second = 0;   // achieved, at the primary (outermost known) level
-    double intensity = 0;          // at the primary level
-    // Outermost first (dram, llc, l2, l1): each bandwidth ceiling with a "bytes.<name>"
-    // counter above zero.
+    // Outermost first (dram, llc, l2, l1): each level with bytes above zero, from the preferred
+    // source (cupti, then perf, then emu, then the model).
     std::vector<RooflineLevel> levels;
-    double attainable = 0;         // the lowest roof over levels and compute
-    std::string bound;             // "compute" or the level name that bounds it
-    double percent_of_bound = 0;   // achieved / attainable * 100
+    // The model's own points at the levels where a measured source is preferred, so the two
+    // can be drawn side by side.
+    std::vector<RooflineLevel> modelled;
+    // The primary level is the outermost one: its intensity, rate and source.
+    double intensity = 0;
+    double bytes_per_second = 0;
     CounterSource bytes_source = CounterSource::model;
-    // false when flops, bytes, the bandwidth or compute ceilings are missing, or seconds <= 0;
-    // the fields that can still be computed are filled.
+    // The bound: the roof with the longest minimum time (bytes / bandwidth at each level with a
+    // ceiling, FLOPs / peak for compute); attainable = FLOPs / that time, and percent_of_bound
+    // = that time / seconds. Without FLOPs (a copy), compute is no roof and the percentage is
+    // of the bounding level's bandwidth.
+    double attainable = 0;
+    double roof_seconds = 0;       // the bound's minimum time
+    std::string bound;             // "compute" or a level name; empty when nothing bounds
+    double percent_of_bound = 0;
+    // true when seconds > 0 and a level with bytes has a bandwidth ceiling; the fields that can
+    // be computed are filled regardless.
     bool valid = false;
+
+    // The level named `level` among levels, or nullptr.
+    const RooflineLevel* at(const std::string& level) const;
+    // The bounding level's point, or the primary one when compute bounds; nullptr without levels.
+    const RooflineLevel* bounding_level() const;
 };
 
-// Measured counters (cupti/perf/emu) take precedence over model counters for the same level.
 RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double seconds,
                                 const Ceilings& ceilings);
 

@@ -165,11 +165,14 @@ std::string run_name(const LoadedRun& r) { return "run " + std::to_string(r.info
 
 bool single_backend(const std::string& b) { return !b.empty() && b.find(',') == std::string::npos; }
 
-// Time x attainable / FLOPs: the inverse of the fraction of the bounding roof the case reaches
-// (lower is better, like a time). 0 when the run's ceilings or the case's counters are missing.
+// Time x attainable / FLOPs (time / the bound's minimum time, for a kernel without FLOPs): the
+// inverse of the fraction of the bounding roof the case reaches (lower is better, like a time).
+// 0 when the run's ceilings or the case's counters are missing.
 double roof_scale(const CaseRecord& c, const Ceilings& ceilings) {
     const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
-    return p.valid && p.flops > 0 && p.attainable > 0 ? p.attainable / p.flops : 0;
+    if (!p.valid) return 0;
+    if (p.flops > 0) return p.attainable > 0 ? p.attainable / p.flops : 0;
+    return p.roof_seconds > 0 ? 1 / p.roof_seconds : 0;
 }
 
 Repetitions scaled(Repetitions r, double k) {

@@ -111,15 +111,20 @@ ojson ceiling_json(const Ceiling& c) {
     };
 }
 
-ojson roofline_json(const RooflinePoint& p) {
+ojson levels_json(const std::vector<RooflineLevel>& ls) {
     ojson levels = ojson::array();
-    for (const RooflineLevel& l : p.levels) {
+    for (const RooflineLevel& l : ls) {
         levels.push_back(ojson{
             {"level", l.level},          {"bytes", l.bytes},
-            {"intensity", l.intensity},  {"bandwidth", l.bandwidth},
-            {"attainable", l.attainable}, {"source", to_string(l.source)},
+            {"intensity", l.intensity},  {"bytes_per_second", l.bytes_per_second},
+            {"bandwidth", l.bandwidth},  {"attainable", l.attainable},
+            {"source", to_string(l.source)}, {"counters", l.counters},
         });
     }
+    return levels;
+}
+
+ojson roofline_json(const RooflinePoint& p) {
     return ojson{
         {"flops_per_second", p.flops_per_second},
         {"bytes_per_second", p.bytes_per_second},
@@ -128,7 +133,8 @@ ojson roofline_json(const RooflinePoint& p) {
         {"bound", p.bound},
         {"percent_of_bound", p.percent_of_bound},
         {"bytes_source", to_string(p.bytes_source)},
-        {"levels", std::move(levels)},
+        {"levels", levels_json(p.levels)},
+        {"modelled", levels_json(p.modelled)},
     };
 }
 

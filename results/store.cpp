@@ -448,69 +448,6 @@ std::set<CaseKey> Store::case_keys(std::int64_t run_id) const {
     return keys;
 }
 
-std::vector<CaseRecord> Store::cases(std::int64_t run_id, bool with_samples) const {
-    std::vector<CaseRecord> out;
-    std::map<std::int64_t, std::size_t> index;
-    Statement st(db_,
-                 "SELECT id, family, variant, backend, problem, config, status, message, measured_at, n_samples, "
-                 "time_median, time_min, time_max, time_mean, time_stddev, time_q1, time_q3 "
-                 "FROM cases WHERE run_id = ?1 ORDER BY id");
-    st.bind(1, run_id);
-    while (st.step()) {
-        CaseRecord c;
-        c.id = st.int64(0);
-        c.run_id = run_id;
-        c.key = CaseKey{st.text(1), st.text(2), st.text(3), st.text(4), st.text(5)};
-        const std::string status = st.text(6);
-        const auto parsed = case_status_from(status);
-        if (!parsed) throw std::runtime_error("unknown case status '" + status + "' in the database");
-        c.status = *parsed;
-        c.message = st.text(7);
-        c.measured_at = st.text(8);
-        Summary& s = c.summary;
-        s.n = static_cast<std::size_t>(st.int64(9));
-        if (s.n > 0) {
-            s.median = st.real(10);
-            s.min = st.real(11);
-            s.max = st.real(12);
-            s.mean = st.real(13);
-            s.stddev = st.real(14);
-            s.q1 = st.real(15);
-            s.q3 = st.real(16);
-            s.iqr = s.q3 - s.q1;
-            s.rsd = s.mean != 0 ? s.stddev / s.mean : 0;
-        }
-        index[c.id] = out.size();
-        out.push_back(std::move(c));
-    }
-
-    Statement counters(db_,
-                       "SELECT k.case_id, k.name, k.value, k.unit, k.source FROM counters k "
-                       "JOIN cases c ON c.id = k.case_id WHERE c.run_id = ?1 ORDER BY k.case_id, k.rowid");
-    counters.bind(1, run_id);
-    while (counters.step()) {
-        const std::string source = counters.text(4);
-        const auto parsed = counter_source_from(source);
-        if (!parsed) throw std::runtime_error("unknown counter source '" + source + "' in the database");
-        out[index.at(counters.int64(0))].counters.push_back(
-            Counter{counters.text(1), counters.real(2), counters.text(3), *parsed});
-    }
-
-    if (with_samples) {
-        Statement samples(db_,
-                          "SELECT s.case_id, s.rep, s.seconds FROM samples s JOIN cases c ON c.id = s.case_id "
-                          "WHERE c.run_id = ?1 ORDER BY s.case_id, s.rep, s.idx");
-        samples.bind(1, run_id);
-        while (samples.step()) {
-            auto& reps = out[index.at(samples.int64(0))].samples;
-            const auto rep = static_cast<std::size_t>(samples.int64(1));
-            if (reps.size() <= rep) reps.resize(rep + 1);
-            reps[rep].push_back(samples.real(2));
-        }
-    }
-    return out;
-}
-
 std::size_t Store::case_count(std::int64_t run_id) const {
     Statement st(db_, "SELECT count(*) FROM cases WHERE run_id = ?1");
     st.bind(1, run_id);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "profiler/ceilings.hpp"
@@ -114,7 +115,17 @@ public:
     std::set<CaseKey> case_keys(std::int64_t run_id) const;
     std::vector<CaseRecord> cases(std::int64_t run_id, bool with_samples = true) const;
     std::size_t case_count(std::int64_t run_id) const;
+    // Cases of a run with id > after_id, at most `limit` (0: all), in the order measured, with
+    // their counters and without samples: pages for an explorer that shows a large run while it
+    // loads (each a range scan on a primary key).
+    std::vector<CaseRecord> case_page(std::int64_t run_id, std::int64_t after_id, std::size_t limit) const;
+    // Every sample of a run's cases by case id (samples[r] per repetition), in one range scan.
+    std::unordered_map<std::int64_t, std::vector<std::vector<double>>> run_samples(std::int64_t run_id) const;
+    // Every counter of a run's cases by case id.
+    std::unordered_map<std::int64_t, std::vector<Counter>> run_counters(std::int64_t run_id) const;
 
+    // The connection, for the SQL of results/ alone (cmake/CheckLayers.cmake keeps sqlite3.h
+    // and results/sqlite_statement.hpp there).
     sqlite3* handle() const { return db_; }
 
 private:

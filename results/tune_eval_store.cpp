@@ -1,4 +1,4 @@
-#include "tuner/tune_eval_store.hpp"
+#include "results/tune_eval_store.hpp"
 
 #include <sqlite3.h>
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "results/store.hpp"
-#include "tuner/tune_eval.hpp"
+#include "results/tune_eval_table.hpp"
 
 namespace memwall {
 

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/errors.hpp"
+#include "profiler/levels.hpp"
 #include "tuner/json_values.hpp"
 #include "tuner/recorded_space.hpp"
 
@@ -82,11 +83,6 @@ std::vector<Counter> counters_of(const json& computations, const std::string& wh
         }
     }
     std::vector<Counter> out;
-    auto value_of = [&](const std::string& name) -> std::optional<double> {
-        auto it = acc.find(name);
-        if (it == acc.end()) return std::nullopt;
-        return is_sector_count(name) ? it->second.sum * kSectorBytes : it->second.sum;
-    };
     for (const std::string& name : order) {
         const Acc& a = acc[name];
         Counter c;
@@ -104,26 +100,12 @@ std::vector<Counter> counters_of(const json& computations, const std::string& wh
         }
         out.push_back(std::move(c));
     }
-    // memwall's level names, so the roofline and the guided strategy find the traffic.
-    auto add_level = [&](std::string_view level, std::initializer_list<const char*> parts) {
-        double total = 0;
-        for (const char* p : parts) {
-            auto v = value_of(p);
-            if (!v) return;
-            total += *v;
-        }
-        out.push_back({counters::bytes_at(level), total, "B", CounterSource::cupti});
-    };
-    if (acc.count("dram__bytes.sum"))
-        add_level("dram", {"dram__bytes.sum"});
-    else
-        add_level("dram", {"dram__sectors_read.sum", "dram__sectors_write.sum"});
-    if (acc.count("lts__t_bytes.sum"))
-        add_level("l2", {"lts__t_bytes.sum"});
-    else if (acc.count("lts__t_sectors.sum"))
-        add_level("l2", {"lts__t_sectors.sum"});
-    else
-        add_level("l2", {"lts__t_sectors_op_read.sum", "lts__t_sectors_op_write.sum"});
+    // DRAM and L2 traffic under memwall's level names too, by the one counter-to-level table, so
+    // the guided strategy finds it whatever the recording's metric names.
+    std::vector<Counter> raw;
+    for (const std::string& name : order) raw.push_back({name, acc[name].sum, "", CounterSource::cupti});
+    for (const LevelBytes& l : bytes_by_level(raw))
+        if (l.level == "dram" || l.level == "l2") out.push_back({counters::bytes_at(l.level), l.bytes, "B", CounterSource::cupti});
     return out;
 }
 

@@ -25,6 +25,16 @@ RooflinePanel::RooflinePanel(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(view_, 1);
     level_->addItem(QStringLiteral("outermost level"), QString());
+    level_->addItem(QStringLiteral("every level (hierarchical)"), QString::fromLatin1(RooflineChart::every_level));
+    auto* modelled = new QCheckBox(QStringLiteral("model beside measured"), this);
+    modelled->setToolTip(QStringLiteral("Every level: also draw the model's points where counters placed the case"));
+    modelled->setChecked(chart_.show_modelled());
+    bar->insertWidget(2, modelled);
+    connect(modelled, &QCheckBox::toggled, this, [this](bool on) {
+        chart_.set_show_modelled(on);
+        chart_.set_cases(rows_);
+        view_->update();
+    });
     connect(level_, &QComboBox::currentIndexChanged, this, [this] {
         chart_.set_level(level_->currentData().toString().toStdString());
         chart_.set_cases(rows_);
@@ -59,7 +69,7 @@ void RooflinePanel::rebuild_controls() {
     }
     const QString level = level_->currentData().toString();
     const QSignalBlocker block(level_);
-    while (level_->count() > 1) level_->removeItem(1);
+    while (level_->count() > 2) level_->removeItem(2);
     for (const Ceiling& c : chart_.ceilings().items) {
         const std::string name = c.name;
         auto* box = new QCheckBox(ceiling_label(name), this);

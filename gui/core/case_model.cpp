@@ -65,11 +65,11 @@ QVariant CaseModel::sort_value(const CaseRow& r, int column) {
     case Status: return qstr(to_string(r.status));
     case Time: return r.timed() ? r.median : untimed;
     case FlopRate: return r.timed() ? p.flops_per_second : -1.0;
-    case ByteRate: return r.timed() ? p.bytes_per_second : -1.0;
-    case Intensity: return p.intensity > 0 ? p.intensity : -1.0;
+    case ByteRate: return r.timed() && p.bounding_level() ? p.bounding_level()->bytes_per_second : -1.0;
+    case Intensity: return p.flops > 0 && p.bounding_level() ? p.bounding_level()->intensity : -1.0;
     case Bound: return QString::fromStdString(p.bound);
     case PercentOfRoof: return p.valid ? p.percent_of_bound : -1.0;
-    case BytesSource: return p.levels.empty() ? QString() : qstr(to_string(p.bytes_source));
+    case BytesSource: return p.levels.empty() ? QString() : qstr(to_string(p.bounding_level()->source));
     default: return {};
     }
 }
@@ -85,7 +85,8 @@ QVariant CaseModel::data(const QModelIndex& index, int role) const {
         return c >= Time && c != Bound && c != BytesSource ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     if (role != Qt::DisplayRole) return {};
     const RooflinePoint& p = r.point;
-    const bool placed = r.timed() && p.flops > 0;
+    // Traffic and intensity at the level that bounds the case, as `memwall show` prints them.
+    const RooflineLevel* at = r.timed() ? p.bounding_level() : nullptr;
     switch (c) {
     case Run: return QVariant::fromValue<qint64>(r.run_id);
     case Family: return r.family;
@@ -94,14 +95,13 @@ QVariant CaseModel::data(const QModelIndex& index, int role) const {
     case Parameters: return r.params_text;
     case Status: return qstr(to_string(r.status));
     case Time: return r.timed() ? seconds_text(r.median) : QString();
-    case FlopRate: return placed ? QString::number(p.flops_per_second / 1e9, 'f', 2) : QString();
-    case ByteRate: return placed && p.bytes_per_second > 0 ? QString::number(p.bytes_per_second / 1e9, 'f', 2) : QString();
-    case Intensity: return p.intensity > 0 ? QString::number(p.intensity, 'g', 3) : QString();
+    case FlopRate: return r.timed() && p.flops > 0 ? QString::number(p.flops_per_second / 1e9, 'f', 2) : QString();
+    case ByteRate: return at ? QString::number(at->bytes_per_second / 1e9, 'f', 2) : QString();
+    case Intensity: return at && p.flops > 0 ? QString::number(at->intensity, 'g', 3) : QString();
     case Bound: return p.valid ? ceiling_label(p.bound) : QString();
     case PercentOfRoof: return p.valid ? QString::number(p.percent_of_bound, 'f', 1) : QString();
     case BytesSource:
-        return p.levels.empty() ? QString()
-                                : qstr(to_string(p.bytes_source)) + QLatin1Char(':') + QString::fromStdString(p.levels.front().level);
+        return at ? qstr(to_string(at->source)) + QLatin1Char(':') + QString::fromStdString(at->level) : QString();
     default: return {};
     }
 }

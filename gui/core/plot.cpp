@@ -173,11 +173,11 @@ void plot(const ResultsReader& reader, const PlotRequest& q) {
     const QString out = QString::fromStdString(q.out);
 
     if (q.kind == "roofline") {
-        if (!q.level.empty()) {
+        if (!q.level.empty() && q.level != RooflineChart::every_level) {
             const Ceiling* c = run.ceilings.find(q.level);
             if (!c || c->kind != CeilingKind::bandwidth)
                 throw UsageError("--level " + q.level + ": run " + std::to_string(run.info.id) +
-                                 " has no bandwidth ceiling of that name (levels: dram, llc, l2, l1)");
+                                 " has no bandwidth ceiling of that name (levels: all, dram, llc, l2, l1)");
         }
         RooflineChart chart;
         chart.set_level(q.level);

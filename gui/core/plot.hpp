@@ -50,7 +50,7 @@ struct PlotRequest {
     std::int64_t run = 0;
     std::optional<std::int64_t> baseline;  // compare; default: the run before `run`
     CompareOptions compare;                // compare: memwall compare's defaults
-    std::string level;                     // roofline: "" (outermost), dram, llc, l2, l1
+    std::string level;                     // roofline: "" (outermost), all (hierarchical), dram, llc, l2, l1
     std::string kernel;                    // heatmap: family/variant/backend; default: the first mappable
     std::string x, y;                      // heatmap axes; default: the first two that vary
     MapMetric metric = MapMetric::time;

@@ -34,11 +34,6 @@ public:
     std::unordered_map<std::int64_t, std::vector<Counter>> counters(std::int64_t run) const;
 
 private:
-    // The smallest and largest case id of run `run`; (0, -1) when it has none.
-    std::pair<std::int64_t, std::int64_t> id_range(std::int64_t run) const;
-    std::unordered_map<std::int64_t, std::vector<Counter>> counters_between(std::int64_t run, std::int64_t lo,
-                                                                            std::int64_t hi) const;
-
     Store store_;
 };
 

@@ -42,11 +42,13 @@ QPolygonF label_outline(const Label& l, const QFontMetricsF& fm) {
     return t.map(QPolygonF(label_box(l, fm)));
 }
 
-QString level_phrase(const std::string& level) {
-    return level.empty() ? QStringLiteral("each case's outermost level") : ceiling_label(level);
-}
-
 }  // namespace
+
+QString level_phrase(const std::string& level) {
+    if (level.empty()) return QStringLiteral("each case's outermost level");
+    if (level == RooflineChart::every_level) return QStringLiteral("every level (hierarchical)");
+    return ceiling_label(level);
+}
 
 QString ceiling_label(const std::string& name) {
     if (name == "dram") return QStringLiteral("DRAM");
@@ -72,9 +74,15 @@ QString case_tooltip(const CaseRow& r) {
     const RooflinePoint& p = r.point;
     if (p.flops > 0) lines << QStringLiteral("achieved: %1").arg(si_unit(p.flops_per_second, QStringLiteral("FLOP/s")));
     for (const RooflineLevel& l : p.levels) {
-        lines << QStringLiteral("%1: %2 (%3), %4 FLOP/B")
+        lines << QStringLiteral("%1: %2 (%3), %4 FLOP/B  [%5]")
                      .arg(ceiling_label(l.level), si_unit(l.bytes, QStringLiteral("B")), qstr(to_string(l.source)))
-                     .arg(l.intensity, 0, 'g', 3);
+                     .arg(l.intensity, 0, 'g', 3)
+                     .arg(QString::fromStdString(l.counters));
+        for (const RooflineLevel& m : p.modelled)
+            if (m.level == l.level)
+                lines << QStringLiteral("    beside it, the model: %1, %2 FLOP/B")
+                             .arg(si_unit(m.bytes, QStringLiteral("B")))
+                             .arg(m.intensity, 0, 'g', 3);
     }
     if (p.valid)
         lines << QStringLiteral("bound: %1, %2% of roof").arg(ceiling_label(p.bound)).arg(p.percent_of_bound, 0, 'f', 1);
@@ -114,22 +122,32 @@ void RooflineChart::set_cases(const std::vector<const CaseRow*>& rows) {
         series_.push_back(name);
     }
     points_.reserve(rows.size());
+    const bool every = level_ == every_level;
     for (const CaseRow* r : rows) {
         const RooflinePoint& p = r->point;
-        double intensity = p.intensity;
-        CounterSource source = p.bytes_source;
-        if (!level_.empty()) {
-            const RooflineLevel* l = r->level(level_);
-            intensity = l ? l->intensity : 0;
-            source = l ? l->source : CounterSource::model;
-        }
-        if (!r->timed() || !(p.flops_per_second > 0) || !(intensity > 0) || !std::isfinite(intensity)) {
-            ++unplaced_;
+        const int s = series.at(r->family + QLatin1Char('/') + r->variant);
+        const Marker marker = backend_marker(r->backend);
+        auto placeable = [&](double intensity) {
+            return r->timed() && p.flops_per_second > 0 && intensity > 0 && std::isfinite(intensity);
+        };
+        if (!every) {
+            const RooflineLevel* l = level_.empty() ? (p.levels.empty() ? nullptr : &p.levels.front()) : r->level(level_);
+            if (!l || !placeable(l->intensity)) {
+                ++unplaced_;
+                continue;
+            }
+            points_.push_back(RoofPoint{r, l->intensity, p.flops_per_second, s, marker, l->source, l->level, false});
             continue;
         }
-        points_.push_back(RoofPoint{r, intensity, p.flops_per_second,
-                                    series.at(r->family + QLatin1Char('/') + r->variant), backend_marker(r->backend),
-                                    source});
+        const std::size_t first = points_.size();
+        for (const RooflineLevel& l : p.levels)
+            if (placeable(l.intensity))
+                points_.push_back(RoofPoint{r, l.intensity, p.flops_per_second, s, marker, l.source, l.level, false});
+        if (show_modelled_)
+            for (const RooflineLevel& l : p.modelled)
+                if (placeable(l.intensity))
+                    points_.push_back(RoofPoint{r, l.intensity, p.flops_per_second, s, marker, l.source, l.level, true});
+        if (points_.size() == first) ++unplaced_;
     }
 }
 
@@ -205,7 +223,11 @@ std::optional<std::size_t> RooflineChart::point_at(const QPointF& pixel, const Q
 
 QString RooflineChart::tooltip_at(const QPointF& pixel, const QRectF& area) const {
     const auto i = point_at(pixel, area);
-    return i ? case_tooltip(*points_[*i].row) : QString();
+    if (!i) return {};
+    const RoofPoint& pt = points_[*i];
+    return QStringLiteral("at %1, bytes from %2%3\n").arg(ceiling_label(pt.level), qstr(to_string(pt.source)),
+                                                         pt.beside ? QStringLiteral(" (beside the measured point)") : QString()) +
+           case_tooltip(*pt.row);
 }
 
 std::optional<std::int64_t> RooflineChart::case_at(const QPointF& pixel, const QRectF& area) const {
@@ -223,11 +245,19 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
     draw_background(p, area);
 
     std::size_t measured = 0;
-    for (const RoofPoint& pt : points_) measured += pt.source != CounterSource::model;
+    std::set<const CaseRow*> cases;
+    for (const RoofPoint& pt : points_) {
+        measured += pt.source != CounterSource::model;
+        cases.insert(pt.row);
+    }
     QStringList note;
     if (!subtitle_.isEmpty()) note << subtitle_;
     note << QStringLiteral("x at %1").arg(level_phrase(level_));
-    note << QStringLiteral("%1 cases: %2 with measured bytes, %3 modelled").arg(points_.size()).arg(measured).arg(points_.size() - measured);
+    if (level_ == every_level)
+        note << QStringLiteral("%1 cases, %2 points: %3 from measured bytes, %4 modelled")
+                    .arg(cases.size()).arg(points_.size()).arg(measured).arg(points_.size() - measured);
+    else
+        note << QStringLiteral("%1 cases: %2 with measured bytes, %3 modelled").arg(points_.size()).arg(measured).arg(points_.size() - measured);
     if (unplaced_ > 0) note << QStringLiteral("%1 not placed (untimed or no bytes at this level)").arg(unplaced_);
     draw_title(p, layout.title, title_, note.join(QStringLiteral(" · ")));
 
@@ -308,13 +338,23 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
                                  QPointF(to.x() - head * ux - head * 0.45 * uy, to.y() - head * uy + head * 0.45 * ux)}));
     }
 
+    // A case's levels joined outermost to innermost; the model's points beside them, dashed.
+    for (std::size_t i = 0; i + 1 < points_.size(); ++i) {
+        const RoofPoint &a = points_[i], &b = points_[i + 1];
+        if (a.row != b.row || a.beside != b.beside) continue;
+        QColor c = series_colour(a.series);
+        c.setAlpha(150);
+        p.setPen(QPen(c, 1, a.beside ? Qt::DashLine : Qt::SolidLine));
+        p.drawLine(m.to_pixel(a.intensity, a.flops_per_second), m.to_pixel(b.intensity, b.flops_per_second));
+    }
+
     const double size = points_.size() > 20000 ? 5 : 8;
-    const RoofPoint* selected = nullptr;
+    std::vector<const RoofPoint*> selected;
     // A marker already drawn at the same pixel in the same style adds nothing: large runs
     // pile thousands of cases onto few pixels.
     std::unordered_set<std::uint64_t> drawn;
     for (const RoofPoint& pt : points_) {
-        if (selected_ && pt.row->id == *selected_) selected = &pt;
+        if (selected_ && pt.row->id == *selected_) selected.push_back(&pt);
         const QPointF at = m.to_pixel(pt.intensity, pt.flops_per_second);
         if (!m.frame.adjusted(-size, -size, size, size).contains(at)) continue;
         const bool filled = pt.source != CounterSource::model;
@@ -324,10 +364,10 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
                          (static_cast<std::uint64_t>(pt.marker) << 1) | (filled ? 1u : 0u);
         if (drawn.insert(key).second) draw_marker(p, at, pt.marker, series_colour(pt.series), filled, size);
     }
-    if (selected) {
+    for (const RoofPoint* pt : selected) {
         p.setPen(QPen(Qt::black, 2));
         p.setBrush(Qt::NoBrush);
-        p.drawEllipse(m.to_pixel(selected->intensity, selected->flops_per_second), 9, 9);
+        p.drawEllipse(m.to_pixel(pt->intensity, pt->flops_per_second), 9, 9);
     }
 
     p.setFont(chart_font(12, true));

@@ -1,6 +1,9 @@
 // The roofline: log-log, the run's measured ceilings as straight roofs (three points each,
-// from roof_polyline), one point per case coloured by variant and shaped by backend, hollow
-// when its bytes come from a model, optional arrows (baseline -> candidate), zoom and pan.
+// from roof_polyline), cases coloured by variant and shaped by backend, filled when their bytes
+// are measured (cupti, perf, emu) and hollow when modelled, optional arrows (baseline ->
+// candidate), zoom and pan. A case is one point at a chosen level, or, hierarchical, one point
+// per level it has bytes at, joined by a line (as Nsight Compute draws it), with the model's
+// points beside measured ones joined by a dashed line.
 #pragma once
 
 #include <map>
@@ -20,11 +23,13 @@ namespace memwall::gui {
 
 struct RoofPoint {
     const CaseRow* row = nullptr;  // for tooltips; owned by the caller
-    double intensity = 0;          // FLOP per byte at the chosen level
+    double intensity = 0;          // FLOP per byte at the point's level
     double flops_per_second = 0;
     int series = 0;                // index into series()
     Marker marker = Marker::circle;
-    CounterSource source = CounterSource::model;  // of the bytes at the chosen level
+    CounterSource source = CounterSource::model;  // of the bytes at the point's level
+    std::string level;             // the level whose bytes place it
+    bool beside = false;           // the model's point beside a measured one at the same level
 };
 
 struct RoofArrow {
@@ -37,10 +42,14 @@ public:
     void set_title(const QString& title, const QString& subtitle);
     void set_ceilings(const Ceilings& c);
     const Ceilings& ceilings() const { return ceilings_; }
-    // The memory level whose intensity places the points: "dram", "llc", "l2", "l1", or ""
-    // for each case's primary (outermost) level.
+    // The memory level whose intensity places the points: "dram", "llc", "l2", "l1", "" for
+    // each case's primary (outermost) level, or every_level for the hierarchical roofline.
+    static constexpr const char* every_level = "all";
     void set_level(const std::string& level);
     const std::string& level() const { return level_; }
+    // Hierarchical roofline: also the model's points beside measured ones (default on).
+    void set_show_modelled(bool on) { show_modelled_ = on; }
+    bool show_modelled() const { return show_modelled_; }
     // Places the timed, valid cases; `rows` must outlive the chart or the next call.
     void set_cases(const std::vector<const CaseRow*>& rows);
     // Arrows and the legend entries that explain them.
@@ -56,6 +65,8 @@ public:
     void set_roof_visible(const std::string& name, bool visible);
     bool roof_visible(const std::string& name) const { return !hidden_.count(name); }
 
+    // In drawing order; a case's points are adjacent (its preferred levels outermost first, then
+    // the model's beside them).
     const std::vector<RoofPoint>& points() const { return points_; }
     const std::vector<QString>& series() const { return series_; }
     // Cases left out because they are untimed or lack bytes at the level (or ceilings).
@@ -80,6 +91,7 @@ private:
     QString title_ = QStringLiteral("Roofline"), subtitle_;
     Ceilings ceilings_;
     std::string level_;
+    bool show_modelled_ = true;
     std::vector<RoofPoint> points_;
     std::vector<QString> series_;
     std::size_t unplaced_ = 0;
@@ -97,5 +109,7 @@ private:
 QString ceiling_label(const std::string& name);
 // Tooltip of a case: kernel, parameters, time, FLOP/s, bytes per level with sources, bound.
 QString case_tooltip(const CaseRow& row);
+// "each case's outermost level", "every level", "L2": what places the points.
+QString level_phrase(const std::string& level);
 
 }  // namespace memwall::gui

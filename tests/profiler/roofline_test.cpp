@@ -79,25 +79,76 @@ TEST(PlaceOnRoofline, MeasuredCountersWinOverModel) {
     EXPECT_DOUBLE_EQ(p.intensity, 0.5);
 }
 
-TEST(PlaceOnRoofline, InvalidWhenSomethingIsMissing) {
+TEST(PlaceOnRoofline, InvalidWithoutTimeBytesOrABandwidthRoof) {
     const std::vector<Counter> ok{model("flops", 1e9), model("bytes.dram", 1e9)};
     EXPECT_TRUE(place_on_roofline(ok, 1.0, machine()).valid);
 
-    EXPECT_FALSE(place_on_roofline({model("bytes.dram", 1e9)}, 1.0, machine()).valid);
     EXPECT_FALSE(place_on_roofline({model("flops", 1e9)}, 1.0, machine()).valid);
+    // Bytes only at a level the run has no ceiling for.
     EXPECT_FALSE(
         place_on_roofline({model("flops", 1e9), model("bytes.l3", 1e9)}, 1.0, machine()).valid);
     EXPECT_FALSE(place_on_roofline(ok, 1.0, Ceilings{}).valid);
     EXPECT_FALSE(place_on_roofline(ok, 0.0, machine()).valid);
     EXPECT_FALSE(place_on_roofline(ok, -1.0, machine()).valid);
+    const auto unroofed = place_on_roofline(ok, 0.5, Ceilings{});
+    EXPECT_TRUE(unroofed.bound.empty());
+    EXPECT_DOUBLE_EQ(unroofed.intensity, 1);  // what can be computed still is
+    EXPECT_DOUBLE_EQ(unroofed.flops_per_second, 2e9);
+    EXPECT_DOUBLE_EQ(unroofed.bytes_per_second, 2e9);
 
+    // Without a compute ceiling the bandwidth roofs still bound.
     Ceilings no_peak = machine();
     no_peak.items.pop_back();
-    auto p = place_on_roofline(ok, 0.5, no_peak);
-    EXPECT_FALSE(p.valid);
-    EXPECT_TRUE(p.bound.empty());
-    EXPECT_DOUBLE_EQ(p.intensity, 1);  // what can be computed still is
-    EXPECT_DOUBLE_EQ(p.flops_per_second, 2e9);
+    const auto p = place_on_roofline(ok, 0.5, no_peak);
+    EXPECT_TRUE(p.valid);
+    EXPECT_EQ(p.bound, "dram");
+    EXPECT_DOUBLE_EQ(p.percent_of_bound, 4);  // 2 GB/s of 50
+}
+
+TEST(PlaceOnRoofline, WithoutFlopsTheBoundIsTheSlowestLevel) {
+    // A copy: 1 GB through DRAM (50 GB/s: 20 ms) and 2 GB through L2 (500 GB/s: 4 ms) in 25 ms.
+    const auto p = place_on_roofline({model("flops", 0), model("bytes.dram", 1e9), model("bytes.l2", 2e9)}, 0.025,
+                                     machine());
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.bound, "dram");
+    EXPECT_DOUBLE_EQ(p.percent_of_bound, 80);
+    EXPECT_DOUBLE_EQ(p.bytes_per_second, 40e9);
+    EXPECT_EQ(p.intensity, 0);
+    EXPECT_EQ(p.attainable, 0);
+    EXPECT_EQ(p.bounding_level()->level, "dram");
+}
+
+TEST(PlaceOnRoofline, CuptiNamedCountersGiveTheGpuLevelsAndTheModelStaysBeside) {
+    // What cuda-emu stores (and CUPTI on a GPU): DRAM read + write, L2 bytes, global L1 sectors.
+    std::vector<Counter> cs{model("flops", 1e9),          model("bytes.dram", 3e8), model("bytes.llc", 5e8),
+                            model("bytes.l2", 6e8),       model("bytes.l1", 6e8),
+                            {"dram__bytes_read.sum", 1e8, "B", CounterSource::emu},
+                            {"dram__bytes_write.sum", 5e7, "B", CounterSource::emu},
+                            {"lts__t_bytes.sum", 4e8, "B", CounterSource::emu},
+                            {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1e7, "sectors", CounterSource::emu},
+                            {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 2e6, "sectors", CounterSource::emu},
+                            {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", 0, "sectors", CounterSource::emu}};
+    const auto p = place_on_roofline(cs, 0.01, machine());
+    ASSERT_TRUE(p.valid);
+    ASSERT_EQ(p.levels.size(), 4u);
+    EXPECT_EQ(p.levels[0].level, "dram");
+    EXPECT_EQ(p.levels[0].source, CounterSource::emu);
+    EXPECT_DOUBLE_EQ(p.levels[0].bytes, 1.5e8);
+    EXPECT_EQ(p.levels[0].counters, "dram__bytes_read.sum + dram__bytes_write.sum");
+    EXPECT_EQ(p.levels[1].level, "llc");  // no emu counter there: the model's
+    EXPECT_EQ(p.levels[1].source, CounterSource::model);
+    EXPECT_EQ(p.levels[2].level, "l2");
+    EXPECT_EQ(p.levels[2].source, CounterSource::emu);
+    EXPECT_DOUBLE_EQ(p.levels[2].bytes, 4e8);
+    EXPECT_EQ(p.levels[3].level, "l1");
+    EXPECT_EQ(p.levels[3].source, CounterSource::emu);
+    EXPECT_DOUBLE_EQ(p.levels[3].bytes, 12e6 * 32);
+    // The model's points where emu's are preferred, beside them.
+    ASSERT_EQ(p.modelled.size(), 3u);
+    EXPECT_EQ(p.modelled[0].level, "dram");
+    EXPECT_DOUBLE_EQ(p.modelled[0].bytes, 3e8);
+    EXPECT_EQ(p.modelled[2].level, "l1");
+    EXPECT_EQ(p.bytes_source, CounterSource::emu);
 }
 
 TEST(RoofPolyline, RidgeAtPeakOverBandwidth) {

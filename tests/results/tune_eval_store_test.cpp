@@ -1,13 +1,14 @@
-#include "tuner/tune_eval_store.hpp"
+#include "results/tune_eval_store.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "tests/support/temp_dir.hpp"
 #include "core/errors.hpp"
-#include "synthetic_space.hpp"
+#include "tests/support/synthetic_space.hpp"
+#include "tests/support/temp_dir.hpp"
+#include "tuner/tune_eval.hpp"
 
 namespace memwall {
 namespace {

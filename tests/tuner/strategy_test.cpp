@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/errors.hpp"
-#include "synthetic_space.hpp"
+#include "tests/support/synthetic_space.hpp"
 #include "tuner/replay.hpp"
 
 namespace memwall {

@@ -7,7 +7,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "synthetic_space.hpp"
+#include "tests/support/synthetic_space.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "tests/support/temp_dir.hpp"
-#include "synthetic_space.hpp"
+#include "tests/support/synthetic_space.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
 

@@ -78,6 +78,49 @@ private slots:
         QCOMPARE(chart_.points()[0].intensity, 0.5);
         QCOMPARE(chart_.unplaced(), std::size_t(2));
     }
+    void every_level_draws_a_hierarchy_with_the_model_beside() {
+        // An emulated case as cuda-emu stores it: emu bytes at DRAM and L2 under CUPTI names,
+        // the model's at DRAM, L2 and L1.
+        CaseRow emu;
+        emu.id = 7;
+        emu.run_id = 1;
+        emu.key = CaseKey{"attention", "flash", "cuda-emu", R"({"seq":128})", R"({"Br":64})"};
+        emu.n_samples = 5;
+        emu.median = emu.q1 = emu.q3 = emu.min = 1e-2;
+        complete_case_row(emu,
+                          {{"flops", 1e9, "FLOP", CounterSource::model},
+                           {"bytes.dram", 2e8, "B", CounterSource::model},
+                           {"bytes.l2", 4e8, "B", CounterSource::model},
+                           {"bytes.l1", 8e8, "B", CounterSource::model},
+                           {"dram__bytes_read.sum", 5e7, "B", CounterSource::emu},
+                           {"dram__bytes_write.sum", 5e7, "B", CounterSource::emu},
+                           {"lts__t_bytes.sum", 2e8, "B", CounterSource::emu}},
+                          test::ceilings());
+        const std::vector<const CaseRow*> rows{&emu};
+        chart_.set_level(RooflineChart::every_level);
+        chart_.set_cases(rows);
+        const auto& pts = chart_.points();
+        QCOMPARE(pts.size(), std::size_t(5));  // emu dram, emu l2, model l1; model dram, l2 beside
+        const std::pair<const char*, CounterSource> expect[] = {{"dram", CounterSource::emu},
+                                                                {"l2", CounterSource::emu},
+                                                                {"l1", CounterSource::model},
+                                                                {"dram", CounterSource::model},
+                                                                {"l2", CounterSource::model}};
+        for (std::size_t i = 0; i < pts.size(); ++i) {
+            QCOMPARE(pts[i].level, std::string(expect[i].first));
+            QCOMPARE(pts[i].source, expect[i].second);
+            QCOMPARE(pts[i].beside, i >= 3);
+        }
+        QCOMPARE(pts[0].intensity, 10.0);  // 1 GFLOP over 100 MB of emu DRAM traffic
+        QCOMPARE(pts[3].intensity, 5.0);   // the model's 200 MB
+        const PlotMapping m = chart_.mapping(kArea);
+        QVERIFY(chart_.tooltip_at(m.to_pixel(10.0, 1e11), kArea).startsWith(QStringLiteral("at DRAM, bytes from emu")));
+        QVERIFY(chart_.tooltip_at(m.to_pixel(5.0, 1e11), kArea).contains(QStringLiteral("beside the measured point")));
+        chart_.set_show_modelled(false);
+        chart_.set_cases(rows);
+        QCOMPARE(chart_.points().size(), std::size_t(3));
+        QVERIFY(!render_chart(chart_, QSize(1200, 800)).isNull());
+    }
     void series_by_variant_and_markers_by_backend() {
         QCOMPARE(chart_.series(), (std::vector<QString>{QStringLiteral("attention/flash"), QStringLiteral("attention/naive")}));
         QCOMPARE(chart_.points()[0].series, 1);

@@ -1,0 +1,2 @@
+// Fixture: SQL outside results/.
+#include <sqlite3.h>
