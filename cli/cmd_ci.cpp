@@ -165,7 +165,7 @@ void ci_command(const CiArgs& a, Context& ctx) {
     std::map<std::string, std::string> tags = parse_tags(a.tags);
     tags["suite"] = suite.name;
     const std::vector<PlannedCase> cases = expand_sweep(suite.sweep, ctx.catalogue);
-    RunInfo info = run_info(suite.sweep, Provenance::here(ctx.command_line), std::move(tags));
+    RunInfo info = run_info(suite.sweep, cases, Provenance::here(ctx.command_line), std::move(tags));
     if (a.baseline.empty() == a.baseline_build.empty())
         throw UsageError("give one baseline: --baseline TAG (a stored run) or --baseline-build PATH (measured beside "
                          "this build)");

@@ -92,7 +92,7 @@ void apply_tuned(std::vector<PlannedCase>& cases, const Store& store, const Devi
             const auto best = best_tuned_config(store, tuning_device(b, &model), std::string(to_string(b)),
                                                 c.family->name, c.variant->name, c.problem.canonical());
             if (best) {
-                c.config = Params::from_json(nlohmann::json::parse(best->config));
+                c.config = best->config;
                 ++tuned;
             } else {
                 untuned.push_back(c.name());
@@ -165,7 +165,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         session = RunSession::resume(store, run.id, spec.backends, options);
     } else {
         if (model) tags["tuned"] = model->name;
-        session = RunSession::begin(store, run_info(spec, Provenance::here(ctx.command_line), tags), spec.backends,
+        session = RunSession::begin(store, run_info(spec, cases, Provenance::here(ctx.command_line), tags), spec.backends,
                                     options);
     }
     if (model) apply_tuned(cases, store, *model);

@@ -98,6 +98,18 @@ std::string_view to_string(AxisKind k) {
 
 std::string_view to_string(AxisRole r) { return r == AxisRole::problem ? "problem" : "tunable"; }
 
+std::optional<AxisKind> axis_kind_from(std::string_view s) {
+    for (AxisKind k : {AxisKind::integer, AxisKind::real, AxisKind::boolean, AxisKind::string})
+        if (to_string(k) == s) return k;
+    return std::nullopt;
+}
+
+std::optional<AxisRole> axis_role_from(std::string_view s) {
+    for (AxisRole r : {AxisRole::problem, AxisRole::tunable})
+        if (to_string(r) == s) return r;
+    return std::nullopt;
+}
+
 void Axis::validate(const Value& v) const {
     if (kind == AxisKind::string) {
         const auto* s = std::get_if<std::string>(&v);

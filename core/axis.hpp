@@ -47,7 +47,9 @@ std::vector<Value> parse_axis_values(const Axis& axis, std::string_view text);
 // Splits "name=spec"; throws UsageError when there is no '=' or the name is empty.
 std::pair<std::string, std::string> split_override(std::string_view text);
 
-std::string_view to_string(AxisKind k);
-std::string_view to_string(AxisRole r);
+std::string_view to_string(AxisKind k);  // "int", "real", "bool", "enum"
+std::string_view to_string(AxisRole r);  // "problem", "tunable"
+std::optional<AxisKind> axis_kind_from(std::string_view s);
+std::optional<AxisRole> axis_role_from(std::string_view s);
 
 }  // namespace memwall

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -26,7 +27,8 @@ std::map<std::string, std::string> parse_tags(const std::vector<std::string>& ta
     return out;
 }
 
-RunInfo run_info(const SweepSpec& spec, const Provenance& who, std::map<std::string, std::string> tags) {
+RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
+                 std::map<std::string, std::string> tags) {
     RunInfo info;
     info.host = who.host;
     for (Backend b : spec.backends) info.backend += (info.backend.empty() ? "" : ",") + std::string(to_string(b));
@@ -36,6 +38,15 @@ RunInfo run_info(const SweepSpec& spec, const Provenance& who, std::map<std::str
     info.memwall_version = who.memwall_version;
     info.sweep = spec.to_json().dump();
     info.tags = std::move(tags);
+    std::set<std::pair<std::string, std::string>> seen;
+    auto add = [&](const std::string& family, const Axis& a, AxisRole role) {
+        if (seen.emplace(family, a.name).second)
+            info.axes.push_back({family, a.name, a.kind, role, a.description, a.choices});
+    };
+    for (const PlannedCase& c : cases) {
+        for (const Axis& a : c.family->problem_axes) add(c.family->name, a, AxisRole::problem);
+        for (const Axis& a : c.variant->tunables) add(c.family->name, a, AxisRole::tunable);
+    }
     return info;
 }
 

@@ -27,8 +27,10 @@ struct Provenance {
 // "key=value" tags; throws UsageError naming a malformed one.
 std::map<std::string, std::string> parse_tags(const std::vector<std::string>& tags);
 
-// The run row of a sweep: provenance, backends, the device, the spec (for --resume), tags.
-RunInfo run_info(const SweepSpec& spec, const Provenance& who, std::map<std::string, std::string> tags);
+// The run row of a sweep: provenance, backends, the device, the spec (for --resume), tags, and
+// the axes of the families and variants of its cases.
+RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
+                 std::map<std::string, std::string> tags);
 
 // Where a run's ceilings come from. reuse: the newest measured on this host (their method names
 // the run), measured when there are none; measure: now; none: no roofline.

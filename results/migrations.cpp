@@ -213,10 +213,26 @@ constexpr const char* kSchemaV3 = R"sql(
 ALTER TABLE tuning_trials ADD COLUMN measurements INTEGER NOT NULL DEFAULT 1 CHECK (measurements >= 1);
 )sql";
 
+// Version 4: the axes of a run's sweep, with kind and role, so that a reader keeps the
+// parameters of its cases typed (a boolean is not the integer it is stored as).
+constexpr const char* kSchemaV4 = R"sql(
+CREATE TABLE run_axes (
+    run_id      INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    family      TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN ('int', 'real', 'bool', 'enum')),
+    role        TEXT NOT NULL CHECK (role IN ('problem', 'tunable')),
+    description TEXT NOT NULL DEFAULT '',
+    choices     TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (run_id, family, name)
+) WITHOUT ROWID;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
     Migration{3, "measurements per tuning trial", kSchemaV3},
+    Migration{4, "the axes of each run", kSchemaV4},
 };
 
 }  // namespace

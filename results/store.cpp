@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "core/errors.hpp"
 #include "results/migrations.hpp"
 #include "results/sqlite_statement.hpp"
@@ -152,6 +154,31 @@ std::map<std::string, std::string> read_tags(sqlite3* db, std::int64_t run_id) {
     return tags;
 }
 
+std::vector<RunAxis> read_axes(sqlite3* db, int schema, std::int64_t run_id) {
+    std::vector<RunAxis> out;
+    if (schema < 4) return out;  // opened read-only, so not migrated: it predates stored axes
+    Statement st(db, "SELECT family, name, kind, role, description, choices FROM run_axes WHERE run_id = ?1");
+    st.bind(1, run_id);
+    while (st.step()) {
+        RunAxis a;
+        a.family = st.text(0);
+        a.name = st.text(1);
+        const auto kind = axis_kind_from(st.text(2));
+        const auto role = axis_role_from(st.text(3));
+        if (!kind || !role) throw InputError("a run's axis has an unknown kind or role in the database");
+        a.kind = *kind;
+        a.role = *role;
+        a.description = st.text(4);
+        try {
+            a.choices = nlohmann::json::parse(st.text(5)).get<std::vector<std::string>>();
+        } catch (const nlohmann::json::exception&) {
+            throw InputError("a run's axis has malformed choices in the database");
+        }
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
 std::string describe(const CaseKey& k) {
     return k.family + "/" + k.variant + "/" + k.backend + " problem " + k.problem + " config " + k.config;
 }
@@ -267,6 +294,14 @@ std::int64_t Store::begin_run(RunInfo info) {
         tag.reset();
         tag.bind(1, id).bind(2, k).bind(3, v).run();
     }
+    Statement axis(db_,
+                   "INSERT INTO run_axes (run_id, family, name, kind, role, description, choices) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    for (const RunAxis& a : info.axes) {
+        axis.reset();
+        axis.bind(1, id).bind(2, a.family).bind(3, a.name).bind(4, to_string(a.kind)).bind(5, to_string(a.role));
+        axis.bind(6, a.description).bind(7, nlohmann::json(a.choices).dump()).run();
+    }
     tx.commit();
     return id;
 }
@@ -295,6 +330,8 @@ std::vector<RunInfo> Store::runs() const {
     }
     Statement tags(db_, "SELECT run_id, key, value FROM run_tags");
     while (tags.step()) out[index.at(tags.int64(0))].tags.emplace(tags.text(1), tags.text(2));
+    const int schema = schema_version();
+    for (RunInfo& r : out) r.axes = read_axes(db_, schema, r.id);
     return out;
 }
 
@@ -304,6 +341,7 @@ std::optional<RunInfo> Store::run(std::int64_t run_id) const {
     if (!st.step()) return std::nullopt;
     RunInfo r = read_run(st);
     r.tags = read_tags(db_, r.id);
+    r.axes = read_axes(db_, schema_version(), r.id);
     return r;
 }
 

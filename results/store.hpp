@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/axis.hpp"
 #include "profiler/ceilings.hpp"
 #include "profiler/counter.hpp"
 #include "results/statistics.hpp"
@@ -30,6 +31,16 @@ std::optional<RunStatus> run_status_from(std::string_view s);
 // Now, as stored in the database: ISO 8601 UTC with milliseconds (2024-05-01T12:34:56.789Z).
 std::string utc_timestamp();
 
+// An axis of a run's sweep as stored with it, so readers keep its cases' parameters typed.
+struct RunAxis {
+    std::string family, name;
+    AxisKind kind = AxisKind::integer;
+    AxisRole role = AxisRole::problem;
+    std::string description;
+    std::vector<std::string> choices;  // of an enum axis, in their order
+    bool operator==(const RunAxis&) const = default;
+};
+
 struct RunInfo {
     std::int64_t id = 0;
     std::string started_at;   // ISO 8601 UTC, set by begin_run when empty
@@ -43,6 +54,7 @@ struct RunInfo {
     std::string memwall_version;
     std::string sweep;        // JSON description of the sweep, so --resume can re-expand it
     std::map<std::string, std::string> tags;
+    std::vector<RunAxis> axes;  // empty for runs stored before schema 4
 };
 
 // A case's identity inside a run.
@@ -73,7 +85,7 @@ public:
         read_write,     // the file must exist; migrated forward if older
         create,         // created when missing; migrated forward if older
     };
-    static constexpr int schema_version_latest = 3;
+    static constexpr int schema_version_latest = 4;
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,

@@ -8,6 +8,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
 #include "results/sqlite_statement.hpp"
 
 namespace memwall {
@@ -258,7 +261,14 @@ std::optional<TunedConfig> best_tuned_config(const Store& store, const std::stri
                  "AND t.status = 'ok' ORDER BY t.seconds, s.started_at DESC, t.idx LIMIT 1");
     st.bind(1, device).bind(2, backend).bind(3, family).bind(4, variant).bind(5, problem);
     if (!st.step()) return std::nullopt;
-    return TunedConfig{st.text(0), st.real(1), st.int64(2)};
+    Params config;
+    try {
+        config = Params::from_json(nlohmann::json::parse(st.text(0)));
+    } catch (const nlohmann::json::exception&) {
+        throw InputError(store.path() + ": tuning session " + std::to_string(st.int64(2)) +
+                         " holds a malformed configuration: " + st.text(0));
+    }
+    return TunedConfig{std::move(config), st.real(1), st.int64(2)};
 }
 
 }  // namespace memwall

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/params.hpp"
 #include "profiler/counter.hpp"
 #include "results/store.hpp"
 
@@ -82,9 +83,9 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
 
 // The fastest ok configuration any session found for this kernel and problem on this device
 // and backend (so measured times are compared with measured ones, predicted with predicted),
-// or nullopt.
+// or nullopt. Throws InputError when the stored configuration is malformed.
 struct TunedConfig {
-    std::string config;
+    Params config;
     double seconds = 0;
     std::int64_t session_id = 0;
 };

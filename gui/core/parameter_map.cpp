@@ -11,17 +11,18 @@ namespace memwall::gui {
 
 namespace {
 
-void sort_values(QStringList& values) {
-    bool numeric = true;
-    for (const QString& v : values) {
-        bool ok = false;
-        v.toDouble(&ok);
-        numeric &= ok;
-    }
+// The values parameter `name` takes among `rows`, as text: in numeric order when the axis is
+// numeric (its kind says so; nothing is guessed from the text), else in text order.
+QStringList axis_values(const std::vector<const CaseRow*>& rows, const QString& name) {
+    std::map<QString, std::optional<double>> seen;
+    for (const CaseRow* r : rows)
+        if (const Param* p = r->find_param(name)) seen.emplace(p->text(), p->number());
+    QStringList out;
+    for (const auto& [text, number] : seen) out << text;
+    const bool numeric = std::all_of(seen.begin(), seen.end(), [](const auto& v) { return v.second.has_value(); });
     if (numeric)
-        std::sort(values.begin(), values.end(), [](const QString& a, const QString& b) { return a.toDouble() < b.toDouble(); });
-    else
-        values.sort();
+        std::stable_sort(out.begin(), out.end(), [&](const QString& a, const QString& b) { return *seen[a] < *seen[b]; });
+    return out;
 }
 
 std::optional<double> metric_of(const CaseRow& r, MapMetric m) {
@@ -45,7 +46,7 @@ QStringList varying_params(const std::vector<const CaseRow*>& rows) {
     for (const CaseRow* r : rows) {
         for (const Param& p : r->params) {
             if (!seen.count(p.name)) (p.tunable ? tunables : problem) << p.name;
-            seen[p.name].insert(p.value);
+            seen[p.name].insert(p.text());
         }
     }
     QStringList out;
@@ -61,17 +62,11 @@ ParameterMap build_parameter_map(const std::vector<const CaseRow*>& rows, const 
     m.x_axis = x_axis;
     m.y_axis = y_axis;
     m.metric = metric;
-    std::set<QString> xs, ys;
-    for (const CaseRow* r : rows) {
-        const QString x = r->param(x_axis), y = r->param(y_axis);
-        if (x.isEmpty() || y.isEmpty()) continue;
-        xs.insert(x);
-        ys.insert(y);
-    }
-    m.x_values = QStringList(xs.begin(), xs.end());
-    m.y_values = QStringList(ys.begin(), ys.end());
-    sort_values(m.x_values);
-    sort_values(m.y_values);
+    std::vector<const CaseRow*> both;
+    for (const CaseRow* r : rows)
+        if (r->find_param(x_axis) && r->find_param(y_axis)) both.push_back(r);
+    m.x_values = axis_values(both, x_axis);
+    m.y_values = axis_values(both, y_axis);
     const auto n = static_cast<std::size_t>(m.nx() * m.ny());
     m.cells.assign(n, std::numeric_limits<double>::quiet_NaN());
     m.cell_cases.assign(n, nullptr);

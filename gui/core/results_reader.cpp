@@ -27,6 +27,8 @@ std::vector<RunRow> ResultsReader::runs() const {
 std::vector<CaseRow> ResultsReader::cases(std::int64_t run, const Ceilings& ceilings, std::int64_t after_id,
                                           std::size_t limit) const {
     std::vector<CaseRow> rows;
+    const auto info = store_.run(run);
+    const std::vector<RunAxis> axes = info ? info->axes : std::vector<RunAxis>{};
     for (const CaseRecord& c : store_.case_page(run, after_id, limit)) {
         CaseRow r;
         r.id = c.id;
@@ -39,7 +41,7 @@ std::vector<CaseRow> ResultsReader::cases(std::int64_t run, const Ceilings& ceil
         r.min = c.summary.min;
         r.q1 = c.summary.q1;
         r.q3 = c.summary.q3;
-        complete_case_row(r, c.counters, ceilings);
+        complete_case_row(r, c.counters, ceilings, axes);
         rows.push_back(std::move(r));
     }
     return rows;

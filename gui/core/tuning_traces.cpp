@@ -15,8 +15,8 @@ namespace {
 // "a=1 b=2" from a canonical JSON object.
 QString params_text(const std::string& json) {
     QString out;
-    for (const Param& p : parse_params(json, "{}"))
-        out += (out.isEmpty() ? QString() : QStringLiteral(" ")) + p.name + QLatin1Char('=') + p.value;
+    for (const Param& p : parse_params("", json, "{}"))
+        out += (out.isEmpty() ? QString() : QStringLiteral(" ")) + p.name + QLatin1Char('=') + p.text();
     return out;
 }
 

@@ -21,7 +21,7 @@ TEST(RunSession, BeginsARunWithItsProvenanceDevicesAndCeilings) {
     Store store = Store::open(dir.file("s.db"), Store::Mode::create);
     SweepSpec spec;
     spec.backends = {Backend::cpu, Backend::cuda_emu};
-    const RunInfo info = run_info(spec, {"h", "abc123", "9.9", "memwall run"}, {{"branch", "main"}});
+    const RunInfo info = run_info(spec, {}, {"h", "abc123", "9.9", "memwall run"}, {{"branch", "main"}});
     EXPECT_EQ(info.backend, "cpu,cuda-emu");
     EXPECT_FALSE(info.sweep.empty());
 
@@ -43,7 +43,7 @@ TEST(RunSession, BeginsARunWithItsProvenanceDevicesAndCeilings) {
 TEST(RunSession, ResumingKeepsTheRunsCeilingsAndNoneMeansNone) {
     test::TempDir dir;
     Store store = Store::open(dir.file("s.db"), Store::Mode::create);
-    const RunInfo info = run_info(SweepSpec{}, Provenance::here("memwall run"), {});
+    const RunInfo info = run_info(SweepSpec{}, {}, Provenance::here("memwall run"), {});
     const std::int64_t first = RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = two_ceilings()}).id();
     // Resumed with --ceilings none: the run's own ceilings stay.
     RunSession again = RunSession::resume(store, first, {Backend::cpu}, {.ceilings = CeilingsMode::none});
@@ -70,6 +70,33 @@ TEST(RunSession, TagsCeilingModesAndGoogleBenchmarkFlagsAreValidated) {
     EXPECT_EQ(gbench_flags({}).repetitions, 1);
     EXPECT_THROW(gbench_flags({"--benchmark_repetitions=0"}), UsageError);
     EXPECT_THROW(gbench_flags({"--benchmark_repetitions=5x"}), UsageError);
+}
+
+}  // namespace
+}  // namespace memwall
+
+namespace memwall {
+namespace {
+
+TEST(RunSession, TheRunKeepsTheAxesOfItsFamiliesAndVariants) {
+    Catalogue cat;
+    Family f;
+    f.name = "toy";
+    f.problem_axes = {int_axis("n", {1, 2}, "elements"), bool_axis("fast", {false}, "a flag")};
+    f.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
+    cat.add_family(std::move(f));
+    Variant v;
+    v.name = "tiled";
+    v.tunables = {tunable(int_axis("tile", {4}, "tile size"))};
+    cat.add_variant("toy", v);
+    SweepSpec spec;
+    const auto cases = expand_sweep(spec, cat);
+    const RunInfo info = run_info(spec, cases, Provenance::here("memwall run"), {});
+    ASSERT_EQ(info.axes.size(), 3u);  // once each, however many cases
+    EXPECT_EQ(info.axes[1].name, "fast");
+    EXPECT_EQ(info.axes[1].kind, AxisKind::boolean);
+    EXPECT_EQ(info.axes[2].name, "tile");
+    EXPECT_EQ(info.axes[2].role, AxisRole::tunable);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <regex>
@@ -466,6 +467,29 @@ TEST(CaseStatusNames, RoundTrip) {
     EXPECT_EQ(to_string(CaseStatus::wrong_result), "wrong_result");
     EXPECT_EQ(case_status_from("exploded"), std::nullopt);
     EXPECT_EQ(to_string(RunStatus::interrupted), "interrupted");
+}
+
+}  // namespace
+}  // namespace memwall
+
+namespace memwall {
+namespace {
+
+TEST(StoreRuns, AxesAreStoredWithTheRunAndReadBackTyped) {
+    test::TempDir d;
+    Store s = Store::open(d.file("a.db"), Store::Mode::create);
+    RunInfo info = sample_run();
+    info.axes = {{"attention", "causal", AxisKind::boolean, AxisRole::problem, "causal mask", {}},
+                 {"attention", "dtype", AxisKind::string, AxisRole::problem, "element type", {"fp32", "bf16"}},
+                 {"attention", "Br", AxisKind::integer, AxisRole::tunable, "query rows per tile", {}}};
+    const std::int64_t id = s.begin_run(info);
+    const auto back = s.run(id)->axes;
+    ASSERT_EQ(back.size(), 3u);
+    for (const RunAxis& a : info.axes)
+        EXPECT_NE(std::find(back.begin(), back.end(), a), back.end()) << a.name;
+    EXPECT_EQ(s.runs().front().axes.size(), 3u);
+    // A run without axes (made before they were stored, or of no cases) reads back without.
+    EXPECT_TRUE(s.run(s.begin_run(sample_run()))->axes.empty());
 }
 
 }  // namespace

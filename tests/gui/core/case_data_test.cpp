@@ -9,21 +9,35 @@ using namespace memwall::gui;
 class CaseDataTest : public QObject {
     Q_OBJECT
 private slots:
-    void params_from_problem_then_config() {
-        const auto p = parse_params(R"({"causal":true,"seq_q":64,"mode":"x"})", R"({"Br":32})");
-        QCOMPARE(p.size(), std::size_t(4));
+    void params_from_problem_then_config_typed() {
+        const auto p = parse_params("attention", R"({"causal":1,"seq_q":64,"mode":"x","p":0.25})", R"({"Br":32})");
+        QCOMPARE(p.size(), std::size_t(5));
         QCOMPARE(p[0].name, QStringLiteral("causal"));
-        QCOMPARE(p[0].value, QStringLiteral("true"));
-        QCOMPARE(p[2].name, QStringLiteral("seq_q"));
-        QCOMPARE(p[2].value, QStringLiteral("64"));
-        QCOMPARE(p[1].value, QStringLiteral("x"));  // strings unquoted
-        QVERIFY(!p[2].tunable);
-        QVERIFY(p[3].tunable);
-        QVERIFY(parse_params("{}", "").empty());
+        QCOMPARE(p[0].text(), QStringLiteral("1"));
+        QCOMPARE(p[1].text(), QStringLiteral("x"));  // strings unquoted
+        QVERIFY(!p[1].number());                       // an enum is never read as a number
+        QCOMPARE(p[2].text(), QStringLiteral("0.25"));
+        QCOMPARE(p[2].kind, AxisKind::real);
+        QCOMPARE(p[3].name, QStringLiteral("seq_q"));
+        QCOMPARE(p[3].number().value(), 64.0);
+        QVERIFY(!p[3].tunable);
+        QVERIFY(p[4].tunable);
+        QVERIFY(parse_params("attention", "{}", "").empty());
+    }
+    void kinds_come_from_the_runs_axes() {
+        const std::vector<RunAxis> axes{{"attention", "causal", AxisKind::boolean, AxisRole::problem, "", {}},
+                                        {"attention", "mode", AxisKind::string, AxisRole::problem, "", {"x", "y"}},
+                                        {"other", "seq_q", AxisKind::real, AxisRole::problem, "", {}}};
+        const auto p = parse_params("attention", R"({"causal":1,"mode":"x","seq_q":64})", "{}", axes);
+        QCOMPARE(p[0].kind, AxisKind::boolean);
+        QCOMPARE(p[0].number().value(), 1.0);
+        QCOMPARE(p[1].kind, AxisKind::string);
+        QCOMPARE(p[2].kind, AxisKind::integer);  // another family's axis of that name is not this one
     }
     void malformed_json_is_an_input_error() {
-        QVERIFY_THROWS_EXCEPTION(InputError, parse_params("{", "{}"));
-        QVERIFY_THROWS_EXCEPTION(InputError, parse_params("[1,2]", "{}"));
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_params("attention", "{", "{}"));
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_params("attention", "[1,2]", "{}"));
+        QVERIFY_THROWS_EXCEPTION(InputError, parse_params("attention", R"({"a":[1]})", "{}"));
     }
     void row_is_completed_and_placed() {
         const CaseRow r = test::row({.median = 1e-3, .flops = 1e9, .dram_bytes = 1e8});

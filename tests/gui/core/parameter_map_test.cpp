@@ -60,6 +60,21 @@ private slots:
         QVERIFY(m.value(0, 0) > m.value(2, 1));
         QCOMPARE(metric_text(MapMetric::percent_of_roof), QStringLiteral("% of roof"));
     }
+    void an_enum_of_digits_keeps_text_order_a_number_numeric_order() {
+        // head_dim as a number sorts 64 before 128; a string axis whose values look like numbers
+        // ("64", "128") is not read as one: text order.
+        std::vector<CaseRow> rows;
+        std::int64_t id = 1;
+        for (const char* d : {"128", "64"})
+            for (const char* tag : {"\"128\"", "\"64\""})
+                rows.push_back(test::row({.id = id++,
+                                          .problem = std::string("{\"head_dim\":") + d + ",\"tag\":" + tag + "}",
+                                          .median = 1e-3}));
+        const ParameterMap m = build_parameter_map(test::ptrs(rows), QStringLiteral("head_dim"), QStringLiteral("tag"),
+                                                   MapMetric::time);
+        QCOMPARE(m.x_values, (QStringList{QStringLiteral("64"), QStringLiteral("128")}));
+        QCOMPARE(m.y_values, (QStringList{QStringLiteral("128"), QStringLiteral("64")}));
+    }
     void same_axis_twice_is_refused() {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, build_parameter_map({}, QStringLiteral("a"), QStringLiteral("a"), MapMetric::time));
         const ParameterMap empty = build_parameter_map({}, QStringLiteral("a"), QStringLiteral("b"), MapMetric::time);
