@@ -20,7 +20,12 @@ void add_plot_command(CLI::App& app, Context&) {
 }
 #endif
 
+}  // namespace memwall::cli
+
+namespace memwall {
+
 int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& register_kernels) {
+    using namespace cli;
     Context ctx;
     register_kernels(ctx.catalogue);
 
@@ -89,4 +94,4 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     return ctx.exit_status;
 }
 
-}  // namespace memwall::cli
+}  // namespace memwall

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/run_cli.hpp"
 #include "core/catalogue.hpp"
 
 namespace memwall::cli {
@@ -34,9 +35,5 @@ void add_worker_command(CLI::App& app, Context& ctx);  // measure-worker, for ci
 // Built with Qt 6: renders charts; without: says so and exits 2.
 void add_plot_command(CLI::App& app, Context& ctx);
 
-// Registers the kernels with `register_kernels`, parses and runs; returns the exit status: 0
-// success, 1 a case failed or was wrong (or compare/ci found a regression), 2 bad usage or
-// input, 130 interrupted.
-int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& register_kernels);
 
 }  // namespace memwall::cli

@@ -1,4 +1,4 @@
-#include "cli/app.hpp"
+#include "cli/run_cli.hpp"
 #include "kernels/register_builtin.hpp"
 
-int main(int argc, char** argv) { return memwall::cli::run_cli(argc, argv, memwall::register_builtin_kernels); }
+int main(int argc, char** argv) { return memwall::run_cli(argc, argv, memwall::register_builtin_kernels); }

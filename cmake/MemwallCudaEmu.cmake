@@ -6,7 +6,7 @@
 #
 # By default the sources are instrumented for traffic counting: ThreadSanitizer's access
 # instrumentation, linked to cuda-emu's own hooks instead of its runtime (cuda_emu/access_hooks.cpp
-# says why), and <target> links memwall_cuda_emu. With THREAD_SANITIZER they are compiled for
+# says why), and <target> links memwall::cuda_emu. With THREAD_SANITIZER they are compiled for
 # ThreadSanitizer itself (race detection, no counting) and <target>, an executable, links
 # memwall_cuda_emu_tsan and the ThreadSanitizer runtime.
 #
@@ -48,6 +48,6 @@ function(memwall_cuda_emu_sources target)
     target_link_libraries(${target} PRIVATE memwall_cuda_emu_tsan)
     target_link_options(${target} PRIVATE -fsanitize=thread)
   else()
-    target_link_libraries(${target} PUBLIC memwall_cuda_emu)
+    target_link_libraries(${target} PUBLIC memwall::cuda_emu)
   endif()
 endfunction()

@@ -5,9 +5,10 @@
 # include their kernels' .cuh) built twice: by the host compiler for cuda-emu, instrumented for
 # traffic counting (memwall_cuda_emu_sources), and, when CUDA is enabled, by nvcc for the
 # project's architectures (sm_80 and sm_90). With CUDA, the host sources see MEMWALL_HAVE_CUDA,
-# so their registration can name the GPU build (kit::CudaKernel::gpu).
+# so their registration can name the GPU build (kit::CudaKernel::gpu). Out of memwall's tree
+# (find_package(memwall)) the nvcc build needs the project to have enabled CUDA as well.
 include_guard(GLOBAL)
-include(MemwallCudaEmu)
+include(${CMAKE_CURRENT_LIST_DIR}/MemwallCudaEmu.cmake)
 
 function(memwall_add_family target)
   cmake_parse_arguments(F "" "" "SOURCES;CUDA" ${ARGN})
@@ -20,7 +21,8 @@ function(memwall_add_family target)
   target_link_libraries(${target}_emu PUBLIC memwall::kit)
   memwall_cuda_emu_sources(${target}_emu ${F_CUDA})
   target_link_libraries(${target} PUBLIC ${target}_emu)
-  if(MEMWALL_HAVE_CUDA)
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(MEMWALL_HAVE_CUDA AND "CUDA" IN_LIST languages)
     add_library(${target}_gpu STATIC ${F_CUDA})
     # Include directories only: the kit's options are for the host compiler.
     target_include_directories(${target}_gpu PRIVATE $<TARGET_PROPERTY:memwall::kit,INTERFACE_INCLUDE_DIRECTORIES>)
