@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
 
     // The DRAM segment of memwall's ceiling sweep alone: working sets beyond 4x the LLC.
     CeilingOptions opt;
-    const double llc_total = static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * mh.cpus;
+    const double llc_total =
+        mh.caches.empty() ? llc : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * mh.cpus;
     opt.min_working_set = 4.5 * llc_total;
     opt.max_working_set = 8 * llc_total;
     std::printf("%5s  %14s  %26s  %26s\n", "round", "DRAM ceiling", "triad loop median (best)",

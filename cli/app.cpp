@@ -27,7 +27,6 @@ namespace memwall {
 int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& register_kernels) {
     using namespace cli;
     Context ctx;
-    register_kernels(ctx.catalogue);
 
     // Google Benchmark's own flags go to it untouched; the rest to CLI11.
     std::vector<std::string> args;
@@ -63,6 +62,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     add_plot_command(app, ctx);
 
     try {
+        register_kernels(ctx.catalogue);
         std::reverse(args.begin(), args.end());  // CLI11 takes its arguments reversed
         app.parse(args);
     } catch (const CLI::CallForHelp& e) {

@@ -21,9 +21,11 @@ void add_ceilings_command(CLI::App& app, Context& ctx) {
         print_ceilings(std::cout, m.ceilings);
         for (const auto& level : m.not_found) std::cout << "not found: " << level << '\n';
         if (store) {
-            SweepSpec cpu_only;  // a run of no cases: the ceilings of the CPU backend
-            RunSession run = RunSession::begin(*store, run_info(cpu_only, {}, Provenance::here(ctx.command_line), {}),
-                                               cpu_only.backends, {.given_ceilings = m.ceilings});
+            // A run of no cases and no sweep (so `run --resume` refuses it): the CPU's ceilings.
+            const SweepSpec cpu_only;
+            RunInfo info = run_info(cpu_only, {}, Provenance::here(ctx.command_line), {});
+            info.sweep.clear();
+            RunSession run = RunSession::begin(*store, info, cpu_only.backends, {.given_ceilings = m.ceilings});
             run.finish(RunStatus::complete);
             std::cout << "\nstored as run " << run.id() << " in " << ctx.db_path << '\n';
         }

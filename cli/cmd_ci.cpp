@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -11,12 +10,11 @@
 #include "cli/app.hpp"
 #include "cli/compare_output.hpp"
 #include "core/errors.hpp"
+#include "harness/builds_together.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
-#include "harness/progress.hpp"
 #include "harness/run_session.hpp"
 #include "harness/suite.hpp"
-#include "harness/worker.hpp"
 
 namespace memwall::cli {
 
@@ -71,87 +69,32 @@ bool report(Comparison& c, const CiArgs& a) {
 }
 
 // --baseline-build: the baseline build and this one, each in a worker process, measured side by
-// side (measure_together), stored as two runs, the candidate tagged paired_with the baseline's.
+// side into two runs (measure_builds_together), then compared pair by pair.
 void ci_together(const CiArgs& a, const Suite& suite, RunInfo info, Context& ctx) {
     if (::access(a.baseline_build.c_str(), X_OK) != 0)
         throw UsageError("--baseline-build " + a.baseline_build + ": not an executable file");
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-    auto worker = [&](const std::string& exe) {
-        return std::make_unique<WorkerArm>(start_worker({exe, "measure-worker", "--suite", a.suite}));
-    };
-    const auto base = worker(a.baseline_build);
-    const auto cand = worker(self);
-
-    // Cases of both builds, matched by key; the others cannot be paired and are named.
-    std::map<CaseKey, std::size_t> in_base;
-    for (std::size_t i = 0; i < base->worker_cases().size(); ++i) in_base[base->worker_cases()[i]] = i;
-    std::vector<std::size_t> order_b, order_c;
-    for (std::size_t i = 0; i < cand->worker_cases().size(); ++i) {
-        const auto it = in_base.find(cand->worker_cases()[i]);
-        if (it == in_base.end()) continue;
-        order_b.push_back(it->second);
-        order_c.push_back(i);
-    }
-    const std::size_t only_cand = cand->worker_cases().size() - order_c.size();
-    const std::size_t only_base = base->worker_cases().size() - order_b.size();
-    if (order_c.empty())
-        throw UsageError("the baseline build and this one have no case of suite " + suite.name + " in common");
-    base->set_order(order_b);
-    cand->set_order(order_c);
-
-    Store store = Store::open(ctx.db_path, Store::Mode::create);
-    RunInfo base_info = info;
-    base_info.tags = {{"suite", suite.name}, {"build", a.baseline_build}};
-    base_info.git_revision = base->git_revision();
-    base_info.memwall_version = base->version();
-    const SessionOptions options{.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet};
-    RunSession base_run = RunSession::begin(store, base_info, suite.sweep.backends, options);
-    info.tags["paired_with"] = std::to_string(base_run.id());
-    RunSession cand_run = RunSession::begin(
-        store, info, suite.sweep.backends,
-        {.ceilings = options.ceilings, .given_ceilings = base_run.ceilings(), .progress = options.progress});
-    const std::int64_t base_id = base_run.id(), cand_id = cand_run.id();
-
-    const InterruptScope interrupts;
-    TogetherPlan plan{order_c.size(), suite.repetitions, suite.interleave, suite.sweep.sampler, suite.sweep.seed};
-    Progress progress(order_c.size() * static_cast<std::size_t>(suite.repetitions), !a.quiet);
-    TogetherRuns t;
-    try {
-        progress.begin("both builds");
-        const auto next = [&](std::size_t, std::size_t) {
-            progress.end();
-            progress.begin("both builds");
-        };
-        t = measure_together(*base, *cand, plan, next, &stop_requested);
-        progress.finish();
-    } catch (...) {
-        for (RunSession* run : {&base_run, &cand_run}) run->finish(RunStatus::interrupted);
-        throw;
-    }
-    std::size_t not_ok = 0;
-    for (auto [run, records] : {std::pair{&base_run, &t.base}, std::pair{&cand_run, &t.candidate}}) {
-        for (CaseRecord& c : *records) {
-            if (c.key.family.empty()) continue;  // not reached before an interruption
-            if (run == &cand_run && c.status != CaseStatus::ok) ++not_ok;
-            run->save(std::move(c));
-        }
-        run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
-    }
+    const BuildsTogether t =
+        measure_builds_together(ctx.db_path, suite, a.suite, a.baseline_build, self, std::move(info),
+                                {.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet});
+    const Store store = Store::open(ctx.db_path, Store::Mode::read_only);
     if (t.interrupted) {
-        std::cerr << "memwall: interrupted; runs " << base_id << " and " << cand_id
+        std::cerr << "memwall: interrupted; runs " << t.base_run << " and " << t.candidate_run
                   << " are incomplete and were not compared\n";
         ctx.exit_status = 130;
         return;
     }
-    std::cout << "suite " << suite.name << ": runs " << base_id << " (" << a.baseline_build << ") and " << cand_id
-              << " (this build) in " << ctx.db_path << ", measured together, " << order_c.size() << " cases\n\n";
-    Comparison c = compare_runs(load_run(store, base_id), load_run(store, cand_id), suite.compare);
-    if (only_cand || only_base)
-        c.warnings.push_back(std::to_string(only_cand) + " case(s) only in this build and " +
-                             std::to_string(only_base) + " only in the baseline build were not measured");
+    std::cout << "suite " << suite.name << ": runs " << t.base_run << " (" << a.baseline_build << ") and "
+              << t.candidate_run << " (this build) in " << ctx.db_path << ", measured together, " << t.cases
+              << " cases\n\n";
+    Comparison c = compare_runs(load_run(store, t.base_run), load_run(store, t.candidate_run), suite.compare);
+    if (t.only_candidate || t.only_base)
+        c.warnings.push_back(std::to_string(t.only_candidate) + " case(s) only in this build and " +
+                             std::to_string(t.only_base) + " only in the baseline build were not measured");
     const bool regression = report(c, a);
-    if (not_ok) std::cerr << "memwall: " << not_ok << " case(s) did not pass (see memwall show " << cand_id << ")\n";
-    ctx.exit_status = regression || not_ok ? 1 : 0;
+    if (t.not_ok)
+        std::cerr << "memwall: " << t.not_ok << " case(s) did not pass (see memwall show " << t.candidate_run << ")\n";
+    ctx.exit_status = regression || t.not_ok ? 1 : 0;
 }
 
 void ci_command(const CiArgs& a, Context& ctx) {

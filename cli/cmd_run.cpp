@@ -1,5 +1,4 @@
 #include <iostream>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -10,8 +9,7 @@
 #include "harness/interrupt.hpp"
 #include "harness/run_session.hpp"
 #include "harness/sweep.hpp"
-#include "results/tuning_store.hpp"
-#include "tuner/live/live_tuning.hpp"
+#include "tuner/live/tuned_cases.hpp"
 
 namespace memwall::cli {
 
@@ -68,46 +66,17 @@ const DeviceSpec& tuned_model(const std::string& name) {
     throw UsageError("unknown --device-model '" + name + "' (" + device_spec_names() + ")");
 }
 
-// --tuned replaces the variants' tunable axes, so they cannot be swept as well.
-void check_tuned_overrides(const std::vector<PlannedCase>& cases, const std::vector<std::string>& overrides) {
-    for (const auto& o : overrides) {
-        const std::string name = split_override(o).first;
-        for (const auto& c : cases)
-            for (const auto& t : c.variant->tunables)
-                if (t.name == name)
-                    throw UsageError("--axis " + name + ": --tuned takes the tunables from stored tuning sessions");
-    }
-}
-
-// Each case with tunables takes the best stored configuration for its device, backend, kernel
-// and problem (best_tuned_config); those with none keep the variant's defaults and are named.
+// The cases that take a stored best, said on stderr.
 void apply_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model) {
-    std::vector<std::string> untuned;
-    std::size_t tuned = 0;
-    std::set<CaseKey> seen;  // several default configurations of one problem become one case
-    std::vector<PlannedCase> out;
-    for (PlannedCase c : cases) {
-        if (!c.variant->tunables.empty()) {
-            const Backend b = c.variant->backend;
-            const auto best = best_tuned_config(store, tuning_device(b, &model), std::string(to_string(b)),
-                                                c.family->name, c.variant->name, c.problem.canonical());
-            if (best) {
-                c.config = best->config;
-                ++tuned;
-            } else {
-                untuned.push_back(c.name());
-            }
-        }
-        if (seen.insert(key_of(c)).second) out.push_back(std::move(c));
-    }
-    cases = std::move(out);
-    std::cerr << "tuned: " << tuned << " case(s) use their best stored configuration";
-    if (untuned.empty()) {
+    TunedCases t = memwall::apply_tuned(cases, store, model);
+    cases = std::move(t.cases);
+    std::cerr << "tuned: " << t.tuned << " case(s) use their best stored configuration";
+    if (t.untuned.empty()) {
         std::cerr << "\n";
         return;
     }
-    std::cerr << "; " << untuned.size() << " have none stored and keep the default tunables:\n";
-    for (const auto& n : untuned) std::cerr << "  " << n << "\n";
+    std::cerr << "; " << t.untuned.size() << " have none stored and keep the default tunables:\n";
+    for (const auto& n : t.untuned) std::cerr << "  " << n << "\n";
 }
 
 RunInfo run_to_resume(const Store& store, const std::string& which, const std::string& db_path) {

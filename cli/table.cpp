@@ -119,15 +119,15 @@ void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const 
         const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
         auto add = [&](const RooflineLevel& l, bool beside) {
             t.add({c.key.family + "/" + c.key.variant + "/" + c.key.backend, params_label(c.key.problem),
-                   params_label(c.key.config), l.level + (l.level == p.bound ? " (bound)" : ""),
+                   params_label(c.key.config), l.level + (!beside && l.level == p.bound ? " (bound)" : ""),
                    std::string(to_string(l.source)) + (beside ? " (beside)" : ""), format_si(l.bytes, 3) + "B",
                    gb_per_second(l.bytes_per_second), p.flops > 0 ? format_fixed(l.intensity, 3) : "-",
                    l.bandwidth > 0 ? format_fixed(100 * l.bytes_per_second / l.bandwidth, 2) : "-", l.counters});
         };
         for (const RooflineLevel& l : p.levels) {
             add(l, false);
-            for (const RooflineLevel& m : p.modelled)
-                if (m.level == l.level) add(m, true);
+            for (const RooflineLevel& b : p.beside)
+                if (b.level == l.level) add(b, true);
         }
     }
     if (t.empty()) {
@@ -135,8 +135,8 @@ void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const 
         return;
     }
     t.print(os);
-    os << "bytes from a measured source (cupti, perf, emu) place the point; a model's bytes at the same level are "
-          "shown beside them.\n";
+    os << "at each level the bytes of cupti, else perf, else emu, else the model place the point; the other "
+          "sources' are shown beside them (perf's cache load misses, a lower bound, beside any other).\n";
     emulation_note(os, cases);
 }
 

@@ -31,7 +31,7 @@ std::string format_fixed(double v, int decimals);
 // cuda-emu times are labelled emulation, never shown as GPU times.
 void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings);
 // The hierarchical roofline of each timed case: one row per memory level it has bytes at, from
-// the preferred source, with the model's bytes beside a measured level.
+// the preferred source, then the other sources' bytes at that level (marked beside).
 void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings);
 void print_ceilings(std::ostream& os, const Ceilings& c);
 void print_runs(std::ostream& os, const Store& store);

@@ -4,9 +4,11 @@
 # models, CPU variants, registration) built with the family kit; its CUDA launchers (.cu, which
 # include their kernels' .cuh) built twice: by the host compiler for cuda-emu, instrumented for
 # traffic counting (memwall_cuda_emu_sources), and, when CUDA is enabled, by nvcc for the
-# project's architectures (sm_80 and sm_90). With CUDA, the host sources see MEMWALL_HAVE_CUDA,
-# so their registration can name the GPU build (kit::CudaKernel::gpu). Out of memwall's tree
-# (find_package(memwall)) the nvcc build needs the project to have enabled CUDA as well.
+# project's CUDA architectures (memwall's own: sm_80 and sm_90). The launchers are C++17 (nvcc's
+# dialect here): they include C++17 headers only, as kit/device_case.hpp and kit/cuda/*.cuh are.
+# With CUDA, the host sources see MEMWALL_HAVE_CUDA, so their registration can name the GPU build
+# (kit::CudaKernel::gpu). Out of memwall's tree (find_package(memwall)) the nvcc build needs the
+# project to have enabled CUDA as well.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/MemwallCudaEmu.cmake)
 

@@ -11,7 +11,9 @@ void on_signal(int) { stop_requested = true; }
 }  // namespace
 
 InterruptScope::InterruptScope()
-    : previous_int_(std::signal(SIGINT, on_signal)), previous_term_(std::signal(SIGTERM, on_signal)) {}
+    : previous_int_(std::signal(SIGINT, on_signal)), previous_term_(std::signal(SIGTERM, on_signal)) {
+    stop_requested = false;  // a session before this one in the same process may have been stopped
+}
 
 InterruptScope::~InterruptScope() {
     std::signal(SIGINT, previous_int_);

@@ -63,8 +63,8 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
     try {
         Sampling s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler);
         // CPU counters over one more run, where the machine has a PMU (many VMs do not).
-        static const bool perf = c.variant->backend == Backend::cpu && probe_perf_events().available;
-        if (perf) {
+        static const bool pmu = probe_perf_events().available;
+        if (pmu && c.variant->backend == Backend::cpu) {
             PerfCounterGroup g;
             g.start();
             p.instance->run();

@@ -28,8 +28,8 @@ const std::vector<LevelRule>& level_rules() {
         {"l1", {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}, 32,
          "global L1/TEX sectors loaded and stored x 32 B"},
         // CPU (perf_event): lines the loads missed, a lower bound (stores and prefetches unseen).
-        {"dram", {"llc.load_misses"}, 64, "last-level-cache load misses x 64 B (loads only)"},
-        {"l2", {"l1d.load_misses"}, 64, "L1d load misses x 64 B (loads only)"},
+        {"dram", {"llc.load_misses"}, 64, "last-level-cache load misses x 64 B (loads only)", true},
+        {"l2", {"l1d.load_misses"}, 64, "L1d load misses x 64 B (loads only)", true},
     };
     return rules;
 }
@@ -80,7 +80,7 @@ std::vector<LevelBytes> bytes_by_level(const std::vector<Counter>& counters) {
             }
             if (!all) continue;
             if (r.scale != 1) names = "(" + names + ") x " + std::to_string(static_cast<int>(r.scale));
-            out.push_back({level, s, sum * r.scale, names});
+            out.push_back({level, s, sum * r.scale, names, r.lower_bound});
         }
     }
     return out;

@@ -17,6 +17,7 @@ struct LevelRule {
     std::vector<std::string_view> counters;
     double scale = 1;        // bytes per unit: 32 per sector, 64 per cache line
     std::string_view note;   // what the rule counts, for documentation and tooltips
+    bool lower_bound = false;  // counts part of the traffic only (perf's load misses)
 };
 
 // In order of preference within a level: the first rule whose counters a source provides wins.
@@ -29,6 +30,7 @@ struct LevelBytes {
     CounterSource source = CounterSource::model;
     double bytes = 0;
     std::string counters;  // the counters summed: "dram__bytes_read.sum + dram__bytes_write.sum"
+    bool lower_bound = false;
 };
 
 // One entry per (level, source) the counters give, in the order of the counters' first

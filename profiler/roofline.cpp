@@ -9,23 +9,28 @@ namespace memwall {
 
 namespace {
 
-// Measured before modelled; of the measured, a GPU's or PMU's own counters before emulation.
-int preference(CounterSource s) {
-    switch (s) {
-        case CounterSource::cupti: return 0;
-        case CounterSource::perf: return 1;
-        case CounterSource::emu: return 2;
-        case CounterSource::model: return 3;
+// Of a level's bytes: measured before modelled, the device's own counters before emulation,
+// and a lower bound after all of them.
+int level_preference(const RooflineLevel& l) {
+    int rank = 4;
+    switch (l.source) {
+        case CounterSource::cupti: rank = 0; break;
+        case CounterSource::perf: rank = 1; break;
+        case CounterSource::emu: rank = 2; break;
+        case CounterSource::model: rank = 3; break;
     }
-    return 4;
+    return l.lower_bound ? rank + 4 : rank;
 }
 
 // The counter called `name`, a measured one before a model one.
 const Counter* preferred(const std::vector<Counter>& cs, std::string_view name) {
-    const Counter* best = nullptr;
-    for (const auto& c : cs)
-        if (c.name == name && (!best || preference(c.source) < preference(best->source))) best = &c;
-    return best;
+    const Counter* model = nullptr;
+    for (const auto& c : cs) {
+        if (c.name != name) continue;
+        if (c.source != CounterSource::model) return &c;
+        if (!model) model = &c;
+    }
+    return model;
 }
 
 bool outer_first(const RooflineLevel& a, const RooflineLevel& b) { return outer_rank(a.level) < outer_rank(b.level); }
@@ -60,6 +65,7 @@ RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double sec
         l.bytes = b.bytes;
         l.source = b.source;
         l.counters = b.counters;
+        l.lower_bound = b.lower_bound;
         l.intensity = p.flops / b.bytes;
         if (seconds > 0) l.bytes_per_second = b.bytes / seconds;
         if (const Ceiling* c = ceilings.find(b.level); c && c->kind == CeilingKind::bandwidth && c->value > 0) {
@@ -69,16 +75,15 @@ RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double sec
         all.push_back(std::move(l));
     }
     std::stable_sort(all.begin(), all.end(),
-                     [](const auto& a, const auto& b) { return preference(a.source) < preference(b.source); });
+                     [](const auto& a, const auto& b) { return level_preference(a) < level_preference(b); });
     for (RooflineLevel& l : all) {
-        if (!p.at(l.level)) {
+        if (!p.at(l.level))
             p.levels.push_back(std::move(l));
-        } else if (l.source == CounterSource::model) {
-            p.modelled.push_back(std::move(l));
-        }
+        else
+            p.beside.push_back(std::move(l));
     }
     std::stable_sort(p.levels.begin(), p.levels.end(), outer_first);
-    std::stable_sort(p.modelled.begin(), p.modelled.end(), outer_first);
+    std::stable_sort(p.beside.begin(), p.beside.end(), outer_first);
     if (p.levels.empty()) return p;
     const RooflineLevel& primary = p.levels.front();
     p.intensity = primary.intensity;

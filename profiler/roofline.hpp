@@ -20,6 +20,7 @@ struct RooflineLevel {
     double attainable = 0;      // min(peak, intensity * bandwidth); 0 without a ceiling
     CounterSource source = CounterSource::model;
     std::string counters;       // what gave the bytes
+    bool lower_bound = false;   // the counters see part of the traffic only (perf's load misses)
 };
 
 struct RooflinePoint {
@@ -27,11 +28,12 @@ struct RooflinePoint {
     double seconds = 0;
     double flops_per_second = 0;   // achieved
     // Outermost first (dram, llc, l2, l1): each level with bytes above zero, from the preferred
-    // source (cupti, then perf, then emu, then the model).
+    // source: cupti, then perf, then emu, then the model; a lower bound (perf's cache load
+    // misses: stores and prefetches unseen) only where no other figure exists.
     std::vector<RooflineLevel> levels;
-    // The model's own points at the levels where a measured source is preferred, so the two
-    // can be drawn side by side.
-    std::vector<RooflineLevel> modelled;
+    // The other sources' points at those levels (the model's beside measured ones, a lower
+    // bound beside the model's), so they can be drawn side by side.
+    std::vector<RooflineLevel> beside;
     // The primary level is the outermost one: its intensity, rate and source.
     double intensity = 0;
     double bytes_per_second = 0;

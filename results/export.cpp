@@ -52,7 +52,7 @@ std::string shortest(double v) {
     return std::string(buf.data(), res.ptr);
 }
 
-// "b=1,d=64" from {"b":1,"d":64}, as harness Params::label() writes it.
+// "b=1,d=64" from {"b":1,"d":64}, as Params::label() (core/params.hpp) writes it.
 std::string label(const ojson& params) {
     std::string out;
     for (const auto& [k, v] : params.items()) {
@@ -118,7 +118,7 @@ ojson levels_json(const std::vector<RooflineLevel>& ls) {
             {"level", l.level},          {"bytes", l.bytes},
             {"intensity", l.intensity},  {"bytes_per_second", l.bytes_per_second},
             {"bandwidth", l.bandwidth},  {"attainable", l.attainable},
-            {"source", to_string(l.source)}, {"counters", l.counters},
+            {"source", to_string(l.source)}, {"counters", l.counters}, {"lower_bound", l.lower_bound},
         });
     }
     return levels;
@@ -134,7 +134,7 @@ ojson roofline_json(const RooflinePoint& p) {
         {"percent_of_bound", p.percent_of_bound},
         {"bytes_source", to_string(p.bytes_source)},
         {"levels", levels_json(p.levels)},
-        {"modelled", levels_json(p.modelled)},
+        {"beside", levels_json(p.beside)},
     };
 }
 

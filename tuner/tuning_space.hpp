@@ -1,6 +1,6 @@
 // The space a strategy searches: parameters with ordered value lists, and the valid
 // configurations, each a vector of value indices. Built from a recorded space (its recorded
-// configurations) or from a harness Space (its tunable axes and constraints), so strategies
+// configurations) or from a core Space (its tunable axes and constraints), so strategies
 // need one neighbourhood notion for both: Hamming distance on value indices.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The CUDA gather kernel and its launcher: one thread per lookup.
-#include "gather.hpp"
+#include "gather_cuda.hpp"
 
 #include "kernels/kit/cuda/device_array.cuh"
 
@@ -16,10 +16,12 @@ namespace {
 
 class Case final : public memwall::kit::DeviceCase {
 public:
-    explicit Case(const GatherWorkload& w)
-        : n_(w.problem().n), x_(w.table().size()), index_(w.index().size()), y_(w.index().size()) {
-        x_.upload(w.table().data());
-        check_cuda(cudaMemcpy(index_.get(), w.index().data(), index_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    explicit Case(const Inputs& in)
+        : n_(in.n), x_(static_cast<std::size_t>(in.m)), index_(static_cast<std::size_t>(in.n)),
+          y_(static_cast<std::size_t>(in.n)) {
+        x_.upload(in.table);
+        // The indices are copied as they are (DeviceArray::upload converts from floats).
+        check_cuda(cudaMemcpy(index_.get(), in.index, index_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
     }
     void poison() override { y_.poison(); }
     void forward() override {
@@ -40,6 +42,6 @@ private:
 
 }  // namespace
 
-std::unique_ptr<memwall::kit::DeviceCase> make_case(const GatherWorkload& w) { return std::make_unique<Case>(w); }
+std::unique_ptr<memwall::kit::DeviceCase> make_case(const Inputs& in) { return std::make_unique<Case>(in); }
 
 }  // namespace gather_cuda::MEMWALL_CUDA_NS

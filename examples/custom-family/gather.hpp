@@ -29,13 +29,3 @@ private:
     std::vector<float> x_;
     std::vector<std::int32_t> index_;
 };
-
-// The CUDA kernel's device case (gather.cu), for cuda-emu, and for GPUs when built by nvcc.
-namespace gather_cuda {
-namespace cuda_emu {
-std::unique_ptr<memwall::kit::DeviceCase> make_case(const GatherWorkload& w);
-}
-namespace cuda_gpu {
-std::unique_ptr<memwall::kit::DeviceCase> make_case(const GatherWorkload& w);
-}
-}  // namespace gather_cuda

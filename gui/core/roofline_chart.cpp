@@ -78,11 +78,11 @@ QString case_tooltip(const CaseRow& r) {
                      .arg(ceiling_label(l.level), si_unit(l.bytes, QStringLiteral("B")), qstr(to_string(l.source)))
                      .arg(l.intensity, 0, 'g', 3)
                      .arg(QString::fromStdString(l.counters));
-        for (const RooflineLevel& m : p.modelled)
-            if (m.level == l.level)
-                lines << QStringLiteral("    beside it, the model: %1, %2 FLOP/B")
-                             .arg(si_unit(m.bytes, QStringLiteral("B")))
-                             .arg(m.intensity, 0, 'g', 3);
+        for (const RooflineLevel& b : p.beside)
+            if (b.level == l.level)
+                lines << QStringLiteral("    beside it, %1: %2, %3 FLOP/B")
+                             .arg(qstr(to_string(b.source)), si_unit(b.bytes, QStringLiteral("B")))
+                             .arg(b.intensity, 0, 'g', 3);
     }
     if (p.valid)
         lines << QStringLiteral("bound: %1, %2% of roof").arg(ceiling_label(p.bound)).arg(p.percent_of_bound, 0, 'f', 1);
@@ -144,7 +144,7 @@ void RooflineChart::set_cases(const std::vector<const CaseRow*>& rows) {
             if (placeable(l.intensity))
                 points_.push_back(RoofPoint{r, l.intensity, p.flops_per_second, s, marker, l.source, l.level, false});
         if (show_modelled_)
-            for (const RooflineLevel& l : p.modelled)
+            for (const RooflineLevel& l : p.beside)
                 if (placeable(l.intensity))
                     points_.push_back(RoofPoint{r, l.intensity, p.flops_per_second, s, marker, l.source, l.level, true});
         if (points_.size() == first) ++unplaced_;

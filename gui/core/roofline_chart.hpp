@@ -2,8 +2,8 @@
 // from roof_polyline), cases coloured by variant and shaped by backend, filled when their bytes
 // are measured (cupti, perf, emu) and hollow when modelled, optional arrows (baseline ->
 // candidate), zoom and pan. A case is one point at a chosen level, or, hierarchical, one point
-// per level it has bytes at, joined by a line (as Nsight Compute draws it), with the model's
-// points beside measured ones joined by a dashed line.
+// per level it has bytes at, joined by a line (as Nsight Compute draws it), with the other
+// sources' points beside (the model's beside measured ones) joined by a dashed line.
 #pragma once
 
 #include <map>
@@ -29,7 +29,7 @@ struct RoofPoint {
     Marker marker = Marker::circle;
     CounterSource source = CounterSource::model;  // of the bytes at the point's level
     std::string level;             // the level whose bytes place it
-    bool beside = false;           // the model's point beside a measured one at the same level
+    bool beside = false;           // another source's point beside the preferred one at its level
 };
 
 struct RoofArrow {
@@ -47,7 +47,7 @@ public:
     static constexpr const char* every_level = "all";
     void set_level(const std::string& level);
     const std::string& level() const { return level_; }
-    // Hierarchical roofline: also the model's points beside measured ones (default on).
+    // Hierarchical roofline: also the other sources' points beside the preferred ones (default on).
     void set_show_modelled(bool on) { show_modelled_ = on; }
     bool show_modelled() const { return show_modelled_; }
     // Places the timed, valid cases; `rows` must outlive the chart or the next call.

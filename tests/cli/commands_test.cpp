@@ -103,3 +103,24 @@ TEST(Commands, GoogleBenchmarkFlagsKeepWorking) {
     const json gb = json::parse(js.out);
     EXPECT_EQ(gb.at("benchmarks").size(), 2u);
 }
+
+TEST(Commands, CeilingsAreStoredAsARunWithNothingToResume) {
+    TempDir d;
+    const Result c = run_memwall({"--db", "t.db", "ceilings"}, d.path);
+    ASSERT_EQ(c.status, 0) << c.err;
+    EXPECT_NE(c.out.find("stored as run 1"), std::string::npos) << c.out;
+    const Result r = run_memwall({"--db", "t.db", "run", "--resume"}, d.path);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.err.find("run 1 has no sweep to resume"), std::string::npos) << r.err;
+}
+
+TEST(Commands, ShowLevelsListsEveryLevelWithItsSource) {
+    TempDir d;
+    ASSERT_EQ(run_memwall(tiny({"--variant", "naive"}), d.path).status, 0);
+    const Result r = run_memwall({"--db", "t.db", "show", "latest", "--levels"}, d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* s : {"level", "bytes from", "dram", "l1", "model", "bytes.dram"})
+        EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+    const Result bad = run_memwall({"--db", "t.db", "show", "--levels"}, d.path);
+    EXPECT_EQ(bad.status, 2);
+}

@@ -79,6 +79,23 @@ TEST(PlaceOnRoofline, MeasuredCountersWinOverModel) {
     EXPECT_DOUBLE_EQ(p.intensity, 0.5);
 }
 
+TEST(PlaceOnRoofline, PerfLoadMissesStayBesideTheModel) {
+    // A PMU's last-level-cache load misses count loads only: a lower bound, never the point.
+    const std::vector<Counter> cs{model("flops", 1e9), model("bytes.dram", 1e9),
+                                  {"llc.load_misses", 1e6, "loads", CounterSource::perf}};
+    const auto p = place_on_roofline(cs, 1.0, machine());
+    ASSERT_EQ(p.levels.size(), 1u);
+    EXPECT_EQ(p.levels[0].source, CounterSource::model);
+    ASSERT_EQ(p.beside.size(), 1u);
+    EXPECT_EQ(p.beside[0].source, CounterSource::perf);
+    EXPECT_DOUBLE_EQ(p.beside[0].bytes, 64e6);
+    // Where the model has no bytes, perf's are the only figure and place the point.
+    const auto only = place_on_roofline({model("flops", 1e9), {"llc.load_misses", 1e6, "loads", CounterSource::perf}},
+                                        1.0, machine());
+    ASSERT_EQ(only.levels.size(), 1u);
+    EXPECT_EQ(only.levels[0].source, CounterSource::perf);
+}
+
 TEST(PlaceOnRoofline, InvalidWithoutTimeBytesOrABandwidthRoof) {
     const std::vector<Counter> ok{model("flops", 1e9), model("bytes.dram", 1e9)};
     EXPECT_TRUE(place_on_roofline(ok, 1.0, machine()).valid);
@@ -144,10 +161,11 @@ TEST(PlaceOnRoofline, CuptiNamedCountersGiveTheGpuLevelsAndTheModelStaysBeside) 
     EXPECT_EQ(p.levels[3].source, CounterSource::emu);
     EXPECT_DOUBLE_EQ(p.levels[3].bytes, 12e6 * 32);
     // The model's points where emu's are preferred, beside them.
-    ASSERT_EQ(p.modelled.size(), 3u);
-    EXPECT_EQ(p.modelled[0].level, "dram");
-    EXPECT_DOUBLE_EQ(p.modelled[0].bytes, 3e8);
-    EXPECT_EQ(p.modelled[2].level, "l1");
+    ASSERT_EQ(p.beside.size(), 3u);
+    EXPECT_EQ(p.beside[0].level, "dram");
+    EXPECT_DOUBLE_EQ(p.beside[0].bytes, 3e8);
+    EXPECT_EQ(p.beside[0].source, CounterSource::model);
+    EXPECT_EQ(p.beside[2].level, "l1");
     EXPECT_EQ(p.bytes_source, CounterSource::emu);
 }
 

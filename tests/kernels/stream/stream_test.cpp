@@ -71,7 +71,8 @@ TEST(StreamModel, WriteAllocateAddsAReadOfZ) {
     EXPECT_EQ(counter(loop, "bytes.min"), 12 * n);
     EXPECT_EQ(counter(loop, "bytes.dram"), 16 * n);
     EXPECT_EQ(counter(nt, "bytes.dram"), 12 * n);
-    // 64 Ki elements: 768 KiB, 384 KiB per thread, fits l2; nothing crosses the llc.
+    // 64 Ki elements: x and z are 512 KiB, 256 KiB per thread, which fits l2; nothing crosses the
+    // llc, and every byte crosses l2 (x read, z read for the write-allocate and written).
     const auto small = stream_model(StreamProblem::from(point("copy", 1 << 16)), mh, true);
     EXPECT_EQ(counter(small, "bytes.dram"), 0);
     EXPECT_EQ(counter(small, "bytes.l2"), 12.0 * (1 << 16));

@@ -1,0 +1,83 @@
+#include "harness/builds_together.hpp"
+
+#include <map>
+#include <memory>
+
+#include "core/errors.hpp"
+#include "harness/interrupt.hpp"
+#include "harness/progress.hpp"
+#include "harness/worker.hpp"
+
+namespace memwall {
+
+BuildsTogether measure_builds_together(const std::string& db_path, const Suite& suite, const std::string& suite_path,
+                                       const std::string& baseline_exe, const std::string& candidate_exe,
+                                       RunInfo candidate, const SessionOptions& options) {
+    auto worker = [&](const std::string& exe) {
+        return std::make_unique<WorkerArm>(start_worker({exe, "measure-worker", "--suite", suite_path}));
+    };
+    const auto base = worker(baseline_exe);
+    const auto cand = worker(candidate_exe);
+
+    // Cases of both builds, matched by key; the others cannot be paired.
+    std::map<CaseKey, std::size_t> in_base;
+    for (std::size_t i = 0; i < base->worker_cases().size(); ++i) in_base[base->worker_cases()[i]] = i;
+    std::vector<std::size_t> order_b, order_c;
+    for (std::size_t i = 0; i < cand->worker_cases().size(); ++i) {
+        const auto it = in_base.find(cand->worker_cases()[i]);
+        if (it == in_base.end()) continue;
+        order_b.push_back(it->second);
+        order_c.push_back(i);
+    }
+    BuildsTogether out;
+    out.cases = order_c.size();
+    out.only_candidate = cand->worker_cases().size() - order_c.size();
+    out.only_base = base->worker_cases().size() - order_b.size();
+    if (order_c.empty())
+        throw UsageError("the baseline build and this one have no case of suite " + suite.name + " in common");
+    base->set_order(order_b);
+    cand->set_order(order_c);
+
+    Store store = Store::open(db_path, Store::Mode::create);
+    RunInfo base_info = candidate;
+    base_info.tags = {{"suite", suite.name}, {"build", baseline_exe}};
+    base_info.git_revision = base->git_revision();
+    base_info.memwall_version = base->version();
+    base_info.axes.clear();
+    RunSession base_run = RunSession::begin(store, base_info, suite.sweep.backends, options);
+    candidate.tags["paired_with"] = std::to_string(base_run.id());
+    SessionOptions same = options;
+    same.given_ceilings = base_run.ceilings();
+    RunSession cand_run = RunSession::begin(store, candidate, suite.sweep.backends, same);
+    out.base_run = base_run.id();
+    out.candidate_run = cand_run.id();
+
+    const InterruptScope interrupts;
+    const TogetherPlan plan{order_c.size(), suite.repetitions, suite.interleave, suite.sweep.sampler, suite.sweep.seed};
+    Progress progress(order_c.size() * static_cast<std::size_t>(suite.repetitions), options.progress);
+    TogetherRuns t;
+    try {
+        progress.begin("both builds");
+        const auto next = [&](std::size_t, std::size_t) {
+            progress.end();
+            progress.begin("both builds");
+        };
+        t = measure_together(*base, *cand, plan, next, &stop_requested);
+        progress.finish();
+    } catch (...) {
+        for (RunSession* run : {&base_run, &cand_run}) run->finish(RunStatus::interrupted);
+        throw;
+    }
+    for (auto [run, records] : {std::pair{&base_run, &t.base}, std::pair{&cand_run, &t.candidate}}) {
+        for (CaseRecord& c : *records) {
+            if (c.key.family.empty()) continue;  // not reached before an interruption
+            if (run == &cand_run && c.status != CaseStatus::ok) ++out.not_ok;
+            run->save(std::move(c));
+        }
+        run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
+    }
+    out.interrupted = t.interrupted;
+    return out;
+}
+
+}  // namespace memwall

@@ -1,0 +1,33 @@
+// Two builds of memwall measured side by side (`memwall ci --baseline-build`): each build's
+// `memwall measure-worker` serves a suite's cases, the cases both have are matched by key, and
+// measure_together times every (case, repetition) on both, samples alternating. The two runs are
+// stored in one store, the candidate tagged paired_with the baseline's, so compare_runs compares
+// them pair by pair.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "harness/run_session.hpp"
+#include "harness/suite.hpp"
+#include "results/store.hpp"
+
+namespace memwall {
+
+struct BuildsTogether {
+    std::int64_t base_run = 0, candidate_run = 0;
+    std::size_t cases = 0;                          // measured on both
+    std::size_t only_candidate = 0, only_base = 0;  // not measured: the other build lacks them
+    std::size_t not_ok = 0;                          // candidate cases that did not pass
+    bool interrupted = false;                        // both runs are then stored as interrupted
+};
+
+// `candidate` is this build's run row. The baseline's takes its revision and version from its
+// worker, and no axes (its catalogue is not this one's). The store at `db_path` is opened (and
+// created) only once both workers answered. Throws UsageError or InputError, touching no file,
+// when a build is not a memwall worker or the two share no case of the suite.
+BuildsTogether measure_builds_together(const std::string& db_path, const Suite& suite, const std::string& suite_path,
+                                       const std::string& baseline_exe, const std::string& candidate_exe,
+                                       RunInfo candidate, const SessionOptions& options);
+
+}  // namespace memwall
