@@ -67,8 +67,8 @@ const DeviceSpec& tuned_model(const std::string& name) {
 }
 
 // The cases that take a stored best, said on stderr.
-void apply_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model) {
-    TunedCases t = memwall::apply_tuned(cases, store, model);
+void use_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model) {
+    TunedCases t = apply_tuned(cases, store, model);
     cases = std::move(t.cases);
     std::cerr << "tuned: " << t.tuned << " case(s) use their best stored configuration";
     if (t.untuned.empty()) {
@@ -137,7 +137,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         session = RunSession::begin(store, run_info(spec, cases, Provenance::here(ctx.command_line), tags), spec.backends,
                                     options);
     }
-    if (model) apply_tuned(cases, store, *model);
+    if (model) use_tuned(cases, store, *model);
 
     const InterruptScope interrupts;
     RunnerOptions opt;
