@@ -92,12 +92,12 @@ LoadedRun measure_run(const std::vector<PlannedCase>& cases, double slowdown, co
 std::pair<LoadedRun, LoadedRun> measure_pair(const std::string& suite_path, const Suite& suite, double slowdown,
                                              std::int64_t& id) {
     std::vector<std::string> argv{MEMWALL_BINARY, "measure-worker", "--suite", suite_path};
-    WorkerArm base(start_worker(argv));
+    WorkerArm base(start_worker(argv, "the baseline worker"), "the baseline");
     if (slowdown > 0) {
         argv.push_back("--scale");
         argv.push_back("heads=" + std::to_string(1 + slowdown));
     }
-    WorkerArm cand(start_worker(argv));
+    WorkerArm cand(start_worker(argv, "the candidate worker"), "the candidate");
     const TogetherPlan plan{base.worker_cases().size(), suite.repetitions, suite.interleave, suite.sweep.sampler,
                             static_cast<std::uint64_t>(id + 1)};
     TogetherRuns t = measure_together(base, cand, plan);

@@ -13,11 +13,12 @@ namespace memwall {
 BuildsTogether measure_builds_together(const std::string& db_path, const Suite& suite, const std::string& suite_path,
                                        const std::string& baseline_exe, const std::string& candidate_exe,
                                        RunInfo candidate, const SessionOptions& options) {
-    auto worker = [&](const std::string& exe) {
-        return std::make_unique<WorkerArm>(start_worker({exe, "measure-worker", "--suite", suite_path}));
+    auto worker = [&](const std::string& exe, const std::string& side) {
+        return std::make_unique<WorkerArm>(start_worker({exe, "measure-worker", "--suite", suite_path}, side + "'s worker"),
+                                           side);
     };
-    const auto base = worker(baseline_exe);
-    const auto cand = worker(candidate_exe);
+    const auto base = worker(baseline_exe, "the baseline build (" + baseline_exe + ")");
+    const auto cand = worker(candidate_exe, "the candidate build (" + candidate_exe + ")");
 
     // Cases of both builds, matched by key; the others cannot be paired.
     std::map<CaseKey, std::size_t> in_base;

@@ -1,19 +1,12 @@
 #include "harness/worker.hpp"
 
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "harness/child_process.hpp"
 
 namespace memwall {
 
@@ -61,21 +54,22 @@ std::string WorkerServer::handle(const std::string& request) {
     return "error bad request: " + request;
 }
 
-WorkerArm::WorkerArm(std::unique_ptr<WorkerChannel> channel) : channel_(std::move(channel)) {
+WorkerArm::WorkerArm(std::unique_ptr<WorkerChannel> channel, std::string side)
+    : channel_(std::move(channel)), side_(std::move(side)) {
     std::string greeting;
     try {
         greeting = channel_->receive();
     } catch (const InputError& e) {
-        throw InputError(std::string("the baseline build did not answer as a memwall measure-worker: ") + e.what());
+        throw InputError(side_ + " did not answer as a memwall measure-worker: " + e.what());
     }
     std::istringstream hello(greeting);
     std::string magic;
     int protocol = 0;
     std::size_t count = 0;
     if (!(hello >> magic >> protocol >> count >> revision_ >> version_) || magic != "memwall-worker")
-        throw InputError("the baseline build did not answer as a memwall measure-worker (an older build?)");
+        throw InputError(side_ + " did not answer as a memwall measure-worker (an older build?)");
     if (protocol != 1)
-        throw InputError("the baseline build speaks worker protocol " + std::to_string(protocol) + ", not 1");
+        throw InputError(side_ + " speaks worker protocol " + std::to_string(protocol) + ", not 1");
     if (revision_ == "-") revision_.clear();
     if (version_ == "-") version_.clear();
     for (std::size_t i = 0; i < count; ++i) {
@@ -83,7 +77,7 @@ WorkerArm::WorkerArm(std::unique_ptr<WorkerChannel> channel) : channel_(std::mov
             const json k = json::parse(channel_->receive());
             cases_.push_back({k.at("family"), k.at("variant"), k.at("backend"), k.at("problem"), k.at("config")});
         } catch (const json::exception& e) {
-            throw InputError(std::string("the baseline build sent a malformed case: ") + e.what());
+            throw InputError(side_ + " sent a malformed case: " + e.what());
         }
     }
     for (std::size_t i = 0; i < count; ++i) order_.push_back(i);
@@ -106,7 +100,7 @@ CaseRecord WorkerArm::prepare(std::size_t index) {
             r.counters.push_back({c.at(0), c.at(1), c.at(2), source.value_or(CounterSource::model)});
         }
     } catch (const json::exception&) {
-        throw InputError("the baseline build's worker answered 'prepare' with: " + reply);
+        throw InputError(side_ + "'s worker answered 'prepare' with: " + reply);
     }
     return r;
 }
@@ -117,7 +111,7 @@ double WorkerArm::sample() {
     char* end = nullptr;
     const double s = std::strtod(reply.c_str(), &end);
     if (reply.empty() || *end != '\0' || !(s >= 0))
-        throw InputError("the baseline build's worker answered 'sample' with: " + reply);
+        throw InputError(side_ + "'s worker answered 'sample' with: " + reply);
     return s;
 }
 
@@ -125,84 +119,32 @@ namespace {
 
 class PipeChannel : public WorkerChannel {
 public:
-    PipeChannel(pid_t pid, int to, int from, std::string name)
-        : pid_(pid), to_(to), from_(from), name_(std::move(name)) {}
-    ~PipeChannel() override {
-        ::close(to_);  // end of input: the worker exits
-        ::close(from_);
-        int status = 0;
-        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-        }
-    }
+    PipeChannel(const std::vector<std::string>& argv, std::string name)
+        : child_(argv, {.passive_openmp = true}), name_(std::move(name)) {}
     void send(const std::string& line) override {
-        const std::string out = line + "\n";
-        std::size_t done = 0;
-        while (done < out.size()) {
-            const ssize_t n = ::write(to_, out.data() + done, out.size() - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) gone();
-            done += static_cast<std::size_t>(n);
+        try {
+            child_.send(line);
+        } catch (const ChildGone& e) {
+            throw InputError(name_ + " " + e.how);
         }
     }
     std::string receive() override {
-        for (;;) {
-            const auto nl = buffer_.find('\n');
-            if (nl != std::string::npos) {
-                std::string line = buffer_.substr(0, nl);
-                buffer_.erase(0, nl + 1);
-                return line;
-            }
-            char chunk[4096];
-            const ssize_t n = ::read(from_, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) gone();
-            buffer_.append(chunk, static_cast<std::size_t>(n));
+        try {
+            return *child_.receive();
+        } catch (const ChildGone& e) {
+            throw InputError(name_ + " " + e.how);
         }
     }
 
 private:
-    [[noreturn]] void gone() {
-        int status = 0;
-        std::string how = "closed its pipe";
-        if (::waitpid(pid_, &status, 0) == pid_) {
-            how = WIFEXITED(status) ? "exited with status " + std::to_string(WEXITSTATUS(status))
-                                    : "was killed by signal " + std::to_string(WTERMSIG(status));
-        }
-        throw InputError(name_ + " " + how);
-    }
-    pid_t pid_;
-    int to_, from_;
-    std::string name_, buffer_;
+    ChildProcess child_;
+    std::string name_;
 };
 
 }  // namespace
 
-std::unique_ptr<WorkerChannel> start_worker(const std::vector<std::string>& argv) {
-    int in[2], out[2];
-    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
-        throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    std::vector<char*> env;
-    for (char** e = environ; *e; ++e) env.push_back(*e);
-    static char passive[] = "OMP_WAIT_POLICY=passive";
-    if (!std::getenv("OMP_WAIT_POLICY")) env.push_back(passive);
-    env.push_back(nullptr);
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    if (pid == 0) {
-        ::signal(SIGINT, SIG_IGN);  // kept across exec: Ctrl-C is the coordinator's to handle
-        ::dup2(in[0], 0);
-        ::dup2(out[1], 1);
-        ::execve(args[0], args.data(), env.data());
-        std::fprintf(stderr, "memwall: cannot run %s: %s\n", args[0], std::strerror(errno));
-        ::_exit(127);
-    }
-    ::close(in[0]);
-    ::close(out[1]);
-    ::signal(SIGPIPE, SIG_IGN);  // a worker that died is reported by the failed write instead
-    return std::make_unique<PipeChannel>(pid, in[1], out[0], "the worker " + argv.at(0));
+std::unique_ptr<WorkerChannel> start_worker(const std::vector<std::string>& argv, const std::string& name) {
+    return std::make_unique<PipeChannel>(argv, name);
 }
 
 }  // namespace memwall

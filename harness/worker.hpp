@@ -47,7 +47,8 @@ public:
 class WorkerArm : public Arm {
 public:
     // Reads the greeting; throws InputError when it is not a memwall worker of protocol 1.
-    explicit WorkerArm(std::unique_ptr<WorkerChannel> channel);
+    // `side` names the build in messages ("the baseline build").
+    WorkerArm(std::unique_ptr<WorkerChannel> channel, std::string side);
     const std::vector<CaseKey>& worker_cases() const { return cases_; }
     const std::string& git_revision() const { return revision_; }
     const std::string& version() const { return version_; }
@@ -60,16 +61,15 @@ private:
     std::unique_ptr<WorkerChannel> channel_;
     std::vector<CaseKey> cases_;
     std::vector<std::size_t> order_;
-    std::string revision_, version_;
+    std::string side_, revision_, version_;
 };
 
-// A worker process started from `argv` (argv[0] a path), with pipes to its stdin and stdout;
-// its stderr is ours. It ignores SIGINT, so Ctrl-C reaches only the coordinating process,
-// which finishes the unit in flight. Closing the channel ends the worker (end of input).
+// A worker process started from `argv` (argv[0] a path), with pipes to its stdin and stdout
+// (harness/child_process.hpp); `name` says which in messages ("the baseline build's worker").
 // Unless the environment says otherwise, it runs with OMP_WAIT_POLICY=passive: two workers
 // share the cores, and a worker's OpenMP threads spinning idle after its sample (libgomp's
 // default, for milliseconds) would steal them from the other's sample (measured: flash 55%
 // slower and intervals of ±15% instead of ±2%).
-std::unique_ptr<WorkerChannel> start_worker(const std::vector<std::string>& argv);
+std::unique_ptr<WorkerChannel> start_worker(const std::vector<std::string>& argv, const std::string& name);
 
 }  // namespace memwall

@@ -65,7 +65,7 @@ private:
 TEST(Worker, TheArmSeesTheWorkersCasesRecordsAndSamples) {
     ScriptedArm local;
     WorkerServer server(local, keys(), "3f2a9c1", "0.4.0");
-    WorkerArm arm(std::make_unique<DirectChannel>(server));
+    WorkerArm arm(std::make_unique<DirectChannel>(server), "the baseline build");
     EXPECT_EQ(arm.worker_cases(), keys());
     EXPECT_EQ(arm.git_revision(), "3f2a9c1");
     EXPECT_EQ(arm.version(), "0.4.0");
@@ -88,7 +88,7 @@ TEST(Worker, TheArmSeesTheWorkersCasesRecordsAndSamples) {
 TEST(Worker, OrderMapsTheArmsIndicesToTheWorkers) {
     ScriptedArm local;
     WorkerServer server(local, keys(), "", "");
-    WorkerArm arm(std::make_unique<DirectChannel>(server));
+    WorkerArm arm(std::make_unique<DirectChannel>(server), "the baseline build");
     EXPECT_EQ(arm.git_revision(), "");  // "-" on the wire
     arm.set_order({2, 0});
     EXPECT_EQ(arm.prepare(0).key, keys()[2]);
@@ -107,7 +107,7 @@ TEST(Worker, TheServerRefusesBadRequests) {
 
 TEST(Worker, AnythingButAWorkerIsRefusedWithOneLine) {
     auto make = [](std::deque<std::string> lines) {
-        return WorkerArm(std::make_unique<QueuedChannel>(std::move(lines)));
+        return WorkerArm(std::make_unique<QueuedChannel>(std::move(lines)), "the baseline build");
     };
     EXPECT_THROW(make({"usage: memwall [OPTIONS] SUBCOMMAND"}), InputError);
     EXPECT_THROW(make({"memwall-worker 2 0 - -"}), InputError);
