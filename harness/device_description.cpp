@@ -5,21 +5,13 @@
 #include <cstdio>
 
 #include "cuda_emu/options.hpp"
+#include "core/bytes.hpp"
 #include "core/machine.hpp"
 #include "gpu/device_properties.hpp"
 
 namespace memwall {
 
 namespace {
-
-std::string bytes_text(double b) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    for (; b >= 1024 && u < 4; ++u) b /= 1024;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g %s", b, units[u]);
-    return buf;
-}
 
 std::string whole(double v) {
     char buf[32];
@@ -43,7 +35,7 @@ Properties cpu(const MemoryHierarchy& mh) {
     for (const CacheLevel& c : mh.caches) {
         p["cpu." + c.name + "_bytes"] = std::to_string(c.bytes);
         p["cpu." + c.name + "_shared_by"] = std::to_string(c.shared_by);
-        caches += (caches.empty() ? "" : ", ") + upper(c.name) + " " + bytes_text(static_cast<double>(c.bytes));
+        caches += (caches.empty() ? "" : ", ") + upper(c.name) + " " + format_bytes(static_cast<double>(c.bytes));
         if (c.shared_by > 1) caches += " (shared by " + std::to_string(c.shared_by) + ")";
     }
     p["cpu.summary"] = p["cpu.model"] + ": " + std::to_string(online) + " logical CPUs, " +
@@ -84,10 +76,10 @@ Properties cuda_emu() {
     add_cache_model(p, "l2", o.l2);
     p["cuda-emu.summary"] = "emulation, no GPU: CUDA kernels run on the CPU (" + cpu_model() +
                             "), times are CPU times; traffic through an L2 model of " +
-                            bytes_text(static_cast<double>(o.l2.bytes)) + " (" + std::to_string(o.l2.ways) +
+                            format_bytes(static_cast<double>(o.l2.bytes)) + " (" + std::to_string(o.l2.ways) +
                             " ways, " + std::to_string(o.l2.line_bytes) + " B lines, " +
                             std::to_string(o.l2.sector_bytes) + " B sectors), L1 " +
-                            bytes_text(static_cast<double>(o.l1.bytes)) + " per block";
+                            format_bytes(static_cast<double>(o.l1.bytes)) + " per block";
     return p;
 }
 
