@@ -108,6 +108,7 @@ RunSession RunSession::begin(Store& store, const RunInfo& info, const std::vecto
 
 RunSession RunSession::resume(Store& store, std::int64_t run_id, const std::vector<Backend>& backends,
                               const SessionOptions& options) {
+    store.claim_run(run_id);
     return RunSession(store, run_id, backends, options);
 }
 

@@ -1,5 +1,6 @@
 // The store's reads of a run's cases: whole (Store::cases), page by page with their counters
-// (Store::case_page, for the explorer), and a run's samples and counters by case id.
+// (Store::case_page, for the explorer), and a run's samples and counters by case id; and the
+// removal of the cases a resumed run measures again.
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -13,7 +14,7 @@ namespace {
 
 constexpr const char* case_columns =
     "SELECT id, family, variant, backend, problem, config, status, message, measured_at, n_samples, "
-    "time_median, time_min, time_max, time_mean, time_stddev, time_q1, time_q3 FROM cases ";
+    "time_median, time_min, time_max, time_mean, time_stddev, time_q1, time_q3, sampling_stop FROM cases ";
 
 CaseRecord case_row(const Statement& st, std::int64_t run_id) {
     CaseRecord c;
@@ -39,6 +40,7 @@ CaseRecord case_row(const Statement& st, std::int64_t run_id) {
         s.iqr = s.q3 - s.q1;
         s.rsd = s.mean != 0 ? s.stddev / s.mean : 0;
     }
+    c.sampling_stop = st.text(17);
     return c;
 }
 
@@ -131,6 +133,21 @@ std::unordered_map<std::int64_t, std::vector<std::vector<double>>> Store::run_sa
 std::unordered_map<std::int64_t, std::vector<Counter>> Store::run_counters(std::int64_t run_id) const {
     const auto [lo, hi] = id_range(db_, run_id);
     return counters_between(db_, run_id, lo, hi);
+}
+
+std::size_t Store::remove_cases(std::int64_t run_id, const std::set<CaseStatus>& statuses) {
+    Transaction tx(db_);
+    std::size_t removed = 0;
+    Statement st(db_, "DELETE FROM cases WHERE run_id = ?1 AND status = ?2");  // samples, counters cascade
+    for (const CaseStatus s : statuses) {
+        st.reset();
+        st.bind(1, run_id);
+        st.bind(2, std::string(to_string(s)));
+        st.run();
+        removed += static_cast<std::size_t>(sqlite3_changes(db_));
+    }
+    tx.commit();
+    return removed;
 }
 
 }  // namespace memwall

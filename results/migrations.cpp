@@ -228,11 +228,24 @@ CREATE TABLE run_axes (
 ) WITHOUT ROWID;
 )sql";
 
+// Owners of runs and tuning sessions, so a killed one shows as abandoned, not running; and
+// why each case's sampling stopped, so one cut short by the time limit is marked.
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+ALTER TABLE runs ADD COLUMN owner_start TEXT;
+ALTER TABLE runs ADD COLUMN heartbeat_at TEXT;
+ALTER TABLE tuning_sessions ADD COLUMN owner_pid INTEGER;
+ALTER TABLE tuning_sessions ADD COLUMN owner_start TEXT;
+ALTER TABLE tuning_sessions ADD COLUMN heartbeat_at TEXT;
+ALTER TABLE cases ADD COLUMN sampling_stop TEXT NOT NULL DEFAULT '';
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
     Migration{3, "measurements per tuning trial", kSchemaV3},
     Migration{4, "the axes of each run", kSchemaV4},
+    Migration{5, "owners of runs and tuning sessions, why sampling stopped", kSchemaV5},
 };
 
 }  // namespace

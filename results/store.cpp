@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/machine.hpp"
 #include "results/migrations.hpp"
 #include "results/sqlite_statement.hpp"
 
@@ -31,10 +32,11 @@ constexpr std::array<std::pair<CaseStatus, std::string_view>, 5> kCaseStatusName
     {CaseStatus::skipped, "skipped"},
 }};
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 3> kRunStatusNames{{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 4> kRunStatusNames{{
     {RunStatus::running, "running"},
     {RunStatus::complete, "complete"},
     {RunStatus::interrupted, "interrupted"},
+    {RunStatus::abandoned, "abandoned"},
 }};
 
 RunStatus stored_run_status(const std::string& s) {
@@ -128,7 +130,7 @@ int check_existing(const std::string& path) {
 
 constexpr const char* kRunColumns =
     "id, started_at, finished_at, status, host, backend, device, git_revision, command_line, "
-    "memwall_version, sweep";
+    "memwall_version, sweep, owner_pid, owner_start, heartbeat_at";
 
 RunInfo read_run(const Statement& st) {
     RunInfo r;
@@ -143,6 +145,9 @@ RunInfo read_run(const Statement& st) {
     r.command_line = st.text(8);
     r.memwall_version = st.text(9);
     r.sweep = st.text(10);
+    r.owner = {r.host, st.int64(11), st.text(12)};
+    r.heartbeat_at = st.text(13);
+    r.status = live_status(r.status, r.owner, r.started_at, r.heartbeat_at);
     return r;
 }
 
@@ -209,8 +214,9 @@ std::optional<RunStatus> run_status_from(std::string_view s) {
     return std::nullopt;
 }
 
-std::string utc_timestamp() {
-    const auto now = std::chrono::system_clock::now();
+namespace {
+
+std::string utc_timestamp(std::chrono::system_clock::time_point now) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
     const std::time_t t = std::chrono::system_clock::to_time_t(now);
     std::tm tm{};
@@ -219,6 +225,21 @@ std::string utc_timestamp() {
     std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
                   tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
     return buf;
+}
+
+}  // namespace
+
+std::string utc_timestamp() { return utc_timestamp(std::chrono::system_clock::now()); }
+
+RunStatus live_status(RunStatus stored, const Owner& owner, const std::string& started_at,
+                      const std::string& heartbeat_at) {
+    if (stored != RunStatus::running) return stored;
+    if (owner.gone()) return RunStatus::abandoned;
+    if (owner.pid != 0 && owner.host == host_name()) return RunStatus::running;  // alive here
+    // Elsewhere, or from before owners were stored: silence for an hour means no one measures.
+    const std::string& last = heartbeat_at.empty() ? started_at : heartbeat_at;
+    const std::string hour_ago = utc_timestamp(std::chrono::system_clock::now() - std::chrono::hours(1));
+    return last < hour_ago ? RunStatus::abandoned : RunStatus::running;
 }
 
 Store Store::open(const std::string& path, Mode mode) {
@@ -273,10 +294,12 @@ int Store::schema_version() const { return user_version(db_); }
 
 std::int64_t Store::begin_run(RunInfo info) {
     if (info.started_at.empty()) info.started_at = utc_timestamp();
+    if (info.owner.pid == 0) info.owner = Owner::self();
     Transaction tx(db_);
     Statement st(db_,
                  "INSERT INTO runs (started_at, finished_at, status, host, backend, device, git_revision, "
-                 "command_line, memwall_version, sweep) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+                 "command_line, memwall_version, sweep, owner_pid, owner_start) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
     st.bind(1, info.started_at);
     st.bind_text_or_null(2, info.finished_at);
     st.bind(3, to_string(info.status));
@@ -287,6 +310,7 @@ std::int64_t Store::begin_run(RunInfo info) {
     st.bind(8, info.command_line);
     st.bind(9, info.memwall_version);
     st.bind(10, info.sweep);
+    st.bind(11, info.owner.pid).bind_text_or_null(12, info.owner.start);
     st.run();
     const std::int64_t id = sqlite3_last_insert_rowid(db_);
     Statement tag(db_, "INSERT INTO run_tags (run_id, key, value) VALUES (?1, ?2, ?3)");
@@ -304,6 +328,15 @@ std::int64_t Store::begin_run(RunInfo info) {
     }
     tx.commit();
     return id;
+}
+
+void Store::claim_run(std::int64_t run_id) {
+    const Owner me = Owner::self();
+    Statement st(db_,
+                 "UPDATE runs SET status = 'running', finished_at = NULL, host = ?1, owner_pid = ?2, owner_start = ?3, "
+                 "heartbeat_at = ?4 WHERE id = ?5");
+    st.bind(1, me.host).bind(2, me.pid).bind_text_or_null(3, me.start).bind(4, utc_timestamp()).bind(5, run_id).run();
+    if (sqlite3_changes(db_) == 0) throw std::logic_error("claim_run: no run " + std::to_string(run_id));
 }
 
 void Store::finish_run(std::int64_t run_id, RunStatus status) {
@@ -443,13 +476,14 @@ std::int64_t Store::save_case(const CaseRecord& c) {
     Statement ins(db_,
                   "INSERT INTO cases (run_id, family, variant, backend, problem, config, status, message, "
                   "measured_at, n_samples, time_median, time_min, time_max, time_mean, time_stddev, time_q1, "
-                  "time_q3) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+                  "time_q3, sampling_stop) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
     ins.bind(1, c.run_id).bind(2, c.key.family).bind(3, c.key.variant).bind(4, c.key.backend);
     ins.bind(5, c.key.problem).bind(6, c.key.config).bind(7, to_string(c.status)).bind(8, c.message);
     ins.bind(9, c.measured_at.empty() ? utc_timestamp() : c.measured_at);
     ins.bind(10, static_cast<std::int64_t>(s.n));
     ins.bind(11, timed(s.median)).bind(12, timed(s.min)).bind(13, timed(s.max)).bind(14, timed(s.mean));
-    ins.bind(15, timed(s.stddev)).bind(16, timed(s.q1)).bind(17, timed(s.q3));
+    ins.bind(15, timed(s.stddev)).bind(16, timed(s.q1)).bind(17, timed(s.q3)).bind(18, c.sampling_stop);
     const int rc = ins.run(true);
     if (rc == SQLITE_CONSTRAINT_UNIQUE)
         throw std::logic_error("case already saved in run " + std::to_string(c.run_id) + ": " + describe(c.key));
@@ -474,6 +508,8 @@ std::int64_t Store::save_case(const CaseRecord& c) {
             throw std::logic_error("save_case: counter " + k.name + " (" + std::string(to_string(k.source)) +
                                    ") given twice in " + describe(c.key));
     }
+    Statement beat(db_, "UPDATE runs SET heartbeat_at = ?1 WHERE id = ?2");
+    beat.bind(1, utc_timestamp()).bind(2, c.run_id).run();
     tx.commit();
     return id;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/axis.hpp"
+#include "core/owner.hpp"
 #include "profiler/ceilings.hpp"
 #include "profiler/counter.hpp"
 #include "results/statistics.hpp"
@@ -24,7 +25,9 @@ enum class CaseStatus { ok, wrong_result, failed, timeout, skipped };
 std::string_view to_string(CaseStatus s);
 std::optional<CaseStatus> case_status_from(std::string_view s);
 
-enum class RunStatus { running, complete, interrupted };
+// abandoned is never stored: a run (or tuning session) stored as running whose owner process
+// is gone (killed, crashed) reads as abandoned (core/owner.hpp).
+enum class RunStatus { running, complete, interrupted, abandoned };
 std::string_view to_string(RunStatus s);
 std::optional<RunStatus> run_status_from(std::string_view s);
 
@@ -55,7 +58,23 @@ struct RunInfo {
     std::string sweep;        // JSON description of the sweep, so --resume can re-expand it
     std::map<std::string, std::string> tags;
     std::vector<RunAxis> axes;  // empty for runs stored before schema 4
+    Owner owner;                // set by begin_run (this process) when its pid is 0
+    std::string heartbeat_at;   // when its owner last stored a case; empty before one
 };
+
+// running, unless stored as running by an owner that is gone: abandoned. Runs and tuning
+// sessions of another host that show no heartbeat for an hour are abandoned too.
+RunStatus live_status(RunStatus stored, const Owner& owner, const std::string& started_at,
+                      const std::string& heartbeat_at);
+
+// Why a case's sampling stopped (harness/sampler.hpp).
+namespace sampling_stop {
+inline constexpr const char* converged = "converged";
+inline constexpr const char* max_samples = "max samples";
+inline constexpr const char* time_limit = "time limit";
+// The time limit came before --min-samples: fewer samples than asked, marked in tables.
+inline constexpr const char* time_limit_before_min = "time limit before min samples";
+}  // namespace sampling_stop
 
 // A case's identity inside a run.
 struct CaseKey {
@@ -76,6 +95,8 @@ struct CaseRecord {
     std::vector<std::vector<double>> samples;
     Summary summary;  // over all samples; n == 0 when not timed
     std::vector<Counter> counters;
+    // Why sampling stopped (one of sampling_stop's); empty when not timed.
+    std::string sampling_stop;
 };
 
 class Store {
@@ -85,7 +106,7 @@ public:
         read_write,     // the file must exist; migrated forward if older
         create,         // created when missing; migrated forward if older
     };
-    static constexpr int schema_version_latest = 4;
+    static constexpr int schema_version_latest = 5;
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,
@@ -101,6 +122,8 @@ public:
 
     // Runs
     std::int64_t begin_run(RunInfo info);
+    // A run resumed by this process: it becomes its owner, and the run is running again.
+    void claim_run(std::int64_t run_id);
     void finish_run(std::int64_t run_id, RunStatus status);
     void set_tag(std::int64_t run_id, const std::string& key, const std::string& value);
     std::vector<RunInfo> runs() const;  // oldest first
@@ -127,6 +150,9 @@ public:
     std::set<CaseKey> case_keys(std::int64_t run_id) const;
     std::vector<CaseRecord> cases(std::int64_t run_id, bool with_samples = true) const;
     std::size_t case_count(std::int64_t run_id) const;
+    // Deletes the run's cases whose status is one of `statuses` (with their samples and
+    // counters), so `run --resume --retry-failed` measures them again; returns how many.
+    std::size_t remove_cases(std::int64_t run_id, const std::set<CaseStatus>& statuses);
     // Cases of a run with id > after_id, at most `limit` (0: all), in the order measured, with
     // their counters and without samples: pages for an explorer that shows a large run while it
     // loads (each a range scan on a primary key).

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/owner.hpp"
 #include "results/sqlite_statement.hpp"
 
 namespace memwall {
@@ -26,7 +27,8 @@ constexpr std::array<std::pair<TimeSource, std::string_view>, 3> kTimeSourceName
 constexpr const char* kSessionColumns =
     "s.id, s.started_at, s.finished_at, s.status, s.host, s.device, s.backend, s.family, s.variant, s.problem, "
     "s.strategy, s.seed, s.budget_evaluations, s.budget_seconds, s.budget_stale, s.time_source, s.source_file, "
-    "s.space_size, s.stop_reason, s.git_revision, s.command_line, s.memwall_version";
+    "s.space_size, s.stop_reason, s.git_revision, s.command_line, s.memwall_version, s.owner_pid, s.owner_start, "
+    "s.heartbeat_at";
 
 // The session's columns, then its trial count and its first best ok trial (index, seconds, config).
 std::string session_query(const char* where) {
@@ -68,11 +70,14 @@ TuningSessionSummary read_session(const Statement& st) {
     s.git_revision = st.text(19);
     s.command_line = st.text(20);
     s.memwall_version = st.text(21);
-    out.trials = st.int64(22);
-    if (!st.is_null(23)) {
-        out.best_index = st.int64(23);
-        out.best_seconds = st.real(24);
-        out.best_config = st.text(25);
+    s.owner = {s.host, st.int64(22), st.text(23)};
+    s.heartbeat_at = st.text(24);
+    s.status = live_status(s.status, s.owner, s.started_at, s.heartbeat_at);
+    out.trials = st.int64(25);
+    if (!st.is_null(26)) {
+        out.best_index = st.int64(26);
+        out.best_seconds = st.real(27);
+        out.best_config = st.text(28);
     }
     return out;
 }
@@ -93,11 +98,14 @@ std::optional<TimeSource> time_source_from(std::string_view s) {
 
 std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
     if (info.started_at.empty()) info.started_at = utc_timestamp();
+    if (info.owner.pid == 0) info.owner = Owner::self();
     Statement st(store.handle(),
                  "INSERT INTO tuning_sessions (started_at, finished_at, status, host, device, backend, family, "
                  "variant, problem, strategy, seed, budget_evaluations, budget_seconds, budget_stale, time_source, "
-                 "source_file, space_size, stop_reason, git_revision, command_line, memwall_version) VALUES "
-                 "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+                 "source_file, space_size, stop_reason, git_revision, command_line, memwall_version, owner_pid, "
+                 "owner_start) VALUES "
+                 "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+                 "?23)");
     st.bind(1, info.started_at);
     st.bind_text_or_null(2, info.finished_at);
     st.bind(3, to_string(info.status)).bind(4, info.host).bind(5, info.device).bind(6, info.backend);
@@ -109,6 +117,7 @@ std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
     st.bind(18, info.stop_reason);
     st.bind_text_or_null(19, info.git_revision);
     st.bind(20, info.command_line).bind(21, info.memwall_version);
+    st.bind(22, info.owner.pid).bind_text_or_null(23, info.owner.start);
     st.run();
     return sqlite3_last_insert_rowid(store.handle());
 }
@@ -168,6 +177,8 @@ void save_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
         if (counter.run(true) != SQLITE_DONE)
             throw std::logic_error("save_trial: counter " + k.name + " given twice in " + where);
     }
+    Statement beat(db, "UPDATE tuning_sessions SET heartbeat_at = ?1 WHERE id = ?2");
+    beat.bind(1, utc_timestamp()).bind(2, session_id).run();
     tx.commit();
 }
 
@@ -253,14 +264,21 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
 
 std::optional<TunedConfig> best_tuned_config(const Store& store, const std::string& device, const std::string& backend,
                                              const std::string& family, const std::string& variant,
-                                             const std::string& problem) {
+                                             const std::string& problem, bool include_abandoned) {
     Statement st(store.handle(),
-                 "SELECT t.config, t.seconds, t.session_id FROM tuning_trials t "
+                 "SELECT t.config, t.seconds, t.session_id, t.measurements, s.status, s.host, s.owner_pid, "
+                 "s.owner_start, s.started_at, s.heartbeat_at FROM tuning_trials t "
                  "JOIN tuning_sessions s ON s.id = t.session_id "
                  "WHERE s.device = ?1 AND s.backend = ?2 AND s.family = ?3 AND s.variant = ?4 AND s.problem = ?5 "
-                 "AND t.status = 'ok' ORDER BY t.seconds, s.started_at DESC, t.idx LIMIT 1");
+                 "AND t.status = 'ok' ORDER BY t.seconds, s.started_at DESC, t.idx");
     st.bind(1, device).bind(2, backend).bind(3, family).bind(4, variant).bind(5, problem);
-    if (!st.step()) return std::nullopt;
+    for (;;) {
+        if (!st.step()) return std::nullopt;
+        if (include_abandoned || st.int64(3) > 1) break;  // confirmed: measured again
+        const auto stored = run_status_from(st.text(4)).value_or(RunStatus::running);
+        const Owner owner{st.text(5), st.int64(6), st.text(7)};
+        if (live_status(stored, owner, st.text(8), st.text(9)) != RunStatus::abandoned) break;
+    }
     Params config;
     try {
         config = Params::from_json(nlohmann::json::parse(st.text(0)));

@@ -39,6 +39,8 @@ struct TuningSessionInfo {
     std::int64_t space_size = 0;
     std::string stop_reason;  // set by finish_tuning_session
     std::string git_revision, command_line, memwall_version;
+    Owner owner;               // set by begin_tuning_session (this process) when its pid is 0
+    std::string heartbeat_at;  // when its owner last stored a trial
 };
 
 // One evaluation. status is an EvalStatus name (ok, invalid, compile_failed, runtime_failed,
@@ -83,7 +85,9 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
 
 // The fastest ok configuration any session found for this kernel and problem on this device
 // and backend (so measured times are compared with measured ones, predicted with predicted),
-// or nullopt. Throws InputError when the stored configuration is malformed.
+// or nullopt. An unconfirmed trial (measured once) of an abandoned session (killed before it
+// could confirm its best) is passed over unless `include_abandoned`. Throws InputError when
+// the stored configuration is malformed.
 struct TunedConfig {
     Params config;
     double seconds = 0;
@@ -91,6 +95,6 @@ struct TunedConfig {
 };
 std::optional<TunedConfig> best_tuned_config(const Store& store, const std::string& device, const std::string& backend,
                                              const std::string& family, const std::string& variant,
-                                             const std::string& problem);
+                                             const std::string& problem, bool include_abandoned = false);
 
 }  // namespace memwall

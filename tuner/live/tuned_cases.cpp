@@ -9,14 +9,15 @@
 
 namespace memwall {
 
-TunedCases apply_tuned(const std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model) {
+TunedCases apply_tuned(const std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model,
+                       bool include_abandoned) {
     TunedCases out;
     std::set<CaseKey> seen;
     for (PlannedCase c : cases) {
         if (!c.variant->tunables.empty()) {
             const Backend b = c.variant->backend;
             const auto best = best_tuned_config(store, tuning_device(b, &model), std::string(to_string(b)),
-                                                c.family->name, c.variant->name, c.problem.canonical());
+                                                c.family->name, c.variant->name, c.problem.canonical(), include_abandoned);
             if (best) {
                 c.config = best->config;
                 ++out.tuned;

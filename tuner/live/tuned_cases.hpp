@@ -19,7 +19,9 @@ struct TunedCases {
     std::vector<std::string> untuned;  // names of the cases with tunables but no stored best
 };
 
-TunedCases apply_tuned(const std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model);
+// Unconfirmed bests of abandoned sessions are passed over unless `include_abandoned`.
+TunedCases apply_tuned(const std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model,
+                       bool include_abandoned = false);
 
 // --tuned replaces the variants' tunable axes: throws UsageError when `overrides` sweeps one.
 void check_tuned_overrides(const std::vector<PlannedCase>& cases, const std::vector<std::string>& overrides);
