@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "cli/compare_output.hpp"
+#include "cli/isolation_args.hpp"
 #include "core/errors.hpp"
 #include "harness/builds_together.hpp"
 #include "harness/gbench.hpp"
@@ -25,6 +26,7 @@ struct CiArgs {
     std::vector<std::string> tags;
     std::optional<double> threshold, alpha;
     bool update_baseline = false, cross_device = false, quiet = false;
+    IsolationArgs isolation;
 };
 
 // "main" is the tag baseline=main; "key=value" is that tag.
@@ -121,15 +123,17 @@ void ci_command(const CiArgs& a, Context& ctx) {
     const auto tag = baseline_tag(a.baseline);
     const std::optional<LoadedRun> baseline = find_baseline(ctx.db_path, tag, a.update_baseline);
 
+    const IsolationOptions isolation = isolation_from(a.isolation);
     init_google_benchmark(suite_gbench_flags(suite));
     Store store = Store::open(ctx.db_path, Store::Mode::create);
+    const InterruptScope interrupts;  // from here a Ctrl-C, even during ceilings, ends the run as interrupted
     RunSession session = RunSession::begin(store, info, suite.sweep.backends,
                                            {.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet});
     const std::int64_t run_id = session.id();
 
-    const InterruptScope interrupts;
     RunnerOptions opt;
     opt.measure.sampler = suite.sweep.sampler;
+    opt.isolation = isolation;
     opt.seed = suite.sweep.seed;
     opt.repetitions = suite.repetitions;
     opt.progress = !a.quiet;
@@ -187,6 +191,7 @@ void add_ci_command(CLI::App& app, Context& ctx) {
                     "roofline ceilings: reuse (this host's latest, else measure), measure, none")
         ->check(CLI::IsMember({"reuse", "measure", "none"}));
     cmd->add_flag("--quiet,-q", a->quiet, "no progress bar");
+    add_isolation_options(cmd, a->isolation);
     cmd->callback([a, &ctx] { ci_command(*a, ctx); });
 }
 

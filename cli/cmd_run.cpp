@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/app.hpp"
+#include "cli/isolation_args.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "harness/gbench.hpp"
@@ -25,6 +26,9 @@ struct RunArgs {
     std::string resume;  // "" not resuming; "latest" or a run id
     bool tuned = false;
     std::string device_model;  // --tuned on cuda-emu: whose predicted best
+    bool retry_failed = false;
+    bool tuned_abandoned = false;
+    IsolationArgs isolation;
 };
 
 SweepSpec spec_from(const RunArgs& a) {
@@ -67,8 +71,8 @@ const DeviceSpec& tuned_model(const std::string& name) {
 }
 
 // The cases that take a stored best, said on stderr.
-void use_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model) {
-    TunedCases t = apply_tuned(cases, store, model);
+void use_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model, bool include_abandoned) {
+    TunedCases t = apply_tuned(cases, store, model, include_abandoned);
     cases = std::move(t.cases);
     std::cerr << "tuned: " << t.tuned << " case(s) use their best stored configuration";
     if (t.untuned.empty()) {
@@ -95,6 +99,11 @@ RunInfo run_to_resume(const Store& store, const std::string& which, const std::s
         if (!run) throw UsageError("no run " + which + " in " + db_path);
     }
     if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
+    if (run->status == RunStatus::running)
+        throw InputError("run " + std::to_string(run->id) + " is being measured by process " +
+                         std::to_string(run->owner.pid) + " on " + run->owner.host + " (last case stored " +
+                         (run->heartbeat_at.empty() ? "never" : run->heartbeat_at) +
+                         "); resume it once that process has ended");
     return *run;
 }
 
@@ -116,12 +125,16 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         cases = expand_sweep(spec, ctx.catalogue);
         if (a.tuned) check_tuned_overrides(cases, a.axes);
     }
+    if (a.retry_failed && !resuming) throw UsageError("--retry-failed is for --resume");
+    const IsolationOptions isolation = isolation_from(a.isolation);
     if (resuming && (a.tuned || !a.device_model.empty()))
         throw UsageError("--tuned cannot be combined with --resume: a run made with --tuned resumes tuned");
     if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
     const DeviceSpec* model = a.tuned ? &tuned_model(a.device_model) : nullptr;
     SessionOptions options{.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet};
     Store store = Store::open(ctx.db_path, Store::Mode::create);
+    // From here a Ctrl-C (even while ceilings are measured) ends the run as interrupted.
+    const InterruptScope interrupts;
 
     std::optional<RunSession> session;
     if (resuming) {
@@ -129,6 +142,10 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         spec = SweepSpec::from_json(nlohmann::json::parse(run.sweep));
         cases = expand_sweep(spec, ctx.catalogue);
         if (auto t = run.tags.find("tuned"); t != run.tags.end()) model = &tuned_model(t->second);
+        if (a.retry_failed) {
+            const std::size_t n = store.remove_cases(run.id, {CaseStatus::failed, CaseStatus::timeout});
+            std::cerr << "retrying " << n << " failed or timed-out case(s) of run " << run.id << "\n";
+        }
         std::cerr << "resuming run " << run.id << ": " << store.case_count(run.id) << " of " << cases.size()
                   << " cases already stored\n";
         session = RunSession::resume(store, run.id, spec.backends, options);
@@ -137,12 +154,12 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         session = RunSession::begin(store, run_info(spec, cases, Provenance::here(ctx.command_line), tags), spec.backends,
                                     options);
     }
-    if (model) use_tuned(cases, store, *model);
+    if (model) use_tuned(cases, store, *model, a.tuned_abandoned);
 
-    const InterruptScope interrupts;
     RunnerOptions opt;
     opt.measure.sampler = spec.sampler;
     opt.measure.case_timeout = a.case_timeout;
+    opt.isolation = isolation;
     opt.seed = spec.seed;
     opt.repetitions = gbench.repetitions;
     opt.progress = !a.quiet;
@@ -156,6 +173,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         if (r.skipped) std::cout << ", " << r.skipped << " already stored";
         std::cout << "\n\n";
         print_cases(std::cout, store.cases(run_id, false), store.ceilings(run_id));
+        if (r.isolation.cases) std::cout << "\n" << isolation_summary(r.isolation) << "\n";
     }
     if (r.interrupted) {
         std::cerr << "memwall: interrupted; `memwall run --resume " << run_id << "` measures the rest\n";
@@ -187,6 +205,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_flag("--quiet,-q", a->quiet, "no progress bar");
     cmd->add_flag("--tuned", a->tuned, "each case takes the best configuration stored by `memwall tune` for its "
                                        "device and problem (cases with none keep the defaults)");
+    cmd->add_flag("--tuned-abandoned", a->tuned_abandoned,
+                  "with --tuned: also take unconfirmed bests of tuning sessions that were killed");
     cmd->add_option("--device-model", a->device_model,
                     "with --tuned: cuda-emu cases take the best predicted for this GPU (default H100 SXM)");
     cmd->add_option("--warmup", a->sampler.warmup_runs, "untimed runs before sampling");
@@ -195,7 +215,11 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--max-noise", a->sampler.max_noise,
                     "stop when the relative stddev or the median's 95% CI half-width is below this (0.01 = 1%)");
     cmd->add_option("--timeout", a->sampler.timeout, "seconds of sampling per case after which it stops regardless");
-    cmd->add_option("--case-timeout", a->case_timeout, "a case whose single run exceeds this many seconds is not timed");
+    cmd->add_option("--case-timeout", a->case_timeout,
+                    "seconds a case may take from set-up to its last sample; past it the case is stopped and stored "
+                    "as timeout (default 120)");
+    cmd->add_flag("--retry-failed", a->retry_failed, "with --resume: measure the failed and timed-out cases again");
+    add_isolation_options(cmd, a->isolation);
     cmd->callback([a, &ctx, cmd] {
         if (cmd->count("--resume") && a->resume.empty()) a->resume = "latest";
         run_command(*a, ctx, cmd);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "cli/app.hpp"
+#include "cli/isolation_args.hpp"
 #include "cli/tune_progress.hpp"
 #include "cli/tuning_output.hpp"
 #include "core/errors.hpp"
@@ -38,6 +39,7 @@ struct TuneArgs {
     bool quiet = false;
     SamplerSettings sampler;
     double case_timeout = 120;
+    IsolationArgs isolation;
 };
 
 TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
@@ -211,6 +213,7 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     LiveOptions options;
     options.measure.sampler = a.sampler;
     options.measure.case_timeout = a.case_timeout;
+    options.isolation = isolation_from(a.isolation);
     options.predict_for = predict_for;
     LiveObjective objective(target, detect_memory_hierarchy(), options);
     SessionRecorder recorder(store, info, target.space);
@@ -259,7 +262,10 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     tune->add_option("--min-time", a->sampler.min_time, "seconds of samples before stopping is considered");
     tune->add_option("--max-noise", a->sampler.max_noise, "stop sampling when the noise is below this (0.01 = 1%)");
     tune->add_option("--timeout", a->sampler.timeout, "seconds of sampling per configuration at most");
-    tune->add_option("--case-timeout", a->case_timeout, "a configuration whose single run exceeds this fails");
+    tune->add_option("--case-timeout", a->case_timeout,
+                     "seconds a configuration may take from set-up to its last sample; past it it is stopped and "
+                     "fails (default 120)");
+    add_isolation_options(tune, a->isolation);
     tune->callback([a, &ctx, tune] { tune_command(*a, ctx, tune); });
 
     auto* eval = app.add_subcommand("tune-eval", "score strategies on recorded spaces against the exact "

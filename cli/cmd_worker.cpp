@@ -1,10 +1,15 @@
-// memwall measure-worker: one build's side of `memwall ci --baseline-build`, serving the cases
-// of a suite over stdin/stdout (harness/worker.hpp). Not meant to be typed: hidden from help.
+// The worker commands, not meant to be typed (hidden from help): measure-worker, one build's
+// side of `memwall ci --baseline-build`, serving the cases of a suite over stdin/stdout
+// (harness/worker.hpp); case-worker, measuring isolated cases (harness/case_worker.hpp).
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 
 #include "cli/app.hpp"
+#include "core/errors.hpp"
 #include "core/machine.hpp"
+#include "harness/case_worker.hpp"
 #include "harness/suite.hpp"
 #include "harness/worker.hpp"
 
@@ -30,9 +35,21 @@ void worker_command(const std::string& suite_path, const std::string& scale, Con
     }
 }
 
+void case_worker_command(Context& ctx) {
+    // Replies go to a copy of stdout; stdout itself becomes stderr, so a kernel that prints
+    // cannot garble the protocol.
+    const int replies = ::dup(STDOUT_FILENO);
+    if (replies < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) throw InputError("case-worker: cannot set up its output");
+    serve_cases(std::cin, replies, ctx.catalogue, detect_memory_hierarchy());
+}
+
 }  // namespace
 
 void add_worker_command(CLI::App& app, Context& ctx) {
+    auto* cases = app.add_subcommand("case-worker", "measure cases sent on stdin, one per line, in this process");
+    cases->group("");  // internal
+    cases->callback([&ctx] { case_worker_command(ctx); });
+
     auto* cmd = app.add_subcommand("measure-worker", "serve a suite's cases to memwall ci --baseline-build");
     cmd->group("");  // internal
     auto suite = std::make_shared<std::string>();

@@ -77,6 +77,8 @@ void emulation_note(std::ostream& os, const std::vector<CaseRecord>& cases) {
               "ceilings.\n";
 }
 
+bool cut_short(const CaseRecord& c) { return c.sampling_stop == sampling_stop::time_limit_before_min; }
+
 }  // namespace
 
 void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
@@ -90,7 +92,7 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
         if (c.status == CaseStatus::ok && c.summary.n > 0) {
             row.push_back(format_duration(c.summary.median) + (emulated(c) ? " (emu)" : ""));
             row.push_back(format_duration(c.summary.iqr));
-            row.push_back(std::to_string(c.summary.n));
+            row.push_back(std::to_string(c.summary.n) + (cut_short(c) ? "!" : ""));
             const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
             row.push_back(p.flops > 0 ? format_fixed(p.flops_per_second / 1e9, 1) : "-");
             // Traffic and intensity at the level that bounds the case (the outermost level when
@@ -109,6 +111,8 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
     }
     t.print(os);
     emulation_note(os, cases);
+    if (std::any_of(cases.begin(), cases.end(), cut_short))
+        os << "n! sampling stopped at its time limit (--timeout) before --min-samples: fewer samples than asked.\n";
 }
 
 void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <new>
 
 #include "profiler/perf_events.hpp"
 
@@ -30,6 +31,7 @@ PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryH
         rec.counters = c.variant->model(point, mh);
         auto inst = c.variant->prepare(w, point);
         inst->poison();
+        if (opt.stage) opt.stage("check");
         const auto t0 = std::chrono::steady_clock::now();
         inst->run();
         const double first = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -48,6 +50,9 @@ PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryH
         rec.status = CaseStatus::ok;
         rec.message = check_summary(ch);
         out.instance = std::move(inst);
+    } catch (const std::bad_alloc&) {
+        rec.status = CaseStatus::failed;
+        rec.message = "out of memory: an allocation failed (std::bad_alloc)";
     } catch (const std::exception& e) {
         rec.status = CaseStatus::failed;
         rec.message = e.what();
@@ -61,7 +66,12 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
     CaseRecord& rec = p.record;
     if (!p.instance) return rec;
     try {
-        Sampling s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler);
+        if (opt.stage) opt.stage("warm-up");
+        for (int i = 0; i < opt.sampler.warmup_runs; ++i) p.instance->run_timed();
+        if (opt.stage) opt.stage("sampling");
+        SamplerSettings warm = opt.sampler;
+        warm.warmup_runs = 0;
+        Sampling s = take_samples([&] { return p.instance->run_timed(); }, warm);
         // CPU counters over one more run, where the machine has a PMU (many VMs do not).
         static const bool pmu = probe_perf_events().available;
         if (pmu && c.variant->backend == Backend::cpu) {
@@ -74,6 +84,7 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
         rec.summary = summarize(s.seconds);
         rec.samples.push_back(std::move(s.seconds));
         rec.message += "; sampling " + s.stop_reason;
+        rec.sampling_stop = s.stop_reason;
     } catch (const std::exception& e) {
         rec.status = CaseStatus::failed;
         rec.message = e.what();

@@ -2,7 +2,9 @@
 // Used by the sweep runner and, one configuration at a time, by the tuner.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <string_view>
 
 #include "core/catalogue.hpp"
 #include "harness/sampler.hpp"
@@ -15,7 +17,11 @@ namespace memwall {
 struct MeasureOptions {
     SamplerSettings sampler;
     // A case whose checked run alone takes longer than this is recorded as timeout, untimed.
+    // Isolated (harness/isolated_measurer), the whole case is also killed past it, at any stage.
     double case_timeout = 120;
+    // Called as each stage begins: "set-up", "check", "warm-up", "sampling" (may be empty), so
+    // a case that hangs or dies is reported with where.
+    std::function<void(std::string_view)> stage;
 };
 
 // A case checked and ready to time: `record` holds its key, counters and status; `instance` is

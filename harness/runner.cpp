@@ -7,7 +7,6 @@
 
 #include "harness/interrupt.hpp"
 #include "harness/progress.hpp"
-#include "harness/workload_cache.hpp"
 #include "results/bootstrap.hpp"
 
 namespace memwall {
@@ -37,7 +36,7 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<Plan
     }
     if (todo.empty()) return result;
 
-    WorkloadCache workloads;
+    const std::unique_ptr<CaseMeasurer> measurer = make_measurer(opt.isolation, mh);
     std::map<const PlannedCase*, Pending> pending;
     Progress progress(todo.size() * static_cast<std::size_t>(opt.repetitions), opt.progress);
 
@@ -53,8 +52,8 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<Plan
             Pending& p = pending[c];
             CaseRecord rec;
             try {
-                rec = measure_case(*c, workloads.get(*c, c->problem, opt.seed), mh, opt.measure);
-            } catch (const std::exception& e) {  // the workload itself could not be built
+                rec = measurer->measure(*c, opt.seed, opt.measure);
+            } catch (const std::exception& e) {  // no worker could be started in place of a lost one
                 rec.key = key_of(*c);
                 rec.status = CaseStatus::failed;
                 rec.message = e.what();
@@ -93,6 +92,7 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<Plan
     benchmark::ClearRegisteredBenchmarks();
     progress.finish();
     if (stop_requested) result.interrupted = true;
+    if (const auto* isolated = dynamic_cast<const IsolatedMeasurer*>(measurer.get())) result.isolation = isolated->stats();
     return result;
 }
 

@@ -1,10 +1,12 @@
 // The sweep runner: every case missing from the run is registered with Google Benchmark at run
-// time, measured (measure_case), and committed to the store as soon as it is measured.
+// time, measured (measure_case, in a worker process unless isolation is off), and committed to
+// the store as soon as it is measured.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "harness/isolated_measurer.hpp"
 #include "harness/measure.hpp"
 #include "harness/sweep.hpp"
 #include "results/store.hpp"
@@ -17,6 +19,7 @@ namespace memwall {
 
 struct RunnerOptions {
     MeasureOptions measure;
+    IsolationOptions isolation;  // worker processes per case; in this process when not enabled
     std::uint64_t seed = 1;
     int repetitions = 1;   // Google Benchmark's --benchmark_repetitions: samples per rep are kept
     bool progress = true;  // progress bar on stderr (only drawn on a terminal)
@@ -27,6 +30,7 @@ struct RunnerResult {
     std::size_t skipped = 0;    // already in the run (--resume)
     std::size_t not_ok = 0;     // committed with a status other than ok
     bool interrupted = false;
+    IsolationStats isolation;   // empty when not isolated
 };
 
 // Registers the missing cases, runs Google Benchmark with `display` (nullptr: its default

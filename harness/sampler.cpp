@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "results/statistics.hpp"
+#include "results/store.hpp"
 
 namespace memwall {
 
@@ -47,7 +48,7 @@ Sampling take_samples(const std::function<double()>& once, const SamplerSettings
         total += t;
         const auto n = static_cast<int>(out.seconds.size());
         if (n >= s.max_samples) {
-            out.stop_reason = "max samples";
+            out.stop_reason = sampling_stop::max_samples;
             break;
         }
         if (n >= s.min_samples && total >= s.min_time) {
@@ -55,12 +56,12 @@ Sampling take_samples(const std::function<double()>& once, const SamplerSettings
             const Interval ci = median_ci(out.seconds, 0.95);
             const double half_width = (ci.hi - ci.lo) / 2 / sum.median;
             if (sum.rsd <= s.max_noise || half_width <= s.max_noise) {
-                out.stop_reason = "converged";
+                out.stop_reason = sampling_stop::converged;
                 break;
             }
         }
         if (total >= s.timeout) {
-            out.stop_reason = "timeout";
+            out.stop_reason = n < s.min_samples ? sampling_stop::time_limit_before_min : sampling_stop::time_limit;
             break;
         }
     }

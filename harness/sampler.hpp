@@ -26,7 +26,7 @@ struct SamplerSettings {
 
 struct Sampling {
     std::vector<double> seconds;
-    std::string stop_reason;  // "converged", "timeout", "max samples"
+    std::string stop_reason;  // one of sampling_stop's
 };
 
 // Runs `once` (one timed execution returning seconds) per the settings.

@@ -22,7 +22,8 @@ std::string slurp(const fs::path& p) {
     return ss.str();
 }
 
-pid_t spawn(const std::vector<std::string>& args, const fs::path& cwd, const fs::path& out, const fs::path& err) {
+pid_t spawn(const std::string& binary, const std::vector<std::string>& args, const fs::path& cwd, const fs::path& out,
+            const fs::path& err) {
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
@@ -33,7 +34,7 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& cwd, const fs:
         dup2(in, 0);
         dup2(o, 1);
         dup2(e, 2);
-        std::vector<std::string> all{MEMWALL_BINARY};
+        std::vector<std::string> all{binary};
         all.insert(all.end(), args.begin(), args.end());
         std::vector<char*> argv;
         for (auto& a : all) argv.push_back(a.data());
@@ -47,10 +48,14 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& cwd, const fs:
 }  // namespace
 
 Result run_memwall(const std::vector<std::string>& args, const fs::path& cwd) {
+    return run_program(MEMWALL_BINARY, args, cwd);
+}
+
+Result run_program(const std::string& binary, const std::vector<std::string>& args, const fs::path& cwd) {
     // Output files live beside cwd, so snapshots of cwd do not see them.
     const fs::path out = cwd.parent_path() / (cwd.filename().string() + ".out");
     const fs::path err = cwd.parent_path() / (cwd.filename().string() + ".err");
-    pid_t pid = spawn(args, cwd, out, err);
+    pid_t pid = spawn(binary, args, cwd, out, err);
     int st = 0;
     waitpid(pid, &st, 0);
     Result r;
@@ -63,7 +68,7 @@ Result run_memwall(const std::vector<std::string>& args, const fs::path& cwd) {
 }
 
 pid_t spawn_memwall(const std::vector<std::string>& args, const fs::path& cwd) {
-    return spawn(args, cwd, cwd.parent_path() / (cwd.filename().string() + ".out"),
+    return spawn(MEMWALL_BINARY, args, cwd, cwd.parent_path() / (cwd.filename().string() + ".out"),
                  cwd.parent_path() / (cwd.filename().string() + ".err"));
 }
 

@@ -16,6 +16,8 @@ struct Result {
 
 // Runs MEMWALL_BINARY with `args` in `cwd`, waits, and returns its exit status and output.
 Result run_memwall(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+// The same with another executable that calls run_cli (one with test-only kernels).
+Result run_program(const std::string& binary, const std::vector<std::string>& args, const std::filesystem::path& cwd);
 
 // Starts it without waiting; output goes to files in `cwd`.
 pid_t spawn_memwall(const std::vector<std::string>& args, const std::filesystem::path& cwd);

@@ -44,7 +44,7 @@ TEST(Sampler, NoisyCasesStopAtTheTimeout) {
     set.max_noise = 0.001;
     set.timeout = 0.5;
     auto r = take_samples(std::ref(s), set);
-    EXPECT_EQ(r.stop_reason, "timeout");
+    EXPECT_EQ(r.stop_reason, "time limit");
     double total = 0;
     for (double t : r.seconds) total += t;
     EXPECT_GE(total, 0.5);
@@ -72,4 +72,14 @@ TEST(Sampler, SettingsAreValidated) {
     set = {};
     set.max_noise = -1;
     EXPECT_THROW(set.validate(), UsageError);
+}
+
+TEST(Sampler, ATimeLimitBeforeTheMinimumSamplesIsSaid) {
+    Script s{{0.2}};
+    SamplerSettings set;
+    set.min_samples = 50;
+    set.timeout = 0.5;
+    auto r = take_samples(std::ref(s), set);
+    EXPECT_EQ(r.stop_reason, "time limit before min samples");
+    EXPECT_LT(r.seconds.size(), 50u);
 }

@@ -47,7 +47,7 @@ Evaluation evaluation_of(const CaseRecord& rec, Backend backend, const DeviceSpe
 }
 
 LiveObjective::LiveObjective(const LiveTarget& target, const MemoryHierarchy& mh, LiveOptions options)
-    : target_(target), mh_(mh), options_(std::move(options)) {
+    : target_(target), options_(std::move(options)), measurer_(make_measurer(options_.isolation, mh)) {
     const Backend b = target_.variant->backend;
     if (b == Backend::cuda_emu) {
         if (!options_.predict_for) throw std::logic_error("LiveObjective: cuda-emu needs a device to predict for");
@@ -56,13 +56,12 @@ LiveObjective::LiveObjective(const LiveTarget& target, const MemoryHierarchy& mh
         s.min_samples = s.max_samples = 1;
         s.min_time = 0;
     }
-    workload_ = target_.family->make_workload(target_.problem, options_.input_seed);
 }
 
 Evaluation LiveObjective::evaluate(std::size_t config) {
     const PlannedCase c{target_.family, target_.variant, target_.problem, target_.space.params(config)};
     const auto t0 = std::chrono::steady_clock::now();
-    const CaseRecord rec = measure_case(c, *workload_, mh_, options_.measure);
+    const CaseRecord rec = measurer_->measure(c, options_.input_seed, options_.measure);
     Evaluation e = evaluation_of(rec, target_.variant->backend, options_.predict_for);
     e.cost_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return e;

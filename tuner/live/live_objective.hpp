@@ -1,7 +1,8 @@
 // Live tuning: an Objective that evaluates a configuration of a memwall variant through the
-// harness (measure_case: poison, run, check against the reference, samples, counters). A
-// configuration that fails or computes a wrong result is an evaluation with its reason, so it
-// is recorded and never chosen. The workload (inputs and reference) is built once.
+// harness (measure_case: poison, run, check against the reference, samples, counters), in a
+// worker process unless isolation is off, so a configuration that crashes or hangs costs only
+// itself. A configuration that fails or computes a wrong result is an evaluation with its
+// reason, so it is recorded and never chosen. The workload (inputs and reference) is built once.
 //
 // Time: on cpu (and cuda) the median of the samples, measured here. On cuda-emu it is the
 // roofline prediction for a named device from the emu counters (predict_roofline): the
@@ -13,14 +14,16 @@
 #include <cstdint>
 #include <memory>
 
-#include "tuner/live/live_tuning.hpp"
+#include "harness/isolated_measurer.hpp"
 #include "harness/measure.hpp"
+#include "tuner/live/live_tuning.hpp"
 #include "tuner/objective.hpp"
 
 namespace memwall {
 
 struct LiveOptions {
     MeasureOptions measure;
+    IsolationOptions isolation;
     std::uint64_t input_seed = 1;
     // cuda-emu: the device whose roofline gives the time (required there, ignored elsewhere).
     const DeviceSpec* predict_for = nullptr;
@@ -28,8 +31,8 @@ struct LiveOptions {
 
 class LiveObjective final : public Objective {
 public:
-    // Keeps a reference to `target`; builds the workload. On cuda-emu one checked run and one
-    // sample per configuration are enough: no emulated time is used.
+    // Keeps a reference to `target`; starts the worker when isolated. On cuda-emu one checked
+    // run and one sample per configuration are enough: no emulated time is used.
     LiveObjective(const LiveTarget& target, const MemoryHierarchy& mh, LiveOptions options);
 
     const TuningSpace& space() const override { return target_.space; }
@@ -39,9 +42,8 @@ public:
 
 private:
     const LiveTarget& target_;
-    MemoryHierarchy mh_;
     LiveOptions options_;
-    std::unique_ptr<Workload> workload_;
+    std::unique_ptr<CaseMeasurer> measurer_;
 };
 
 // How one measured case becomes an evaluation (cost_seconds left to the caller): see above.

@@ -1,0 +1,54 @@
+#include "cli/isolation_args.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/bytes.hpp"
+#include "core/errors.hpp"
+
+namespace memwall::cli {
+
+namespace {
+
+std::string this_executable() {
+    char path[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) throw InputError(std::string("cannot find memwall's own executable for its case workers: ") +
+                                 std::strerror(errno) + " (--no-isolate measures cases in this process)");
+    return std::string(path, static_cast<std::size_t>(n));
+}
+
+}  // namespace
+
+void add_isolation_options(CLI::App* cmd, IsolationArgs& a) {
+    cmd->add_flag("--no-isolate", a.no_isolate,
+                  "measure cases in this process, not in a worker process (for a debugger; a crashing case then "
+                  "ends the command)");
+    cmd->add_option("--case-memory", a.case_memory,
+                    "memory a case may allocate, e.g. 8GiB (default: no limit); past it the case fails alone");
+}
+
+IsolationOptions isolation_from(const IsolationArgs& a) {
+    IsolationOptions o;
+    if (a.no_isolate) {
+        if (!a.case_memory.empty()) throw UsageError("--case-memory needs isolation: drop --no-isolate");
+        return o;
+    }
+    o.worker_command = {this_executable(), "case-worker"};
+    if (!a.case_memory.empty()) o.memory_limit = parse_bytes(a.case_memory, "--case-memory");
+    return o;
+}
+
+std::string isolation_summary(const IsolationStats& s) {
+    const double total = s.case_seconds + s.overhead_seconds + s.start_seconds;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "isolation: %zu cases in %zu worker process%s, %.3g s of overhead (%.2g%% of %.3g s)",
+                  s.cases, s.worker_starts, s.worker_starts == 1 ? "" : "es", s.overhead_seconds + s.start_seconds,
+                  total > 0 ? 100 * (s.overhead_seconds + s.start_seconds) / total : 0.0, total);
+    return buf;
+}
+
+}  // namespace memwall::cli
