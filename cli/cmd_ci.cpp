@@ -188,7 +188,8 @@ void add_ci_command(CLI::App& app, Context& ctx) {
     cmd->add_flag("--cross-device", a->cross_device,
                   "compare with a baseline from another device, normalised by roofs");
     cmd->add_option("--ceilings", a->ceilings,
-                    "roofline ceilings: reuse (this host's latest, else measure), measure, none")
+                    "roofline ceilings: reuse (this host's latest measured, unless flagged unreliable; else measure), "
+                    "measure, none")
         ->check(CLI::IsMember({"reuse", "measure", "none"}));
     cmd->add_flag("--quiet,-q", a->quiet, "no progress bar");
     add_isolation_options(cmd, a->isolation);

@@ -172,7 +172,9 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         std::cout << "run " << run_id << " in " << ctx.db_path << ": " << r.measured << " cases measured";
         if (r.skipped) std::cout << ", " << r.skipped << " already stored";
         std::cout << "\n\n";
-        print_cases(std::cout, store.cases(run_id, false), store.ceilings(run_id));
+        const Ceilings ceilings = store.ceilings(run_id);
+        print_cases(std::cout, store.cases(run_id, false), ceilings);
+        if (const std::string line = unreliable_ceilings_line(ceilings); !line.empty()) std::cout << line << '\n';
         if (r.isolation.cases) std::cout << "\n" << isolation_summary(r.isolation) << "\n";
     }
     if (r.interrupted) {
@@ -200,7 +202,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main)");
     cmd->add_option("--resume", a->resume, "measure only the cases missing from a run (default: the latest)")
         ->expected(0, 1);
-    cmd->add_option("--ceilings", a->ceilings, "roofline ceilings: reuse (this host's latest, else measure), measure, none")
+    cmd->add_option("--ceilings", a->ceilings, "roofline ceilings: reuse (this host's latest measured, unless flagged unreliable; else "
+                                          "measure), measure, none")
         ->check(CLI::IsMember({"reuse", "measure", "none"}));
     cmd->add_flag("--quiet,-q", a->quiet, "no progress bar");
     cmd->add_flag("--tuned", a->tuned, "each case takes the best configuration stored by `memwall tune` for its "

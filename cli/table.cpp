@@ -149,10 +149,20 @@ void print_ceilings(std::ostream& os, const Ceilings& c) {
     for (const auto& x : c.items) {
         const std::string value = x.kind == CeilingKind::compute ? format_fixed(x.value / 1e9, 1) + " GFLOP/s"
                                                                  : format_fixed(x.value / 1e9, 1) + " GB/s";
-        t.add({x.name, std::string(to_string(x.kind)), value,
+        t.add({x.name + (x.reliable() ? "" : " (unreliable)"), std::string(to_string(x.kind)), value,
                x.capacity_bytes > 0 ? format_si(x.capacity_bytes, 3) + "B" : "-", x.method});
     }
     t.print(os);
+    if (const std::string line = unreliable_ceilings_line(c); !line.empty()) os << line << '\n';
+    if (c.reused_from_run > 0) os << "reused from run " << c.reused_from_run << ", which measured them\n";
+}
+
+std::string unreliable_ceilings_line(const Ceilings& c) {
+    std::string flagged;
+    for (const auto& x : c.items)
+        if (!x.reliable()) flagged += (flagged.empty() ? "" : "; ") + x.name + ": " + x.unreliable;
+    if (flagged.empty()) return {};
+    return "unreliable ceilings (" + flagged + "): `memwall ceilings` on a quiet machine measures them again";
 }
 
 void print_runs(std::ostream& os, const Store& store) {

@@ -33,7 +33,12 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
 // The hierarchical roofline of each timed case: one row per memory level it has bytes at, from
 // the preferred source, then the other sources' bytes at that level (marked beside).
 void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings);
+// The ceilings, a flagged one named "(unreliable)", then unreliable_ceilings_line and, for
+// reused ones, the run that measured them.
 void print_ceilings(std::ostream& os, const Ceilings& c);
+// One line naming the ceilings flagged unreliable, each with why, and how to measure them
+// again; empty when none is flagged.
+std::string unreliable_ceilings_line(const Ceilings& c);
 void print_runs(std::ostream& os, const Store& store);
 
 }  // namespace memwall::cli

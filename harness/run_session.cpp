@@ -57,14 +57,24 @@ CeilingsMode ceilings_mode_from(const std::string& name) {
     throw UsageError("--ceilings '" + name + "': expected reuse, measure or none");
 }
 
+ReuseChoice choose_ceilings_to_reuse(const Store& store, const std::string& host, std::int64_t run_id) {
+    auto other = [run_id](std::optional<std::int64_t> id) { return id && *id != run_id ? id : std::nullopt; };
+    if (auto from = other(store.latest_measured_ceilings_run(host, "cpu", true))) return {from, std::nullopt};
+    return {std::nullopt, other(store.latest_measured_ceilings_run(host, "cpu", false))};
+}
+
 CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress) {
     CeilingOptions opt;
-    if (progress && isatty(STDERR_FILENO)) {
+    const bool line = progress && isatty(STDERR_FILENO);
+    if (line) {
         opt.progress = [](double f) {
             std::fprintf(stderr, "\r\033[Kmeasuring ceilings %3.0f%%", f * 100);
             std::fflush(stderr);
         };
     }
+    opt.note = [line](const std::string& what) {
+        std::fprintf(stderr, "%smemwall: ceilings: %s\n", line ? "\r\033[K" : "", what.c_str());
+    };
     CeilingMeasurement m = measure_cpu_ceilings(mh, opt);
     if (opt.progress) std::fputs("\r\033[K", stderr);
     return m;
@@ -77,11 +87,17 @@ Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const Session
     if (options.given_ceilings) return *options.given_ceilings;
     if (options.ceilings == CeilingsMode::none) return {};
     if (options.ceilings == CeilingsMode::reuse) {
-        if (auto from = store.latest_ceilings_run(host_name(), "cpu"); from && *from != run_id) {
-            Ceilings c = store.ceilings(*from);
-            for (auto& x : c.items) x.method += " (reused from run " + std::to_string(*from) + ")";
+        const ReuseChoice choice = choose_ceilings_to_reuse(store, host_name(), run_id);
+        if (choice.from) {
+            Ceilings c = store.ceilings(*choice.from);
+            c.reused_from_run = *choice.from;
             return c;
         }
+        if (choice.unreliable_only)
+            std::fprintf(stderr,
+                         "memwall: the ceilings stored for this host (run %lld) are flagged unreliable; measuring "
+                         "them again\n",
+                         static_cast<long long>(*choice.unreliable_only));
     }
     const CeilingMeasurement m = measure_ceilings_now(mh, options.progress);
     for (const auto& level : m.not_found) std::fprintf(stderr, "memwall: ceiling not found: %s\n", level.c_str());

@@ -32,13 +32,25 @@ std::map<std::string, std::string> parse_tags(const std::vector<std::string>& ta
 RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
                  std::map<std::string, std::string> tags);
 
-// Where a run's ceilings come from. reuse: the newest measured on this host (their method names
-// the run), measured when there are none; measure: now; none: no roofline.
+// Where a run's ceilings come from. reuse: the newest measured on this host, unless flagged
+// unreliable (a copy names the run that measured them, never a copy's copy), measured when
+// there are none; measure: now; none: no roofline.
 enum class CeilingsMode { reuse, measure, none };
 CeilingsMode ceilings_mode_from(const std::string& name);  // throws UsageError
 
+// What --ceilings reuse finds for a run on this host: the run whose ceilings to copy, or none,
+// and then, when only ceilings flagged unreliable are stored, the run that has them (they are
+// measured again rather than reused: a reused figure would carry its doubt into every run).
+struct ReuseChoice {
+    std::optional<std::int64_t> from;
+    std::optional<std::int64_t> unreliable_only;
+};
+ReuseChoice choose_ceilings_to_reuse(const Store& store, const std::string& host, std::int64_t run_id);
+
 // Measures the CPU ceilings, with a progress line on stderr when `progress` and it is a
-// terminal; the levels not found are in the measurement's not_found.
+// terminal, and a line on stderr for each measurement taken again (busy machine, hierarchy
+// violated); what stays doubtful is flagged in the ceilings. The levels not found are in the
+// measurement's not_found.
 CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress);
 
 struct SessionOptions {

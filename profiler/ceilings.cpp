@@ -1,6 +1,7 @@
 #include "profiler/ceilings.hpp"
 
 #include <omp.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +10,8 @@
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
+
+#include "profiler/ceiling_trust.hpp"
 
 namespace memwall {
 
@@ -33,6 +36,10 @@ double Ceilings::peak_flops() const {
     for (const auto& c : items)
         if (c.kind == CeilingKind::compute) best = std::max(best, c.value);
     return best;
+}
+
+bool Ceilings::reliable() const {
+    return std::all_of(items.begin(), items.end(), [](const Ceiling& c) { return c.reliable(); });
 }
 
 namespace {
@@ -70,10 +77,15 @@ std::vector<double> median3(const std::vector<double>& r) {
 std::optional<Ceiling> plateau(const std::vector<BandwidthSample>& curve, double lo, double hi,
                                std::string name, double capacity, int threads) {
     std::vector<double> rates, sizes;
+    std::string busy;  // the first doubtful sample's reason
+    int doubtful = 0;
     for (const auto& s : curve) {
         if (s.working_set_bytes <= lo || s.working_set_bytes > hi) continue;
         rates.push_back(s.bytes_per_second);
         sizes.push_back(s.working_set_bytes);
+        if (s.unreliable.empty()) continue;
+        if (busy.empty()) busy = s.unreliable;
+        ++doubtful;
     }
     if (rates.empty()) return std::nullopt;
     const auto smooth = median3(rates);
@@ -82,21 +94,46 @@ std::optional<Ceiling> plateau(const std::vector<BandwidthSample>& curve, double
     std::string method = "ERT a=a*b+c, best over working sets " + format_bytes(sizes.front()) +
                          "-" + format_bytes(sizes.back()) + ", " + std::to_string(threads) +
                          " threads";
-    return Ceiling{std::move(name), CeilingKind::bandwidth, best,
-                   "B/s",           std::move(method),      capacity};
+    Ceiling c{std::move(name), CeilingKind::bandwidth, best, "B/s", std::move(method), capacity};
+    if (doubtful > 0)
+        c.unreliable = busy + " (" + std::to_string(doubtful) + " of " + std::to_string(rates.size()) + " working sets)";
+    return c;
+}
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// A measured rate and why it cannot be trusted (busy_reason of its rounds; empty when it can).
+struct Timed {
+    double rate = 0;
+    std::string unreliable;
+};
+
+// A measurement taken again is kept when it can be trusted and the one before cannot, or,
+// when they are alike, when it is faster (best of, as the rounds are).
+bool better(const std::string& again_doubt, double again_rate, const std::string& kept_doubt, double kept_rate) {
+    if (again_doubt.empty() != kept_doubt.empty()) return again_doubt.empty();
+    return again_rate > kept_rate;
 }
 
 // Runs rounds of body(thread, reps) on all threads in one parallel region and returns the best
-// of work_per_rep * reps / seconds. ERT schedule: reps double until a round lasts an eighth of
-// the budget, then rounds repeat until the budget is spent (at least three rounds).
+// of work_per_rep * reps / seconds, with the busy_reason of its rounds (each thread's CPU time
+// beside its wall time, read outside the timed span so the rate is not disturbed). ERT
+// schedule: reps double until a round lasts an eighth of the budget, then rounds repeat until
+// the budget is spent (at least three rounds).
 // Each thread times its own work, and a round counts only when the threads ran together for
 // 90% of it: on a busy machine a thread may start milliseconds late (the scheduler's slice),
 // and the rate of threads that took turns is not the rate of threads running at once. Rounds
 // go on (up to 8x the budget) until one counts; if none does, the best of the others, which
 // understates, is returned.
 template <class Body>
-double best_rate(int threads, double budget, double work_per_rep, Body&& body) {
+Timed best_rate(int threads, double budget, double work_per_rep, Body&& body) {
     std::vector<Clock::time_point> start(threads), end(threads);
+    std::vector<double> cpu(threads);
+    std::vector<TrialRound> rounds_seen;
     double best_together = 0, best_any = 0, spent = 0;
     long reps = 1;
     int rounds = 0;
@@ -106,9 +143,11 @@ double best_rate(int threads, double budget, double work_per_rep, Body&& body) {
         const int t = omp_get_thread_num();
         while (!stop) {
 #pragma omp barrier
+            const double cpu0 = thread_cpu_seconds();
             start[t] = Clock::now();
             body(t, reps);
             end[t] = Clock::now();
+            cpu[t] = thread_cpu_seconds() - cpu0;
 #pragma omp barrier
 #pragma omp single
             {
@@ -120,15 +159,21 @@ double best_rate(int threads, double budget, double work_per_rep, Body&& body) {
                 const double together = secs(*std::min_element(end.begin(), end.end()) -
                                              *std::max_element(start.begin(), start.end()));
                 double longest = 0;
-                for (int i = 0; i < threads; ++i)
+                TrialRound round{.reps = reps};
+                for (int i = 0; i < threads; ++i) {
                     longest = std::max(longest, secs(end[i] - start[i]));
+                    round.cpu_seconds += cpu[i];
+                    round.wall_seconds += secs(end[i] - start[i]);
+                }
                 spent += span;
                 ++rounds;
+                round.together = together >= 0.9 * span;
                 if (span > 0) {
-                    const double rate = work_per_rep * static_cast<double>(reps) / span;
-                    best_any = std::max(best_any, rate);
-                    if (together >= 0.9 * span) best_together = std::max(best_together, rate);
+                    round.rate = work_per_rep * static_cast<double>(reps) / span;
+                    best_any = std::max(best_any, round.rate);
+                    if (round.together) best_together = std::max(best_together, round.rate);
                 }
+                rounds_seen.push_back(round);
                 if ((rounds >= 3 && spent >= budget && best_together > 0) || spent >= 8 * budget)
                     stop = true;
                 else if (longest < budget / 8)
@@ -136,7 +181,7 @@ double best_rate(int threads, double budget, double work_per_rep, Body&& body) {
             }  // the implicit barrier publishes stop and reps
         }
     }
-    return best_together > 0 ? best_together : best_any;
+    return {best_together > 0 ? best_together : best_any, busy_reason(rounds_seen)};
 }
 
 struct FreeDeleter {
@@ -181,19 +226,29 @@ constexpr double kFlopsPerIter = 2.0 * kAccumulators * kLanes;
     return r;
 }
 
-Ceiling measure_fma_peak(int threads, double budget) {
+// The FMA peak, measured again up to `retries` times while it cannot be trusted.
+Ceiling measure_fma_peak(int threads, double budget, int retries, const std::function<void(const std::string&)>& note) {
     constexpr long kItersPerRep = 1024;
     // a = a*0.5 + 0.5 converges to 1: no overflow, no denormals, and the compiler cannot know.
     volatile float b = 0.5f, c = 0.5f;
-    double best =
-        best_rate(threads, budget, kFlopsPerIter * kItersPerRep * threads, [&](int, long reps) {
+    auto measure = [&] {
+        return best_rate(threads, budget, kFlopsPerIter * kItersPerRep * threads, [&](int, long reps) {
             float r = fma_chain(reps * kItersPerRep, b, c);
             asm volatile("" : : "x"(r));  // keeps the chains live
         });
+    };
+    Timed best = measure();
+    for (int pass = 1; pass <= retries && !best.unreliable.empty(); ++pass) {
+        if (note)
+            note("fp32_fma " + best.unreliable + "; measuring it again (" + std::to_string(pass) + " of " +
+                 std::to_string(retries) + ")");
+        Timed again = measure();
+        if (better(again.unreliable, again.rate, best.unreliable, best.rate)) best = std::move(again);
+    }
     std::string method = "ERT-style FP32 FMA chains, " + std::to_string(kAccumulators) + " x " +
                          std::to_string(kVecBytes * 8) + "-bit accumulators, " +
                          std::to_string(threads) + " threads, best of timed rounds";
-    return {"fp32_fma", CeilingKind::compute, best, "FLOP/s", std::move(method), 0};
+    return {"fp32_fma", CeilingKind::compute, best.rate, "FLOP/s", std::move(method), 0, std::move(best.unreliable)};
 }
 
 int team_size(int threads) {
@@ -264,10 +319,10 @@ std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& cu
 
 CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const CeilingOptions& opt) {
     if (opt.threads < 0 || !(opt.min_working_set > 0) || !(opt.growth > 1) ||
-        !(opt.seconds_per_point > 0) || opt.max_working_set < 0)
+        !(opt.seconds_per_point > 0) || opt.max_working_set < 0 || opt.retries < 0)
         throw std::invalid_argument(
             "ceiling options: need threads >= 0, min_working_set > 0, "
-            "growth > 1, seconds_per_point > 0");
+            "growth > 1, seconds_per_point > 0, retries >= 0");
     const int threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
     if (int team = team_size(threads); team != threads)
         throw std::runtime_error("ceilings: OpenMP gave " + std::to_string(team) + " threads of " +
@@ -307,27 +362,61 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 
     const double steps = static_cast<double>(sizes.size()) + 1;
     volatile float b = 0.5f, c = 0.5f;  // a = a*0.5 + 0.5 stays at 1
-    CeilingMeasurement m;
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
+    auto measure_point = [&](std::size_t i) {
         const std::size_t n = sizes[i];
         double bytes_per_pass = 2.0 * sizeof(float) * static_cast<double>(n) * threads;
-        double rate =
-            best_rate(threads, opt.seconds_per_point, bytes_per_pass, [&](int t, long reps) {
-                float* mine = buf.get() + static_cast<std::size_t>(t) * slice;
-                for (long r = 0; r < reps; ++r) {
-                    axpb_pass(mine, n, b, c);
-                    // The results are never read: tell the compiler memory is observed.
-                    asm volatile("" : : "r"(mine) : "memory");
-                }
-            });
-        m.bandwidth_curve.push_back({static_cast<double>(n * sizeof(float)) * threads, rate});
+        Timed t = best_rate(threads, opt.seconds_per_point, bytes_per_pass, [&](int thread, long reps) {
+            float* mine = buf.get() + static_cast<std::size_t>(thread) * slice;
+            for (long r = 0; r < reps; ++r) {
+                axpb_pass(mine, n, b, c);
+                // The results are never read: tell the compiler memory is observed.
+                asm volatile("" : : "r"(mine) : "memory");
+            }
+        });
+        return BandwidthSample{static_cast<double>(n * sizeof(float)) * threads, t.rate, std::move(t.unreliable)};
+    };
+    CeilingMeasurement m;
+    auto& curve = m.bandwidth_curve;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        curve.push_back(measure_point(i));
         if (opt.progress) opt.progress(static_cast<double>(i + 1) / steps);
+    }
+    for (int pass = 1; pass <= opt.retries; ++pass) {
+        const std::string of = " (" + std::to_string(pass) + " of " + std::to_string(opt.retries) + ")";
+        std::vector<bool> again(curve.size(), false);
+        std::size_t busy = 0;
+        std::string busy_why;
+        for (std::size_t i = 0; i < curve.size(); ++i) {
+            if (curve[i].unreliable.empty()) continue;
+            again[i] = true;
+            if (busy++ == 0) busy_why = curve[i].unreliable;
+        }
+        if (busy > 0 && opt.note)
+            opt.note(std::to_string(busy) + " of " + std::to_string(curve.size()) + " working sets " + busy_why +
+                     "; measuring them again" + of);
+        auto plateaus = bandwidth_plateaus(curve, mh, threads);
+        for (const HierarchyViolation& v : flag_hierarchy_violations(plateaus)) {
+            if (opt.note) opt.note(v.inner + " measured slower than " + v.outer + "; measuring both again" + of);
+            for (const Segment& seg : segments(mh, threads)) {
+                if (seg.name != v.inner && seg.name != v.outer) continue;
+                for (std::size_t i = 0; i < curve.size(); ++i)
+                    if (curve[i].working_set_bytes > seg.lo && curve[i].working_set_bytes <= seg.hi) again[i] = true;
+            }
+        }
+        if (std::find(again.begin(), again.end(), true) == again.end()) break;
+        for (std::size_t i = 0; i < curve.size(); ++i) {
+            if (!again[i]) continue;
+            BandwidthSample s = measure_point(i);
+            if (better(s.unreliable, s.bytes_per_second, curve[i].unreliable, curve[i].bytes_per_second))
+                curve[i] = std::move(s);
+        }
     }
     buf.reset();
 
-    m.ceilings.items = bandwidth_plateaus(m.bandwidth_curve, mh, threads);
-    m.not_found = levels_not_found(m.bandwidth_curve, mh, threads);
-    m.ceilings.items.push_back(measure_fma_peak(threads, 10 * opt.seconds_per_point));
+    m.ceilings.items = bandwidth_plateaus(curve, mh, threads);
+    flag_hierarchy_violations(m.ceilings.items);
+    m.not_found = levels_not_found(curve, mh, threads);
+    m.ceilings.items.push_back(measure_fma_peak(threads, 10 * opt.seconds_per_point, opt.retries, opt.note));
     if (opt.progress) opt.progress(1.0);
     return m;
 }

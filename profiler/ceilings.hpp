@@ -2,6 +2,7 @@
 // Toolkit method): bandwidth plateaus per cache level and DRAM, and the FP32 FMA peak.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,21 +24,31 @@ struct Ceiling {
     std::string unit;      // "B/s" or "FLOP/s"
     std::string method;    // how it was obtained, shown beside it
     double capacity_bytes = 0;  // one instance of the cache level (0 for dram and compute)
+    // Why the figure cannot be trusted (measured on a busy machine, contradicts the memory
+    // hierarchy); empty when it can. Flagged figures are kept and shown with the reason.
+    std::string unreliable;
+
+    bool reliable() const { return unreliable.empty(); }
 };
 
 struct Ceilings {
     std::vector<Ceiling> items;
+    // The run that measured them, when a run reuses another's; 0 when measured for this run.
+    std::int64_t reused_from_run = 0;
 
     const Ceiling* find(std::string_view name) const;
     // The best compute ceiling (FLOP/s); 0 when none.
     double peak_flops() const;
     bool empty() const { return items.empty(); }
+    // None of them flagged unreliable.
+    bool reliable() const;
 };
 
 // One point of the bandwidth sweep: working set (all threads) and the best rate observed.
 struct BandwidthSample {
     double working_set_bytes = 0;
     double bytes_per_second = 0;
+    std::string unreliable;  // why the point cannot be trusted (busy_reason); empty when it can
 };
 
 struct CeilingOptions {
@@ -46,6 +57,11 @@ struct CeilingOptions {
     double max_working_set = 0;    // 0: 8x the last-level cache of all threads, at least 256 MiB
     double growth = 1.25;          // working-set growth factor between sweep points
     double seconds_per_point = 0.02;  // per working set; the FMA peak gets 10x
+    // Times a measurement found unreliable (busy, or contradicting the hierarchy) is measured
+    // again before it is kept flagged.
+    int retries = 2;
+    // Called with a line saying what is measured again and why; may be empty.
+    std::function<void(const std::string&)> note;
     // Called with progress in [0, 1]; may be empty.
     std::function<void(double)> progress;
 };
@@ -61,7 +77,11 @@ struct CeilingMeasurement {
 // Measures the bandwidth plateaus (a[i] = a[i]*b + c over growing working sets, per thread
 // slices, best of doubling trial counts) and the vectorised FMA peak with all threads. Each
 // thread times its own work and only rounds in which the threads ran together count, so other
-// processes on the machine slow the measurement down more than they lower the figures.
+// processes on the machine slow the measurement down more than they lower the figures. Working
+// sets and the peak measured while the machine was busy (profiler/ceiling_trust.hpp), and the
+// working sets of levels that contradict the hierarchy, are measured again up to
+// `opt.retries` times, after the rest of the sweep so a passing load can end; what stays
+// doubtful is flagged unreliable with the reason, never left out or stored as trusted.
 // Throws std::invalid_argument on bad options.
 CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const CeilingOptions& opt = {});
 
@@ -71,7 +91,9 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 // the transitions (from 2x the inner level's capacity to 3/4 of the level's own), and each
 // rate is first replaced by the median of it and its neighbours in the segment, so one stray
 // sample cannot set the ceiling of a segment of three samples or more. A level with no sample
-// in its segment is left out. Pure, so it is tested on recorded curves.
+// in its segment is left out; one with a sample flagged unreliable in its segment is flagged
+// too. Hierarchy violations are not checked here (flag_hierarchy_violations). Pure, so it is
+// tested on recorded curves.
 std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve,
                                         const MemoryHierarchy& mh, int threads);
 

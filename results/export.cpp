@@ -104,11 +104,16 @@ ojson run_json(const Store& store, const RunInfo& r, const std::map<std::string,
     };
 }
 
-ojson ceiling_json(const Ceiling& c) {
-    return ojson{
+// The trust flag and the provenance appear only when set, so exports of trusted, measured
+// ceilings keep their shape.
+ojson ceiling_json(const Ceiling& c, std::int64_t reused_from_run) {
+    ojson j{
         {"name", c.name},           {"kind", to_string(c.kind)}, {"value", c.value},
         {"unit", c.unit},           {"method", c.method},        {"capacity_bytes", c.capacity_bytes},
     };
+    if (!c.reliable()) j["unreliable"] = c.unreliable;
+    if (reused_from_run > 0) j["reused_from_run"] = reused_from_run;
+    return j;
 }
 
 ojson levels_json(const std::vector<RooflineLevel>& ls) {
@@ -172,7 +177,7 @@ ojson case_json(const Store& store, const CaseRecord& c, const Ceilings& ceiling
 
 void write_json(const Store& store, const RunData& d, std::ostream& out, const ExportOptions& options) {
     ojson ceilings = ojson::array();
-    for (const Ceiling& c : d.ceilings.items) ceilings.push_back(ceiling_json(c));
+    for (const Ceiling& c : d.ceilings.items) ceilings.push_back(ceiling_json(c, d.ceilings.reused_from_run));
     ojson cases = ojson::array();
     for (const CaseRecord& c : d.cases) cases.push_back(case_json(store, c, d.ceilings));
     const ojson doc{

@@ -228,7 +228,7 @@ CREATE TABLE run_axes (
 ) WITHOUT ROWID;
 )sql";
 
-// Owners of runs and tuning sessions, so a killed one shows as abandoned, not running; and
+// Version 5: owners of runs and tuning sessions, so a killed one shows as abandoned, not running; and
 // why each case's sampling stopped, so one cut short by the time limit is marked.
 constexpr const char* kSchemaV5 = R"sql(
 ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
@@ -240,12 +240,27 @@ ALTER TABLE tuning_sessions ADD COLUMN heartbeat_at TEXT;
 ALTER TABLE cases ADD COLUMN sampling_stop TEXT NOT NULL DEFAULT '';
 )sql";
 
+// Version 6: whether each ceiling can be trusted (the reason when not) and, for ceilings a
+// run reused, the run that measured them (NULL: measured for this run). Reused ceilings stored
+// before kept that run in their method text, once more with every reuse ("(reused from run 2)
+// (reused from run 3)"): the first, the run that measured them, moves to its column and the
+// method is the measured one again.
+constexpr const char* kSchemaCeilingTrust = R"sql(
+ALTER TABLE ceilings ADD COLUMN unreliable TEXT NOT NULL DEFAULT '';
+ALTER TABLE ceilings ADD COLUMN reused_from_run INTEGER;
+UPDATE ceilings SET
+    reused_from_run = CAST(substr(method, instr(method, ' (reused from run ') + 18) AS INTEGER),
+    method = substr(method, 1, instr(method, ' (reused from run ') - 1)
+WHERE instr(method, ' (reused from run ') > 0;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
     Migration{3, "measurements per tuning trial", kSchemaV3},
     Migration{4, "the axes of each run", kSchemaV4},
     Migration{5, "owners of runs and tuning sessions, why sampling stopped", kSchemaV5},
+    Migration{6, "trust and provenance of ceilings", kSchemaCeilingTrust},
 };
 
 }  // namespace

@@ -423,12 +423,16 @@ void Store::save_ceilings(std::int64_t run_id, const Ceilings& c) {
     Statement del(db_, "DELETE FROM ceilings WHERE run_id = ?1");
     del.bind(1, run_id).run();
     Statement ins(db_,
-                  "INSERT INTO ceilings (run_id, name, kind, value, unit, method, capacity_bytes) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+                  "INSERT INTO ceilings (run_id, name, kind, value, unit, method, capacity_bytes, unreliable, "
+                  "reused_from_run) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     for (const Ceiling& x : c.items) {
         ins.reset();
         ins.bind(1, run_id).bind(2, x.name).bind(3, to_string(x.kind)).bind(4, x.value).bind(5, x.unit);
-        ins.bind(6, x.method).bind(7, x.capacity_bytes);
+        ins.bind(6, x.method).bind(7, x.capacity_bytes).bind(8, x.unreliable);
+        if (c.reused_from_run > 0)
+            ins.bind(9, c.reused_from_run);
+        else
+            ins.bind_null(9);
         const int rc = ins.run(true);
         if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) throw std::logic_error("save_ceilings: no run " + std::to_string(run_id));
         if (rc != SQLITE_DONE) throw std::logic_error("save_ceilings: ceiling " + x.name + " given twice");
@@ -439,24 +443,29 @@ void Store::save_ceilings(std::int64_t run_id, const Ceilings& c) {
 Ceilings Store::ceilings(std::int64_t run_id) const {
     Ceilings c;
     Statement st(db_,
-                 "SELECT name, kind, value, unit, method, capacity_bytes FROM ceilings WHERE run_id = ?1 "
-                 "ORDER BY rowid");
+                 "SELECT name, kind, value, unit, method, capacity_bytes, unreliable, reused_from_run FROM ceilings "
+                 "WHERE run_id = ?1 ORDER BY rowid");
     st.bind(1, run_id);
     while (st.step()) {
         c.items.push_back(Ceiling{st.text(0), stored_ceiling_kind(st.text(1)), st.real(2), st.text(3), st.text(4),
-                                  st.real(5)});
+                                  st.real(5), st.text(6)});
+        // A run's ceilings come from one measurement, so they share their source run.
+        if (!st.is_null(7)) c.reused_from_run = st.int64(7);
     }
     return c;
 }
 
-std::optional<std::int64_t> Store::latest_ceilings_run(const std::string& host, const std::string& backend) const {
+std::optional<std::int64_t> Store::latest_measured_ceilings_run(const std::string& host, const std::string& backend,
+                                                                bool reliable_only) const {
     // runs.backend lists the sweep's backends separated by commas.
     Statement st(db_,
                  "SELECT r.id FROM runs r WHERE r.host = ?1 "
                  "AND instr(',' || r.backend || ',', ',' || ?2 || ',') > 0 "
                  "AND EXISTS (SELECT 1 FROM ceilings c WHERE c.run_id = r.id) "
+                 "AND NOT EXISTS (SELECT 1 FROM ceilings c WHERE c.run_id = r.id "
+                 "    AND (c.reused_from_run IS NOT NULL OR (?3 AND c.unreliable <> ''))) "
                  "ORDER BY r.started_at DESC, r.id DESC LIMIT 1");
-    st.bind(1, host).bind(2, backend);
+    st.bind(1, host).bind(2, backend).bind(3, std::int64_t{reliable_only});
     if (!st.step()) return std::nullopt;
     return st.int64(0);
 }

@@ -106,7 +106,7 @@ public:
         read_write,     // the file must exist; migrated forward if older
         create,         // created when missing; migrated forward if older
     };
-    static constexpr int schema_version_latest = 5;
+    static constexpr int schema_version_latest = 6;
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,
@@ -136,11 +136,13 @@ public:
     void set_run_properties(std::int64_t run_id, const std::map<std::string, std::string>& properties);
     std::map<std::string, std::string> run_properties(std::int64_t run_id) const;
 
-    // Ceilings
+    // Ceilings, with their reliability flags and, for reused ones, the run that measured them.
     void save_ceilings(std::int64_t run_id, const Ceilings& c);
     Ceilings ceilings(std::int64_t run_id) const;
-    // The newest run on `host` for `backend` that has ceilings, if any.
-    std::optional<std::int64_t> latest_ceilings_run(const std::string& host, const std::string& backend) const;
+    // The newest run on `host` for `backend` with ceilings measured for it (none reused from
+    // another run), if any; with `reliable_only`, none of them flagged unreliable either.
+    std::optional<std::int64_t> latest_measured_ceilings_run(const std::string& host, const std::string& backend,
+                                                             bool reliable_only) const;
 
     // Cases. save_case writes the case, its samples and counters in one transaction, so a
     // killed sweep loses at most the case in flight. A second save of the same key in the same

@@ -407,7 +407,8 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
         for (const Ceiling& c : ceilings_.items) {
             if (!roof_visible(c.name)) continue;
             legend.push_back({LegendEntry::Kind::line, ceiling_label(c.name) + QStringLiteral(" ") +
-                                                           si_unit(c.value, c.kind == CeilingKind::compute ? QStringLiteral("FLOP/s") : QStringLiteral("B/s")),
+                                                           si_unit(c.value, c.kind == CeilingKind::compute ? QStringLiteral("FLOP/s") : QStringLiteral("B/s")) +
+                                                           (c.reliable() ? QString() : QStringLiteral(" (unreliable)")),
                               roof_colour(c.name)});
         }
     }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "core/machine.hpp"
 #include "harness/gbench.hpp"
 #include "tests/support/temp_dir.hpp"
 
@@ -54,7 +55,51 @@ TEST(RunSession, ResumingKeepsTheRunsCeilingsAndNoneMeansNone) {
     // reuse copies this host's newest and names the run it came from.
     RunSession reused = RunSession::begin(store, info, {Backend::cpu}, {.ceilings = CeilingsMode::reuse});
     ASSERT_EQ(reused.ceilings().items.size(), 2u);
-    EXPECT_NE(reused.ceilings().items[0].method.find("reused from run " + std::to_string(first)), std::string::npos);
+    EXPECT_EQ(reused.ceilings().reused_from_run, first);
+    EXPECT_EQ(store.ceilings(reused.id()).reused_from_run, first);
+}
+
+TEST(RunSession, RepeatedReuseCopiesTheMeasuredCeilingsWithTheirMethodUnchanged) {
+    test::TempDir dir;
+    Store store = Store::open(dir.file("s.db"), Store::Mode::create);
+    const RunInfo info = run_info(SweepSpec{}, {}, Provenance::here("memwall run"), {});
+    const std::int64_t measured = RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = two_ceilings()}).id();
+    for (int i = 0; i < 3; ++i) {
+        // Each run is the newest with ceilings, but a copy: the next one still copies the first.
+        RunSession s = RunSession::begin(store, info, {Backend::cpu}, {.ceilings = CeilingsMode::reuse});
+        const Ceilings c = store.ceilings(s.id());
+        EXPECT_EQ(c.reused_from_run, measured);
+        ASSERT_EQ(c.items.size(), 2u);
+        EXPECT_EQ(c.items[0].method, "given");
+        EXPECT_EQ(c.items[1].method, "given");
+    }
+}
+
+TEST(RunSession, ReuseTakesTheNewestTrustedCeilingsAndNeverFlaggedOnes) {
+    test::TempDir dir;
+    Store store = Store::open(dir.file("s.db"), Store::Mode::create);
+    const RunInfo info = run_info(SweepSpec{}, {}, Provenance::here("memwall run"), {});
+    const std::string host = host_name();
+    EXPECT_FALSE(choose_ceilings_to_reuse(store, host, 0).from);
+    EXPECT_FALSE(choose_ceilings_to_reuse(store, host, 0).unreliable_only);
+
+    Ceilings busy = two_ceilings();
+    busy.items[1].unreliable = "measured while the machine was busy: the threads ran 55% of the time";
+    const std::int64_t flagged = RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = busy}).id();
+    // Only flagged ones stored: none to reuse, and which run has them, so the caller says why
+    // it measures.
+    ReuseChoice only = choose_ceilings_to_reuse(store, host, 0);
+    EXPECT_FALSE(only.from);
+    EXPECT_EQ(only.unreliable_only, flagged);
+
+    const std::int64_t good = RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = two_ceilings()}).id();
+    RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = busy});  // newer, flagged again
+    EXPECT_EQ(choose_ceilings_to_reuse(store, host, 0).from, good);
+    // A run never reuses its own ceilings.
+    EXPECT_FALSE(choose_ceilings_to_reuse(store, host, good).from);
+    // The flagged reason travels with the run's stored ceilings.
+    EXPECT_FALSE(store.ceilings(flagged).reliable());
+    EXPECT_EQ(store.ceilings(flagged).items[1].unreliable, busy.items[1].unreliable);
 }
 
 TEST(RunSession, TagsCeilingModesAndGoogleBenchmarkFlagsAreValidated) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 
@@ -137,12 +138,39 @@ TEST(BandwidthPlateaus, ThreadsScaleTheSegments) {
     EXPECT_NE(one[0].method.find("16 KiB-16 KiB"), std::string::npos) << one[0].method;
 }
 
+TEST(BandwidthPlateaus, ALevelWithWorkingSetsMeasuredWhileBusyIsFlagged) {
+    auto curve = step_curve(512 * MiB);
+    int l2_busy = 0;
+    for (auto& s : curve) {
+        // Two working sets in the L2 segment (128 KiB, 1.5 MiB]; one in a transition (none).
+        if ((s.working_set_bytes > 200 * KiB && s.working_set_bytes < 300 * KiB) ||
+            (s.working_set_bytes > 2 * MiB && s.working_set_bytes < 2.5 * MiB)) {
+            s.unreliable = "measured while the machine was busy: the threads ran 60% of the time";
+            l2_busy += s.working_set_bytes < MiB;
+        }
+    }
+    ASSERT_EQ(l2_busy, 2);
+    const auto c = bandwidth_plateaus(curve, two_cores(), 2);
+    ASSERT_EQ(c.size(), 4u);
+    EXPECT_TRUE(c[0].reliable());
+    EXPECT_EQ(c[1].unreliable.rfind("measured while the machine was busy: the threads ran 60% of the time (2 of ", 0), 0u)
+        << c[1].unreliable;
+    EXPECT_NE(c[1].unreliable.find(" working sets)"), std::string::npos) << c[1].unreliable;
+    EXPECT_TRUE(c[2].reliable());
+    EXPECT_TRUE(c[3].reliable());
+    // The method text is the same whether flagged or not.
+    EXPECT_EQ(c[1].method, bandwidth_plateaus(step_curve(512 * MiB), two_cores(), 2)[1].method);
+}
+
 TEST(MeasureCpuCeilings, RejectsBadOptions) {
     CeilingOptions o;
     o.growth = 1;
     EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
     o = {};
     o.seconds_per_point = 0;
+    EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
+    o = {};
+    o.retries = -1;
     EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
 }
 
@@ -199,9 +227,21 @@ TEST(MeasureCpuCeilings, SmokeRunIsPlausible) {
     EXPECT_EQ(fma->unit, "FLOP/s");
     EXPECT_GT(fma->value, 0);
     EXPECT_EQ(m.ceilings.peak_flops(), fma->value);
+    // Busy or idle, levels out of order are never both trusted: retried, then flagged.
+    for (const auto& inner : m.ceilings.items) {
+        for (const auto& outer : m.ceilings.items) {
+            if (inner.kind != CeilingKind::bandwidth || outer.kind != CeilingKind::bandwidth) continue;
+            const double in = inner.capacity_bytes > 0 ? inner.capacity_bytes : HUGE_VAL;
+            const double out = outer.capacity_bytes > 0 ? outer.capacity_bytes : HUGE_VAL;
+            if (in < out && inner.value < outer.value) {
+                EXPECT_FALSE(inner.reliable()) << inner.name << " < " << outer.name;
+                EXPECT_FALSE(outer.reliable()) << inner.name << " < " << outer.name;
+            }
+        }
+    }
     for (const auto& c : m.ceilings.items)
-        std::printf("%-9s %10.1f G%-6s %s\n", c.name.c_str(), c.value / 1e9, c.unit.c_str(),
-                    c.method.c_str());
+        std::printf("%-9s %10.1f G%-6s %s%s%s\n", c.name.c_str(), c.value / 1e9, c.unit.c_str(), c.method.c_str(),
+                    c.reliable() ? "" : "; unreliable: ", c.unreliable.c_str());
 }
 
 }  // namespace

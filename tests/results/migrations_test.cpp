@@ -77,6 +77,41 @@ TEST_F(Blank, VersionTwoTrialsCountOneMeasurementAfterTheMigrationToThree) {
     EXPECT_EQ(none.run(true), SQLITE_CONSTRAINT_CHECK);
 }
 
+// Found by what it does, not its number, so the test holds wherever it lands in the list.
+int ceiling_trust_version() {
+    for (const Migration& m : migrations())
+        if (m.what == "trust and provenance of ceilings") return m.version;
+    return 0;
+}
+
+TEST_F(Blank, ReusedCeilingsGetTheirSourceRunAndTheirMethodBackInTheMigrationToTrust) {
+    const int trust = ceiling_trust_version();
+    ASSERT_GT(trust, 1);
+    migrate(raw, 0, trust - 1);
+    for (int id : {2, 3, 4})
+        exec_sql(raw, ("INSERT INTO runs (id, started_at, status, host, backend, device, command_line, "
+                       "memwall_version, sweep) VALUES (" + std::to_string(id) + ", 't', 'complete', 'h', 'cpu', 'd', "
+                       "'c', 'v', '{}')").c_str());
+    // Run 2 measured; 3 reused run 2's; 4 reused run 3's copy, so its method grew twice.
+    exec_sql(raw,
+             "INSERT INTO ceilings (run_id, name, kind, value, unit, method, capacity_bytes) VALUES "
+             "(2, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads', 0), "
+             "(3, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads (reused from run 2)', 0), "
+             "(4, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads (reused from run 2) (reused from run 3)', 0)");
+    migrate(raw, trust - 1, trust);
+    Statement st(raw, "SELECT run_id, method, reused_from_run, unreliable FROM ceilings ORDER BY run_id");
+    for (int id : {2, 3, 4}) {
+        ASSERT_TRUE(st.step());
+        EXPECT_EQ(st.int64(0), id);
+        EXPECT_EQ(st.text(1), "ERT a=a*b+c, 2 threads") << id;
+        if (id == 2)
+            EXPECT_TRUE(st.is_null(2));
+        else
+            EXPECT_EQ(st.int64(2), 2) << id;  // the run that measured them, not the copy
+        EXPECT_EQ(st.text(3), "");            // nothing said they could not be trusted
+    }
+}
+
 TEST_F(Blank, TrialsNeedATimeExactlyWhenOkAndCascadeWithTheirSession) {
     migrate(raw, 0, Store::schema_version_latest);
     exec_sql(raw, "PRAGMA foreign_keys = ON");
@@ -124,7 +159,7 @@ TEST_F(Blank, SchemaEnforcesStatusesAndCascades) {
     exec_sql(raw, "INSERT INTO samples VALUES (1, 0, 0, 1.0)");
     exec_sql(raw, "INSERT INTO counters VALUES (1, 'flops', 1.0, 'FLOP', 'model')");
     exec_sql(raw, "INSERT INTO run_tags VALUES (1, 'k', 'v')");
-    exec_sql(raw, "INSERT INTO ceilings VALUES (1, 'dram', 'bandwidth', 1.0, 'B/s', 'm', 0)");
+    exec_sql(raw, "INSERT INTO ceilings (run_id, name, kind, value, unit, method) VALUES (1, 'dram', 'bandwidth', 1.0, 'B/s', 'm')");
     exec_sql(raw, "DELETE FROM runs");
     for (const char* table : {"run_tags", "cases", "samples", "counters", "ceilings"}) {
         Statement st(raw, std::string("SELECT count(*) FROM ") + table);

@@ -323,7 +323,9 @@ TEST_F(StoreTest, CeilingsRoundTripInOrder) {
         EXPECT_EQ(out.items[i].unit, in.items[i].unit);
         EXPECT_EQ(out.items[i].method, in.items[i].method);
         EXPECT_EQ(out.items[i].capacity_bytes, in.items[i].capacity_bytes);
+        EXPECT_TRUE(out.items[i].reliable());
     }
+    EXPECT_EQ(out.reused_from_run, 0);
     Ceilings fewer;
     fewer.items = {in.items[1]};
     store.save_ceilings(id, fewer);  // replaces the run's ceilings
@@ -331,8 +333,8 @@ TEST_F(StoreTest, CeilingsRoundTripInOrder) {
     EXPECT_EQ(store.ceilings(id).items[0].name, "dram");
 }
 
-TEST_F(StoreTest, LatestCeilingsRunMatchesHostAndBackend) {
-    EXPECT_FALSE(store.latest_ceilings_run("hostA", "cpu"));
+TEST_F(StoreTest, LatestMeasuredCeilingsRunMatchesHostAndBackend) {
+    EXPECT_FALSE(store.latest_measured_ceilings_run("hostA", "cpu", true));
     const auto old_run = store.begin_run(sample_run("hostA", "cpu", "2024-05-01T00:00:00.000Z"));
     store.save_ceilings(old_run, sample_ceilings());
     const auto mixed = store.begin_run(sample_run("hostA", "cpu,cuda-emu", "2024-05-02T00:00:00.000Z"));
@@ -341,11 +343,49 @@ TEST_F(StoreTest, LatestCeilingsRunMatchesHostAndBackend) {
     const auto other_host = store.begin_run(sample_run("hostB", "cpu", "2024-05-04T00:00:00.000Z"));
     store.save_ceilings(other_host, sample_ceilings());
 
-    EXPECT_EQ(store.latest_ceilings_run("hostA", "cpu"), mixed);
-    EXPECT_EQ(store.latest_ceilings_run("hostA", "cuda-emu"), mixed);
-    EXPECT_EQ(store.latest_ceilings_run("hostB", "cpu"), other_host);
-    EXPECT_FALSE(store.latest_ceilings_run("hostA", "cuda"));  // not a prefix match of cuda-emu
-    EXPECT_FALSE(store.latest_ceilings_run("hostC", "cpu"));
+    EXPECT_EQ(store.latest_measured_ceilings_run("hostA", "cpu", true), mixed);
+    EXPECT_EQ(store.latest_measured_ceilings_run("hostA", "cuda-emu", true), mixed);
+    EXPECT_EQ(store.latest_measured_ceilings_run("hostB", "cpu", true), other_host);
+    EXPECT_FALSE(store.latest_measured_ceilings_run("hostA", "cuda", true));  // not a prefix match of cuda-emu
+    EXPECT_FALSE(store.latest_measured_ceilings_run("hostC", "cpu", true));
+}
+
+TEST_F(StoreTest, TrustAndProvenanceOfCeilingsRoundTrip) {
+    const auto measured = store.begin_run(sample_run());
+    Ceilings in = sample_ceilings();
+    in.items[0].unreliable = "measured while the machine was busy: the threads ran 61% of the time";
+    store.save_ceilings(measured, in);
+    const Ceilings out = store.ceilings(measured);
+    EXPECT_EQ(out.reused_from_run, 0);
+    EXPECT_EQ(out.items[0].unreliable, in.items[0].unreliable);
+    EXPECT_TRUE(out.items[1].reliable());
+    EXPECT_FALSE(out.reliable());
+
+    const auto copy = store.begin_run(sample_run());
+    Ceilings reused = sample_ceilings();
+    reused.reused_from_run = measured;
+    store.save_ceilings(copy, reused);
+    EXPECT_EQ(store.ceilings(copy).reused_from_run, measured);
+    EXPECT_EQ(store.ceilings(copy).items[0].method, "ert a=a*b+c");
+    EXPECT_TRUE(store.ceilings(copy).reliable());
+}
+
+TEST_F(StoreTest, OnlyMeasuredCeilingsAreFoundForReuseAndReliableOnesFirst) {
+    const auto good = store.begin_run(sample_run("hostA", "cpu", "2024-05-01T00:00:00.000Z"));
+    store.save_ceilings(good, sample_ceilings());
+    const auto busy = store.begin_run(sample_run("hostA", "cpu", "2024-05-02T00:00:00.000Z"));
+    Ceilings flagged = sample_ceilings();
+    flagged.items[2].unreliable = "measured while the machine was busy: the threads never ran together";
+    store.save_ceilings(busy, flagged);
+    const auto copy = store.begin_run(sample_run("hostA", "cpu", "2024-05-03T00:00:00.000Z"));
+    Ceilings reused = sample_ceilings();
+    reused.reused_from_run = good;
+    store.save_ceilings(copy, reused);
+
+    // The copy is newest and trusted, but a copy: never taken. The flagged run is newer than
+    // the good one: taken only when flagged ones are asked for.
+    EXPECT_EQ(store.latest_measured_ceilings_run("hostA", "cpu", true), good);
+    EXPECT_EQ(store.latest_measured_ceilings_run("hostA", "cpu", false), busy);
 }
 
 TEST_F(StoreTest, CaseRoundTrip) {

@@ -1,0 +1,86 @@
+#include "profiler/ceiling_trust.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace memwall {
+
+namespace {
+
+std::string percent(double share) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%.0f%%", 100 * share);
+    return buf;
+}
+
+// "12.3 < 30.1 GB/s"
+std::string compared(double a, const char* op, double b) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f %s %.1f GB/s", a / 1e9, op, b / 1e9);
+    return buf;
+}
+
+// Capacity as an order of levels: DRAM (capacity 0) is outside every cache.
+double depth(const Ceiling& c) { return c.capacity_bytes > 0 ? c.capacity_bytes : HUGE_VAL; }
+
+// Adds a hierarchy reason unless the ceiling has one already: the nearest level it contradicts
+// says enough, and the line that shows the reasons stays readable.
+void add_hierarchy_reason(Ceiling& c, const std::string& why) {
+    if (c.unreliable.find(" GB/s), a level ") != std::string::npos) return;
+    c.unreliable += (c.unreliable.empty() ? "" : "; ") + why;
+}
+
+}  // namespace
+
+std::string busy_reason(std::span<const TrialRound> rounds) {
+    if (rounds.empty()) return "not measured";
+    double cpu = 0, wall = 0;
+    long most_reps = 0;
+    bool together = false;
+    for (const TrialRound& r : rounds) {
+        cpu += r.cpu_seconds;
+        wall += r.wall_seconds;
+        together = together || r.together;
+        most_reps = std::max(most_reps, r.reps);
+    }
+    if (!together) return "measured while the machine was busy: the threads never ran together";
+    if (wall > 0 && cpu < kMinCpuShare * wall)
+        return "measured while the machine was busy: the threads ran " + percent(cpu / wall) + " of the time";
+    std::vector<double> full;
+    for (const TrialRound& r : rounds)
+        if (r.reps == most_reps && r.rate > 0) full.push_back(r.rate);
+    if (full.size() >= 3) {
+        std::sort(full.begin(), full.end());
+        const double median = full[full.size() / 2], best = full.back();
+        if (best > kMaxSpread * median) {
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "measured while the machine was busy: rounds spread %.1fx", best / median);
+            return buf;
+        }
+    }
+    return {};
+}
+
+std::vector<HierarchyViolation> flag_hierarchy_violations(std::vector<Ceiling>& ceilings) {
+    std::vector<Ceiling*> levels;
+    for (Ceiling& c : ceilings)
+        if (c.kind == CeilingKind::bandwidth) levels.push_back(&c);
+    std::stable_sort(levels.begin(), levels.end(), [](const Ceiling* a, const Ceiling* b) { return depth(*a) < depth(*b); });
+    std::vector<HierarchyViolation> out;
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        for (std::size_t j = i + 1; j < levels.size(); ++j) {
+            Ceiling& inner = *levels[i];
+            Ceiling& outer = *levels[j];
+            if (!(inner.value < outer.value)) continue;
+            add_hierarchy_reason(inner, "slower than " + outer.name + " (" + compared(inner.value, "<", outer.value) +
+                                  "), a level outside it");
+            add_hierarchy_reason(outer, "faster than " + inner.name + " (" + compared(outer.value, ">", inner.value) +
+                                  "), a level inside it");
+            out.push_back({inner.name, outer.name});
+        }
+    }
+    return out;
+}
+
+}  // namespace memwall

@@ -1,0 +1,48 @@
+// When a measured ceiling cannot be trusted: the measuring threads did not have the CPUs to
+// themselves (another process ran), or the bandwidth levels contradict the memory hierarchy.
+// Pure functions of what the measurement recorded, so they are tested on synthetic trials.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "profiler/ceilings.hpp"
+
+namespace memwall {
+
+// One timed round of a measurement (a working set of the sweep, or the FMA peak), summed over
+// its threads.
+struct TrialRound {
+    double cpu_seconds = 0;   // CPU time the threads spent in the timed work
+    double wall_seconds = 0;  // wall time of the same work
+    double rate = 0;          // work per second of the round
+    long reps = 1;            // repetitions of the work in the round
+    bool together = true;     // all threads ran at once for most of the round
+};
+
+// Below this share of CPU time in wall time, the threads were taking turns with another
+// process: an idle machine gives the timed work well over 95%.
+constexpr double kMinCpuShare = 0.9;
+// A round this much slower than the median of the full-length rounds is not noise: something
+// else used the cores or the memory the threads were measuring.
+constexpr double kMaxSpread = 2.0;
+
+// Why the rounds of one measurement cannot be trusted, or empty when they can: no round in
+// which all threads ran together, less than kMinCpuShare of the CPU across the rounds, or the
+// full-length rounds (those of the most repetitions) spread by more than kMaxSpread between
+// the best and the median.
+std::string busy_reason(std::span<const TrialRound> rounds);
+
+// Two bandwidth ceilings in the wrong order: `inner` (the smaller level) is slower than `outer`.
+struct HierarchyViolation {
+    std::string inner, outer;
+};
+
+// Flags, in place, every bandwidth ceiling slower than a level outside it (l1 >= l2 >= llc >=
+// dram, ordered by capacity, dram outermost) or faster than a level inside it; both sides of
+// a violation are flagged since either may be the wrong one, each with the nearest level it
+// contradicts (once, however often it is checked). Returns every violation.
+std::vector<HierarchyViolation> flag_hierarchy_violations(std::vector<Ceiling>& ceilings);
+
+}  // namespace memwall

@@ -1,0 +1,116 @@
+// The busy detector and the hierarchy check on synthetic trials: no timing, so the verdicts
+// are the same on a busy or an idle machine.
+#include "profiler/ceiling_trust.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace memwall {
+namespace {
+
+// Rounds as best_rate makes them: doubling repetitions, then full-length rounds.
+std::vector<TrialRound> rounds(double cpu_share, std::vector<double> full_rates, bool together = true) {
+    std::vector<TrialRound> r;
+    for (long reps : {1L, 2L, 4L}) {
+        const double wall = 1e-3 * static_cast<double>(reps);
+        r.push_back({cpu_share * wall, wall, 0.3e9, reps, together});
+    }
+    for (double rate : full_rates) r.push_back({cpu_share * 8e-3, 8e-3, rate, 8, together});
+    return r;
+}
+
+TEST(BusyReason, ThreadsThatHadTheCpusAreTrusted) {
+    // Slow first rounds (caches and clocks warming up) and a few percent of noise are normal.
+    EXPECT_EQ(busy_reason(rounds(0.99, {100e9, 97e9, 103e9, 99e9})), "");
+    EXPECT_EQ(busy_reason(rounds(1.01, {100e9})), "");  // CPU clock read just outside the wall clock
+}
+
+TEST(BusyReason, ThreadsThatTookTurnsWithAnotherProcessAreBusy) {
+    const std::string why = busy_reason(rounds(0.62, {100e9, 99e9, 101e9}));
+    EXPECT_NE(why.find("busy"), std::string::npos) << why;
+    EXPECT_NE(why.find("62%"), std::string::npos) << why;
+    EXPECT_EQ(busy_reason(rounds(0.85, {100e9, 99e9, 101e9})).empty(), false);
+}
+
+TEST(BusyReason, NoRoundWithAllThreadsTogetherIsBusy) {
+    const std::string why = busy_reason(rounds(0.99, {100e9, 99e9, 101e9}, false));
+    EXPECT_NE(why.find("never ran together"), std::string::npos) << why;
+    // One round together is enough: it is the one the rate comes from.
+    auto some = rounds(0.99, {100e9, 99e9, 101e9}, false);
+    some.back().together = true;
+    EXPECT_EQ(busy_reason(some), "");
+}
+
+TEST(BusyReason, FullLengthRoundsSpreadFarApartAreBusy) {
+    // The threads had their CPU time, but something else used the cores' caches or memory.
+    const std::string why = busy_reason(rounds(0.99, {100e9, 30e9, 35e9, 31e9, 40e9}));
+    EXPECT_NE(why.find("spread"), std::string::npos) << why;
+    // Only full-length rounds count: the short first rounds are slower for other reasons.
+    auto warm = rounds(0.99, {100e9, 95e9, 98e9});
+    warm[0].rate = 1e9;
+    EXPECT_EQ(busy_reason(warm), "");
+    // Fewer than three full-length rounds give no spread to judge.
+    EXPECT_EQ(busy_reason(rounds(0.99, {100e9, 20e9})), "");
+}
+
+TEST(BusyReason, NothingMeasuredIsNotTrusted) { EXPECT_FALSE(busy_reason({}).empty()); }
+
+std::vector<Ceiling> levels(double l1, double l2, double llc, double dram) {
+    return {{"l1", CeilingKind::bandwidth, l1, "B/s", "m", 32768},
+            {"l2", CeilingKind::bandwidth, l2, "B/s", "m", 1 << 20},
+            {"llc", CeilingKind::bandwidth, llc, "B/s", "m", 32 << 20},
+            {"dram", CeilingKind::bandwidth, dram, "B/s", "m", 0},
+            {"fp32_fma", CeilingKind::compute, 1e9, "FLOP/s", "m", 0}};  // never compared with bytes
+}
+
+TEST(Hierarchy, LevelsInOrderAreLeftAlone) {
+    auto c = levels(400e9, 200e9, 200e9, 30e9);  // equal levels are no violation
+    EXPECT_TRUE(flag_hierarchy_violations(c).empty());
+    for (const Ceiling& x : c) EXPECT_TRUE(x.reliable()) << x.name;
+}
+
+TEST(Hierarchy, AnInnerLevelSlowerThanAnOuterFlagsBoth) {
+    auto c = levels(400e9, 80e9, 120e9, 30e9);
+    const auto v = flag_hierarchy_violations(c);
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].inner, "l2");
+    EXPECT_EQ(v[0].outer, "llc");
+    EXPECT_NE(c[1].unreliable.find("slower than llc (80.0 < 120.0 GB/s)"), std::string::npos) << c[1].unreliable;
+    EXPECT_NE(c[2].unreliable.find("faster than l2 (120.0 > 80.0 GB/s)"), std::string::npos) << c[2].unreliable;
+    EXPECT_TRUE(c[0].reliable());
+    EXPECT_TRUE(c[3].reliable());
+    EXPECT_TRUE(c[4].reliable());
+}
+
+TEST(Hierarchy, LevelsAreOrderedByCapacityWithDramOutermost) {
+    // Stored in any order, with a level missing: l1 is still compared with dram.
+    std::vector<Ceiling> c = {{"dram", CeilingKind::bandwidth, 50e9, "B/s", "m", 0},
+                              {"l1", CeilingKind::bandwidth, 40e9, "B/s", "m", 32768}};
+    const auto v = flag_hierarchy_violations(c);
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].inner, "l1");
+    EXPECT_EQ(v[0].outer, "dram");
+    EXPECT_FALSE(c[0].reliable());
+    EXPECT_FALSE(c[1].reliable());
+}
+
+TEST(Hierarchy, EachFlaggedLevelNamesTheNearestLevelItContradicts) {
+    auto c = levels(10e9, 200e9, 100e9, 30e9);  // l1 below all three outer levels
+    EXPECT_EQ(flag_hierarchy_violations(c).size(), 3u);
+    EXPECT_EQ(c[0].unreliable, "slower than l2 (10.0 < 200.0 GB/s), a level outside it");
+    EXPECT_EQ(c[3].unreliable, "faster than l1 (30.0 > 10.0 GB/s), a level inside it");
+}
+
+TEST(Hierarchy, ABusyReasonIsKeptBesideTheViolation) {
+    auto c = levels(400e9, 80e9, 120e9, 30e9);
+    c[1].unreliable = "measured while the machine was busy: the threads ran 60% of the time";
+    flag_hierarchy_violations(c);
+    flag_hierarchy_violations(c);  // checked twice, said once
+    EXPECT_EQ(c[1].unreliable,
+              "measured while the machine was busy: the threads ran 60% of the time; slower than llc "
+              "(80.0 < 120.0 GB/s), a level outside it");
+}
+
+}  // namespace
+}  // namespace memwall
