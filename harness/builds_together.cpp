@@ -49,8 +49,8 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
     candidate.tags["paired_with"] = std::to_string(base_run.id());
     SessionOptions same = options;
     same.given_ceilings = base_run.ceilings();
-    for (Ceiling& c : same.given_ceilings->items)  // the candidate's are a copy of the baseline run's
-        if (c.reused_from_run == 0) c.reused_from_run = base_run.id();
+    if (same.given_ceilings->reused_from_run == 0)  // the candidate's are a copy of the baseline run's
+        same.given_ceilings->reused_from_run = base_run.id();
     RunSession cand_run = RunSession::begin(store, candidate, suite.sweep.backends, same);
     out.base_run = base_run.id();
     out.candidate_run = cand_run.id();
