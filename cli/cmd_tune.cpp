@@ -66,6 +66,10 @@ Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, S
     Confirmation confirmation;
     confirmation.candidates = a.confirm;
     const std::size_t reserve = confirmation_reserve(objective, budget, confirmation);
+    if (reserve == 0 && objective.noisy() && a.confirm > 1)
+        std::cerr << "memwall: no confirmation of the best: a budget of " << a.budget
+                  << " evaluations leaves none to spare (confirming " << a.confirm << " candidates needs more than "
+                  << 2 * a.confirm * confirmation.rounds << ")\n";
     TuneProgress progress(a.budget ? std::min(a.budget, space.size() + reserve) : space.size(), time_label, !a.quiet);
     std::size_t done = 0;
     double best = std::numeric_limits<double>::infinity();

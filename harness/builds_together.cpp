@@ -65,20 +65,22 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
             progress.end();
             progress.begin("both builds");
         };
-        t = measure_together(*base, *cand, plan, next, &stop_requested);
+        // Each pair is stored as its repetition ends: kill -9 loses at most the pair in flight.
+        const auto store_pair = [&](std::size_t, const CaseRecord& b, const CaseRecord& c) {
+            CaseRecord sb = b, sc = c;
+            sb.run_id = base_run.id();
+            sc.run_id = cand_run.id();
+            store.replace_cases({std::move(sb), std::move(sc)});
+        };
+        t = measure_together(*base, *cand, plan, next, &stop_requested, store_pair);
         progress.finish();
     } catch (...) {
         for (RunSession* run : {&base_run, &cand_run}) run->finish(RunStatus::interrupted);
         throw;
     }
-    for (auto [run, records] : {std::pair{&base_run, &t.base}, std::pair{&cand_run, &t.candidate}}) {
-        for (CaseRecord& c : *records) {
-            if (c.key.family.empty()) continue;  // not reached before an interruption
-            if (run == &cand_run && c.status != CaseStatus::ok) ++out.not_ok;
-            run->save(std::move(c));
-        }
-        run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
-    }
+    for (const CaseRecord& c : t.candidate)
+        if (!c.key.family.empty() && c.status != CaseStatus::ok) ++out.not_ok;
+    for (RunSession* run : {&base_run, &cand_run}) run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
     out.interrupted = t.interrupted;
     return out;
 }

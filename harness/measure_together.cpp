@@ -63,11 +63,18 @@ void note(CaseRecord& into, CaseRecord&& rec) {
     }
 }
 
+// The record as stored: no samples unless ok, the summary over all of them.
+CaseRecord finished(CaseRecord c) {
+    if (c.status != CaseStatus::ok) c.samples.clear();
+    if (!c.samples.empty()) c.summary = summarize(pooled_samples(c.samples));
+    return c;
+}
+
 }  // namespace
 
 TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& plan,
                               const std::function<void(std::size_t, std::size_t)>& progress,
-                              const std::atomic<bool>* stop) {
+                              const std::atomic<bool>* stop, const UnitDone& unit_done) {
     std::vector<std::size_t> units;
     for (std::size_t i = 0; i < plan.cases; ++i)
         for (int r = 0; r < plan.repetitions; ++r) units.push_back(i);
@@ -93,13 +100,11 @@ TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& pla
             out.base[i].samples.push_back(std::move(s.a.seconds));
             out.candidate[i].samples.push_back(std::move(s.b.seconds));
         }
+        if (unit_done) unit_done(i, finished(out.base[i]), finished(out.candidate[i]));
         if (progress) progress(done + 1, units.size());
     }
     for (auto* side : {&out.base, &out.candidate})
-        for (CaseRecord& c : *side) {
-            if (c.status != CaseStatus::ok) c.samples.clear();
-            if (!c.samples.empty()) c.summary = summarize(pooled_samples(c.samples));
-        }
+        for (CaseRecord& c : *side) c = finished(std::move(c));
     return out;
 }
 

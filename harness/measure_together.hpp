@@ -72,10 +72,12 @@ struct TogetherPlan {
 
 // Each (case, repetition): both arms prepare the case; when both pass, paired samples are one
 // repetition of each; when one fails, its record keeps that status and neither is timed. The
-// summaries are filled at the end. `progress(done, total)` after each unit; a set `stop` ends
-// the measurement after the unit in flight (interrupted).
+// summaries are filled at the end. `progress(done, total)` after each unit; `unit_done(i, base,
+// candidate)` too, with case i's records so far (summaries filled), for storing them as they
+// grow; a set `stop` ends the measurement after the unit in flight (interrupted).
+using UnitDone = std::function<void(std::size_t, const CaseRecord&, const CaseRecord&)>;
 TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& plan,
                               const std::function<void(std::size_t, std::size_t)>& progress = {},
-                              const std::atomic<bool>* stop = nullptr);
+                              const std::atomic<bool>* stop = nullptr, const UnitDone& unit_done = {});
 
 }  // namespace memwall

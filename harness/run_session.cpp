@@ -133,11 +133,6 @@ RunnerResult RunSession::measure(const std::vector<PlannedCase>& cases, const Ru
     return run_cases(*store_, id_, cases, mh_, options, display);
 }
 
-void RunSession::save(CaseRecord record) {
-    record.run_id = id_;
-    store_->save_case(record);
-}
-
 void RunSession::finish(RunStatus status) { store_->finish_run(id_, status); }
 
 }  // namespace memwall

@@ -75,8 +75,6 @@ public:
     // Measures the cases the run lacks (run_cases) and commits each as it is measured.
     RunnerResult measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
                          benchmark::BenchmarkReporter* display);
-    // Stores a case measured elsewhere (a worker process) in this run.
-    void save(CaseRecord record);
     void finish(RunStatus status);
 
 private:

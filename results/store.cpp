@@ -471,6 +471,27 @@ std::optional<std::int64_t> Store::latest_measured_ceilings_run(const std::strin
 }
 
 std::int64_t Store::save_case(const CaseRecord& c) {
+    Transaction tx(db_);
+    const std::int64_t id = insert_case(c);
+    tx.commit();
+    return id;
+}
+
+void Store::replace_cases(const std::vector<CaseRecord>& cases) {
+    Transaction tx(db_);
+    Statement del(db_,
+                  "DELETE FROM cases WHERE run_id = ?1 AND family = ?2 AND variant = ?3 AND backend = ?4 AND "
+                  "problem = ?5 AND config = ?6");
+    for (const CaseRecord& c : cases) {
+        del.reset();
+        del.bind(1, c.run_id).bind(2, c.key.family).bind(3, c.key.variant).bind(4, c.key.backend);
+        del.bind(5, c.key.problem).bind(6, c.key.config).run();
+        insert_case(c);
+    }
+    tx.commit();
+}
+
+std::int64_t Store::insert_case(const CaseRecord& c) {
     std::vector<double> all;
     for (const auto& rep : c.samples) all.insert(all.end(), rep.begin(), rep.end());
     for (double x : all)
@@ -481,7 +502,6 @@ std::int64_t Store::save_case(const CaseRecord& c) {
     const Summary s = summarize(all);
     const auto timed = [&s](double v) { return s.n == 0 ? std::nullopt : std::optional<double>(v); };
 
-    Transaction tx(db_);
     Statement ins(db_,
                   "INSERT INTO cases (run_id, family, variant, backend, problem, config, status, message, "
                   "measured_at, n_samples, time_median, time_min, time_max, time_mean, time_stddev, time_q1, "
@@ -519,7 +539,6 @@ std::int64_t Store::save_case(const CaseRecord& c) {
     }
     Statement beat(db_, "UPDATE runs SET heartbeat_at = ?1 WHERE id = ?2");
     beat.bind(1, utc_timestamp()).bind(2, c.run_id).run();
-    tx.commit();
     return id;
 }
 

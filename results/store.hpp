@@ -149,6 +149,10 @@ public:
     // run throws std::logic_error. The stored summary is computed here from c.samples (so the
     // two never disagree; c.summary is not read); measured_at is set to now when empty.
     std::int64_t save_case(const CaseRecord& c);
+    // Saves each case in place of the one of its key in its run, if any, all in one transaction:
+    // a case measured repetition by repetition (ci --baseline-build), both builds' sides of a
+    // pair together, so a killed measurement loses at most the pair in flight.
+    void replace_cases(const std::vector<CaseRecord>& cases);
     std::set<CaseKey> case_keys(std::int64_t run_id) const;
     std::vector<CaseRecord> cases(std::int64_t run_id, bool with_samples = true) const;
     std::size_t case_count(std::int64_t run_id) const;
@@ -170,6 +174,7 @@ public:
 
 private:
     Store(sqlite3* db, std::string path);
+    std::int64_t insert_case(const CaseRecord& c);  // save_case without its transaction
     sqlite3* db_ = nullptr;
     std::string path_;
 };

@@ -2,9 +2,16 @@
 // run again and compared. What is asserted is the rule (exit status, verdicts consistent with
 // their intervals and p-values, reports), never the machine's speed, so the test is reliable
 // on a loaded machine.
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -170,4 +177,54 @@ TEST(CliCi, ABadBaselineBuildIsStatusTwoAndTouchesNothing) {
     refused(ci({"--baseline-build", MEMWALL_BINARY, "--baseline", "main"}), "give one baseline");
     refused(ci({}), "give one baseline");
     refused(ci({"--baseline-build", MEMWALL_BINARY, "--update-baseline"}), "--update-baseline");
+}
+
+namespace {
+
+long long count(const std::filesystem::path& db, const char* sql) {
+    sqlite3* h = nullptr;
+    long long v = -1;
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_busy_timeout(h, 2000);
+        if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+            v = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return v;
+}
+
+}  // namespace
+
+TEST(CliCi, AKilledBaselineBuildMeasurementKeepsItsCompletedPairs) {
+    TempDir d;
+    std::string suite = kSuite;
+    suite.replace(suite.find("\"repetitions\": 4"), 17, "\"repetitions\": 30");
+    write(d.path / "tiny.json", suite);
+    const pid_t pid = spawn_memwall(ci({"--baseline-build", MEMWALL_BINARY}), d.path);
+    const auto db = d.path / "ci.db";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (std::chrono::steady_clock::now() < deadline && count(db, "SELECT count(*) FROM samples") < 40)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    ASSERT_TRUE(WIFSIGNALED(st)) << "the measurement finished before it could be killed";
+
+    // Both runs hold the same cases, each with as many samples on one side as on the other.
+    EXPECT_GE(count(db, "SELECT count(*) FROM cases WHERE run_id = 2"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM cases WHERE run_id = 1"),
+              count(db, "SELECT count(*) FROM cases WHERE run_id = 2"));
+    EXPECT_EQ(count(db, "SELECT count(*) FROM cases b JOIN cases c ON b.run_id = 1 AND c.run_id = 2 AND "
+                        "b.variant = c.variant AND b.problem = c.problem AND b.n_samples = c.n_samples"),
+              count(db, "SELECT count(*) FROM cases WHERE run_id = 1"));
+    // Killed, both runs read as abandoned, not running.
+    const Result shown = run_memwall({"--db", "ci.db", "show"}, d.path);
+    EXPECT_EQ(shown.status, 0) << shown.err;
+    const auto rows = lines(shown.out);
+    EXPECT_EQ(std::count_if(rows.begin(), rows.end(),
+                            [](const std::string& l) { return l.find("abandoned") != std::string::npos; }),
+              2)
+        << shown.out;
 }
