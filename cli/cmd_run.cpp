@@ -5,6 +5,7 @@
 #include "cli/app.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/run_session.hpp"
@@ -104,6 +105,9 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed"})
             if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --resume: the run's own sweep is resumed");
     }
+    for (const std::string& flag : ctx.gbench_args)  // Google Benchmark writes this file itself
+        if (flag.rfind("--benchmark_out=", 0) == 0)
+            refuse_overwriting(flag.substr(flag.find('=') + 1), Store::files(ctx.db_path), "the database " + ctx.db_path);
     const GbenchFlags gbench = gbench_flags(ctx.gbench_args);
     init_google_benchmark(gbench);
 
