@@ -1,5 +1,6 @@
 #include "results/sqlite_statement.hpp"
 
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
@@ -25,7 +26,10 @@ std::string_view environment_failure(int code) {
 
 void throw_sqlite_error(sqlite3* db, std::string_view what) {
     if (db) {
-        const std::string_view failure = environment_failure(sqlite3_extended_errcode(db));
+        std::string_view failure = environment_failure(sqlite3_extended_errcode(db));
+        const int err = sqlite3_system_errno(db);
+        // A full disk often shows first as an I/O error allocating the -shm or -wal file.
+        if (!failure.empty() && (err == ENOSPC || err == EDQUOT)) failure = environment_failure(SQLITE_FULL);
         if (!failure.empty()) {
             const char* file = sqlite3_db_filename(db, "main");
             std::string msg = file && *file ? file : "the database";
@@ -33,7 +37,7 @@ void throw_sqlite_error(sqlite3* db, std::string_view what) {
             msg += failure;
             msg += " (";
             msg += sqlite3_errmsg(db);
-            if (const int err = sqlite3_system_errno(db); err != 0) {
+            if (err != 0) {
                 msg += ": ";
                 msg += std::strerror(err);
             }

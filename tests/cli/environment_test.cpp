@@ -125,6 +125,8 @@ TEST(CliEnvironment, AnOutputFileNeverReplacesTheDatabase) {
     for (const std::string out : {"t.db", "link.db", "hard.db", "sub/../t.db", "t.db-wal", "t.db-shm"})
         expect_refused(d.path, {"--db", "t.db", "export", "latest", "--format", "csv", "--out", out},
                        out + " is ", d.path / "t.db");
+    expect_refused(d.path, with_db("t.db", {"run", "--benchmark_out=link.db"}), "link.db is the database t.db",
+                   d.path / "t.db");
     make_db(d.path / "report.json");
     expect_refused(d.path, with_db("report.json", {"compare", "1", "1", "--report-dir", "."}),
                    "report.json is the database report.json", d.path / "report.json");
@@ -186,7 +188,7 @@ TEST(CliEnvironment, AFullDiskFailsTheWriteAndKeepsTheDatabase) {
         while (fill.write(block.data(), block.size())) {
         }
     }
-    expect_refused(d.path, with_db("small/t.db", kRun), "small/t.db: ", mnt / "t.db");
+    expect_refused(d.path, with_db("small/t.db", kRun), "small/t.db: cannot write: the disk is full", mnt / "t.db");
     fs::remove(mnt / "fill");
     EXPECT_FALSE(fs::exists(mnt / "t.db-wal"));
     const Result after = run_memwall({"--db", "small/t.db", "show"}, d.path);
