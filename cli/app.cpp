@@ -87,6 +87,9 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     } catch (const InputError& e) {
         std::fprintf(stderr, "memwall: error: %s\n", e.what());
         return 2;
+    } catch (const EnvironmentError& e) {
+        std::fprintf(stderr, "memwall: error: %s\n", e.what());
+        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "memwall: internal error: %s\n", e.what());
         return 3;

@@ -25,7 +25,7 @@ struct CiArgs {
     std::string suite, baseline, baseline_build, report_dir, ceilings = "reuse";
     std::vector<std::string> tags;
     std::optional<double> threshold, alpha;
-    bool update_baseline = false, cross_device = false, quiet = false;
+    bool update_baseline = false, cross_device = false, quiet = false, allow_empty = false;
     IsolationArgs isolation;
 };
 
@@ -64,6 +64,7 @@ GbenchFlags suite_gbench_flags(const Suite& suite) {
 
 // Prints the comparison, writes the reports, and returns whether it found a regression.
 bool report(Comparison& c, const CiArgs& a) {
+    refuse_empty(c, a.allow_empty);
     if (!a.report_dir.empty()) write_reports(c, a.report_dir);
     print_warnings(c);
     write_comparison(std::cout, c, "console");
@@ -182,6 +183,8 @@ void add_ci_command(CLI::App& app, Context& ctx) {
     cmd->add_flag("--update-baseline", a->update_baseline,
                   "tag this run as the baseline afterwards (a missing baseline is then not an error)");
     cmd->add_option("--report-dir", a->report_dir, "write report.md, report.json and report.junit.xml here");
+    cmd->add_flag("--allow-empty", a->allow_empty,
+                  "accept a comparison in which no case matched (else exit status 2: it would check nothing)");
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main, commit=abc123); repeatable");
     cmd->add_option("--threshold", a->threshold, "minimum change that counts (default: the suite's, else 0.05)");
     cmd->add_option("--alpha", a->alpha, "significance level (default: the suite's, else 0.05)");

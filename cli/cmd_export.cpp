@@ -1,10 +1,10 @@
-#include <fstream>
 #include <iostream>
 
 #include "cli/app.hpp"
 #include "cli/run_ref.hpp"
 #include "core/errors.hpp"
 #include "core/machine.hpp"
+#include "core/output_file.hpp"
 #include "results/export.hpp"
 
 namespace memwall::cli {
@@ -18,16 +18,18 @@ void add_export_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--format", *format, "json, csv or gbench")->check(CLI::IsMember({"json", "csv", "gbench"}));
     cmd->add_option("--out,-o", *out, "file to write (default: standard output)");
     cmd->callback([&ctx, run, format, out] {
+        if (!out->empty()) refuse_overwriting(*out, Store::files(ctx.db_path), "the database " + ctx.db_path);
         const Store store = Store::open(ctx.db_path, Store::Mode::read_only);
-        const std::int64_t id = resolve_run(store, *run);
-        std::ofstream file;
-        if (!out->empty()) {
-            file.open(*out);
-            if (!file) throw UsageError("cannot write " + *out);
+        const std::int64_t id = resolve_run_with_cases(store, *run);
+        const ExportOptions options{.memwall_version = memwall_version()};
+        if (out->empty()) {
+            export_run(store, id, *export_format_from(*format), std::cout, options);
+            if (!std::cout) throw EnvironmentError("standard output: writing the export failed");
+            return;
         }
-        std::ostream& os = out->empty() ? std::cout : file;
-        export_run(store, id, *export_format_from(*format), os, {.memwall_version = memwall_version()});
-        if (!os) throw InputError("writing the export failed");
+        OutputFile file(*out);
+        export_run(store, id, *export_format_from(*format), file.stream(), options);
+        file.commit();
     });
 }
 

@@ -9,6 +9,7 @@
 #include "cli/app.hpp"
 #include "cli/run_ref.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 
 namespace memwall::cli {
 
@@ -77,10 +78,11 @@ void add_plot_command(CLI::App& app, Context& ctx) {
         parse_size(a->size, q);
         if (!q.out.ends_with(".png") && !q.out.ends_with(".svg"))
             throw UsageError("--out must end in .png or .svg (got '" + q.out + "')");
+        refuse_overwriting(q.out, Store::files(ctx.db_path), "the database " + ctx.db_path);
         const gui::ResultsReader reader(ctx.db_path);
         if (q.kind != "tuning") {  // tuning sessions belong to no run
-            q.run = resolve_run(reader.store(), a->run);
-            if (!a->baseline.empty()) q.baseline = resolve_run(reader.store(), a->baseline);
+            q.run = resolve_run_with_cases(reader.store(), a->run);
+            if (!a->baseline.empty()) q.baseline = resolve_run_with_cases(reader.store(), a->baseline);
         }
         // Text needs a QGuiApplication; the offscreen platform needs no display.
         setenv("QT_QPA_PLATFORM", "offscreen", 1);

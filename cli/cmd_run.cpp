@@ -6,6 +6,7 @@
 #include "cli/isolation_args.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/run_session.hpp"
@@ -100,7 +101,7 @@ RunInfo run_to_resume(const Store& store, const std::string& which, const std::s
     }
     if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
     if (run->status == RunStatus::running)
-        throw InputError("run " + std::to_string(run->id) + " is being measured by process " +
+        throw EnvironmentError("run " + std::to_string(run->id) + " is being measured by process " +
                          std::to_string(run->owner.pid) + " on " + run->owner.host + " (last case stored " +
                          (run->heartbeat_at.empty() ? "never" : run->heartbeat_at) +
                          "); resume it once that process has ended");
@@ -113,6 +114,9 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed"})
             if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --resume: the run's own sweep is resumed");
     }
+    for (const std::string& flag : ctx.gbench_args)  // Google Benchmark writes this file itself
+        if (flag.rfind("--benchmark_out=", 0) == 0)
+            refuse_overwriting(flag.substr(flag.find('=') + 1), Store::files(ctx.db_path), "the database " + ctx.db_path);
     const GbenchFlags gbench = gbench_flags(ctx.gbench_args);
     init_google_benchmark(gbench);
 

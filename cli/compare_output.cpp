@@ -4,12 +4,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/table.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 #include "results/report.hpp"
 
 namespace memwall::cli {
@@ -114,15 +114,29 @@ void write_comparison(std::ostream& os, const Comparison& c, const std::string& 
 void write_reports(const Comparison& c, const std::string& dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) throw UsageError("cannot create the report directory " + dir + ": " + ec.message());
+    if (ec) throw EnvironmentError("cannot create the report directory " + dir + ": " + ec.message());
     const std::pair<const char*, void (*)(const Comparison&, std::ostream&)> files[] = {
         {"report.md", write_markdown}, {"report.json", write_json}, {"report.junit.xml", write_junit}};
+    const auto path = [&dir](const char* name) { return (std::filesystem::path(dir) / name).string(); };
+    for (const auto& file : files)
+        for (const RunSide* side : {&c.base, &c.candidate})
+            refuse_overwriting(path(file.first), Store::files(side->database), "the database " + side->database);
     for (const auto& [name, write] : files) {
-        const std::string path = (std::filesystem::path(dir) / name).string();
-        std::ofstream out(path);
-        if (out) write(c, out);
-        if (!out) throw UsageError("cannot write " + path);
+        OutputFile out(path(name));
+        write(c, out.stream());
+        out.commit();
     }
+}
+
+void refuse_empty(const Comparison& c, bool allow_empty) {
+    if (allow_empty || !c.cases.empty()) return;
+    const auto name = [](const RunSide& r) { return "run " + std::to_string(r.id) + " of " + r.database; };
+    const std::string accept = "; --allow-empty accepts that";
+    for (const auto& [side, only] : {std::pair{&c.base, &c.only_in_base}, std::pair{&c.candidate, &c.only_in_candidate}})
+        if (only->empty()) throw UsageError(name(*side) + " has no cases: nothing to compare" + accept);
+    throw UsageError("no case of " + name(c.base) + " (" + std::to_string(c.only_in_base.size()) + ") matches one of " +
+                     name(c.candidate) + " (" + std::to_string(c.only_in_candidate.size()) +
+                     "): nothing was compared" + accept);
 }
 
 void print_warnings(const Comparison& c) {

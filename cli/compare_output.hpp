@@ -17,9 +17,14 @@ void print_comparison(std::ostream& os, const Comparison& c, bool colour);
 // markdown, json or junit.
 void write_comparison(std::ostream& os, const Comparison& c, const std::string& format);
 
-// Writes report.md, report.json and report.junit.xml into `dir`, created when missing.
-// Throws UsageError when a file cannot be written.
+// Writes report.md, report.json and report.junit.xml into `dir`, created when missing, each
+// whole or not at all. Throws UsageError when one would replace a compared database,
+// EnvironmentError when one cannot be written.
 void write_reports(const Comparison& c, const std::string& dir);
+
+// Throws UsageError when one run has no cases or no case matched: a comparison of nothing
+// would pass a check that checked nothing. `allow_empty` accepts it.
+void refuse_empty(const Comparison& c, bool allow_empty);
 
 // Warnings, one line each on standard error.
 void print_warnings(const Comparison& c);

@@ -25,4 +25,11 @@ std::int64_t resolve_run(const Store& store, const std::string& ref) {
     return id;
 }
 
+std::int64_t resolve_run_with_cases(const Store& store, const std::string& ref) {
+    const std::int64_t id = resolve_run(store, ref);
+    if (store.case_count(id) == 0)
+        throw UsageError("run " + std::to_string(id) + " of " + store.path() + " ('" + ref + "') has no cases");
+    return id;
+}
+
 }  // namespace memwall::cli

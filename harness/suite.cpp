@@ -36,6 +36,8 @@ SamplerSettings sampler_from(const json& j, const std::string& where) {
 }  // namespace
 
 Suite load_suite(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw EnvironmentError(path + ": is a directory, not a suite file");
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot read the suite file");
     json j;

@@ -1,10 +1,50 @@
 #include "results/sqlite_statement.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
+
+#include "core/errors.hpp"
 
 namespace memwall {
 
+std::string_view environment_failure(int code) {
+    switch (code & 0xff) {
+        case SQLITE_READONLY: return "cannot write: the database file or its directory is read-only";
+        case SQLITE_FULL: return "cannot write: the disk is full";
+        case SQLITE_IOERR: return "input/output error";
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED: return "the database stayed locked by another process beyond the busy timeout";
+        case SQLITE_CORRUPT:
+        case SQLITE_NOTADB: return "the database file is damaged";
+        case SQLITE_CANTOPEN: return "cannot open the database, its -wal or -shm file, or its directory";
+        case SQLITE_PERM: return "permission denied";
+        case SQLITE_NOMEM: return "out of memory";
+        default: return {};
+    }
+}
+
 void throw_sqlite_error(sqlite3* db, std::string_view what) {
+    if (db) {
+        std::string_view failure = environment_failure(sqlite3_extended_errcode(db));
+        const int err = sqlite3_system_errno(db);
+        // A full disk often shows first as an I/O error allocating the -shm or -wal file.
+        if (!failure.empty() && (err == ENOSPC || err == EDQUOT)) failure = environment_failure(SQLITE_FULL);
+        if (!failure.empty()) {
+            const char* file = sqlite3_db_filename(db, "main");
+            std::string msg = file && *file ? file : "the database";
+            msg += ": ";
+            msg += failure;
+            msg += " (";
+            msg += sqlite3_errmsg(db);
+            if (err != 0) {
+                msg += ": ";
+                msg += std::strerror(err);
+            }
+            msg += ")";
+            throw EnvironmentError(msg);
+        }
+    }
     std::string msg(what);
     msg += ": ";
     msg += db ? sqlite3_errmsg(db) : "out of memory";

@@ -11,8 +11,14 @@
 
 namespace memwall {
 
-// Throws std::runtime_error "<what>: <sqlite message>" for the last error on `db`.
+// Throws for the last error on `db`: EnvironmentError "<database file>: <what went wrong>
+// (<sqlite message>)" when the machine refused (read-only, full, locked, damaged, I/O, cannot
+// open), else std::runtime_error "<what>: <sqlite message>", a bug.
 [[noreturn]] void throw_sqlite_error(sqlite3* db, std::string_view what);
+
+// The environment failure a SQLite result code stands for, in words; empty for the codes that
+// mean a bug (a malformed statement, a misuse, a constraint the program should have kept).
+std::string_view environment_failure(int code);
 
 // Runs SQL without parameters (schema statements, pragmas with literal values); errors name
 // `what`, or the SQL itself when `what` is empty.

@@ -1,8 +1,11 @@
 #include "results/store.hpp"
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +21,7 @@
 #include "core/errors.hpp"
 #include "core/machine.hpp"
 #include "results/migrations.hpp"
+#include "results/schema_check.hpp"
 #include "results/sqlite_statement.hpp"
 
 namespace memwall {
@@ -79,7 +83,8 @@ struct Probe {
     std::int64_t tables = 0;
 };
 
-// Reads the identity of an existing database without writing anything: no lock, no journal,
+// Reads the identity of an existing database, and checks the tables of a memwall one, without
+// writing anything: no lock, no journal,
 // no -wal or -shm file. `immutable=1` reads the main file alone, which is complete unless a
 // -wal file exists; then the -wal (and its -shm) already exist and a plain read-only
 // connection reads through them.
@@ -90,8 +95,8 @@ Probe probe_database(const std::string& path) {
     const int rc = sqlite3_open_v2(uri.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
     const std::unique_ptr<sqlite3, int (*)(sqlite3*)> guard(db, sqlite3_close);
     if (rc != SQLITE_OK) throw InputError(path + ": cannot open (" + sqlite3_errstr(rc) + ")");
+    Probe p;
     try {
-        Probe p;
         Statement app(db, "PRAGMA application_id");
         app.step();
         p.application_id = app.int64(0);
@@ -101,17 +106,21 @@ Probe probe_database(const std::string& path) {
         Statement tables(db, "SELECT count(*) FROM sqlite_schema");
         tables.step();
         p.tables = tables.int64(0);
-        return p;
     } catch (const std::runtime_error&) {
         throw InputError(path + ": unreadable SQLite database (" + sqlite3_errmsg(db) + ")");
     }
+    // Here, where nothing can be written, rather than as a failing statement half-way.
+    if (p.application_id == Store::application_id && p.user_version > 0 &&
+        p.user_version <= Store::schema_version_latest)
+        check_schema(db, p.user_version, path);
+    return p;
 }
 
 // Refuses, before anything is written, a file that is not a memwall database of a schema this
 // build can read. Returns the schema version (0 for an empty file or an empty SQLite database).
 int check_existing(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot read");
+    if (!in) throw EnvironmentError(path + ": cannot read (" + std::strerror(errno) + ")");
     std::array<char, 16> magic{};
     in.read(magic.data(), magic.size());
     if (in.gcount() == 0) return 0;  // an empty file becomes a fresh database
@@ -126,6 +135,24 @@ int check_existing(const std::string& path) {
         throw InputError(path + ": written by a newer memwall (schema " + std::to_string(p.user_version) +
                          ", this memwall reads up to " + std::to_string(Store::schema_version_latest) + ")");
     return p.user_version;
+}
+
+// The directory SQLite creates the -wal and -shm files in.
+std::string directory_of(const std::string& path) {
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    return dir.empty() ? "." : dir;
+}
+
+// Refuses, before SQLite fails half-way, a database that cannot be written: a read-only file
+// (permission bits, an immutable file, a read-only mount) or a directory where the -wal and
+// -shm files cannot be created.
+void check_writable(const std::string& path, bool exists) {
+    if (exists && ::access(path.c_str(), W_OK) != 0)
+        throw EnvironmentError(path + ": cannot write the database (" + std::strerror(errno) + ")");
+    const std::string dir = directory_of(path);
+    if (::access(dir.c_str(), W_OK) != 0)
+        throw EnvironmentError(dir + ": cannot write in the database's directory (" + std::strerror(errno) +
+                               "); memwall keeps its -wal and -shm files beside the database");
 }
 
 constexpr const char* kRunColumns =
@@ -246,21 +273,28 @@ Store Store::open(const std::string& path, Mode mode) {
     std::error_code ec;
     const bool exists = std::filesystem::exists(path, ec);
     if (!exists && mode != Mode::create) throw InputError(path + ": no such file");
-    if (exists && std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory");
+    if (exists && std::filesystem::is_directory(path, ec)) throw EnvironmentError(path + ": is a directory");
     const int version = exists ? check_existing(path) : 0;
     if (mode == Mode::read_only && version < schema_version_latest) {
         if (version == 0) throw InputError(path + ": not a memwall database (empty)");
         throw InputError(path + ": schema " + std::to_string(version) + " is older than this memwall's " +
                          std::to_string(schema_version_latest) + "; open it for writing to migrate it");
     }
+    if (mode != Mode::read_only) check_writable(path, exists);
 
+    // Reading a WAL database needs its -shm file, which a read-only directory cannot hold. There
+    // no process can write the database either (a writer needs a -wal or -journal file beside
+    // it), so without a -wal file the main file is complete and is read as immutable.
+    const bool immutable = mode == Mode::read_only && !std::filesystem::exists(path + "-wal", ec) &&
+                           ::access(directory_of(path).c_str(), W_OK) != 0;
     const int flags = mode == Mode::read_only  ? SQLITE_OPEN_READONLY
                       : mode == Mode::create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                                              : SQLITE_OPEN_READWRITE;
+    const std::string name = immutable ? file_uri(path) + "?immutable=1" : path;
     sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+    const int rc = sqlite3_open_v2(name.c_str(), &raw, flags | (immutable ? SQLITE_OPEN_URI : 0), nullptr);
     Store store(raw, path);  // owns the handle even when opening failed
-    if (rc != SQLITE_OK) throw InputError(path + ": cannot open (" + sqlite3_errstr(rc) + ")");
+    if (rc != SQLITE_OK) throw EnvironmentError(path + ": cannot open (" + sqlite3_errstr(rc) + ")");
     sqlite3_extended_result_codes(raw, 1);
     sqlite3_busy_timeout(raw, 10000);
     exec_sql(raw, "PRAGMA foreign_keys = ON");
@@ -273,6 +307,10 @@ Store Store::open(const std::string& path, Mode mode) {
         migrate(raw, version, schema_version_latest);
     }
     return store;
+}
+
+std::vector<std::string> Store::files(const std::string& path) {
+    return {path, path + "-wal", path + "-shm", path + "-journal"};
 }
 
 Store::Store(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}

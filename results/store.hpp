@@ -110,8 +110,13 @@ public:
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,
-    // read_write), not SQLite, SQLite but not memwall's, or of a newer schema.
+    // read_write), not SQLite, SQLite but not memwall's, of a newer schema, or lacks a table or
+    // column of its schema; EnvironmentError when it is a directory, cannot be opened, or (to
+    // write) it or its directory is read-only.
     static Store open(const std::string& path, Mode mode);
+    // The database file and those SQLite keeps beside it (-wal, -shm, -journal), the first
+    // being the database: what no output file may replace.
+    static std::vector<std::string> files(const std::string& path);
 
     Store(Store&&) noexcept;
     Store& operator=(Store&&) noexcept;

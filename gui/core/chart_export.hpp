@@ -12,8 +12,8 @@ namespace memwall::gui {
 // The chart painted on a white image of `size` pixels.
 QImage render_chart(const Chart& chart, QSize size);
 
-// Throws UsageError for an extension other than .png or .svg, InputError when the file
-// cannot be written.
+// Throws UsageError for an extension other than .png or .svg, EnvironmentError when the file
+// cannot be written; the file is replaced whole or not at all.
 void save_chart(const Chart& chart, const QString& path, QSize size = QSize(1200, 800));
 
 }  // namespace memwall::gui

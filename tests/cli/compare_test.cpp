@@ -143,3 +143,37 @@ TEST(CliCompare, OtherDevicesNeedCrossDevice) {
     EXPECT_NE(r.err.find("memwall: warning: runs from different devices"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("cannot normalise"), std::string::npos) << r.out;
 }
+
+// Comparing nothing must not pass: a run without cases (as `memwall ceilings` stores), or two
+// runs with no case in common, exit 2 unless --allow-empty.
+TEST(CliCompare, NoMatchedCaseIsStatusTwoUnlessAllowed) {
+    TempDir d;
+    {
+        Store s = Store::open((d.path / "t.db").string(), Store::Mode::create);
+        add_synthetic_run(s, {.seed = 1});
+        memwall::RunInfo empty;
+        empty.host = "test-host";
+        empty.backend = "cpu";
+        empty.device = "AMD EPYC 9B14, 2 threads";
+        s.finish_run(s.begin_run(empty), memwall::RunStatus::complete);  // run 2: no cases
+        memwall::RunInfo other = empty;
+        const std::int64_t id = s.begin_run(other);  // run 3: a case run 1 does not have
+        memwall::CaseRecord c;
+        c.run_id = id;
+        c.key = {"attention", "naive", "cpu", R"({"heads":4,"seq_q":128})", "{}"};
+        c.samples = {{1e-3, 1.1e-3}};
+        s.save_case(c);
+        s.finish_run(id, memwall::RunStatus::complete);
+    }
+    expect_one_error_line(run_memwall({"--db", "t.db", "compare", "1", "2"}, d.path),
+                          "run 2 of t.db has no cases: nothing to compare; --allow-empty accepts that");
+    expect_one_error_line(run_memwall({"--db", "t.db", "compare", "2", "1"}, d.path), "run 2 of t.db has no cases");
+    expect_one_error_line(run_memwall({"--db", "t.db", "compare", "1", "3"}, d.path),
+                          "no case of run 1 of t.db (2) matches one of run 3 of t.db (1)");
+    for (const char* candidate : {"2", "3"}) {
+        const Result r = run_memwall({"--db", "t.db", "compare", "1", candidate, "--allow-empty"}, d.path);
+        EXPECT_EQ(r.status, 0) << r.out << r.err;
+    }
+    // A chart or an export of a run without cases says so too.
+    expect_one_error_line(run_memwall({"--db", "t.db", "export", "2"}, d.path), "run 2 of t.db ('2') has no cases");
+}

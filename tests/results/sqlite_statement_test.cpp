@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "core/errors.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace memwall {
 namespace {
@@ -73,6 +77,37 @@ TEST_F(MemoryDb, ConstraintViolationIsReportedOnlyWhenAllowed) {
     EXPECT_EQ(again.run(true) & 0xff, SQLITE_CONSTRAINT);
     again.reset();
     EXPECT_THROW(again.run(), std::runtime_error);
+}
+
+TEST(SqliteErrors, TheMachineRefusingIsAnEnvironmentErrorNamingTheFile) {
+    EXPECT_FALSE(environment_failure(SQLITE_FULL).empty());
+    EXPECT_FALSE(environment_failure(SQLITE_IOERR_WRITE).empty());
+    EXPECT_FALSE(environment_failure(SQLITE_READONLY_DIRECTORY).empty());
+    EXPECT_FALSE(environment_failure(SQLITE_BUSY).empty());
+    EXPECT_FALSE(environment_failure(SQLITE_CORRUPT).empty());
+    EXPECT_TRUE(environment_failure(SQLITE_ERROR).empty());  // malformed SQL: a bug
+    EXPECT_TRUE(environment_failure(SQLITE_CONSTRAINT_UNIQUE).empty());
+    EXPECT_TRUE(environment_failure(SQLITE_MISUSE).empty());
+
+    test::TempDir dir;
+    const std::string path = dir.file("r.db");
+    {
+        sqlite3* w = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &w), SQLITE_OK);
+        exec_sql(w, "CREATE TABLE t (i INTEGER)");
+        sqlite3_close(w);
+    }
+    sqlite3* r = nullptr;
+    ASSERT_EQ(sqlite3_open_v2(path.c_str(), &r, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    const std::unique_ptr<sqlite3, int (*)(sqlite3*)> guard(r, sqlite3_close);
+    try {
+        Statement(r, "INSERT INTO t VALUES (1)").run();
+        FAIL() << "no exception";
+    } catch (const EnvironmentError& e) {
+        const std::string what = e.what();
+        EXPECT_EQ(what.rfind(std::filesystem::canonical(path).string() + ": cannot write", 0), 0u) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
 }
 
 }  // namespace

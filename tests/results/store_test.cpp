@@ -149,7 +149,33 @@ TEST(StoreOpen, MissingFileIsRefusedUnlessCreating) {
         }
     }
     EXPECT_TRUE(dir.entries().empty());
-    EXPECT_THROW(Store::open(dir.file("no/such/dir/r.db"), Store::Mode::create), InputError);
+    EXPECT_THROW(Store::open(dir.file("no/such/dir/r.db"), Store::Mode::create), EnvironmentError);
+}
+
+TEST(StoreOpen, ADamagedSchemaIsRefusedInEveryModeBeforeAnythingIsWritten) {
+    TempDir dir;
+    const std::string dropped = dir.file("dropped.db"), altered = dir.file("altered.db");
+    for (const std::string& path : {dropped, altered}) {
+        Store s = Store::open(path, Store::Mode::create);
+        s.begin_run(sample_run());
+    }
+    const auto damage = [](const std::string& path, const char* sql) {
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+    };
+    damage(dropped, "DROP TABLE samples");
+    damage(altered, "ALTER TABLE runs DROP COLUMN sweep");
+    expect_refused(dir, dropped,
+                   dropped + ": damaged database: table samples of schema " +
+                       std::to_string(Store::schema_version_latest) + " is missing");
+    expect_refused(dir, altered, altered + ": damaged database: table runs has no column sweep");
+}
+
+TEST(StoreOpen, ADirectoryIsAnEnvironmentError) {
+    TempDir dir;
+    for (Store::Mode mode : kAllModes) EXPECT_THROW(Store::open(dir.file(""), mode), EnvironmentError);
 }
 
 TEST(StoreOpen, EmptyFileBecomesAFreshDatabase) {

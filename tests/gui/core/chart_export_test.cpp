@@ -38,8 +38,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY_THROWS_EXCEPTION(UsageError, save_chart(chart, dir.filePath(QStringLiteral("r.jpg"))));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.jpg"))));
-        QVERIFY_THROWS_EXCEPTION(InputError, save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.png"))));
-        QVERIFY_THROWS_EXCEPTION(InputError, save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.svg"))));
+        QVERIFY_THROWS_EXCEPTION(EnvironmentError, save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.png"))));
+        QVERIFY_THROWS_EXCEPTION(EnvironmentError, save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.svg"))));
     }
 };
 
