@@ -275,7 +275,9 @@ TEST_F(StoreTest, RunRoundTrip) {
     EXPECT_EQ(out->id, id);
     EXPECT_EQ(out->started_at, in.started_at);
     EXPECT_EQ(out->finished_at, "");
-    EXPECT_EQ(out->status, RunStatus::running);
+    // Stored as running, on another host, started long ago and silent since: no one measures it.
+    EXPECT_EQ(out->status, RunStatus::abandoned);
+    EXPECT_EQ(out->owner.pid, Owner::self().pid);
     EXPECT_EQ(out->host, in.host);
     EXPECT_EQ(out->backend, in.backend);
     EXPECT_EQ(out->device, in.device);
@@ -556,6 +558,49 @@ TEST(StoreRuns, AxesAreStoredWithTheRunAndReadBackTyped) {
     EXPECT_EQ(s.runs().front().axes.size(), 3u);
     // A run without axes (made before they were stored, or of no cases) reads back without.
     EXPECT_TRUE(s.run(s.begin_run(sample_run()))->axes.empty());
+}
+
+TEST_F(StoreTest, RemovedCasesAreThoseOfTheGivenStatuses) {
+    const auto run = store.begin_run(sample_run());
+    CaseRecord failed = sample_case(run, "naive");
+    failed.status = CaseStatus::failed;
+    failed.samples.clear();
+    store.save_case(failed);
+    store.save_case(sample_case(run, "flash"));
+    EXPECT_EQ(store.remove_cases(run, {CaseStatus::failed, CaseStatus::timeout}), 1u);
+    EXPECT_EQ(store.case_keys(run), (std::set<CaseKey>{sample_case(run, "flash").key}));
+    store.save_case(failed);  // the key is free again
+    EXPECT_EQ(store.case_count(run), 2u);
+}
+
+TEST_F(StoreTest, ReplacedCasesTakeThePlaceOfTheirKey) {
+    const auto run = store.begin_run(sample_run());
+    CaseRecord c = sample_case(run, "naive");
+    store.replace_cases({c});
+    c.samples.push_back({1e-3, 1e-3});
+    store.replace_cases({c});
+    const auto cases = store.cases(run);
+    ASSERT_EQ(cases.size(), 1u);
+    EXPECT_EQ(cases[0].samples.size(), c.samples.size());
+}
+
+TEST(LiveStatus, ARunWhoseOwnerIsGoneIsAbandoned) {
+    const Owner me = Owner::self();
+    const std::string now = utc_timestamp();
+    EXPECT_EQ(live_status(RunStatus::running, me, now, ""), RunStatus::running);
+    EXPECT_EQ(live_status(RunStatus::complete, me, now, ""), RunStatus::complete);
+    Owner reused = me;
+    reused.start += "0";  // this pid, but another process
+    EXPECT_EQ(live_status(RunStatus::running, reused, now, ""), RunStatus::abandoned);
+    EXPECT_EQ(live_status(RunStatus::interrupted, reused, now, ""), RunStatus::interrupted);
+}
+
+TEST(LiveStatus, ElsewhereAnHourOfSilenceIsAbandoned) {
+    const Owner elsewhere{"another-host", 1234, "x/1"};
+    EXPECT_EQ(live_status(RunStatus::running, elsewhere, utc_timestamp(), ""), RunStatus::running);
+    EXPECT_EQ(live_status(RunStatus::running, elsewhere, "2024-05-01T12:00:00.000Z", utc_timestamp()),
+              RunStatus::running);
+    EXPECT_EQ(live_status(RunStatus::running, elsewhere, "2024-05-01T12:00:00.000Z", ""), RunStatus::abandoned);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/machine.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace memwall {
@@ -200,6 +201,31 @@ TEST(TimeSourceNames, RoundTrip) {
     for (TimeSource s : {TimeSource::measured, TimeSource::recorded, TimeSource::predicted})
         EXPECT_EQ(time_source_from(to_string(s)), s);
     EXPECT_FALSE(time_source_from("guessed"));
+}
+
+TEST_F(TuningStoreTest, AnAbandonedSessionsUnconfirmedBestIsPassedOverUnlessAsked) {
+    TuningSessionInfo killed = sample_session();
+    killed.host = host_name();
+    killed.owner = Owner::self();
+    killed.owner.start += "0";  // this pid, but another process: the session's owner is gone
+    const std::int64_t k = begin_tuning_session(store, killed);
+    save_trial(store, k, ok_trial(0, R"({"Br":16})", 1e-3));
+    EXPECT_EQ(tuning_session(store, k)->info.status, RunStatus::abandoned);
+    const std::int64_t live = begin_tuning_session(store, sample_session());
+    save_trial(store, live, ok_trial(0, R"({"Br":32})", 2e-3));
+
+    const TuningSessionInfo s = sample_session();
+    auto best = best_tuned_config(store, s.device, "cpu", "attention", "flash", R"({"seq":2048})");
+    ASSERT_TRUE(best);
+    EXPECT_EQ(best->session_id, live);
+    best = best_tuned_config(store, s.device, "cpu", "attention", "flash", R"({"seq":2048})", true);
+    ASSERT_TRUE(best);
+    EXPECT_EQ(best->session_id, k);
+    // Confirmed before the session was killed: taken.
+    TrialRecord confirmed = ok_trial(0, R"({"Br":16})", 1e-3);
+    confirmed.measurements = 3;
+    update_trial(store, k, confirmed);
+    EXPECT_EQ(best_tuned_config(store, s.device, "cpu", "attention", "flash", R"({"seq":2048})")->session_id, k);
 }
 
 }  // namespace
