@@ -1,9 +1,13 @@
 // A sweep over variants that segfault, hang in set-up and allocate without bound completes:
 // each such case is stored as failed or timeout with its reason, every other case is ok, and
 // --resume does not measure them again unless --retry-failed.
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
+#include <chrono>
 #include <map>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +33,18 @@ std::multimap<std::string, std::pair<std::string, std::string>> stored(const std
     sqlite3_finalize(st);
     sqlite3_close(h);
     return out;
+}
+
+long long stored_runs(const std::filesystem::path& db) {
+    sqlite3* h = nullptr;
+    long long n = 0;
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
+        sqlite3_prepare_v2(h, "SELECT count(*) FROM runs", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return n;
 }
 
 const std::vector<std::string> sweep = {"--db",         "f.db",        "run",          "--family", "faults",
@@ -96,4 +112,29 @@ TEST(Isolation, AMalformedMemoryLimitIsRefused) {
     const Result r = run_program(MEMWALL_FAULTS_BINARY, {"run", "--family", "faults", "--case-memory", "lots"}, d.path);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--case-memory 'lots' is not a size"), std::string::npos) << r.err;
+}
+
+TEST(Isolation, ARunBeingMeasuredIsNotResumedElsewhereButAKilledOneIs) {
+    TempDir d;
+    const pid_t sweep = spawn_program(MEMWALL_FAULTS_BINARY,
+                                      {"--db", "f.db", "run", "--family", "faults", "--variant", "hang_setup",
+                                       "--ceilings", "none", "--quiet", "--case-timeout", "60"},
+                                      d.path);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline && stored_runs(d.path / "f.db") < 1)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const Result busy = run_program(MEMWALL_FAULTS_BINARY, {"--db", "f.db", "run", "--resume", "--quiet"}, d.path);
+    EXPECT_EQ(busy.status, 2) << busy.err;
+    EXPECT_NE(busy.err.find("run 1 is being measured by process " + std::to_string(sweep)), std::string::npos)
+        << busy.err;
+    kill(sweep, SIGKILL);
+    int st = 0;
+    waitpid(sweep, &st, 0);
+    const Result shown = run_program(MEMWALL_FAULTS_BINARY, {"--db", "f.db", "show"}, d.path);
+    EXPECT_NE(shown.out.find("abandoned"), std::string::npos) << shown.out;
+    // Killed, it is abandoned, and resuming it is allowed (its hanging cases time out quickly).
+    const Result resumed = run_program(MEMWALL_FAULTS_BINARY,
+                                       {"--db", "f.db", "run", "--resume", "--quiet", "--case-timeout", "0.5"}, d.path);
+    EXPECT_EQ(resumed.status, 1) << resumed.err;
+    EXPECT_NE(resumed.out.find("2 cases measured"), std::string::npos) << resumed.out;
 }

@@ -68,7 +68,11 @@ Result run_program(const std::string& binary, const std::vector<std::string>& ar
 }
 
 pid_t spawn_memwall(const std::vector<std::string>& args, const fs::path& cwd) {
-    return spawn(MEMWALL_BINARY, args, cwd, cwd.parent_path() / (cwd.filename().string() + ".out"),
+    return spawn_program(MEMWALL_BINARY, args, cwd);
+}
+
+pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const fs::path& cwd) {
+    return spawn(binary, args, cwd, cwd.parent_path() / (cwd.filename().string() + ".out"),
                  cwd.parent_path() / (cwd.filename().string() + ".err"));
 }
 

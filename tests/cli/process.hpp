@@ -21,6 +21,7 @@ Result run_program(const std::string& binary, const std::vector<std::string>& ar
 
 // Starts it without waiting; output goes to files in `cwd`.
 pid_t spawn_memwall(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const std::filesystem::path& cwd);
 
 // A fresh empty directory under the system temp dir, removed by the destructor.
 struct TempDir {
