@@ -1,6 +1,7 @@
 #include "core/space.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/errors.hpp"
 
@@ -93,11 +94,19 @@ static std::vector<Group> groups_of(const std::vector<Axis>& axes, const std::ve
 
 std::size_t Space::size_unconstrained() const {
     std::size_t n = 1;
-    for (const auto& g : groups_of(axes_, values_, zips_)) n *= g.length;
+    for (const auto& g : groups_of(axes_, values_, zips_)) {
+        if (g.length != 0 && n > std::numeric_limits<std::size_t>::max() / g.length)
+            return std::numeric_limits<std::size_t>::max();  // saturates rather than wrapping to a small size
+        n *= g.length;
+    }
     return n;
 }
 
 std::vector<Params> Space::points() const {
+    // A few long ranges multiply to more points than memory holds; say so instead.
+    if (const std::size_t n = size_unconstrained(); n > max_points)
+        throw UsageError("the axes give " + (n == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64") : std::to_string(n)) +
+                         " points, more than " + std::to_string(max_points) + ": narrow the axes");
     const auto groups = groups_of(axes_, values_, zips_);
     std::vector<Params> out;
     std::vector<std::size_t> at(groups.size(), 0);

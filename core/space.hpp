@@ -37,11 +37,13 @@ public:
     void clear_zips() { zips_.clear(); }
     const std::vector<Value>& values(const std::string& name) const;
 
+    // The most points a space expands to.
+    static constexpr std::size_t max_points = 1'000'000;
     // Every point of the cartesian product over ungrouped axes and zipped groups, in axis
     // order, with constrained points removed. Throws UsageError when zipped lists differ in
-    // length.
+    // length or there are more than max_points before constraints.
     std::vector<Params> points() const;
-    // Number of points before constraints.
+    // Number of points before constraints (saturating at SIZE_MAX).
     std::size_t size_unconstrained() const;
     // The first constraint `p` violates, or nullptr.
     const Constraint* violated(const Params& p) const;

@@ -73,3 +73,32 @@ TEST(Axis, SplitsOverrides) {
     EXPECT_THROW(split_override("seq_q"), UsageError);
     EXPECT_THROW(split_override("=3"), UsageError);
 }
+
+namespace {
+std::string usage_message(const Axis& a, const char* text) {
+    try {
+        parse_axis_values(a, text);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+}  // namespace
+
+TEST(Axis, AnIntegerBeyondInt64SaysOutOfRangeNamingTheRange) {
+    Axis bounded_axis = int_axis("seq_q", {1}, "");
+    bounded(bounded_axis, 1, 16777216);
+    EXPECT_EQ(usage_message(bounded_axis, "99999999999999999999"),
+              "axis 'seq_q': '99999999999999999999' is out of range (1..16777216)");
+    EXPECT_EQ(usage_message(int_axis("n", {1}, ""), "-99999999999999999999"),
+              "axis 'n': '-99999999999999999999' is out of range (-9223372036854775808..9223372036854775807)");
+    EXPECT_EQ(usage_message(int_axis("n", {1}, ""), "9x"), "axis 'n': '9x' is not an integer");
+    EXPECT_EQ(usage_message(real_axis("p", {1}, ""), "1e400"), "axis 'p': '1e400' is not a finite number a double holds");
+}
+
+TEST(Axis, ALongRangeIsCheckedForRepeatsQuickly) {
+    // The check for values given twice was pairwise: 100000 values took minutes.
+    Axis a = int_axis("n", {1}, "");
+    EXPECT_EQ(parse_axis_values(a, "1:99999:1").size(), 99999u);
+    EXPECT_EQ(usage_message(a, "1,2,3,2"), "axis 'n': value 2 given twice");
+}

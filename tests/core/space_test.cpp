@@ -69,3 +69,20 @@ TEST(Space, EmptyWhenConstraintsRemoveAll) {
     s.apply_override("n=2");
     EXPECT_TRUE(s.points().empty());
 }
+
+TEST(Space, RefusesToExpandMorePointsThanMemoryHolds) {
+    Space s({int_axis("a", {1}, ""), int_axis("b", {1}, ""), int_axis("c", {1}, ""), int_axis("d", {1}, "")});
+    for (const char* o : {"a=1:65536:1", "b=1:65536:1", "c=1:65536:1", "d=1:65536:1"}) s.apply_override(o);
+    // 2^64 points: the count saturates rather than wrapping to 0.
+    EXPECT_EQ(s.size_unconstrained(), std::numeric_limits<std::size_t>::max());
+    try {
+        s.points();
+        ADD_FAILURE() << "expanded";
+    } catch (const UsageError& e) {
+        EXPECT_STREQ(e.what(), "the axes give more than 2^64 points, more than 1000000: narrow the axes");
+    }
+    s.apply_override("a=1");
+    s.apply_override("b=1");
+    s.apply_override("c=1:2:1");
+    EXPECT_EQ(s.points().size(), 2u * 65536u);
+}
