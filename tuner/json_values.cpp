@@ -1,5 +1,7 @@
 #include "tuner/json_values.hpp"
 
+#include "core/errors.hpp"
+
 namespace memwall::importer {
 
 std::optional<Value> value_of(const nlohmann::json& j) {
@@ -34,6 +36,20 @@ std::optional<std::size_t> index_of(const std::vector<Value>& values, const Valu
     for (std::size_t i = 0; i < values.size(); ++i)
         if (same_value(values[i], v)) return i;
     return std::nullopt;
+}
+
+double number_or(const nlohmann::json& obj, const char* key, double fallback, const std::string& where) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return fallback;
+    if (!it->is_number()) throw InputError(where + ": \"" + key + "\" must be a number, not " + it->dump());
+    return it->get<double>();
+}
+
+std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback, const std::string& where) {
+    auto it = obj.find(key);
+    if (it == obj.end()) return fallback;
+    if (!it->is_string()) throw InputError(where + ": \"" + key + "\" must be a string, not " + it->dump());
+    return it->get<std::string>();
 }
 
 std::string short_message(const nlohmann::json::exception& e) {

@@ -24,6 +24,12 @@ bool value_less(const Value& a, const Value& b);
 // The index of `v` in `values` by same_value, or nullopt.
 std::optional<std::size_t> index_of(const std::vector<Value>& values, const Value& v);
 
+// The number or string at `key` of `obj`, or `fallback` when it is absent; throws InputError
+// "<where>: "<key>" must be a number|string, not ..." for any other type, so the message names
+// the key (nlohmann's own says only which type it expected).
+double number_or(const nlohmann::json& obj, const char* key, double fallback, const std::string& where);
+std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback, const std::string& where);
+
 // nlohmann's message without its "[json.exception...] " prefix.
 std::string short_message(const nlohmann::json::exception& e);
 

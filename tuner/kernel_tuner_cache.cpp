@@ -83,6 +83,8 @@ RecordedSpace parse_kernel_tuner_cache(std::string text, std::string_view origin
         if (!repaired) throw InputError(where + ": malformed JSON: " + short_message(e));
         doc = std::move(repaired->first);
         rs.notes.push_back("unterminated file (interrupted run?): " + repaired->second);
+    } catch (const json::exception& e) {  // a number beyond a double (1e400)
+        throw InputError(where + ": malformed JSON: " + short_message(e));
     }
     if (!doc.is_object()) throw InputError(where + ": not a Kernel Tuner cache (top level is not an object)");
 

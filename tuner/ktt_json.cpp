@@ -66,7 +66,7 @@ std::vector<Counter> counters_of(const json& computations, const std::string& wh
     std::vector<std::string> order;
     for (const json& c : computations) {
         if (!c.is_object()) throw InputError(where + ": a ComputationResults item is not an object");
-        const double duration = c.value("Duration", 0.0);
+        const double duration = importer::number_or(c, "Duration", 0.0, where);
         auto profiling = c.find("ProfilingData");
         if (profiling == c.end() || !profiling->contains("Counters")) continue;
         for (const json& k : (*profiling)["Counters"]) {
@@ -129,7 +129,7 @@ static RecordedSpace parse_ktt(std::string_view text, std::string_view origin) {
     RecordedSpace rs;
     rs.origin = where;
     rs.format = "ktt";
-    rs.device = meta.value("Device", "");
+    rs.device = importer::string_or(meta, "Device", "", where + ": Metadata");
 
     const json& results = doc["Results"];
     if (results.empty()) throw InputError(where + ": the Results list is empty");
@@ -154,13 +154,13 @@ static RecordedSpace parse_ktt(std::string_view text, std::string_view origin) {
                 names.push_back(p["Name"].get<std::string>());
             }
             seen.resize(names.size());
-            if (rs.kernel.empty()) rs.kernel = res.value("KernelName", "");
+            if (rs.kernel.empty()) rs.kernel = importer::string_or(res, "KernelName", "", at);
         }
         if (conf.size() != names.size()) throw InputError(at + ": its parameters differ from the first result's");
         Row row;
         for (std::size_t p = 0; p < names.size(); ++p) {
             const json& item = conf[p];
-            if (!item.is_object() || item.value("Name", "") != names[p] || !item.contains("Value"))
+            if (!item.is_object() || importer::string_or(item, "Name", "", at) != names[p] || !item.contains("Value"))
                 throw InputError(at + ": parameter " + std::to_string(p) + " should be '" + names[p] + "' with a Value");
             auto v = importer::value_of(item["Value"]);
             if (!v) throw InputError(at + ": " + names[p] + " has value " + item["Value"].dump());
@@ -172,7 +172,7 @@ static RecordedSpace parse_ktt(std::string_view text, std::string_view origin) {
         Evaluation& e = row.eval;
         e.status = status_of(status);
         const double duration = number_at(res, "TotalDuration", at);
-        e.cost_seconds = (duration + res.value("TotalOverhead", 0.0)) * unit;
+        e.cost_seconds = (duration + importer::number_or(res, "TotalOverhead", 0.0, at)) * unit;
         if (e.ok()) {
             if (!(duration > 0) || !std::isfinite(duration))
                 throw InputError(at + ": status Ok with TotalDuration " + res["TotalDuration"].dump());

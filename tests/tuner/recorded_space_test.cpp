@@ -201,8 +201,30 @@ TEST(KttJson, MalformedFilesGiveOneLine) {
         "status Ok with TotalDuration 0");
     expect_input_error([] { parse_ktt_json(R"({"Metadata": {"TimeUnit": "Fortnights"}, "Results": [{}]})", "k"); },
                        "unknown Metadata.TimeUnit 'Fortnights'");
+}
+
+TEST(KttJson, AValueOfTheWrongTypeNamesItsKey) {
     expect_input_error([] { parse_ktt_json(R"({"Metadata": {"TimeUnit": "Seconds", "Device": 5}, "Results": [{}]})", "k"); },
-                       "k: unexpected KTT JSON");
+                       "k: Metadata: \"Device\" must be a string, not 5");
+    const auto result = [](const std::string& fields) {
+        return R"({"Metadata": {"TimeUnit": "Seconds"}, "Results": [{"Configuration": [{"Name": "A", "Value": 1}], )"
+               R"("Status": "Ok", "TotalDuration": 1)" + fields + "}]}";
+    };
+    expect_input_error([&] { parse_ktt_json(result(R"(, "TotalOverhead": "2")"), "k"); },
+                       "k: result 0: \"TotalOverhead\" must be a number, not \"2\"");
+    expect_input_error([&] { parse_ktt_json(result(R"(, "KernelName": [])"), "k"); },
+                       "k: result 0: \"KernelName\" must be a string, not []");
+    expect_input_error([&] { parse_ktt_json(result(R"(, "ComputationResults": [{"Duration": null}])"), "k"); },
+                       "k: result 0: \"Duration\" must be a number, not null");
+}
+
+TEST(KernelTunerCache, ANumberBeyondADoubleIsMalformedJson) {
+    expect_input_error(
+        [] {
+            parse_kernel_tuner_cache(
+                R"({"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": 1e400}}})", "x.json");
+        },
+        "x.json: malformed JSON: number overflow parsing '1e400'");
 }
 
 TEST(LoadRecordedSpace, RejectsOtherFilesWithOneLine) {
