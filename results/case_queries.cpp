@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/errors.hpp"
 #include "results/sqlite_statement.hpp"
 #include "results/store.hpp"
 
@@ -23,7 +24,7 @@ CaseRecord case_row(const Statement& st, std::int64_t run_id) {
     c.key = CaseKey{st.text(1), st.text(2), st.text(3), st.text(4), st.text(5)};
     const std::string status = st.text(6);
     const auto parsed = case_status_from(status);
-    if (!parsed) throw std::runtime_error("unknown case status '" + status + "' in the database");
+    if (!parsed) throw InputError("unknown case status '" + status + "' in the database");
     c.status = *parsed;
     c.message = st.text(7);
     c.measured_at = st.text(8);
@@ -47,7 +48,7 @@ CaseRecord case_row(const Statement& st, std::int64_t run_id) {
 Counter counter_row(const Statement& st) {
     const std::string source = st.text(4);
     const auto parsed = counter_source_from(source);
-    if (!parsed) throw std::runtime_error("unknown counter source '" + source + "' in the database");
+    if (!parsed) throw InputError("unknown counter source '" + source + "' in the database");
     return Counter{st.text(1), st.real(2), st.text(3), *parsed};
 }
 
@@ -87,9 +88,15 @@ std::vector<CaseRecord> Store::cases(std::int64_t run_id, bool with_samples) con
                        "SELECT k.case_id, k.name, k.value, k.unit, k.source FROM counters k "
                        "JOIN cases c ON c.id = k.case_id WHERE c.run_id = ?1 ORDER BY k.case_id, k.rowid");
     counters.bind(1, run_id);
-    while (counters.step()) out[index.at(counters.int64(0))].counters.push_back(counter_row(counters));
+    // The queries join on the run's cases, so every id is in `index` unless the file is damaged.
+    auto case_at = [&](std::int64_t id) -> CaseRecord& {
+        auto it = index.find(id);
+        if (it == index.end()) throw InputError("case " + std::to_string(id) + " of run " + std::to_string(run_id) + " is damaged in the database");
+        return out[it->second];
+    };
+    while (counters.step()) case_at(counters.int64(0)).counters.push_back(counter_row(counters));
     if (with_samples)
-        for (auto& [id, reps] : run_samples(run_id)) out[index.at(id)].samples = std::move(reps);
+        for (auto& [id, reps] : run_samples(run_id)) case_at(id).samples = std::move(reps);
     return out;
 }
 

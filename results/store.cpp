@@ -45,12 +45,12 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 4> kRunStatusNames{
 
 RunStatus stored_run_status(const std::string& s) {
     if (auto r = run_status_from(s)) return *r;
-    throw std::runtime_error("unknown run status '" + s + "' in the database");
+    throw InputError("unknown run status '" + s + "' in the database");
 }
 
 CeilingKind stored_ceiling_kind(const std::string& s) {
     if (auto k = ceiling_kind_from(s)) return *k;
-    throw std::runtime_error("unknown ceiling kind '" + s + "' in the database");
+    throw InputError("unknown ceiling kind '" + s + "' in the database");
 }
 
 std::string hex32(std::int64_t v) {
@@ -400,7 +400,12 @@ std::vector<RunInfo> Store::runs() const {
         index[out.back().id] = out.size() - 1;
     }
     Statement tags(db_, "SELECT run_id, key, value FROM run_tags");
-    while (tags.step()) out[index.at(tags.int64(0))].tags.emplace(tags.text(1), tags.text(2));
+    while (tags.step()) {
+        // A foreign key keeps tags to existing runs in a file memwall wrote; a damaged one can break that.
+        auto it = index.find(tags.int64(0));
+        if (it == index.end()) throw InputError("a tag in the database names run " + std::to_string(tags.int64(0)) + ", which does not exist");
+        out[it->second].tags.emplace(tags.text(1), tags.text(2));
+    }
     const int schema = schema_version();
     for (RunInfo& r : out) r.axes = read_axes(db_, schema, r.id);
     return out;

@@ -48,7 +48,7 @@ TuningSessionSummary read_session(const Statement& st) {
     s.started_at = st.text(1);
     s.finished_at = st.text(2);
     const auto status = run_status_from(st.text(3));
-    if (!status) throw std::runtime_error("unknown tuning session status '" + st.text(3) + "' in the database");
+    if (!status) throw InputError("unknown tuning session status '" + st.text(3) + "' in the database");
     s.status = *status;
     s.host = st.text(4);
     s.device = st.text(5);
@@ -62,7 +62,7 @@ TuningSessionSummary read_session(const Statement& st) {
     s.budget_seconds = st.real(13);
     s.budget_stale = st.int64(14);
     const auto source = time_source_from(st.text(15));
-    if (!source) throw std::runtime_error("unknown time source '" + st.text(15) + "' in the database");
+    if (!source) throw InputError("unknown time source '" + st.text(15) + "' in the database");
     s.time_source = *source;
     s.source_file = st.text(16);
     s.space_size = st.int64(17);
@@ -245,9 +245,18 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
     }
     if (!with_details) return out;
 
+    // Foreign keys keep samples and counters to existing trials in a file memwall wrote; a
+    // damaged one can break that.
+    auto trial_at = [&](std::int64_t idx) -> TrialRecord& {
+        auto it = index.find(idx);
+        if (it == index.end())
+            throw InputError("tuning session " + std::to_string(session_id) + " in the database has details of trial " +
+                             std::to_string(idx) + " but no such trial");
+        return out[it->second];
+    };
     Statement samples(db, "SELECT idx, seconds FROM tuning_trial_samples WHERE session_id = ?1 ORDER BY idx, sample");
     samples.bind(1, session_id);
-    while (samples.step()) out[index.at(samples.int64(0))].samples.push_back(samples.real(1));
+    while (samples.step()) trial_at(samples.int64(0)).samples.push_back(samples.real(1));
     Statement counters(db,
                        "SELECT idx, name, value, unit, source FROM tuning_trial_counters WHERE session_id = ?1 "
                        "ORDER BY idx, name, source");
@@ -255,8 +264,8 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
     while (counters.step()) {
         const std::string source = counters.text(4);
         const auto parsed = counter_source_from(source);
-        if (!parsed) throw std::runtime_error("unknown counter source '" + source + "' in the database");
-        out[index.at(counters.int64(0))].counters.push_back(
+        if (!parsed) throw InputError("unknown counter source '" + source + "' in the database");
+        trial_at(counters.int64(0)).counters.push_back(
             Counter{counters.text(1), counters.real(2), counters.text(3), *parsed});
     }
     return out;
