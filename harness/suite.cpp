@@ -2,7 +2,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -19,17 +22,57 @@ void only_keys(const json& j, const std::set<std::string>& allowed, const std::s
         if (!allowed.count(k)) throw InputError(where + ": unknown key '" + k + "'");
 }
 
+// nlohmann's message without its "[json.exception...] " prefix.
+std::string short_message(const json::exception& e) {
+    std::string m = e.what();
+    if (auto close = m.find("] "); !m.empty() && m.front() == '[' && close != std::string::npos) m.erase(0, close + 2);
+    return m;
+}
+
+// The value of `key`, or `fallback` when it is absent; a value of the wrong type is named by
+// its key (nlohmann's own message says only which type it expected).
+template <class T>
+T field(const json& j, const char* key, T fallback, const std::string& where) {
+    auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    try {
+        return it->get<T>();
+    } catch (const json::exception& e) {
+        throw InputError(where + ": \"" + key + "\": " + short_message(e));
+    }
+}
+
+// An integer key in [lo, hi]. Not get<Int>(): it truncates 2.5 and is undefined for 1e30.
+template <class Int>
+Int integer(const json& j, const char* key, Int fallback, Int lo, Int hi, const std::string& where) {
+    auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    std::optional<Int> v;
+    if (it->is_number_unsigned()) {
+        if (auto u = it->get<std::uint64_t>(); std::in_range<Int>(u)) v = static_cast<Int>(u);
+    } else if (it->is_number_integer()) {
+        if (auto i = it->get<std::int64_t>(); std::in_range<Int>(i)) v = static_cast<Int>(i);
+    }
+    if (!v || *v < lo || *v > hi)
+        throw InputError(where + ": \"" + key + "\" must be an integer from " + std::to_string(lo) + " to " +
+                         std::to_string(hi) + ", not " + it->dump());
+    return *v;
+}
+
+constexpr int kMaxInt = std::numeric_limits<int>::max();
+constexpr int kMaxRepetitions = 1000000;
+
 SamplerSettings sampler_from(const json& j, const std::string& where) {
     if (!j.is_object()) throw InputError(where + ": \"sampler\" must be an object");
-    only_keys(j, {"warmup_runs", "min_samples", "min_time", "max_noise", "timeout", "max_samples"},
-              where + ": sampler");
+    const std::string at = where + ": sampler";
+    only_keys(j, {"warmup_runs", "min_samples", "min_time", "max_noise", "timeout", "max_samples"}, at);
     SamplerSettings s;
-    s.warmup_runs = j.value("warmup_runs", s.warmup_runs);
-    s.min_samples = j.value("min_samples", s.min_samples);
-    s.min_time = j.value("min_time", s.min_time);
-    s.max_noise = j.value("max_noise", s.max_noise);
-    s.timeout = j.value("timeout", s.timeout);
-    s.max_samples = j.value("max_samples", s.max_samples);
+    s.warmup_runs = integer(j, "warmup_runs", s.warmup_runs, 0, kMaxInt, at);
+    s.min_samples = integer(j, "min_samples", s.min_samples, 1, kMaxInt, at);
+    s.min_time = field(j, "min_time", s.min_time, at);
+    s.max_noise = field(j, "max_noise", s.max_noise, at);
+    s.timeout = field(j, "timeout", s.timeout, at);
+    s.max_samples = integer(j, "max_samples", s.max_samples, 1, kMaxInt, at);
     return s;
 }
 
@@ -52,32 +95,27 @@ Suite load_suite(const std::string& path) {
                "repetitions", "interleave", "threshold", "alpha"},
               path);
     Suite s;
-    try {
-        s.name = j.value("name", std::filesystem::path(path).stem().string());
-        s.description = j.value("description", "");
-        s.sweep.families = j.value("families", s.sweep.families);
-        s.sweep.variants = j.value("variants", s.sweep.variants);
-        if (j.contains("backends")) {
-            s.sweep.backends.clear();
-            for (const auto& name : j.at("backends").get<std::vector<std::string>>()) {
-                auto b = backend_from(name);
-                if (!b) throw InputError(path + ": unknown backend '" + name + "'");
-                s.sweep.backends.push_back(*b);
-            }
+    s.name = field(j, "name", std::filesystem::path(path).stem().string(), path);
+    s.description = field(j, "description", std::string(), path);
+    s.sweep.families = field(j, "families", s.sweep.families, path);
+    s.sweep.variants = field(j, "variants", s.sweep.variants, path);
+    if (j.contains("backends")) {
+        s.sweep.backends.clear();
+        for (const auto& name : field(j, "backends", std::vector<std::string>(), path)) {
+            auto b = backend_from(name);
+            if (!b) throw InputError(path + ": unknown backend '" + name + "'");
+            s.sweep.backends.push_back(*b);
         }
-        s.sweep.overrides = j.value("axes", s.sweep.overrides);
-        s.sweep.zips = j.value("zips", s.sweep.zips);
-        s.sweep.unzip = j.value("unzip", s.sweep.unzip);
-        s.sweep.seed = j.value("seed", s.sweep.seed);
-        if (j.contains("sampler")) s.sweep.sampler = sampler_from(j.at("sampler"), path);
-        s.repetitions = j.value("repetitions", s.repetitions);
-        s.interleave = j.value("interleave", s.interleave);
-        s.compare.threshold = j.value("threshold", s.compare.threshold);
-        s.compare.alpha = j.value("alpha", s.compare.alpha);
-    } catch (const json::exception& e) {
-        throw InputError(path + ": " + e.what());
     }
-    if (s.repetitions < 1) throw InputError(path + ": \"repetitions\" must be >= 1");
+    s.sweep.overrides = field(j, "axes", s.sweep.overrides, path);
+    s.sweep.zips = field(j, "zips", s.sweep.zips, path);
+    s.sweep.unzip = field(j, "unzip", s.sweep.unzip, path);
+    s.sweep.seed = integer(j, "seed", s.sweep.seed, std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max(), path);
+    if (j.contains("sampler")) s.sweep.sampler = sampler_from(j.at("sampler"), path);
+    s.repetitions = integer(j, "repetitions", s.repetitions, 1, kMaxRepetitions, path);
+    s.interleave = field(j, "interleave", s.interleave, path);
+    s.compare.threshold = field(j, "threshold", s.compare.threshold, path);
+    s.compare.alpha = field(j, "alpha", s.compare.alpha, path);
     try {
         s.sweep.sampler.validate();
         s.compare.validate();

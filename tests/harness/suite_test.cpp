@@ -66,11 +66,21 @@ TEST_F(SuiteTest, RefusesWhatItCannotUse) {
     };
     refused(R"({"famlies": ["attention"]})", "unknown key 'famlies'");
     refused(R"({"sampler": {"timout": 1}})", "unknown key 'timout'");
-    refused(R"({"repetitions": 0})", "repetitions");
-    refused(R"({"repetitions": "five"})", "");
+    refused(R"({"repetitions": 0})", "\"repetitions\" must be an integer from 1 to 1000000, not 0");
+    refused(R"({"repetitions": "five"})", "\"repetitions\" must be an integer from 1 to 1000000, not \"five\"");
+    refused(R"({"repetitions": 1e30})", "\"repetitions\" must be an integer from 1 to 1000000, not 1e+30");
+    refused(R"({"repetitions": 2.5})", "\"repetitions\" must be an integer from 1 to 1000000, not 2.5");
+    refused(R"({"seed": -1})", "\"seed\" must be an integer from 0 to 18446744073709551615, not -1");
+    refused(R"({"sampler": {"warmup_runs": 1e30}})", "sampler: \"warmup_runs\" must be an integer from 0 to");
+    // A value of the wrong type names its key.
+    refused(R"({"families": "attention"})", "bad.json: \"families\": type must be array, but is string");
+    refused(R"({"axes": [1]})", "bad.json: \"axes\": type must be string, but is number");
+    refused(R"({"interleave": "yes"})", "bad.json: \"interleave\": type must be boolean, but is string");
+    refused(R"({"sampler": {"timeout": "1s"}})", "bad.json: sampler: \"timeout\": type must be number, but is string");
     refused(R"({"backends": ["tpu"]})", "unknown backend 'tpu'");
     refused(R"({"threshold": 5})", "--threshold");
-    refused(R"({"sampler": {"min_samples": 0}})", "--min-samples");
+    refused(R"({"sampler": {"min_samples": 0}})", "sampler: \"min_samples\" must be an integer from 1 to 2147483647, not 0");
+    refused(R"({"sampler": {"min_samples": 5, "max_samples": 2}})", "--max-samples must be >= --min-samples");
     refused(R"([1, 2])", "JSON object");
     refused("{", "not JSON");
     EXPECT_THROW(load_suite((dir / "missing.json").string()), InputError);
