@@ -53,8 +53,9 @@ const std::string& Params::str(const std::string& name) const {
 
 nlohmann::json Params::to_json() const {
     nlohmann::json j = nlohmann::json::object();
-    for (const auto& [k, v] : values_) {
-        std::visit([&j, &k](const auto& x) { j[k] = x; }, v);
+    for (const auto& kv : values_) {  // no structured binding: clang 14 cannot capture one
+        auto& slot = j[kv.first];
+        std::visit([&slot](const auto& x) { slot = x; }, kv.second);
     }
     return j;
 }

@@ -12,6 +12,9 @@ packages=(
   zlib1g-dev
   libboost-context-dev
   qt6-base-dev qt6-svg-dev libgl-dev
+  # The fuzz preset (fuzz/README.md): clang, its libFuzzer and sanitizer runtimes (libclang-rt-14-dev,
+  # only recommended by clang) and its OpenMP runtime.
+  clang libclang-rt-dev libomp-dev
 )
 
 missing=()
