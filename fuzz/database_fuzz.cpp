@@ -1,10 +1,12 @@
 // Database files (results/): an image written to a file, opened read-only as `show`, `export`
-// and the explorer open one, then read the ways they read it.
+// and the explorer open one, then read the ways they read it, exports included.
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 
 #include "core/errors.hpp"
 #include "fuzz/temp_file.hpp"
+#include "results/export.hpp"
 #include "results/store.hpp"
 #include "results/tuning_store.hpp"
 
@@ -27,6 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             (void)store.case_page(run.id, 0, 4);
             (void)store.run_samples(run.id);
             (void)store.run_counters(run.id);
+            for (ExportFormat f : {ExportFormat::json, ExportFormat::csv, ExportFormat::gbench}) {
+                std::ostringstream out;
+                export_run(store, run.id, f, out, {});
+            }
         }
         for (const auto& session : tuning_sessions(store)) {
             (void)tuning_session(store, session.info.id);

@@ -52,6 +52,10 @@ std::string shortest(double v) {
     return std::string(buf.data(), res.ptr);
 }
 
+// Indented JSON. Stored text need not be UTF-8 (a tag typed in another encoding): such bytes
+// become U+FFFD rather than failing the whole export.
+std::string dump(const ojson& doc) { return doc.dump(2, ' ', false, ojson::error_handler_t::replace); }
+
 // "b=1,d=64" from {"b":1,"d":64}, as Params::label() (core/params.hpp) writes it.
 std::string label(const ojson& params) {
     std::string out;
@@ -186,7 +190,7 @@ void write_json(const Store& store, const RunData& d, std::ostream& out, const E
         {"ceilings", std::move(ceilings)},
         {"cases", std::move(cases)},
     };
-    out << doc.dump(2) << '\n';
+    out << dump(doc) << '\n';
 }
 
 // ---- CSV -----------------------------------------------------------------------------------
@@ -370,7 +374,7 @@ void write_gbench(const Store& store, const RunData& d, std::ostream& out) {
         }
     }
     const ojson doc{{"context", gbench_context(d)}, {"benchmarks", std::move(benchmarks)}};
-    out << doc.dump(2) << '\n';
+    out << dump(doc) << '\n';
 }
 
 }  // namespace

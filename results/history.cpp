@@ -105,7 +105,8 @@ void write_history_json(const std::vector<CaseHistory>& histories, const std::st
                       {"rule",
                        {{"threshold", opt.threshold}, {"min_score", opt.min_score}, {"min_segment", opt.min_segment}}},
                       {"cases", cases}};
-    os << doc.dump(2) << "\n";
+    // Stored text need not be UTF-8 (a tag typed in another encoding): such bytes become U+FFFD.
+    os << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace memwall

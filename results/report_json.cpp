@@ -88,7 +88,8 @@ void write_json(const Comparison& c, std::ostream& os) {
                       {"only_in_base", only_base},
                       {"only_in_candidate", only_cand},
                       {"warnings", c.warnings}};
-    os << doc.dump(2) << "\n";
+    // Stored text need not be UTF-8 (a tag typed in another encoding): such bytes become U+FFFD.
+    os << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace memwall

@@ -188,6 +188,18 @@ TEST_F(ExportTest, MalformedStoredJsonIsAnInputError) {
     }
 }
 
+TEST_F(ExportTest, TextThatIsNotUtf8IsReplacedNotFatal) {
+    // `run --tag` stores the bytes it is given; JSON export once threw nlohmann's type_error (exit 3).
+    store.set_tag(run, "branch", "caf\xe9");
+    for (ExportFormat f : {ExportFormat::json, ExportFormat::gbench}) {
+        const std::string out = exported(f);
+        if (f == ExportFormat::json) {
+            EXPECT_NE(out.find("caf\xef\xbf\xbd"), std::string::npos) << out;
+        }
+        EXPECT_TRUE(nlohmann::json::accept(out)) << out;
+    }
+}
+
 TEST(ExportFormatNames, RoundTrip) {
     for (ExportFormat f : {ExportFormat::json, ExportFormat::csv, ExportFormat::gbench})
         EXPECT_EQ(export_format_from(to_string(f)), f);
