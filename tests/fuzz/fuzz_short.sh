@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # fuzz_short.sh SOURCE_DIR SECONDS TARGET...: builds the fuzz preset (clang, libFuzzer,
-# ASan+UBSan) and fuzzes each target for SECONDS over a copy of its seed corpus and its
-# regressions. Fails on the first crash, leak, sanitizer report, timeout or out-of-memory,
-# leaving the input that caused it under build/fuzz/short/<target>/ to be replayed.
+# ASan+UBSan) and fuzzes each target for SECONDS from its seed corpus and its regressions. Fails
+# when any target meets a crash, leak, sanitizer report, timeout or out-of-memory, leaving the
+# input that caused it under build/fuzz/short/<target>/ to be replayed.
 set -euo pipefail
 src=$1
 seconds=$2
@@ -12,11 +12,9 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz_short: clang++ not found; scripts/bootstrap.sh installs it (package clang)" >&2
   exit 1
 fi
-runtime=$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)
+# clang prints the bare name back when it has no such file.
+runtime=$(clang++ -print-file-name="libclang_rt.fuzzer-$(uname -m).a" 2>/dev/null || true)
 if [ ! -f "$runtime" ]; then
-  runtime=$(find "$(clang++ -print-resource-dir)" -name 'libclang_rt.fuzzer*.a' 2>/dev/null | head -n1)
-fi
-if [ -z "$runtime" ]; then
   echo "fuzz_short: clang's libFuzzer runtime not found; scripts/bootstrap.sh installs it (package libclang-rt-dev)" >&2
   exit 1
 fi
