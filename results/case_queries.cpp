@@ -115,6 +115,9 @@ std::vector<CaseRecord> Store::case_page(std::int64_t run_id, std::int64_t after
     return rows;
 }
 
+// More repetitions than anything memwall runs (a suite allows 1000000).
+constexpr std::int64_t kMaxStoredRepetitions = 10'000'000;
+
 std::unordered_map<std::int64_t, std::vector<std::vector<double>>> Store::run_samples(std::int64_t run_id) const {
     const auto [lo, hi] = id_range(db_, run_id);
     std::unordered_map<std::int64_t, std::vector<std::vector<double>>> out;
@@ -130,7 +133,12 @@ std::unordered_map<std::int64_t, std::vector<std::vector<double>>> Store::run_sa
             current = id;
             reps = &out[id];
         }
-        const auto rep = static_cast<std::size_t>(st.int64(1));
+        // Repetitions count from 0 and are few; a damaged file's rep must not size a vector.
+        const std::int64_t stored_rep = st.int64(1);
+        if (stored_rep < 0 || stored_rep >= kMaxStoredRepetitions)
+            throw InputError("a sample of case " + std::to_string(id) + " has repetition " + std::to_string(stored_rep) +
+                             ": the database is damaged");
+        const auto rep = static_cast<std::size_t>(stored_rep);
         if (reps->size() <= rep) reps->resize(rep + 1);
         (*reps)[rep].push_back(st.real(2));
     }
