@@ -66,11 +66,10 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
             progress.begin("both builds");
         };
         // Each pair is stored as its repetition ends: kill -9 loses at most the pair in flight.
-        const auto store_pair = [&](std::size_t, const CaseRecord& b, const CaseRecord& c) {
-            CaseRecord sb = b, sc = c;
-            sb.run_id = base_run.id();
-            sc.run_id = cand_run.id();
-            store.replace_cases({std::move(sb), std::move(sc)});
+        const auto store_pair = [&](std::size_t, CaseRecord b, CaseRecord c) {
+            b.run_id = base_run.id();
+            c.run_id = cand_run.id();
+            store.replace_cases({std::move(b), std::move(c)});
         };
         t = measure_together(*base, *cand, plan, next, &stop_requested, store_pair);
         progress.finish();

@@ -43,14 +43,30 @@ CaseRequest decode_case_request(const std::string& line, const Catalogue& catalo
     return r;
 }
 
+json counters_to_json(const std::vector<Counter>& counters) {
+    json out = json::array();
+    for (const Counter& c : counters) out.push_back({c.name, c.value, c.unit, std::string(to_string(c.source))});
+    return out;
+}
+
+std::vector<Counter> counters_from_json(const json& j) {
+    std::vector<Counter> out;
+    for (const auto& c : j) {
+        const auto source = counter_source_from(c.at(3).get<std::string>());
+        if (!source) throw InputError("unknown counter source " + c.at(3).dump());
+        // JSON has no NaN: a counter that was NaN comes back as null.
+        const double value = c.at(1).is_null() ? std::numeric_limits<double>::quiet_NaN() : c.at(1).get<double>();
+        out.push_back({c.at(0), value, c.at(2), *source});
+    }
+    return out;
+}
+
 std::string encode_case_result(const CaseRecord& r, double seconds) {
-    json counters = json::array();
-    for (const Counter& c : r.counters) counters.push_back({c.name, c.value, c.unit, std::string(to_string(c.source))});
     return json{{"status", std::string(to_string(r.status))},
                 {"message", r.message},
                 {"samples", r.samples},
                 {"sampling_stop", r.sampling_stop},
-                {"counters", counters},
+                {"counters", counters_to_json(r.counters)},
                 {"seconds", seconds}}
         .dump();
 }
@@ -64,14 +80,7 @@ double decode_case_result(const std::string& text, CaseRecord& r) {
         r.message = j.at("message");
         r.samples = j.at("samples").get<std::vector<std::vector<double>>>();
         r.sampling_stop = j.at("sampling_stop").get<std::string>();
-        r.counters.clear();
-        for (const auto& c : j.at("counters")) {
-            const auto source = counter_source_from(c.at(3).get<std::string>());
-            if (!source) throw InputError("unknown counter source " + c.at(3).dump());
-            // JSON has no NaN: a counter that was NaN comes back as null.
-            const double value = c.at(1).is_null() ? std::numeric_limits<double>::quiet_NaN() : c.at(1).get<double>();
-            r.counters.push_back({c.at(0), value, c.at(2), *source});
-        }
+        r.counters = counters_from_json(j.at("counters"));
         r.summary = r.samples.empty() ? Summary{} : summarize(pooled_samples(r.samples));
         return j.at("seconds").get<double>();
     } catch (const json::exception& e) {

@@ -10,6 +10,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/catalogue.hpp"
 #include "harness/measure.hpp"
@@ -27,6 +30,11 @@ struct CaseRequest {
 };
 // Throws InputError when malformed, UsageError when the catalogue lacks its family or variant.
 CaseRequest decode_case_request(const std::string& line, const Catalogue& catalogue);
+
+// Counters as JSON, [[name, value, unit, source], ...] (both worker protocols); reading throws
+// InputError for an unknown source, and takes null (JSON's NaN) as NaN.
+nlohmann::json counters_to_json(const std::vector<Counter>& counters);
+std::vector<Counter> counters_from_json(const nlohmann::json& j);
 
 // The record's key is not sent: the parent knows which case it asked for.
 std::string encode_case_result(const CaseRecord& r, double seconds);

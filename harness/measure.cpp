@@ -67,11 +67,9 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
     if (!p.instance) return rec;
     try {
         if (opt.stage) opt.stage("warm-up");
-        for (int i = 0; i < opt.sampler.warmup_runs; ++i) p.instance->run_timed();
-        if (opt.stage) opt.stage("sampling");
-        SamplerSettings warm = opt.sampler;
-        warm.warmup_runs = 0;
-        Sampling s = take_samples([&] { return p.instance->run_timed(); }, warm);
+        Sampling s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler, [&] {
+            if (opt.stage) opt.stage("sampling");
+        });
         // CPU counters over one more run, where the machine has a PMU (many VMs do not).
         static const bool pmu = probe_perf_events().available;
         if (pmu && c.variant->backend == Backend::cpu) {

@@ -75,7 +75,7 @@ struct TogetherPlan {
 // summaries are filled at the end. `progress(done, total)` after each unit; `unit_done(i, base,
 // candidate)` too, with case i's records so far (summaries filled), for storing them as they
 // grow; a set `stop` ends the measurement after the unit in flight (interrupted).
-using UnitDone = std::function<void(std::size_t, const CaseRecord&, const CaseRecord&)>;
+using UnitDone = std::function<void(std::size_t, CaseRecord, CaseRecord)>;
 TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& plan,
                               const std::function<void(std::size_t, std::size_t)>& progress = {},
                               const std::atomic<bool>* stop = nullptr, const UnitDone& unit_done = {});

@@ -38,8 +38,10 @@ void SamplerSettings::validate() const {
     if (!(timeout > 0)) throw UsageError("--timeout must be > 0");
 }
 
-Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s) {
+Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s,
+                      const std::function<void()>& sampling) {
     for (int i = 0; i < s.warmup_runs; ++i) once();
+    if (sampling) sampling();
     Sampling out;
     double total = 0;
     for (;;) {

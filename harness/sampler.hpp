@@ -29,7 +29,9 @@ struct Sampling {
     std::string stop_reason;  // one of sampling_stop's
 };
 
-// Runs `once` (one timed execution returning seconds) per the settings.
-Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s);
+// Runs `once` (one timed execution returning seconds) per the settings; `sampling`, when given,
+// is called between the warm-up runs and the first sample (a case's stages, measure.hpp).
+Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s,
+                      const std::function<void()>& sampling = {});
 
 }  // namespace memwall

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "harness/case_protocol.hpp"
 #include "harness/child_process.hpp"
 
 namespace memwall {
@@ -45,10 +46,9 @@ std::string WorkerServer::handle(const std::string& request) {
     if (in >> verb >> index && verb == "prepare" && in.eof() && index < keys_.size()) {
         const CaseRecord r = arm_.prepare(index);
         prepared_ = r.status == CaseStatus::ok;
-        json counters = json::array();
-        for (const Counter& c : r.counters)
-            counters.push_back({c.name, c.value, c.unit, std::string(to_string(c.source))});
-        return json{{"status", std::string(to_string(r.status))}, {"message", r.message}, {"counters", counters}}
+        return json{{"status", std::string(to_string(r.status))},
+                    {"message", r.message},
+                    {"counters", counters_to_json(r.counters)}}
             .dump();
     }
     return "error bad request: " + request;
