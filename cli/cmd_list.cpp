@@ -34,6 +34,12 @@ void print_family(std::ostream& os, const Family& f) {
     }
     axes.print(os);
     os << '\n';
+    if (!f.presets.empty()) {
+        Table presets({"preset", "sets"});
+        for (const auto& pr : f.presets) presets.add({pr.axis + "=" + pr.value, pr.sets.label()});
+        presets.print(os);
+        os << '\n';
+    }
     Table vars({"variant", "backend", "available", "tunables (defaults)", "description"});
     for (const auto& v : f.variants) {
         const BackendStatus st = probe_backend(v.backend);

@@ -30,6 +30,8 @@ Space Family::space(const Variant& v) const {
     cs.insert(cs.end(), v.constraints.begin(), v.constraints.end());
     Space s(std::move(axes), std::move(cs));
     for (const auto& z : zipped) s.zip(z);
+    s.add_presets(presets);
+    s.set_validator(validate);
     return s;
 }
 

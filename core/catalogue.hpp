@@ -58,6 +58,9 @@ public:
     // Counters the backend measured during the last run (emu traffic, ...). Model counters
     // come from Variant::model instead.
     virtual std::vector<Counter> measured_counters() const { return {}; }
+    // What the variant chose for this case that a reader needs to trust its time (a library's
+    // implementation and ISA, a layout reorder): stored in the case's message. Empty: nothing.
+    virtual std::string detail() const { return {}; }
 };
 
 struct Variant {
@@ -83,13 +86,17 @@ struct Family {
     std::vector<Axis> problem_axes;                     // role problem
     std::vector<std::vector<std::string>> zipped;       // default tied axes
     std::vector<Constraint> constraints;                // over the problem
+    // Named values of a string axis that set other problem axes (layer=conv8: C, H, W, ...).
+    std::vector<Preset> presets;
+    // Rejects a malformed problem (UsageError, one line) before anything is built for it.
+    Validator validate;
     // Random inputs (never zeros) and the float64 reference for a problem point.
     std::function<std::unique_ptr<Workload>(const Params& problem, std::uint64_t seed)> make_workload;
     std::vector<Variant> variants;
 
     const Variant* find(const std::string& variant, Backend b) const;
     // The space of one variant: the family's problem axes, the variant's tunables, both sets
-    // of constraints and the default zips.
+    // of constraints, the default zips, the presets and the validator.
     Space space(const Variant& v) const;
 };
 

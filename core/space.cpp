@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "core/errors.hpp"
 
@@ -110,13 +111,18 @@ std::vector<Params> Space::points() const {
     const auto groups = groups_of(axes_, values_, zips_);
     std::vector<Params> out;
     std::vector<std::size_t> at(groups.size(), 0);
+    std::set<std::string> seen;
     for (const auto& g : groups)
         if (g.length == 0) return out;
     for (;;) {
         Params p;
         for (std::size_t gi = 0; gi < groups.size(); ++gi)
             for (auto a : groups[gi].axes) p.set(axes_[a].name, values_[a][at[gi]]);
-        if (!violated(p)) out.push_back(std::move(p));
+        apply_presets(p);
+        if (seen.insert(p.canonical()).second) {
+            if (validator_) validator_(p);
+            if (!violated(p)) out.push_back(std::move(p));
+        }
         // Odometer: the last axis varies fastest.
         std::size_t gi = groups.size();
         while (gi > 0) {
@@ -127,6 +133,47 @@ std::vector<Params> Space::points() const {
         }
         if (groups.empty()) return out;
     }
+}
+
+void Space::add_presets(const std::vector<Preset>& presets) {
+    for (const auto& pr : presets) {
+        const Axis& a = axes_[index_of(axes_, pr.axis)];
+        a.validate(pr.value);
+        for (const auto& [name, v] : pr.sets.values()) axes_[index_of(axes_, name)].validate(v);
+        presets_.push_back(pr);
+    }
+}
+
+void Space::apply_presets(Params& p) const {
+    for (const auto& pr : presets_)
+        if (p.has(pr.axis) && p.at(pr.axis) == Value(pr.value))
+            for (const auto& [name, v] : pr.sets.values()) p.set(name, v);
+}
+
+std::vector<std::string> Space::preset_shadowed() const {
+    std::vector<std::string> out;
+    std::set<std::string> axes_with_presets;
+    for (const auto& pr : presets_) axes_with_presets.insert(pr.axis);
+    for (const auto& axis : axes_with_presets) {
+        const auto& vals = values(axis);
+        const bool all_presets = std::all_of(vals.begin(), vals.end(), [&](const Value& v) {
+            return std::any_of(presets_.begin(), presets_.end(),
+                               [&](const Preset& pr) { return pr.axis == axis && v == Value(pr.value); });
+        });
+        if (!all_presets) continue;
+        for (const auto& pr : presets_)
+            for (const auto& [name, v] : pr.sets.values())
+                if (pr.axis == axis && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    }
+    return out;
+}
+
+void Space::check_not_shadowed(const std::string& name) const {
+    const auto shadowed = preset_shadowed();
+    if (std::find(shadowed.begin(), shadowed.end(), name) == shadowed.end()) return;
+    const auto pr = std::find_if(presets_.begin(), presets_.end(), [&](const Preset& p) { return p.sets.has(name); });
+    throw UsageError("axis '" + name + "' has no effect: every " + pr->axis + " swept is a preset that sets it (add " +
+                     pr->axis + "=custom to sweep " + name + ")");
 }
 
 const Constraint* Space::violated(const Params& p) const {

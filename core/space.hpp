@@ -17,6 +17,19 @@ struct Constraint {
     std::function<bool(const Params&)> allows;
 };
 
+// A named value of a string axis that sets other axes: layer=conv8 sets C=64, H=112, ... The
+// point keeps the preset's name beside the values it set; a value that names no preset (custom)
+// leaves the other axes as swept.
+struct Preset {
+    std::string axis;
+    std::string value;
+    Params sets;
+};
+
+// Rejects a malformed problem point (a filter larger than its padded input, ...) with a
+// UsageError: unlike a constraint, which prunes points a sweep may legitimately reach.
+using Validator = std::function<void(const Params&)>;
+
 class Space {
 public:
     Space() = default;
@@ -34,14 +47,25 @@ public:
     // An axis belongs to at most one group; throws UsageError.
     void zip(const std::vector<std::string>& names);
     const std::vector<std::vector<std::string>>& zipped() const { return zips_; }
+    // Presets apply to every point before validation and constraints; points they make
+    // identical are kept once.
+    void add_presets(const std::vector<Preset>& presets);
+    const std::vector<Preset>& presets() const { return presets_; }
+    // Axes some preset sets whose values no point uses, because every value of the preset's
+    // axis is a preset: an override of them would be silently ignored.
+    std::vector<std::string> preset_shadowed() const;
+    // Throws UsageError when the user's override of `name` would be ignored (preset_shadowed).
+    void check_not_shadowed(const std::string& name) const;
+    void set_validator(Validator v) { validator_ = std::move(v); }
     void clear_zips() { zips_.clear(); }
     const std::vector<Value>& values(const std::string& name) const;
 
     // The most points a space expands to.
     static constexpr std::size_t max_points = 1'000'000;
     // Every point of the cartesian product over ungrouped axes and zipped groups, in axis
-    // order, with constrained points removed. Throws UsageError when zipped lists differ in
-    // length or there are more than max_points before constraints.
+    // order, completed by the presets, validated, with constrained points removed. Throws
+    // UsageError when zipped lists differ in length, there are more than max_points before
+    // constraints, or the validator rejects a point.
     std::vector<Params> points() const;
     // Number of points before constraints (saturating at SIZE_MAX).
     std::size_t size_unconstrained() const;
@@ -52,10 +76,14 @@ public:
     Params project(const Params& p, AxisRole r) const;
 
 private:
+    void apply_presets(Params& p) const;
+
     std::vector<Axis> axes_;
     std::vector<std::vector<Value>> values_;  // parallel to axes_
     std::vector<std::vector<std::string>> zips_;
     std::vector<Constraint> constraints_;
+    std::vector<Preset> presets_;
+    Validator validator_;
 };
 
 }  // namespace memwall

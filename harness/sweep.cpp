@@ -87,6 +87,8 @@ std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& ca
                 space.apply_override(spec.overrides[i]);
                 override_used[i] = true;
             }
+            for (const auto& o : spec.overrides)
+                if (space.find(split_override(o).first)) space.check_not_shadowed(split_override(o).first);
             for (const auto& z : spec.zips) {
                 bool all = std::all_of(z.begin(), z.end(), [&](const auto& n) { return space.find(n) != nullptr; });
                 if (all) space.zip(z);

@@ -86,3 +86,59 @@ TEST(Space, RefusesToExpandMorePointsThanMemoryHolds) {
     s.apply_override("c=1:2:1");
     EXPECT_EQ(s.points().size(), 2u * 65536u);
 }
+
+namespace {
+// A shape axis "layer" whose presets set n: "small" and "large" name shapes, "custom" sweeps n.
+Space with_presets() {
+    Space s({enum_axis("layer", {"custom", "small", "large"}, {"small", "large"}, "named shape"),
+             int_axis("n", {8}, "size")});
+    Params small, large;
+    small.set("n", std::int64_t{4});
+    large.set("n", std::int64_t{64});
+    s.add_presets({{"layer", "small", small}, {"layer", "large", large}});
+    return s;
+}
+}  // namespace
+
+TEST(Space, PresetsSetTheirAxesAndKeepTheirName) {
+    Space s = with_presets();
+    auto pts = s.points();
+    ASSERT_EQ(pts.size(), 2u);
+    EXPECT_EQ(pts[0].label(), "layer=small,n=4");
+    EXPECT_EQ(pts[1].label(), "layer=large,n=64");
+    s.apply_override("layer=custom,small");
+    s.apply_override("n=8,16");
+    pts = s.points();  // custom sweeps n; small's two points collapse into one
+    ASSERT_EQ(pts.size(), 3u);
+    EXPECT_EQ(pts[0].label(), "layer=custom,n=8");
+    EXPECT_EQ(pts[1].label(), "layer=custom,n=16");
+    EXPECT_EQ(pts[2].label(), "layer=small,n=4");
+}
+
+TEST(Space, AnOverrideEveryPresetIgnoresIsRefused) {
+    Space s = with_presets();
+    EXPECT_EQ(s.preset_shadowed(), std::vector<std::string>{"n"});
+    EXPECT_THROW(s.check_not_shadowed("n"), UsageError);
+    EXPECT_NO_THROW(s.check_not_shadowed("layer"));
+    s.apply_override("layer=custom,large");
+    EXPECT_TRUE(s.preset_shadowed().empty());
+    EXPECT_NO_THROW(s.check_not_shadowed("n"));
+}
+
+TEST(Space, APresetOfAnUnknownAxisOrValueIsACatalogueMistake) {
+    Space s = with_presets();
+    Params bad;
+    bad.set("m", std::int64_t{1});
+    EXPECT_THROW(s.add_presets({{"layer", "small", bad}}), UsageError);
+    EXPECT_THROW(s.add_presets({{"layer", "huge", Params{}}}), UsageError);
+}
+
+TEST(Space, TheValidatorRejectsAMalformedPoint) {
+    Space s = with_presets();
+    s.set_validator([](const Params& p) {
+        if (p.integer("n") > 32) throw UsageError("n is too large");
+    });
+    EXPECT_THROW(s.points(), UsageError);
+    s.apply_override("layer=small");
+    EXPECT_EQ(s.points().size(), 1u);
+}

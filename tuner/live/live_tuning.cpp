@@ -54,6 +54,7 @@ LiveTarget live_target(const Catalogue& catalogue, const std::string& family, co
         space.apply_override(o);  // unknown axis, malformed value -> UsageError
         user.push_back(split_override(o));
     }
+    for (const auto& [name, value] : user) space.check_not_shadowed(name);
     for (const auto& zip : space.zipped()) {
         const auto n = std::count_if(zip.begin(), zip.end(), [&](const auto& a) { return given(user, a); });
         if (n == 0 || n == static_cast<std::ptrdiff_t>(zip.size())) continue;
