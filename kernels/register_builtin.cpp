@@ -1,5 +1,6 @@
 #include "core/catalogue.hpp"
 #include "kernels/attention/register.hpp"
+#include "kernels/conv/register.hpp"
 #include "kernels/register_builtin.hpp"
 #include "kernels/stream/register.hpp"
 
@@ -7,6 +8,7 @@ namespace memwall {
 
 void register_builtin_kernels(Catalogue& c) {
     register_attention(c);
+    register_conv(c);
     register_stream(c);
 }
 
