@@ -2,8 +2,14 @@
 // the CPU variants.
 #include "kernels/conv/register.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "kernels/conv/conv.hpp"
+#include "kernels/conv/cpu_kernels.hpp"
+#include "kernels/conv/models.hpp"
 #include "kernels/conv/register_cuda.hpp"
+#include "kernels/kit/cpu_instance.hpp"
 
 namespace memwall {
 
@@ -18,6 +24,132 @@ std::vector<std::string> layer_names() {
     std::vector<std::string> names;
     for (const ConvLayer& l : conv_layers()) names.push_back(l.name);
     return names;
+}
+
+using conv_cpu::Blocking;
+
+// A case of a CPU kernel: the output (poisoned) and its workspace, after refusing a workspace
+// this machine cannot hold.
+std::unique_ptr<Instance> instance(const Workload& wl, const std::string& variant, std::size_t workspace_floats,
+                                   double packed_bytes, kit::CpuInstance<ConvWorkload>::Kernel kernel) {
+    refuse_oversized_workspace(variant, 4.0 * static_cast<double>(workspace_floats) + packed_bytes);
+    const auto& w = workload_as<ConvWorkload>(wl);
+    return std::make_unique<kit::CpuInstance<ConvWorkload>>(w, w.problem().output_size(), workspace_floats,
+                                                            std::move(kernel), conv_slot::output, conv_slot::workspace);
+}
+
+// The filter in pack_filter's layout, made once per case (weights, as inference keeps them).
+std::shared_ptr<const kit::PlacedBuffer> packed_filter(const ConvWorkload& w) {
+    auto packed = std::make_shared<kit::PlacedBuffer>(conv_cpu::packed_filter_floats(w.problem()),
+                                                      kit::PlacedAllocator<float>(conv_slot::packed));
+    conv_cpu::pack_filter(w.problem(), w.filter(), packed->data());
+    return packed;
+}
+
+// Kb, Wb and Cb, the register tile and the channel step (cpu_tiles.hpp). Defaults: two vectors
+// of channels by half the accumulator budget in columns (2 x 12 with AVX-512).
+std::vector<Axis> blocking_tunables() {
+    const int lanes = conv_cpu::lanes;
+    Axis kb = tunable(int_axis("Kb", {2 * lanes}, "output channels per register tile (whole vectors)"));
+    Axis wb = tunable(int_axis("Wb", {conv_cpu::max_accumulators / 2}, "output columns per register tile"));
+    Axis cb = tunable(int_axis("Cb", {64}, "input channels per step (the step's filter stays in L1)"));
+    return {sized(kb, lanes, conv_cpu::max_kv * lanes), sized(wb, 1, conv_cpu::max_accumulators), sized(cb, 1, 1 << 16)};
+}
+
+Variant direct_variant() {
+    Variant v;
+    v.name = "direct";
+    v.description = "blocked direct convolution: register tiles of Kb channels x Wb columns over the NCHW input, "
+                    "Cb input channels per step; filter packed once";
+    v.backend = Backend::cpu;
+    v.tunables = blocking_tunables();
+    v.constraints = conv_cpu::blocking_constraints();
+    v.prepare = [](const Workload& wl, const Params& point) {
+        const Blocking b = conv_cpu::blocking_of(point);
+        conv_cpu::validate(b);
+        const auto& w = workload_as<ConvWorkload>(wl);
+        auto packed = packed_filter(w);
+        return instance(wl, "direct", 0, 4.0 * static_cast<double>(packed->size()),
+                        [b, packed](const ConvWorkload& x, float* out, float*) {
+                            conv_cpu::conv_direct(x.problem(), b, x.input(), packed->data(), out);
+                        });
+    };
+    v.model = [](const Params& point, const MemoryHierarchy& mh) {
+        return direct_model(ConvProblem::from(point), conv_cpu::blocking_of(point), mh);
+    };
+    return v;
+}
+
+Variant im2win_variant() {
+    Variant v;
+    v.name = "im2win";
+    v.description = "im2win: the window-order transform (C*P*(W+2pad)*R per image), then register tiles of Kb "
+                    "channels x Wb columns over it, Cb input channels per step; filter packed once";
+    v.backend = Backend::cpu;
+    v.tunables = blocking_tunables();
+    v.constraints = conv_cpu::blocking_constraints();
+    v.prepare = [](const Workload& wl, const Params& point) {
+        const Blocking b = conv_cpu::blocking_of(point);
+        conv_cpu::validate(b);
+        const auto& w = workload_as<ConvWorkload>(wl);
+        auto packed = packed_filter(w);
+        return instance(wl, "im2win", conv_cpu::im2win_floats(w.problem()), 4.0 * static_cast<double>(packed->size()),
+                        [b, packed](const ConvWorkload& x, float* out, float* win) {
+                            conv_cpu::conv_im2win(x.problem(), b, x.input(), packed->data(), out, win);
+                        });
+    };
+    v.model = [](const Params& point, const MemoryHierarchy& mh) {
+        return im2win_model(ConvProblem::from(point), conv_cpu::blocking_of(point), mh);
+    };
+    return v;
+}
+
+Variant im2col_gemm_variant() {
+    Variant v;
+    v.name = "im2col_gemm";
+    v.description = "im2col buffer (C*R*S x P*Q per image), then one OpenBLAS sgemm per image";
+    v.backend = Backend::cpu;
+    v.prepare = [](const Workload& wl, const Params&) {
+        const auto& p = workload_as<ConvWorkload>(wl).problem();
+        return instance(wl, "im2col_gemm", conv_cpu::im2col_floats(p), 0, [](const ConvWorkload& x, float* out, float* col) {
+            conv_cpu::conv_im2col_gemm(x.problem(), x.input(), x.filter(), out, col);
+        });
+    };
+    v.model = [](const Params& point, const MemoryHierarchy& mh) { return im2col_gemm_model(ConvProblem::from(point), mh); };
+    return v;
+}
+
+// oneDNN's case: its own primitive and buffers; the output poisoned and checked like the others.
+class OnednnInstance final : public Instance {
+public:
+    explicit OnednnInstance(const ConvWorkload& w)
+        : w_(w), conv_(w.problem(), w.input(), w.filter()),
+          out_(w.problem().output_size(), kit::PlacedAllocator<float>(conv_slot::output)) {}
+    void poison() override { std::fill(out_.begin(), out_.end(), std::numeric_limits<float>::quiet_NaN()); }
+    void run() override { conv_.run(out_.data()); }
+    Check check() const override { return w_.check(out_.data()); }
+    std::string detail() const override { return conv_.plan().describe(); }
+
+private:
+    const ConvWorkload& w_;
+    conv_cpu::OnednnConv conv_;
+    kit::PlacedBuffer out_;
+};
+
+Variant onednn_variant() {
+    Variant v;
+    v.name = "onednn";
+    v.description = "peer: oneDNN convolution_forward (convolution_auto; algorithm, ISA and layouts its own; "
+                    "NCHW converted in each run when it prefers blocked layouts)";
+    v.backend = Backend::cpu;
+    v.prepare = [](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
+        const auto& w = workload_as<ConvWorkload>(wl);
+        const conv_cpu::OnednnPlan plan = conv_cpu::onednn_plan(w.problem());
+        refuse_oversized_workspace("onednn", plan.scratchpad_bytes + plan.reorder_bytes + plan.weights_bytes);
+        return std::make_unique<OnednnInstance>(w);
+    };
+    v.model = [](const Params& point, const MemoryHierarchy& mh) { return onednn_model(ConvProblem::from(point), mh); };
+    return v;
 }
 
 }  // namespace
@@ -50,6 +182,8 @@ void register_conv(Catalogue& c) {
         return std::make_unique<ConvWorkload>(ConvProblem::from(problem), seed);
     };
     c.add_family(std::move(f));
+    for (Variant v : {direct_variant(), im2col_gemm_variant(), im2win_variant(), onednn_variant()})
+        c.add_variant("conv", std::move(v));
     register_conv_cuda(c);
 }
 

@@ -54,6 +54,27 @@ inline void stream_fence() {
 #endif
 }
 
+// a * b + c with one rounding. ISO C++ mode (no -ffp-contract=fast) never fuses a * b + c by
+// itself, and a blocked dot product wants the fused instruction.
+inline vf fma(vf a, vf b, vf c) {
+#if defined(__AVX512F__)
+    const __m512 r = _mm512_fmadd_ps(reinterpret_cast<__m512&>(a), reinterpret_cast<__m512&>(b), reinterpret_cast<__m512&>(c));
+    return reinterpret_cast<const vf&>(r);
+#elif defined(__FMA__)
+    const __m256 r = _mm256_fmadd_ps(reinterpret_cast<__m256&>(a), reinterpret_cast<__m256&>(b), reinterpret_cast<__m256&>(c));
+    return reinterpret_cast<const vf&>(r);
+#else
+    return a * b + c;
+#endif
+}
+
+// Vector registers of the ISA: what a register tile of accumulators may use.
+#if defined(__AVX512F__)
+inline constexpr int registers = 32;
+#else
+inline constexpr int registers = 16;
+#endif
+
 inline vf vmax(vf a, vf b) { return a > b ? a : b; }
 
 inline float hmax(vf v) {

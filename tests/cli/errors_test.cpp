@@ -59,6 +59,12 @@ TEST(CliErrors, MalformedAxisValues) {
     expect_refused(d, cat({"run", "--axis", "seq_q"}, quick), "expected name=values");
     expect_refused(d, cat({"run", "--axis", "seq_q=1024"}, quick), "--unzip");
     expect_refused(d, cat({"run", "--min-samples", "0"}, quick), "--min-samples");
+    const std::vector<std::string> conv = {"run", "--family", "conv", "--axis", "layer=custom"};
+    expect_refused(d, cat(cat(conv, {"--axis", "C=0"}), quick), "axis 'C'");
+    expect_refused(d, cat(cat(conv, {"--axis", "stride=0"}), quick), "axis 'stride'");
+    expect_refused(d, cat(cat(conv, {"--axis", "H=3", "--axis", "R=7", "--axis", "S=7"}), quick),
+                   "larger than the padded 5x58 input");
+    expect_refused(d, cat({"run", "--family", "conv", "--axis", "C=3"}, quick), "axis 'C' has no effect");
 }
 
 TEST(CliErrors, NotADatabase) {

@@ -56,3 +56,12 @@ TEST(Vector, HorizontalReductions) {
 
 }  // namespace
 }  // namespace memwall::kit::simd
+
+#if defined(__AVX512F__) || defined(__FMA__)
+TEST(Vector, FmaRoundsOnce) {
+    // (1 + 2^-23)^2 - (1 + 2^-22) is 2^-46 exactly; a separate multiply rounds it away to 0.
+    const float a = 1.0f + 0x1p-23f;
+    const memwall::kit::simd::vf r = memwall::kit::simd::fma(memwall::kit::simd::splat(a), memwall::kit::simd::splat(a), memwall::kit::simd::splat(-(1.0f + 0x1p-22f)));
+    for (int i = 0; i < memwall::kit::simd::lanes; ++i) EXPECT_EQ(r[i], 0x1p-46f);
+}
+#endif

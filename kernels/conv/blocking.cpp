@@ -1,0 +1,56 @@
+// The blocking of the tiled CPU convolutions and their packed filter.
+#include "kernels/conv/blocking.hpp"
+
+#include <algorithm>
+
+#include "core/errors.hpp"
+
+namespace memwall::conv_cpu {
+
+Blocking blocking_of(const Params& point) {
+    return {static_cast<int>(point.integer("Kb")), static_cast<int>(point.integer("Wb")),
+            static_cast<int>(point.integer("Cb"))};
+}
+
+void validate(const Blocking& b) {
+    if (b.kb < lanes || b.kb > max_kv * lanes || b.kb % lanes != 0)
+        throw UsageError("conv: Kb must be " + std::to_string(lanes) + ", " + std::to_string(2 * lanes) + " or " +
+                         std::to_string(3 * lanes) + " (whole vectors of output channels), got " + std::to_string(b.kb));
+    if (b.wb < 1 || (b.kb / lanes) * b.wb > max_accumulators)
+        throw UsageError("conv: Kb/" + std::to_string(lanes) + " * Wb must be at most " + std::to_string(max_accumulators) +
+                         " accumulators, got Kb=" + std::to_string(b.kb) + " Wb=" + std::to_string(b.wb));
+    if (b.cb < 1) throw UsageError("conv: Cb must be at least 1");
+}
+
+std::vector<Constraint> blocking_constraints() {
+    return {
+        {"Kb is " + std::to_string(lanes) + ", " + std::to_string(2 * lanes) + " or " + std::to_string(3 * lanes) +
+             " (whole vectors of output channels)",
+         [](const Params& p) {
+             const auto kb = p.integer("Kb");
+             return kb % lanes == 0 && kb >= lanes && kb <= max_kv * lanes;
+         }},
+        {"Kb/" + std::to_string(lanes) + " * Wb is at most " + std::to_string(max_accumulators) +
+             " (the accumulators fit in the vector registers)",
+         [](const Params& p) { return p.integer("Kb") / lanes * p.integer("Wb") <= max_accumulators; }},
+    };
+}
+
+std::size_t packed_filter_floats(const ConvProblem& p) {
+    const std::int64_t vectors = (p.k + lanes - 1) / lanes;
+    return static_cast<std::size_t>(vectors * p.c * p.r * p.s * lanes);
+}
+
+void pack_filter(const ConvProblem& p, const float* filter, float* packed) {
+    const std::int64_t vectors = (p.k + lanes - 1) / lanes;
+    for (std::int64_t v = 0; v < vectors; ++v)
+        for (std::int64_t c = 0; c < p.c; ++c)
+            for (std::int64_t s = 0; s < p.s; ++s)
+                for (std::int64_t r = 0; r < p.r; ++r)
+                    for (std::int64_t l = 0; l < lanes; ++l) {
+                        const std::int64_t k = v * lanes + l;
+                        *packed++ = k < p.k ? filter[((k * p.c + c) * p.r + r) * p.s + s] : 0.0f;
+                    }
+}
+
+}  // namespace memwall::conv_cpu

@@ -1,0 +1,75 @@
+// im2win: the window-order transform and the blocked convolution over it (the im2win paper).
+// Row y of the transformed image holds, for every padded input column w, the R input values of
+// column w in rows y*stride .. y*stride + R - 1: win[n][c][y][w*R + r]. The S*R taps of output
+// (y, q) are then the contiguous run starting at q*stride*R, and padding is written as zeros
+// once, so no tile checks bounds. The tensor is C*P*(W + 2 pad)*R per image, against im2col's
+// C*R*S*P*Q: about S/stride times smaller.
+#include "kernels/conv/cpu_kernels.hpp"
+#include "kernels/conv/cpu_tiles.hpp"
+
+#include <algorithm>
+
+namespace memwall::conv_cpu {
+
+std::size_t im2win_floats(const ConvProblem& p) {
+    return static_cast<std::size_t>(p.n * p.c * p.p() * (p.w + 2 * p.pad) * p.r);
+}
+
+void im2win_transform(const ConvProblem& p, const float* input, float* win) {
+    const std::int64_t P = p.p(), wp = p.w + 2 * p.pad, row = wp * p.r;
+#pragma omp parallel for collapse(3) schedule(static)
+    for (std::int64_t n = 0; n < p.n; ++n)
+        for (std::int64_t c = 0; c < p.c; ++c)
+            for (std::int64_t y = 0; y < P; ++y) {
+                float* dst = win + ((n * p.c + c) * P + y) * row;
+                const float* image = input + (n * p.c + c) * p.h * p.w;
+                // Written in order, column by column; rows in the padding read as zeros.
+                std::fill(dst, dst + p.pad * p.r, 0.0f);
+                dst += p.pad * p.r;
+                for (std::int64_t r = 0; r < p.r; ++r) {
+                    const std::int64_t h = y * p.stride + r - p.pad;
+                    if (h >= 0 && h < p.h) {
+                        const float* x = image + h * p.w;
+                        for (std::int64_t w = 0; w < p.w; ++w) dst[w * p.r + r] = x[w];
+                    } else {
+                        for (std::int64_t w = 0; w < p.w; ++w) dst[w * p.r + r] = 0.0f;
+                    }
+                }
+                std::fill(dst + p.w * p.r, dst + (p.w + p.pad) * p.r, 0.0f);
+            }
+}
+
+namespace {
+
+struct WindowTaps {
+    const ConvProblem& p;
+    const float* win;
+
+    template <int KV, int QB>
+    void accumulate(const TileAt& t, vf (&acc)[QB][KV]) const {
+        const std::int64_t row = (p.w + 2 * p.pad) * p.r, step = p.stride * p.r, taps = p.s * p.r;
+        for (std::int64_t c = t.c0; c < t.c1; ++c) {
+            const float* x = win + ((t.n * p.c + c) * p.p() + t.y) * row + t.q0 * step;
+            const float* w = t.filter + (c - t.c0) * taps * lanes;
+            for (std::int64_t tap = 0; tap < taps; ++tap) {
+                vf wv[KV];
+                for (int j = 0; j < KV; ++j) wv[j] = simd::load(w + tap * lanes + j * t.vector_stride);
+                for (int i = 0; i < QB; ++i) {
+                    const vf xb = simd::splat(x[i * step + tap]);
+                    for (int j = 0; j < KV; ++j) acc[i][j] = simd::fma(wv[j], xb, acc[i][j]);
+                }
+            }
+        }
+    }
+};
+
+}  // namespace
+
+void conv_im2win(const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out,
+                 float* win) {
+    im2win_transform(p, input, win);
+    run_tiles(p, b, packed, 4.0 * static_cast<double>(im2win_floats(p) / static_cast<std::size_t>(p.n)), out,
+              WindowTaps{p, win});
+}
+
+}  // namespace memwall::conv_cpu
