@@ -33,6 +33,9 @@ std::vector<Constraint> blocking_constraints() {
         {"Kb/" + std::to_string(lanes) + " * Wb is at most " + std::to_string(max_accumulators) +
              " (the accumulators fit in the vector registers)",
          [](const Params& p) { return p.integer("Kb") / lanes * p.integer("Wb") <= max_accumulators; }},
+        // Steps past C all take every channel: one of them (the default) is enough for a tuner.
+        {"Cb is at most C, or the default " + std::to_string(Blocking{}.cb) + " (every channel of a smaller layer)",
+         [](const Params& p) { return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == Blocking{}.cb; }},
     };
 }
 

@@ -5,6 +5,11 @@
 // converted once, as inference does with weights. Scratchpad and conversions are workspace.
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+#include <vector>
+
 #include "kernels/conv/cpu_kernels.hpp"
 
 namespace memwall::conv_cpu {
@@ -36,13 +41,22 @@ dnnl::convolution_forward::primitive_desc primitive(const ConvProblem& p, const 
     return dnnl::convolution_forward::primitive_desc(d, attr, engine);
 }
 
-// "plain" for the user's layout, else oneDNN's inner blocks, e.g. "blocked 16c" (nChw16c).
+// "plain" for the user's layout, else oneDNN's tag notation: dimensions from the outermost,
+// upper-case where blocked, then the inner blocks ("nhwc", "nChw16c", "OIhw16i16o").
 std::string layout(const memory::desc& chosen, const memory::desc& user, const char* dims) {
     if (chosen == user) return "plain";
     const auto& b = chosen.data.format_desc.blocking;
-    std::string out = "blocked";
-    for (int i = 0; i < b.inner_nblks; ++i)
-        out += (i == 0 ? " " : "") + std::to_string(b.inner_blks[i]) + dims[b.inner_idxs[i]];
+    const int ndims = chosen.data.ndims;
+    std::vector<int> order(static_cast<std::size_t>(ndims));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return b.strides[x] > b.strides[y]; });
+    std::string out;
+    for (int d : order) {
+        bool blocked = false;
+        for (int i = 0; i < b.inner_nblks; ++i) blocked = blocked || b.inner_idxs[i] == d;
+        out += blocked ? static_cast<char>(std::toupper(dims[d])) : dims[d];
+    }
+    for (int i = 0; i < b.inner_nblks; ++i) out += std::to_string(b.inner_blks[i]) + dims[b.inner_idxs[i]];
     return out;
 }
 

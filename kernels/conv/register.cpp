@@ -52,8 +52,8 @@ std::vector<Axis> blocking_tunables() {
     const int lanes = conv_cpu::lanes;
     Axis kb = tunable(int_axis("Kb", {2 * lanes}, "output channels per register tile (whole vectors)"));
     Axis wb = tunable(int_axis("Wb", {conv_cpu::max_accumulators / 2}, "output columns per register tile"));
-    Axis cb = tunable(int_axis("Cb", {64}, "input channels per step (the step's filter stays in L1)"));
-    return {sized(kb, lanes, conv_cpu::max_kv * lanes), sized(wb, 1, conv_cpu::max_accumulators), sized(cb, 1, 1 << 16)};
+    Axis cb = tunable(int_axis("Cb", {Blocking{}.cb}, "input channels per step (the step's filter stays in L1)"));
+    return {sized(kb, lanes, conv_cpu::max_kv * lanes), sized(wb, 1, conv_cpu::max_accumulators), sized(cb, 1, 4096)};
 }
 
 Variant direct_variant() {
