@@ -1,16 +1,18 @@
-// Live tuning of attention/flash on cpu (issue 4, acceptance 3): seq 2048, head_dim 64
-// (b 1, h 8, non-causal, fp32), the default space of Br x Bc (80 configurations).
+// Live tuning of one CPU variant on one problem, over the default space of its tunables.
 //
 // 1. Exhaustive, once: every configuration measured (median of its samples), the fastest three
 //    confirmed (tuner/tune.hpp): the optimum.
 // 2. Guided, live, with a budget of 30% of the space's size in measurements (its confirmation
-//    included), for a few seeds: its best, judged by its own measurement, by the exhaustive measurement of the configuration it chose, and head to
-//    head: it and the exhaustive optimum measured alternately, three times each (on a shared
-//    machine medians drift between runs; alternating cancels slow drift).
+//    included), for a few seeds: its best, judged by its own measurement, by the exhaustive
+//    measurement of the configuration it chose, and head to head: it and the exhaustive optimum
+//    measured alternately, three times each (on a shared machine medians drift between runs;
+//    alternating cancels slow drift).
 // 3. Guided replayed over the exhaustive record for 100 seeds (noise-free): how often it gets
 //    within 5% inside the budget, and the evaluations it needs, beside random search's exact
 //    expectation.
-// Usage: bench_tune_live_attention [seq] [head_dim] [live seeds]   (defaults 2048 64 3)
+// Usage: bench_tune_live [FAMILY VARIANT [axis=value ...]] [--live-seeds N]
+//   default: attention flash seq_q=2048 seq_k=2048 head_dim=64 causal=0 (issue 4, acceptance 3);
+//   conv im2win layer=conv8 is issue 14's acceptance 4.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,6 +27,7 @@
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
 #include "kernels/register_builtin.hpp"
+#include "core/machine.hpp"
 
 namespace {
 
@@ -57,19 +60,29 @@ double head_to_head(LiveObjective& objective, std::size_t a, std::size_t b, int 
 }  // namespace
 
 int main(int argc, char** argv) {
-    const long seq = argc > 1 ? std::atol(argv[1]) : 2048;
-    const long d = argc > 2 ? std::atol(argv[2]) : 64;
-    const int live_seeds = argc > 3 ? std::atoi(argv[3]) : 3;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    int live_seeds = 3;
+    for (auto it = args.begin(); it != args.end(); ++it)
+        if (*it == "--live-seeds" && it + 1 != args.end()) {
+            live_seeds = std::atoi((it + 1)->c_str());
+            args.erase(it, it + 2);
+            break;
+        }
+    if (args.size() == 1) {
+        std::fprintf(stderr, "usage: bench_tune_live [FAMILY VARIANT [axis=value ...]] [--live-seeds N]\n");
+        return 2;
+    }
+    if (args.empty()) args = {"attention", "flash", "seq_q=2048", "seq_k=2048", "head_dim=64", "causal=0"};
+    const std::string family = args[0], variant = args[1];
+    const std::vector<std::string> axes(args.begin() + 2, args.end());
 
     Catalogue cat;
     register_builtin_kernels(cat);
-    const LiveTarget target = live_target(cat, "attention", "flash", Backend::cpu,
-                                          {"seq_q=" + std::to_string(seq), "seq_k=" + std::to_string(seq),
-                                           "head_dim=" + std::to_string(d), "causal=0"});
+    const LiveTarget target = live_target(cat, family, variant, Backend::cpu, axes);
     const std::size_t n = target.space.size();
     const std::size_t budget = static_cast<std::size_t>(std::floor(0.3 * static_cast<double>(n)));
-    std::printf("attention/flash on cpu, %s: %zu configurations, guided budget %zu (30%%)\n",
-                target.problem.label().c_str(), n, budget);
+    std::printf("%s/%s on cpu (%s), %s: %zu configurations, guided budget %zu (30%%)\n", family.c_str(),
+                variant.c_str(), cpu_model().c_str(), target.problem.label().c_str(), n, budget);
     std::fflush(stdout);
     LiveObjective objective(target, detect_memory_hierarchy(), LiveOptions{});
 
