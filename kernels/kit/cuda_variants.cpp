@@ -33,6 +33,7 @@ public:
         : w_(w), device_(std::move(device)), check_(std::move(check)), out_(device_->output_size()) {}
     void poison() override { device_->poison(); }
     Check check() const override { return check_(w_, out_.data()); }
+    std::string detail() const override { return device_->detail(); }
 
 protected:
     void download() { device_->download(out_.data()); }

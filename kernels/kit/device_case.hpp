@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace memwall::kit {
 
@@ -20,6 +21,9 @@ public:
     virtual std::size_t output_size() const = 0;
     // Waits for the device and copies the output, converted to fp32, to `out`.
     virtual void download(float* out) const = 0;
+    // What the case chose at run time that a reader needs beside its figures (a library's
+    // algorithm, math mode and workspace): the instance's detail, in the case's message.
+    virtual std::string detail() const { return {}; }
 };
 
 }  // namespace memwall::kit

@@ -1,6 +1,7 @@
 // The kit's CUDA adapter on a toy family built with memwall_add_family: the cuda-emu variant
 // poisons, runs, checks and counts the traffic of the family's DeviceCase; the cuda variant is
-// registered beside it; a GPU-only kernel gets no cuda-emu variant.
+// registered beside it; a GPU-only kernel gets no cuda-emu variant; a device case's detail (what
+// a library chose at run time) reaches the instance.
 #include "kernels/kit/cuda_variants.hpp"
 
 #include <gtest/gtest.h>
@@ -73,6 +74,38 @@ TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
     const Check ch = inst->check();
     EXPECT_FALSE(ch.ok);
     EXPECT_EQ(ch.message, "element 0 is wrong");
+}
+
+// A device case that reports what it chose at run time.
+class Detailed final : public DeviceCase {
+public:
+    explicit Detailed(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
+    void poison() override { c_->poison(); }
+    void forward() override { c_->forward(); }
+    std::size_t output_size() const override { return c_->output_size(); }
+    void download(float* out) const override { c_->download(out); }
+    std::string detail() const override { return "algorithm 7, workspace 1 KiB"; }
+
+private:
+    std::unique_ptr<DeviceCase> c_;
+};
+
+TEST(CudaVariants, TheInstanceForwardsTheDeviceCasesDetail) {
+    Catalogue c;
+    c.add_family(kit_test::toy_family());
+    CudaKernel k = kit_test::scale_kernel();
+    k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<Detailed>(real(w, p)); };
+    add_cuda_variants(c, "toy", k);
+    const Params p = point(100, false);
+    const auto w = c.family("toy").make_workload(p, 1);
+    auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
+    inst->poison();
+    inst->run();
+    EXPECT_TRUE(inst->check().ok);
+    EXPECT_EQ(inst->detail(), "algorithm 7, workspace 1 KiB");
+    // A case that reports nothing adds nothing to the message.
+    const Catalogue plain = kit_test::toy_catalogue();
+    EXPECT_EQ(plain.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p)->detail(), "");
 }
 
 TEST(CudaVariants, ARuleTheDeviceCaseEnforcesIsAUsageError) {

@@ -1,0 +1,185 @@
+// The host side of the CUDA conv kernels (direct.cuh, im2win_*.cuh, implicit_gemm.cuh,
+// im2col.cuh): the problem and tuning as they take them, the rules a case must keep, its
+// workspace and shared memory, and the device-case factories. conv_forward.cu builds the
+// emulatable kernels twice (cuda_emu, host compiler; cuda_gpu, nvcc); im2col_gemm.cu (cuBLAS) and
+// cudnn.cu (cuDNN) only for GPUs. C++17 and free of CUDA headers, so that nvcc and the host side
+// (register_cuda.cpp) both include it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "cuda_emu/options.hpp"
+#include "kernels/kit/device_case.hpp"
+
+namespace memwall::conv_cuda {
+
+// memwall::ConvProblem as the kernels see it: NCHW input and output, KCRS filter, fp32, taps
+// outside the input read 0; p and q are the output's height and width.
+struct Shape {
+    int n = 1, c = 1, h = 1, w = 1, k = 1, r = 1, s = 1, stride = 1, pad = 0;
+    int p = 1, q = 1;
+};
+
+enum class Algorithm { direct, im2win, implicit_gemm, im2col_gemm, cudnn };
+
+struct Tuning {
+    Algorithm algorithm = Algorithm::implicit_gemm;
+    int threads = 128;      // direct: threads per block, one output pixel each
+    int k_per_thread = 4;   // direct, im2win: filters each thread accumulates (1, 2, 4 or 8)
+    int tile_k = 16;        // im2win: filters per block
+    int tile_p = 4;         // im2win: output rows per block
+    int tile_q = 16;        // im2win: output columns per block
+    int tile_c = 2;         // im2win: channels staged in shared memory at a time
+    int bm = 64, bn = 64;   // implicit_gemm: block tile of filters x output pixels
+    int bk = 8;             // implicit_gemm: depth (of C*R*S) of a shared-memory stage
+    int tm = 4, tn = 4;     // implicit_gemm: per-thread register tile (1, 2, 4 or 8 each)
+};
+
+// Without the opt-in above it, which cuda::launch would do: portable to every sm_80+ GPU and
+// leaves room for several blocks per SM.
+inline constexpr std::size_t max_shared_bytes = 48 * 1024;
+inline constexpr int max_threads = 1024;
+inline constexpr long long max_grid_x = 2147483647;
+inline constexpr int max_grid_yz = 65535;
+inline constexpr int transform_threads = 256;  // im2win and im2col transforms, per block
+
+inline constexpr bool register_tile(int x) { return x == 1 || x == 2 || x == 4 || x == 8; }
+
+inline int im2win_threads(const Tuning& t) { return t.tile_p * t.tile_q * (t.tile_k / t.k_per_thread); }
+inline int implicit_gemm_threads(const Tuning& t) { return (t.bm / t.tm) * (t.bn / t.tn); }
+
+// The most threads an implicit_gemm block may have with a TM x TN register tile: the kernel's
+// launch bounds (implicit_gemm.cuh), which keep the accumulators in registers. An SM has 64 Ki
+// registers: 1024 threads get 64 each, enough for 16 accumulators; 32 need up to 128 (512
+// threads), 64 up to 255 (256 threads).
+constexpr int implicit_gemm_max_threads(int tm, int tn) { return tm * tn >= 64 ? 256 : tm * tn >= 32 ? 512 : 1024; }
+
+// Floats of a window strip in an im2win block: the tile_q windows of one output row in one
+// channel, S*R each, stride*R apart.
+inline std::size_t im2win_strip_floats(const Shape& s, int tile_q) {
+    return static_cast<std::size_t>((tile_q - 1) * s.stride + s.s) * static_cast<std::size_t>(s.r);
+}
+
+// An im2win block's shared memory: for each of tile_c channels, the filter tile (tile_k x R*S,
+// window order) and tile_p window strips.
+inline std::size_t im2win_shared_bytes(const Shape& s, const Tuning& t) {
+    const auto rs = static_cast<std::size_t>(s.r) * static_cast<std::size_t>(s.s);
+    return 4 * static_cast<std::size_t>(t.tile_c) *
+           (static_cast<std::size_t>(t.tile_k) * rs +
+            static_cast<std::size_t>(t.tile_p) * im2win_strip_floats(s, t.tile_q));
+}
+
+// An implicit_gemm block's shared memory: per output pixel of the tile its image offset (8 bytes)
+// and first input row and column (4 + 4), the filter tile (bk x bm, rows padded by one float
+// against bank conflicts on its transposed stores) and the input tile (bk x bn).
+constexpr std::size_t implicit_gemm_shared_bytes(int bm, int bn, int bk) {
+    const auto m = static_cast<std::size_t>(bm), n = static_cast<std::size_t>(bn), k = static_cast<std::size_t>(bk);
+    return 16 * n + 4 * k * (m + 1 + n);
+}
+
+// Floats of the workspace the device allocates: im2win's window-order tensor
+// (N x C x P x (W + 2 pad) x R), im2col's column matrix (N x C*R*S x P*Q); none for direct and
+// implicit_gemm; cuDNN's is known only once it has chosen its algorithm (DeviceCase::detail).
+inline std::size_t workspace_floats(const Shape& s, Algorithm a) {
+    const auto z = [](int x) { return static_cast<std::size_t>(x); };
+    switch (a) {
+        case Algorithm::im2win: return z(s.n) * z(s.c) * z(s.p) * z(s.w + 2 * s.pad) * z(s.r);
+        case Algorithm::im2col_gemm: return z(s.n) * z(s.c) * z(s.r) * z(s.s) * z(s.p) * z(s.q);
+        case Algorithm::direct:
+        case Algorithm::implicit_gemm:
+        case Algorithm::cudnn: return 0;
+    }
+    return 0;
+}
+
+// Throws std::invalid_argument naming the first rule the shape or the tuning breaks.
+inline void validate(const Shape& s, const Tuning& t) {
+    auto require = [](bool ok, const std::string& rule) {
+        if (!ok) throw std::invalid_argument("cuda conv: " + rule);
+    };
+    require(s.n >= 1 && s.c >= 1 && s.h >= 1 && s.w >= 1 && s.k >= 1 && s.r >= 1 && s.s >= 1 && s.stride >= 1 &&
+                s.pad >= 0 && s.p >= 1 && s.q >= 1,
+            "sizes must be positive and pad not negative");
+    // Offsets inside one image plane and one filter row are ints in the kernels.
+    require(static_cast<long long>(s.h) * s.w < (1LL << 31) &&
+                static_cast<long long>(s.c) * s.r * s.s < (1LL << 31) &&
+                static_cast<long long>(s.p) * s.q < (1LL << 31),
+            "an image plane, an output plane and a filter (C*R*S) must each be below 2^31 elements");
+    const int kpt = t.k_per_thread;
+    switch (t.algorithm) {
+        case Algorithm::direct:
+            require(t.threads >= 32 && t.threads <= max_threads && t.threads % 32 == 0,
+                    "direct: threads must be a multiple of 32 up to 1024");
+            require(register_tile(kpt), "direct: k_per_thread must be 1, 2, 4 or 8");
+            break;
+        case Algorithm::im2win:
+            require(register_tile(kpt), "im2win: k_per_thread must be 1, 2, 4 or 8");
+            require(t.tile_k >= 1 && t.tile_p >= 1 && t.tile_q >= 1 && t.tile_c >= 1 && t.tile_k <= max_threads &&
+                        t.tile_p <= max_threads && t.tile_q <= max_threads && t.tile_c <= max_threads,
+                    "im2win: tile_k, tile_p, tile_q and tile_c must be 1 to 1024");
+            require(t.tile_k % kpt == 0, "im2win: tile_k must be a multiple of k_per_thread");
+            require(static_cast<long long>(t.tile_p) * t.tile_q * (t.tile_k / kpt) <= max_threads &&
+                        im2win_threads(t) % 32 == 0,
+                    "im2win: tile_p * tile_q * tile_k / k_per_thread (threads) must be a multiple of 32 up to 1024");
+            require(im2win_shared_bytes(s, t) <= max_shared_bytes,
+                    "im2win: the filter and window tiles need more than 48 KiB of shared memory");
+            require(static_cast<long long>((s.p + t.tile_p - 1) / t.tile_p) * ((s.q + t.tile_q - 1) / t.tile_q) <=
+                            max_grid_x &&
+                        (s.k + t.tile_k - 1) / t.tile_k <= max_grid_yz,
+                    "im2win: too many blocks for a CUDA grid (raise tile_p, tile_q or tile_k)");
+            break;
+        case Algorithm::implicit_gemm:
+            require(register_tile(t.tm) && register_tile(t.tn), "implicit_gemm: TM and TN must be 1, 2, 4 or 8");
+            require(t.bk >= 1 && t.bm >= t.tm && t.bn >= t.tn && t.bm <= 1024 && t.bn <= 1024,
+                    "implicit_gemm: BK must be positive and BM, BN at least TM, TN and at most 1024");
+            require(t.bm % t.tm == 0 && t.bn % t.tn == 0, "implicit_gemm: BM and BN must be multiples of TM and TN");
+            require(implicit_gemm_threads(t) % 32 == 0 && implicit_gemm_threads(t) <= implicit_gemm_max_threads(t.tm, t.tn),
+                    "implicit_gemm: (BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN "
+                    "is 32, 256 when it is 64)");
+            require(implicit_gemm_shared_bytes(t.bm, t.bn, t.bk) <= max_shared_bytes,
+                    "implicit_gemm: the tiles need more than 48 KiB of shared memory");
+            require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= max_grid_x &&
+                        (s.k + t.bm - 1) / t.bm <= max_grid_yz,
+                    "implicit_gemm: too many blocks for a CUDA grid (raise BN or BM)");
+            break;
+        case Algorithm::im2col_gemm:
+            // cuBLAS takes int dimensions: the GEMM of one image is (C*R*S) x (P*Q).
+            require(static_cast<long long>(s.c) * s.r * s.s * s.p * s.q < (1LL << 31),
+                    "im2col_gemm: one image's column matrix must be below 2^31 elements");
+            break;
+        case Algorithm::cudnn: break;
+    }
+}
+
+// Host copies of the inputs (ConvWorkload's), uploaded by the device case.
+struct Inputs {
+    const float* input = nullptr;
+    const float* filter = nullptr;
+};
+
+// One case on a device: its output is N x K x P x Q floats. Errors throw std::runtime_error (CUDA
+// and library calls) or memwall::cuda::LaunchError (launches).
+using kit::DeviceCase;
+
+namespace cuda_emu {
+// direct, im2win and implicit_gemm on cuda-emu's arena; `options` sets block order, barrier rule
+// and the cache models. Throws std::invalid_argument for the GPU-only algorithms.
+std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in,
+                                             const emu::EmulationOptions& options = {});
+}  // namespace cuda_emu
+
+namespace cuda_gpu {
+// direct, im2win and implicit_gemm on the current CUDA device (nvcc build; not yet run on a GPU).
+std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in);
+// The im2col kernel, then one cublasSgemmStridedBatched over the images (im2col_gemm.cu).
+std::unique_ptr<DeviceCase> make_im2col_gemm_case(const Shape& s, const Inputs& in);
+// cudnnConvolutionForward with the algorithm its heuristics rank first (cudnn.cu; built only
+// when cuDNN was found, MEMWALL_HAVE_CUDNN).
+std::unique_ptr<DeviceCase> make_cudnn_case(const Shape& s, const Inputs& in);
+}  // namespace cuda_gpu
+
+}  // namespace memwall::conv_cuda

@@ -1,0 +1,60 @@
+// The CUDA conv variants on a real GPU (the cuda backend), against the float64 reference, the
+// GPU-only ones (cuBLAS, cuDNN) included. Built always; it skips itself unless a CUDA device is
+// present.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/catalogue.hpp"
+#include "kernels/conv/register.hpp"
+
+namespace memwall {
+namespace {
+
+Params point(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t k, std::int64_t r, std::int64_t stride,
+             std::int64_t pad) {
+    Params p;
+    p.set("layer", std::string("custom"));
+    p.set("batch", n);
+    p.set("C", c);
+    p.set("H", h);
+    p.set("W", h + 3);
+    p.set("K", k);
+    p.set("R", r);
+    p.set("S", r);
+    p.set("stride", stride);
+    p.set("pad", pad);
+    // Each kernel's default tuning.
+    for (const auto& [name, value] : {std::pair{"threads", 128}, {"k_per_thread", 4}, {"tile_k", 16}, {"tile_p", 4},
+                                      {"tile_q", 16}, {"tile_c", 2}, {"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4},
+                                      {"TN", 4}})
+        p.set(name, std::int64_t{value});
+    return p;
+}
+
+TEST(CudaGpuConv, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
+    const BackendStatus st = probe_backend(Backend::cuda);
+    if (!st.available) GTEST_SKIP() << "cuda backend unavailable: " << st.reason;
+    Catalogue c;
+    register_conv(c);
+    const Family& f = c.family("conv");
+    for (const Params& p : {point(2, 13, 30, 37, 3, 1, 1), point(3, 3, 61, 20, 11, 4, 2), point(1, 64, 14, 70, 5, 2, 0)}) {
+        const auto w = f.make_workload(p, 3);
+        for (const char* name : {"direct", "im2win", "implicit_gemm", "im2col_gemm", "cudnn"}) {
+            SCOPED_TRACE(std::string(name) + " " + p.label());
+            auto inst = c.variant("conv", name, Backend::cuda).prepare(*w, p);
+            inst->poison();
+            inst->run();
+            const Check ch = inst->check();
+            EXPECT_TRUE(ch.ok) << ch.message;
+            EXPECT_GT(inst->run_timed(), 0.0);
+            if (std::string(name) == "cudnn") {
+                EXPECT_NE(inst->detail().find("cuDNN algorithm"), std::string::npos);
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace memwall
