@@ -111,6 +111,7 @@ Variant im2col_gemm_variant() {
     v.backend = Backend::cpu;
     v.prepare = [](const Workload& wl, const Params&) {
         const auto& p = workload_as<ConvWorkload>(wl).problem();
+        conv_cpu::open_openblas();
         return instance(wl, "im2col_gemm", conv_cpu::im2col_floats(p), 0, [](const ConvWorkload& x, float* out, float* col) {
             conv_cpu::conv_im2col_gemm(x.problem(), x.input(), x.filter(), out, col);
         });
