@@ -141,7 +141,9 @@ int main() {
                         m, error_percent(m, l.emu), l.names);
         }
     }
-    std::printf("\nerror %% = (model - emu) / emu. Table 1 is the model's claim to exactness; table 2's L2 and DRAM\n"
-                "models are estimates (per-block footprints, workspace through DRAM between launches).\n");
+    std::printf("\nerror %% = (model - emu) / emu. Table 1 is the model's claim to exactness. In table 2 the model's l1\n"
+                "is table 1's requested bytes (every warp request taken as coalesced): its gap to emu's sectors is\n"
+                "the kernels' coalescing loss (short runs: filter rows of R*S taps, rows of small images); its L2\n"
+                "and DRAM are estimates (per-block footprints, the workspace through DRAM between launches).\n");
     return 0;
 }
