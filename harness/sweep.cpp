@@ -88,7 +88,7 @@ std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& ca
                 override_used[i] = true;
             }
             for (const auto& o : spec.overrides)
-                if (space.find(split_override(o).first)) space.check_not_shadowed(split_override(o).first);
+                if (const std::string name = split_override(o).first; space.find(name)) space.check_not_shadowed(name);
             for (const auto& z : spec.zips) {
                 bool all = std::all_of(z.begin(), z.end(), [&](const auto& n) { return space.find(n) != nullptr; });
                 if (all) space.zip(z);

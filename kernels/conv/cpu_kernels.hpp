@@ -39,7 +39,8 @@ struct OnednnPlan {
     std::string describe() const;
 };
 OnednnPlan onednn_plan(const ConvProblem& p);
-// A prepared oneDNN convolution over the workload's input and filter.
+// A prepared oneDNN convolution over the workload's input and filter. Throws UsageError, before
+// allocating, when its workspace would not fit in the memory available.
 class OnednnConv {
 public:
     OnednnConv(const ConvProblem& p, const float* input, const float* filter);

@@ -107,8 +107,9 @@ struct OnednnConv::State {
 OnednnConv::OnednnConv(const ConvProblem& p, const float* input, const float* filter) : state_(std::make_unique<State>()) {
     State& s = *state_;
     s.pd = primitive(p, s.engine);
-    s.conv = dnnl::convolution_forward(s.pd);
     s.plan = plan_of(p, s.pd);
+    refuse_oversized_workspace("onednn", s.plan.scratchpad_bytes + s.plan.reorder_bytes + s.plan.weights_bytes);
+    s.conv = dnnl::convolution_forward(s.pd);
     const Descs user = user_descs(p);
     // oneDNN reads the workload's input in place when it takes NCHW (it does not write it).
     s.user_src = memory(user.src, s.engine, const_cast<float*>(input));

@@ -56,52 +56,53 @@ std::vector<Axis> blocking_tunables() {
     return {sized(kb, lanes, conv_cpu::max_kv * lanes), sized(wb, 1, conv_cpu::max_accumulators), sized(cb, 1, 4096)};
 }
 
-Variant direct_variant() {
+// direct and im2win: the register tiles of cpu_tiles.hpp, the filter packed once; they differ in
+// where the taps come from, the workspace that needs, and the model.
+using TiledKernel = void (*)(const ConvProblem&, const Blocking&, const float* input, const float* packed, float* out,
+                             float* workspace);
+using TiledModel = std::vector<Counter> (*)(const ConvProblem&, const Blocking&, const MemoryHierarchy&);
+
+Variant tiled_variant(std::string name, std::string description, std::size_t (*workspace_floats)(const ConvProblem&),
+                      TiledKernel kernel, TiledModel model) {
     Variant v;
-    v.name = "direct";
-    v.description = "blocked direct convolution: register tiles of Kb channels x Wb columns over the NCHW input, "
-                    "Cb input channels per step; filter packed once";
+    v.name = name;
+    v.description = std::move(description);
     v.backend = Backend::cpu;
     v.tunables = blocking_tunables();
     v.constraints = conv_cpu::blocking_constraints();
-    v.prepare = [](const Workload& wl, const Params& point) {
+    v.prepare = [name, workspace_floats, kernel](const Workload& wl, const Params& point) {
         const Blocking b = conv_cpu::blocking_of(point);
         conv_cpu::validate(b);
         const auto& w = workload_as<ConvWorkload>(wl);
         auto packed = packed_filter(w);
-        return instance(wl, "direct", 0, 4.0 * static_cast<double>(packed->size()),
-                        [b, packed](const ConvWorkload& x, float* out, float*) {
-                            conv_cpu::conv_direct(x.problem(), b, x.input(), packed->data(), out);
+        return instance(wl, name, workspace_floats(w.problem()), 4.0 * static_cast<double>(packed->size()),
+                        [b, packed, kernel](const ConvWorkload& x, float* out, float* workspace) {
+                            kernel(x.problem(), b, x.input(), packed->data(), out, workspace);
                         });
     };
-    v.model = [](const Params& point, const MemoryHierarchy& mh) {
-        return direct_model(ConvProblem::from(point), conv_cpu::blocking_of(point), mh);
+    v.model = [model](const Params& point, const MemoryHierarchy& mh) {
+        return model(ConvProblem::from(point), conv_cpu::blocking_of(point), mh);
     };
     return v;
 }
 
+Variant direct_variant() {
+    return tiled_variant(
+        "direct",
+        "blocked direct convolution: register tiles of Kb channels x Wb columns over the NCHW input, Cb input "
+        "channels per step; filter packed once",
+        [](const ConvProblem&) -> std::size_t { return 0; },
+        [](const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out, float*) {
+            conv_cpu::conv_direct(p, b, input, packed, out);
+        },
+        direct_model);
+}
+
 Variant im2win_variant() {
-    Variant v;
-    v.name = "im2win";
-    v.description = "im2win: the window-order transform (C*P*(W+2pad)*R per image), then register tiles of Kb "
-                    "channels x Wb columns over it, Cb input channels per step; filter packed once";
-    v.backend = Backend::cpu;
-    v.tunables = blocking_tunables();
-    v.constraints = conv_cpu::blocking_constraints();
-    v.prepare = [](const Workload& wl, const Params& point) {
-        const Blocking b = conv_cpu::blocking_of(point);
-        conv_cpu::validate(b);
-        const auto& w = workload_as<ConvWorkload>(wl);
-        auto packed = packed_filter(w);
-        return instance(wl, "im2win", conv_cpu::im2win_floats(w.problem()), 4.0 * static_cast<double>(packed->size()),
-                        [b, packed](const ConvWorkload& x, float* out, float* win) {
-                            conv_cpu::conv_im2win(x.problem(), b, x.input(), packed->data(), out, win);
-                        });
-    };
-    v.model = [](const Params& point, const MemoryHierarchy& mh) {
-        return im2win_model(ConvProblem::from(point), conv_cpu::blocking_of(point), mh);
-    };
-    return v;
+    return tiled_variant("im2win",
+                         "im2win: the window-order transform (C*P*(W+2pad)*R per image), then register tiles of Kb "
+                         "channels x Wb columns over it, Cb input channels per step; filter packed once",
+                         conv_cpu::im2win_floats, conv_cpu::conv_im2win, im2win_model);
 }
 
 Variant im2col_gemm_variant() {
@@ -144,10 +145,7 @@ Variant onednn_variant() {
                     "NCHW converted in each run when it prefers blocked layouts)";
     v.backend = Backend::cpu;
     v.prepare = [](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
-        const auto& w = workload_as<ConvWorkload>(wl);
-        const conv_cpu::OnednnPlan plan = conv_cpu::onednn_plan(w.problem());
-        refuse_oversized_workspace("onednn", plan.scratchpad_bytes + plan.reorder_bytes + plan.weights_bytes);
-        return std::make_unique<OnednnInstance>(w);
+        return std::make_unique<OnednnInstance>(workload_as<ConvWorkload>(wl));
     };
     v.model = [](const Params& point, const MemoryHierarchy& mh) { return onednn_model(ConvProblem::from(point), mh); };
     return v;

@@ -11,16 +11,7 @@ namespace {
 
 ConvProblem problem(std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
                     std::int64_t stride, std::int64_t pad) {
-    ConvProblem p;
-    p.n = 1;
-    p.c = c;
-    p.h = h;
-    p.w = w;
-    p.k = k;
-    p.r = p.s = r;
-    p.stride = stride;
-    p.pad = pad;
-    return p;
+    return {1, c, h, w, k, r, r, stride, pad};
 }
 
 TEST(ConvReference, CountsTheTapsInsideThePaddedInput) {

@@ -25,17 +25,7 @@ std::ostream& operator<<(std::ostream& os, const ConvProblem& p) {
 
 ConvProblem problem(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
                     std::int64_t s, std::int64_t stride, std::int64_t pad) {
-    ConvProblem p;
-    p.n = n;
-    p.c = c;
-    p.h = h;
-    p.w = w;
-    p.k = k;
-    p.r = r;
-    p.s = s;
-    p.stride = stride;
-    p.pad = pad;
-    return p;
+    return {n, c, h, w, k, r, s, stride, pad};
 }
 
 // One forward pass on a poisoned output, checked.

@@ -25,17 +25,7 @@ using U = std::uint64_t;
 
 ConvProblem problem(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
                     std::int64_t stride, std::int64_t pad) {
-    ConvProblem p;
-    p.n = n;
-    p.c = c;
-    p.h = h;
-    p.w = w;
-    p.k = k;
-    p.r = r;
-    p.s = r;
-    p.stride = stride;
-    p.pad = pad;
-    return p;
+    return {n, c, h, w, k, r, r, stride, pad};
 }
 
 // Padding, strides 1, 2 and 4, several images, 1x1 with gaps between windows.
