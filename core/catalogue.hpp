@@ -58,6 +58,9 @@ public:
     // Counters the backend measured during the last run (emu traffic, ...). Model counters
     // come from Variant::model instead.
     virtual std::vector<Counter> measured_counters() const { return {}; }
+    // Counters summarising the timed runs, read after sampling: the median time of each phase
+    // of a variant that times its phases (spgemm's symbolic and numeric).
+    virtual std::vector<Counter> sampled_counters() const { return {}; }
     // What the variant chose for this case that a reader needs to trust its time (a library's
     // implementation and ISA, a layout reorder): stored in the case's message. Empty: nothing.
     virtual std::string detail() const { return {}; }
@@ -78,6 +81,9 @@ struct Variant {
     std::function<std::unique_ptr<Instance>(const Workload&, const Params& point)> prepare;
     // Analytic FLOP and byte model: counters flops, bytes.min, bytes.<level>, workspace.bytes.
     std::function<std::vector<Counter>(const Params& point, const MemoryHierarchy&)> model;
+    // Instead of `model`, for a family whose counts follow from its inputs rather than from
+    // the point alone (spgemm's products depend on the matrix).
+    std::function<std::vector<Counter>(const Workload&, const Params& point, const MemoryHierarchy&)> input_model;
 };
 
 struct Family {

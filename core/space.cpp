@@ -135,19 +135,33 @@ std::vector<Params> Space::points() const {
     }
 }
 
+bool Preset::applies_to(const Value& v) const {
+    if (matches) return std::holds_alternative<std::string>(v) && matches(std::get<std::string>(v));
+    return v == Value(value);
+}
+
 void Space::add_presets(const std::vector<Preset>& presets) {
     for (const auto& pr : presets) {
         const Axis& a = axes_[index_of(axes_, pr.axis)];
-        a.validate(pr.value);
+        if (!pr.matches) a.validate(pr.value);
         for (const auto& [name, v] : pr.sets.values()) axes_[index_of(axes_, name)].validate(v);
         presets_.push_back(pr);
     }
 }
 
-void Space::apply_presets(Params& p) const {
+const Preset* Space::preset_for(const std::string& axis, const Value& v) const {
     for (const auto& pr : presets_)
-        if (p.has(pr.axis) && p.at(pr.axis) == Value(pr.value))
-            for (const auto& [name, v] : pr.sets.values()) p.set(name, v);
+        if (pr.axis == axis && pr.applies_to(v)) return &pr;
+    return nullptr;
+}
+
+void Space::apply_presets(Params& p) const {
+    std::set<std::string> axes_with_presets;
+    for (const auto& pr : presets_) axes_with_presets.insert(pr.axis);
+    for (const auto& axis : axes_with_presets)
+        if (p.has(axis))
+            if (const Preset* pr = preset_for(axis, p.at(axis)))
+                for (const auto& [name, v] : pr->sets.values()) p.set(name, v);
 }
 
 std::vector<std::string> Space::preset_shadowed() const {
@@ -156,14 +170,17 @@ std::vector<std::string> Space::preset_shadowed() const {
     for (const auto& pr : presets_) axes_with_presets.insert(pr.axis);
     for (const auto& axis : axes_with_presets) {
         const auto& vals = values(axis);
-        const bool all_presets = std::all_of(vals.begin(), vals.end(), [&](const Value& v) {
-            return std::any_of(presets_.begin(), presets_.end(),
-                               [&](const Preset& pr) { return pr.axis == axis && v == Value(pr.value); });
-        });
-        if (!all_presets) continue;
+        std::set<std::string> candidates;
         for (const auto& pr : presets_)
-            for (const auto& [name, v] : pr.sets.values())
-                if (pr.axis == axis && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+            if (pr.axis == axis)
+                for (const auto& [name, v] : pr.sets.values()) candidates.insert(name);
+        for (const auto& name : candidates) {
+            const bool always_set = std::all_of(vals.begin(), vals.end(), [&](const Value& v) {
+                const Preset* pr = preset_for(axis, v);
+                return pr && pr->sets.has(name);
+            });
+            if (always_set && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+        }
     }
     return out;
 }
@@ -172,8 +189,18 @@ void Space::check_not_shadowed(const std::string& name) const {
     const auto shadowed = preset_shadowed();
     if (std::find(shadowed.begin(), shadowed.end(), name) == shadowed.end()) return;
     const auto pr = std::find_if(presets_.begin(), presets_.end(), [&](const Preset& p) { return p.sets.has(name); });
-    throw UsageError("axis '" + name + "' has no effect: every " + pr->axis + " swept is a preset that sets it (add " +
-                     pr->axis + "=custom to sweep " + name + ")");
+    // The values of the preset's axis where `name` is swept: those of no preset, or of one
+    // that leaves it alone.
+    std::vector<std::string> free;
+    for (const auto& v : axes_[index_of(axes_, pr->axis)].choices)
+        if (const Preset* q = preset_for(pr->axis, Value(v)); !q || !q->sets.has(name)) free.push_back(v);
+    for (const auto& q : presets_)
+        if (q.axis == pr->axis && !q.sets.has(name) && std::find(free.begin(), free.end(), q.value) == free.end())
+            free.push_back(q.value);
+    std::string list;
+    for (const auto& v : free) list += (list.empty() ? "" : ",") + v;
+    throw UsageError("axis '" + name + "' has no effect: every " + pr->axis + " swept is a preset that sets it" +
+                     (list.empty() ? std::string() : " (it applies to " + pr->axis + "=" + list + ")"));
 }
 
 const Constraint* Space::violated(const Params& p) const {

@@ -19,11 +19,16 @@ struct Constraint {
 
 // A named value of a string axis that sets other axes: layer=conv8 sets C=64, H=112, ... The
 // point keeps the preset's name beside the values it set; a value that names no preset (custom)
-// leaves the other axes as swept.
+// leaves the other axes as swept. A preset with `matches` applies to every value it accepts
+// instead (spgemm's matrix=PATH, for any path, sets the generators' axes aside); `value` then
+// only names it in listings.
 struct Preset {
     std::string axis;
     std::string value;
     Params sets;
+    std::function<bool(const std::string&)> matches;
+
+    bool applies_to(const Value& v) const;
 };
 
 // Rejects a malformed problem point (a filter larger than its padded input, ...) with a
@@ -51,8 +56,8 @@ public:
     // identical are kept once.
     void add_presets(const std::vector<Preset>& presets);
     const std::vector<Preset>& presets() const { return presets_; }
-    // Axes some preset sets whose values no point uses, because every value of the preset's
-    // axis is a preset: an override of them would be silently ignored.
+    // Axes whose values no point uses, because a preset sets them at every value swept of the
+    // preset's axis: an override of them would be silently ignored.
     std::vector<std::string> preset_shadowed() const;
     // Throws UsageError when the user's override of `name` would be ignored (preset_shadowed).
     void check_not_shadowed(const std::string& name) const;
@@ -77,6 +82,7 @@ public:
 
 private:
     void apply_presets(Params& p) const;
+    const Preset* preset_for(const std::string& axis, const Value& v) const;
 
     std::vector<Axis> axes_;
     std::vector<std::vector<Value>> values_;  // parallel to axes_

@@ -28,7 +28,7 @@ PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryH
     rec.key = key_of(c);
     const Params point = c.problem.merged(c.config);
     try {
-        rec.counters = c.variant->model(point, mh);
+        rec.counters = c.variant->input_model ? c.variant->input_model(w, point, mh) : c.variant->model(point, mh);
         auto inst = c.variant->prepare(w, point);
         inst->poison();
         if (opt.stage) opt.stage("check");
@@ -80,6 +80,7 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
             g.stop();
             for (auto& m : g.read()) rec.counters.push_back(std::move(m));
         }
+        for (auto& m : p.instance->sampled_counters()) rec.counters.push_back(std::move(m));
         rec.summary = summarize(s.seconds);
         rec.samples.push_back(std::move(s.seconds));
         rec.message += "; sampling " + s.stop_reason;

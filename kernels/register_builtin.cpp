@@ -2,6 +2,7 @@
 #include "kernels/attention/register.hpp"
 #include "kernels/conv/register.hpp"
 #include "kernels/register_builtin.hpp"
+#include "kernels/spgemm/register.hpp"
 #include "kernels/stream/register.hpp"
 
 namespace memwall {
@@ -9,6 +10,7 @@ namespace memwall {
 void register_builtin_kernels(Catalogue& c) {
     register_attention(c);
     register_conv(c);
+    register_spgemm(c);
     register_stream(c);
 }
 

@@ -7,11 +7,12 @@
 namespace memwall {
 
 namespace {
-constexpr std::array<std::pair<CounterSource, std::string_view>, 4> kSourceNames{{
+constexpr std::array<std::pair<CounterSource, std::string_view>, 5> kSourceNames{{
     {CounterSource::cupti, "cupti"},
     {CounterSource::perf, "perf"},
     {CounterSource::emu, "emu"},
     {CounterSource::model, "model"},
+    {CounterSource::timer, "timer"},
 }};
 }  // namespace
 

@@ -9,8 +9,9 @@
 namespace memwall {
 
 // cupti: measured on an NVIDIA GPU; perf: CPU PMU through perf_event;
-// emu: exact count from the cuda-emu access stream; model: analytic.
-enum class CounterSource { cupti, perf, emu, model };
+// emu: exact count from the cuda-emu access stream; model: analytic; timer: a wall-clock time
+// the variant measured of part of its run (spgemm's symbolic phase).
+enum class CounterSource { cupti, perf, emu, model, timer };
 
 std::string_view to_string(CounterSource s);
 std::optional<CounterSource> counter_source_from(std::string_view s);

@@ -18,6 +18,7 @@ int level_preference(const RooflineLevel& l) {
         case CounterSource::perf: rank = 1; break;
         case CounterSource::emu: rank = 2; break;
         case CounterSource::model: rank = 3; break;
+        case CounterSource::timer: break;
     }
     return l.lower_bound ? rank + 4 : rank;
 }

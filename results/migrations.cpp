@@ -254,6 +254,37 @@ UPDATE ceilings SET
 WHERE instr(method, ' (reused from run ') > 0;
 )sql";
 
+// Version 7: counters may come from a timer (a phase of a run a variant timed itself, such as
+// spgemm's symbolic phase), which the source check of version 1 refuses. SQLite cannot change a
+// CHECK in place: both counter tables are rebuilt under the same names.
+constexpr const char* kSchemaTimerSource = R"sql(
+CREATE TABLE counters_v7 (
+    case_id INTEGER NOT NULL REFERENCES cases (id) ON DELETE CASCADE,
+    name    TEXT NOT NULL,
+    value   REAL NOT NULL,
+    unit    TEXT NOT NULL,
+    source  TEXT NOT NULL CHECK (source IN ('cupti', 'perf', 'emu', 'model', 'timer')),
+    PRIMARY KEY (case_id, name, source)
+);
+INSERT INTO counters_v7 SELECT case_id, name, value, unit, source FROM counters;
+DROP TABLE counters;
+ALTER TABLE counters_v7 RENAME TO counters;
+
+CREATE TABLE tuning_trial_counters_v7 (
+    session_id INTEGER NOT NULL,
+    idx        INTEGER NOT NULL,
+    name       TEXT NOT NULL,
+    value      REAL NOT NULL,
+    unit       TEXT NOT NULL,
+    source     TEXT NOT NULL CHECK (source IN ('cupti', 'perf', 'emu', 'model', 'timer')),
+    PRIMARY KEY (session_id, idx, name, source),
+    FOREIGN KEY (session_id, idx) REFERENCES tuning_trials (session_id, idx) ON DELETE CASCADE
+) WITHOUT ROWID;
+INSERT INTO tuning_trial_counters_v7 SELECT session_id, idx, name, value, unit, source FROM tuning_trial_counters;
+DROP TABLE tuning_trial_counters;
+ALTER TABLE tuning_trial_counters_v7 RENAME TO tuning_trial_counters;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
@@ -261,6 +292,7 @@ constexpr std::array kMigrations{
     Migration{4, "the axes of each run", kSchemaV4},
     Migration{5, "owners of runs and tuning sessions, why sampling stopped", kSchemaV5},
     Migration{6, "trust and provenance of ceilings", kSchemaCeilingTrust},
+    Migration{7, "counters timed by the variant (source timer)", kSchemaTimerSource},
 };
 
 }  // namespace

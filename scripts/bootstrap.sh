@@ -13,6 +13,8 @@ packages=(
   # The conv family's GEMM and its CPU peer: OpenBLAS built for OpenMP (the same runtime as
   # memwall's kernels, so their threads do not oversubscribe the cores) and oneDNN.
   libopenblas-openmp-dev libdnnl-dev
+  # The spgemm family's CPU peer, SuiteSparse:GraphBLAS (OpenMP too).
+  libgraphblas-dev
   libboost-context-dev
   qt6-base-dev qt6-svg-dev libgl-dev
   # The fuzz preset (fuzz/README.md): clang, its libFuzzer and sanitizer runtimes (libclang-rt-14-dev,

@@ -46,16 +46,16 @@ std::int32_t index(std::int64_t i) { return static_cast<std::int32_t>(i); }
 
 }  // namespace
 
-CsrMatrix rmat(int scale, int edge_factor, double a, double b, double c, std::uint64_t seed) {
+CsrMatrix rmat(int scale, double edge_factor, double a, double b, double c, std::uint64_t seed) {
     if (scale < 1 || scale > 30) throw UsageError("rmat: scale must be 1 to 30, got " + std::to_string(scale));
-    if (edge_factor < 1) throw UsageError("rmat: edge factor must be at least 1");
+    if (!(edge_factor > 0) || edge_factor > 1e6) throw UsageError("rmat: edge factor must be in (0, 1e6]");
     const double d = 1.0 - a - b - c;
     if (a < 0 || b < 0 || c < 0 || d < -1e-12) throw UsageError("rmat: a, b and c must be non-negative with a + b + c <= 1");
     const std::int64_t n = std::int64_t{1} << scale;
     std::mt19937_64 gen(seed);
     std::uniform_real_distribution<double> u(0.0, 1.0);
     std::vector<std::vector<std::int32_t>> rows(static_cast<std::size_t>(n));
-    const std::int64_t edges = n * edge_factor;
+    const auto edges = static_cast<std::int64_t>(std::llround(static_cast<double>(n) * edge_factor));
     for (std::int64_t e = 0; e < edges; ++e) {
         std::int64_t i = 0, j = 0;
         for (int level = 0; level < scale; ++level) {

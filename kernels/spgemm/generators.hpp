@@ -13,7 +13,7 @@ namespace memwall {
 // recursive quadrant choice with probabilities a, b, c and 1 - a - b - c; repeated edges are
 // kept once, so nnz is at most the edge count. Throws UsageError for a scale outside 1..30 or
 // probabilities that are not a distribution.
-CsrMatrix rmat(int scale, int edge_factor, double a, double b, double c, std::uint64_t seed);
+CsrMatrix rmat(int scale, double edge_factor, double a, double b, double c, std::uint64_t seed);
 // Erdős–Rényi G(n, p) with p = mean_degree / n: each entry present independently.
 CsrMatrix erdos_renyi(std::int64_t n, double mean_degree, std::uint64_t seed);
 // The 5-point Laplacian on an nx x nx grid (4 on the diagonal, -1 to each neighbour).

@@ -29,6 +29,7 @@ bool is_device_independent(const Counter& c) {
     case CounterSource::model: return true;
     case CounterSource::perf: return c.name == "instructions";
     case CounterSource::cupti: return is_code_count(c.name);
+    case CounterSource::timer: return false;
     }
     return false;
 }
