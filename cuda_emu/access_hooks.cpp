@@ -1,7 +1,7 @@
-// How cuda-emu sees global-memory accesses: emulated kernel sources are compiled with
-// ThreadSanitizer's instrumentation (-fsanitize=thread, see cmake/MemwallCudaEmu.cmake) but
-// linked without its runtime; these functions take its place and count the accesses that fall
-// inside the arena.
+// How cuda-emu sees memory accesses: emulated kernel sources are compiled with ThreadSanitizer's
+// instrumentation (-fsanitize=thread, see cmake/MemwallCudaEmu.cmake) but linked without its
+// runtime; these functions take its place and count the accesses that fall inside the arena
+// (global memory) or shared memory.
 //
 // Why this instrumentation: GCC calls it for every load and store left after scalar
 // optimisation (the calls keep such loops from being vectorised), with the size (1-16 bytes,
@@ -17,7 +17,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuda_emu/arena.hpp"
 #include "cuda_emu/recorder.hpp"
 
 namespace {
@@ -26,11 +25,7 @@ using memwall::emu::detail::AccessKind;
 
 inline void on_access(const volatile void* p, std::size_t bytes, AccessKind kind, void* site) {
     memwall::emu::detail::hooks_called = true;
-    const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t begin = memwall::emu::detail::arena_begin.load(std::memory_order_relaxed);
-    if (a - begin >= memwall::emu::detail::arena_reserved.load(std::memory_order_relaxed)) return;
-    if (auto* r = memwall::emu::detail::active_recorder)
-        r->record(a - begin, bytes, kind, reinterpret_cast<std::uintptr_t>(site));
+    memwall::emu::detail::record_access(p, bytes, kind, reinterpret_cast<std::uintptr_t>(site));
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ void Recorder::converge_warp(unsigned warp) {
     for (std::size_t t = warp * std::size_t{32}; t < end; ++t) lane_sites_[t].clear();
 }
 
-Recorder::Request& Recorder::request_for(std::uintptr_t site, AccessCounts& counts) {
+Recorder::Request& Recorder::request_for(std::uintptr_t site, std::uint64_t& requests) {
     // This lane's execution count of the site says which warp request the access belongs to.
     std::vector<LaneSite>& lane = lane_sites_[thread_];
     auto l = std::find_if(lane.begin(), lane.end(),
@@ -67,7 +67,7 @@ Recorder::Request& Recorder::request_for(std::uintptr_t site, AccessCounts& coun
         if (s->requests.size() == n) s->requests.emplace_back();
         s->requests[n].sectors.clear();
         ++s->used;
-        ++counts.requests;
+        ++requests;
     }
     return s->requests[n];
 }
@@ -80,7 +80,7 @@ void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind,
     counts.bytes += bytes;
     ++counts.accesses;
     if (bytes == 0) return;
-    Request& request = request_for(site, counts);
+    Request& request = request_for(site, counts.requests);
     const std::uint64_t last = (offset + bytes - 1) / sector_bytes;
     for (std::uint64_t s = offset / sector_bytes; s <= last; ++s) {
         if (kind != AccessKind::store) mark(read_, s);
@@ -93,6 +93,19 @@ void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind,
         ++counts.sectors;
         to_l2(s, kind, counts);
     }
+}
+
+void Recorder::record_shared(std::size_t bytes, AccessKind kind, std::uintptr_t site) {
+    SharedAccessCounts& counts = kind == AccessKind::load    ? stats_.shared.load
+                                 : kind == AccessKind::store ? stats_.shared.store
+                                                             : stats_.shared.atomic;
+    counts.bytes += bytes;
+    ++counts.accesses;
+    if (bytes == 0) return;
+    // Requests group the lanes' executions of an instruction as for global accesses, under a
+    // key no instruction address takes (user-space addresses leave the top bit clear): an
+    // instruction that reaches both memories through a generic pointer forms requests apart.
+    request_for(~site, counts.requests);
 }
 
 void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts) {
@@ -124,15 +137,6 @@ TrafficStats Recorder::finish() {
         (l2_.written_back() + l2_.dirty_sectors()) * l2_.config().sector_bytes;
     stats_.launches = 1;
     return stats_;
-}
-
-void record_atomic(const void* address, std::size_t bytes, const void* site) {
-    Recorder* r = active_recorder;
-    if (!r) return;
-    const auto a = reinterpret_cast<std::uintptr_t>(address);
-    const std::uintptr_t begin = arena_begin.load(std::memory_order_relaxed);
-    if (a - begin >= arena_reserved.load(std::memory_order_relaxed)) return;
-    r->record(a - begin, bytes, AccessKind::atomic, reinterpret_cast<std::uintptr_t>(site));
 }
 
 }  // namespace memwall::emu::detail

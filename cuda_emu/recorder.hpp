@@ -1,14 +1,22 @@
-// Turns the global-memory accesses of one launch into TrafficStats: byte counts, distinct
-// sectors, warp requests (coalescing), and the L1 and L2 models.
+// Turns the memory accesses of one launch into TrafficStats: for global memory byte counts,
+// distinct sectors, warp requests (coalescing), and the L1 and L2 models; for shared memory
+// byte counts and warp requests.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "cuda_emu/arena.hpp"
 #include "cuda_emu/options.hpp"
 #include "cuda_emu/sector_cache.hpp"
 #include "cuda_emu/traffic.hpp"
+
+// The linker's bounds of the section that holds every static __shared__ variable (null when
+// the program has none).
+extern "C" unsigned char __start_memwall_emu_shared[] __attribute__((weak));
+extern "C" unsigned char __stop_memwall_emu_shared[] __attribute__((weak));
 
 namespace memwall::emu::detail {
 
@@ -28,6 +36,8 @@ public:
 
     // An access of `bytes` at `offset` into the arena, made at instruction address `site`.
     void record(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site);
+    // An access of `bytes` to shared memory, made at instruction address `site`.
+    void record_shared(std::size_t bytes, AccessKind kind, std::uintptr_t site);
 
     // The launch's stats (not yet marked counted), with the L2's dirty sectors written back.
     TrafficStats finish();
@@ -47,7 +57,9 @@ private:
         std::uint32_t executions = 0;
     };
 
-    Request& request_for(std::uintptr_t site, AccessCounts& counts);
+    // The warp request the current thread's access at `site` belongs to; counts the requests
+    // it opens in `requests`.
+    Request& request_for(std::uintptr_t site, std::uint64_t& requests);
     void to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts);
 
     TrafficStats stats_;
@@ -63,8 +75,34 @@ private:
 extern constinit thread_local Recorder* active_recorder;
 // Set by every access hook: whether instrumented code ran on this thread.
 extern constinit thread_local bool hooks_called;
+// The running block's dynamic shared memory (dynamic_shared is also declared in device.hpp for
+// kernels); null and 0 outside launches.
+extern constinit thread_local unsigned char* dynamic_shared;
+extern constinit thread_local std::size_t dynamic_shared_bytes;
+
+// Counts an access made at `site` by the running launch, if it counts traffic and the access
+// falls inside the arena (global memory) or shared memory. The access hooks call it for every
+// load and store: an arena access costs one range check, any other three.
+inline void record_access(const volatile void* p, std::size_t bytes, AccessKind kind,
+                          std::uintptr_t site) {
+    Recorder* r = active_recorder;
+    if (!r) return;
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t begin = arena_begin.load(std::memory_order_relaxed);
+    if (a - begin < arena_reserved.load(std::memory_order_relaxed)) {
+        r->record(a - begin, bytes, kind, site);
+        return;
+    }
+    const auto shared = reinterpret_cast<std::uintptr_t>(__start_memwall_emu_shared);
+    const auto shared_end = reinterpret_cast<std::uintptr_t>(__stop_memwall_emu_shared);
+    if (a - shared < shared_end - shared ||
+        a - reinterpret_cast<std::uintptr_t>(dynamic_shared) < dynamic_shared_bytes)
+        r->record_shared(bytes, kind, site);
+}
 
 // An atomic made by the runtime's atomic functions (which the hooks do not see).
-void record_atomic(const void* address, std::size_t bytes, const void* site);
+inline void record_atomic(const void* address, std::size_t bytes, const void* site) {
+    record_access(address, bytes, AccessKind::atomic, reinterpret_cast<std::uintptr_t>(site));
+}
 
 }  // namespace memwall::emu::detail

@@ -46,10 +46,6 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
-// The linker's bounds of the section that holds every static __shared__ variable.
-extern "C" unsigned char __start_memwall_emu_shared[] __attribute__((weak));
-extern "C" unsigned char __stop_memwall_emu_shared[] __attribute__((weak));
-
 namespace memwall::emu::detail {
 
 constinit thread_local uint3 thread_idx{0, 0, 0};
@@ -57,6 +53,7 @@ constinit thread_local uint3 block_idx{0, 0, 0};
 constinit thread_local dim3 block_dim{1, 1, 1};
 constinit thread_local dim3 grid_dim{1, 1, 1};
 constinit thread_local unsigned char* dynamic_shared = nullptr;
+constinit thread_local std::size_t dynamic_shared_bytes = 0;
 
 namespace {
 
@@ -283,6 +280,7 @@ public:
         block_dim = config_.block;
         grid_dim = config_.grid;
         dynamic_shared = dynamic_.get();
+        dynamic_shared_bytes = dynamic_ ? config_.dynamic_shared : 0;
         deadline_ = Clock::now() + config_.emu.timeout;
         for (std::uint64_t b : order)
             run_block({static_cast<unsigned>(b % gx), static_cast<unsigned>(b / gx % gy),
@@ -709,6 +707,7 @@ void run_grid(const cuda::LaunchConfig& config, void (*thread)(void*), void* con
             active_recorder = nullptr;
             thread_idx = block_idx = {0, 0, 0};
             dynamic_shared = nullptr;
+            dynamic_shared_bytes = 0;
         }
     } scope(&grid, recorder);
     grid.run();

@@ -1,5 +1,6 @@
-// Global-memory traffic of emulated launches: exact counts of what the threads requested, a
-// warp coalescing model, and cache-model estimates of L2 and DRAM traffic (rules in README.md).
+// Memory traffic of emulated launches: for global memory, exact counts of what the threads
+// requested, a warp coalescing model, and cache-model estimates of L2 and DRAM traffic; for
+// shared memory, exact counts of what the threads requested (rules in README.md).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,24 @@ struct AccessCounts {
     bool operator==(const AccessCounts&) const = default;
 };
 
+// One kind of shared-memory access (loads, stores or atomics).
+struct SharedAccessCounts {
+    std::uint64_t bytes = 0;     // requested by the threads (exact)
+    std::uint64_t accesses = 0;  // thread-level accesses (exact)
+    std::uint64_t requests = 0;  // warp-level, formed as global requests are (a model)
+
+    SharedAccessCounts& operator+=(const SharedAccessCounts& o);
+    bool operator==(const SharedAccessCounts&) const = default;
+};
+
+// Accesses to static __shared__ variables and to the block's dynamic shared memory.
+struct SharedTraffic {
+    SharedAccessCounts load, store, atomic;
+
+    SharedTraffic& operator+=(const SharedTraffic& o);
+    bool operator==(const SharedTraffic&) const = default;
+};
+
 struct TrafficStats {
     // False when the kernel was not compiled for counting (see memwall_cuda_emu_sources);
     // then only atomics would have been seen, and traffic_counters refuses the stats.
@@ -35,6 +54,8 @@ struct TrafficStats {
     // sectors still dirty at the end of the launch.
     std::uint64_t dram_read_bytes = 0;
     std::uint64_t dram_write_bytes = 0;
+    // Shared memory: what the threads requested, apart from the global counts above.
+    SharedTraffic shared;
 
     // Sums another launch's traffic (counted only if both were).
     TrafficStats& operator+=(const TrafficStats& o);
@@ -66,7 +87,7 @@ private:
 
 // The stats as counters with source emu, named by the CUPTI metric they estimate where one
 // exists (dram__bytes_read.sum, lts__t_bytes.sum, l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,
-// ...) and emu.* otherwise. Throws std::invalid_argument when the stats were not counted.
+// sm__sass_data_bytes_mem_shared_op_ld.sum, ...) and emu.* otherwise. Throws std::invalid_argument when the stats were not counted.
 std::vector<Counter> traffic_counters(const TrafficStats& s);
 
 }  // namespace memwall::emu

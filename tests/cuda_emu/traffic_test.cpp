@@ -4,10 +4,12 @@
 
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cuda_emu/cuda.hpp"
 #include "device_buffer.hpp"
+#include "profiler/levels.hpp"
 #include "tests/cuda_emu/kernels/launchers.hpp"
 
 // Compiled here, without the counting instrumentation.
@@ -118,6 +120,12 @@ TEST(Traffic, TransposesMoveTheSameBytesInDifferentSectors) {
     }
     EXPECT_EQ(t.naive.store.sectors, 4096u);  // columns: a sector per lane
     EXPECT_EQ(t.tiled.store.sectors, 512u);
+    // The tile: each element stored and loaded once, by 4 warp requests per warp and phase.
+    EXPECT_EQ(t.naive.shared, emu::SharedTraffic{});
+    const emu::SharedAccessCounts tile{16384, 4096, 128};
+    EXPECT_EQ(t.tiled.shared.store, tile);
+    EXPECT_EQ(t.tiled.shared.load, tile);
+    EXPECT_EQ(t.tiled.shared.atomic, emu::SharedAccessCounts{});
     EXPECT_EQ(t.naive.store.l2_sectors, 4096u);
     EXPECT_EQ(t.tiled.store.l2_sectors, 512u);
 }
@@ -136,6 +144,110 @@ TEST(Traffic, WithoutAnL2EverySectorRequestReachesDram) {
     const Transposed t = transpose_64({0, 128, 16});
     EXPECT_EQ(t.naive.dram_write_bytes, 4096u * 32);
     EXPECT_EQ(t.tiled.dram_write_bytes, 512u * 32);
+}
+
+// rotate_tile over `blocks` tiles of doubles, with its exact global and shared counts.
+void expect_rotated_tiles(int blocks, int shift) {
+    using T = double;
+    const int n = blocks * rotate_tile_threads;
+    std::vector<T> x(static_cast<std::size_t>(n));
+    std::iota(x.begin(), x.end(), T{1});
+    DeviceBuffer<T> in(x), out(x.size());
+    LaunchConfig c;
+    c.grid = dim3(static_cast<unsigned>(blocks));
+    c.block = dim3(rotate_tile_threads);
+    rotate_tile(c, in.get(), out.get(), shift);
+    const emu::TrafficStats s = emu::last_traffic();
+    const auto threads = static_cast<std::uint64_t>(n), warps = threads / 32;
+    // Global memory: one load and one store per thread, as if the tile were not there.
+    EXPECT_EQ(s.load.bytes, sizeof(T) * threads);
+    EXPECT_EQ(s.load.accesses, threads);
+    EXPECT_EQ(s.load.requests, warps);
+    EXPECT_EQ(s.store.bytes, sizeof(T) * threads);
+    EXPECT_EQ(s.store.accesses, threads);
+    EXPECT_EQ(s.store.requests, warps);
+    EXPECT_EQ(s.atomic, emu::AccessCounts{});
+    // The tile: one store and two loads per thread, from one and two instructions.
+    EXPECT_EQ(s.shared.store, (emu::SharedAccessCounts{sizeof(T) * threads, threads, warps}));
+    EXPECT_EQ(s.shared.load,
+              (emu::SharedAccessCounts{2 * sizeof(T) * threads, 2 * threads, 2 * warps}));
+    EXPECT_EQ(s.shared.atomic, emu::SharedAccessCounts{});
+    const std::vector<T> got = out.download();
+    for (int b = 0; b < n; b += rotate_tile_threads)
+        for (int t = 0; t < rotate_tile_threads; ++t)
+            ASSERT_EQ(got[static_cast<std::size_t>(b + t)],
+                      x[static_cast<std::size_t>(b + (t + shift) % rotate_tile_threads)] +
+                          x[static_cast<std::size_t>(b + rotate_tile_threads - 1 - t)]);
+}
+
+TEST(Traffic, CountsAStaticSharedTileApartFromGlobalMemory) {
+    emu::TrafficScope scope;
+    expect_rotated_tiles(3, 5);
+    expect_rotated_tiles(2, 63);
+    EXPECT_EQ(scope.stats().shared.store.bytes, 8u * (192 + 128));
+    EXPECT_EQ(scope.stats().shared.load.accesses, 2u * (192 + 128));
+}
+
+// A histogram of 200 values into 16 bins, in blocks of 64 threads (4 blocks, 7 warps with values).
+emu::TrafficStats shared_histogram_200() {
+    constexpr int n = 200, bins = 16, threads = 64, blocks = (n + threads - 1) / threads;
+    std::vector<int> values(n);
+    for (int i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = (7 * i) % 23;
+    DeviceBuffer<int> dv(values);
+    DeviceBuffer<unsigned> hist(std::vector<unsigned>(bins + 1, 0u));
+    LaunchConfig c;
+    c.grid = dim3(blocks);
+    c.block = dim3(threads);
+    c.dynamic_shared = (bins + 1) * sizeof(unsigned);
+    shared_histogram(c, dv.get(), n, hist.get(), bins);
+    const emu::TrafficStats s = emu::last_traffic();
+    std::vector<unsigned> want(bins + 1, 0u);
+    for (int v : values) ++want[static_cast<std::size_t>(v % bins)];
+    want[bins] = blocks;  // one thread per block wins the election
+    EXPECT_EQ(hist.download(), want);
+    return s;
+}
+
+TEST(Traffic, CountsDynamicSharedMemoryAndSharedAtomics) {
+    const emu::TrafficStats s = shared_histogram_200();
+    ASSERT_TRUE(s.counted);
+    // Global memory: the values, and per block an atomicAdd per bin and one for the election.
+    EXPECT_EQ(s.load.bytes, 4u * 200);
+    EXPECT_EQ(s.load.accesses, 200u);
+    EXPECT_EQ(s.store, emu::AccessCounts{});
+    EXPECT_EQ(s.atomic.bytes, 4u * 4 * 17);
+    EXPECT_EQ(s.atomic.accesses, 4u * 17);
+    // Shared: per block 16 bins and the flag cleared (two instructions, in warp 0), 16 bins
+    // read back; an atomicAdd per value (7 warps) and an atomicCAS per thread (8 warps).
+    EXPECT_EQ(s.shared.store, (emu::SharedAccessCounts{4u * 4 * 17, 4u * 17, 4u * 2}));
+    EXPECT_EQ(s.shared.load, (emu::SharedAccessCounts{4u * 4 * 16, 4u * 16, 4u}));
+    EXPECT_EQ(s.shared.atomic, (emu::SharedAccessCounts{4u * (200 + 256), 200u + 256, 7u + 8}));
+}
+
+TEST(Traffic, SharedCountersCarrySassNamesAndReachNoMemoryLevel) {
+    const std::vector<Counter> cs = emu::traffic_counters(shared_histogram_200());
+    auto value = [&](std::string_view name) {
+        const Counter* c = find_counter(cs, name);
+        EXPECT_NE(c, nullptr) << name;
+        return c ? c->value : -1;
+    };
+    EXPECT_EQ(value("sm__sass_data_bytes_mem_shared_op_ld.sum"), 4 * 4 * 16);
+    EXPECT_EQ(value("sm__sass_data_bytes_mem_shared_op_st.sum"), 4 * 4 * 17);
+    EXPECT_EQ(value("sm__sass_data_bytes_mem_shared_op_atom.sum"), 4 * 456);
+    EXPECT_EQ(value("emu.shared_loads"), 64);
+    EXPECT_EQ(value("emu.shared_stores"), 68);
+    EXPECT_EQ(value("emu.shared_atomics"), 456);
+    EXPECT_EQ(value("emu.shared_load_requests"), 4);
+    EXPECT_EQ(value("emu.shared_store_requests"), 8);
+    EXPECT_EQ(value("emu.shared_atomic_requests"), 15);
+    EXPECT_EQ(find_counter(cs, "sm__sass_data_bytes_mem_shared_op_ld.sum")->unit, "B");
+    // Shared bytes are no level of the memory hierarchy: the levels come from global traffic.
+    const std::vector<LevelBytes> levels = bytes_by_level(cs);
+    EXPECT_EQ(levels.size(), 3u);
+    for (const LevelBytes& l : levels) {
+        EXPECT_TRUE(l.level == "dram" || l.level == "l2" || l.level == "l1") << l.level;
+        EXPECT_EQ(l.counters.find("shared"), std::string::npos) << l.counters;
+    }
 }
 
 TEST(Traffic, ScopesSumTheirLaunches) {

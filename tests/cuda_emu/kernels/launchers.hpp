@@ -11,6 +11,7 @@ using cuda::LaunchConfig;
 
 inline constexpr int block_sum_threads = 128;
 inline constexpr int tree_sum_threads = 64;
+inline constexpr int rotate_tile_threads = 64;
 
 // Launchers: memwall::emu_test::cuda_gpu under nvcc, ::cuda_emu for the host compiler.
 namespace MEMWALL_CUDA_NS {
@@ -41,6 +42,10 @@ void votes_after_exit(const LaunchConfig& c, const int* in, unsigned* out, unsig
 void apply_atomics(const LaunchConfig& c, const int* values, const AtomicTargets& targets);
 void locked_increment(const LaunchConfig& c, int* lock, int* counter);
 void histogram(const LaunchConfig& c, const int* values, int n, int* hist, int bins);
+
+// shared.cu: rotate_tile in blocks of rotate_tile_threads threads
+void rotate_tile(const LaunchConfig& c, const double* in, double* out, int shift);
+void shared_histogram(const LaunchConfig& c, const int* values, int n, unsigned* hist, int bins);
 
 // faults.cu
 void different_barriers(const LaunchConfig& c, int* out);
