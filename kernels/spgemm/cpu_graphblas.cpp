@@ -92,8 +92,11 @@ GrB_Matrix to_graphblas(const CsrMatrix& m) {
             rows[static_cast<std::size_t>(e)] = static_cast<GrB_Index>(i);
             cols[static_cast<std::size_t>(e)] = static_cast<GrB_Index>(m.col[static_cast<std::size_t>(e)]);
         }
-    ok(GrB_Matrix_build_FP64(g, rows.data(), cols.data(), m.val.data(), static_cast<GrB_Index>(m.col.size()), GrB_PLUS_FP64),
-       "GrB_Matrix_build");
+    // An empty matrix has no arrays to pass (GraphBLAS refuses null pointers).
+    if (!m.col.empty())
+        ok(GrB_Matrix_build_FP64(g, rows.data(), cols.data(), m.val.data(), static_cast<GrB_Index>(m.col.size()),
+                                 GrB_PLUS_FP64),
+           "GrB_Matrix_build");
     ok(GrB_Matrix_wait(g, GrB_MATERIALIZE), "GrB_wait");
     return g;
 }
@@ -144,7 +147,8 @@ CsrMatrix GraphblasProduct::result() const {
     std::vector<GrB_Index> rows(nvals), cols(nvals);
     std::vector<double> vals(nvals);
     GrB_Index n = nvals;
-    ok(GrB_Matrix_extractTuples_FP64(rows.data(), cols.data(), vals.data(), &n, h_->c), "GrB_Matrix_extractTuples");
+    if (nvals > 0)
+        ok(GrB_Matrix_extractTuples_FP64(rows.data(), cols.data(), vals.data(), &n, h_->c), "GrB_Matrix_extractTuples");
     CsrMatrix c;
     c.rows = w_.a().rows;
     c.cols = w_.b().cols;

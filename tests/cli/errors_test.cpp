@@ -67,6 +67,28 @@ TEST(CliErrors, MalformedAxisValues) {
     expect_refused(d, cat({"run", "--family", "conv", "--axis", "C=3"}, quick), "axis 'C' has no effect");
 }
 
+// Each file of the malformed Matrix Market corpus (its name ends .L<line>.mtx) stops a sweep
+// before anything is measured, naming the file and the line; the database is untouched.
+TEST(CliErrors, MalformedMatrixMarketFiles) {
+    TempDir d;
+    const Result made = run_memwall(cat({"run", "--family", "spgemm", "--variant", "esc", "--axis", "matrix=poisson2d",
+                                         "--axis", "nx=3", "--db", "runs.db", "--min-samples", "3"},
+                                        quick),
+                                    d.path);
+    ASSERT_EQ(made.status, 0) << made.err;
+    int files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(MEMWALL_MALFORMED_MTX_DIR)) {
+        const std::string name = e.path().filename().string();
+        const auto l = name.rfind(".L");
+        ASSERT_NE(l, std::string::npos) << name;
+        const std::string line = name.substr(l + 2, name.size() - 4 - (l + 2));
+        expect_refused(d, cat({"run", "--family", "spgemm", "--axis", "matrix=" + e.path().string(), "--db", "runs.db"}, quick),
+                       name + ":" + line + ":");
+        ++files;
+    }
+    EXPECT_GE(files, 20);
+}
+
 TEST(CliErrors, NotADatabase) {
     TempDir d;
     {
