@@ -87,14 +87,41 @@ const ProductStats& SpgemmWorkload::stats() const {
 
 // Gustavson with a dense accumulator per thread, in long double, rows sorted; each entry keeps
 // its products' absolute sum and count, which bound the rounding any summation order makes.
+// Two passes (count, then fill C's final arrays), so the reference never holds C twice.
 const SpgemmWorkload::Reference& SpgemmWorkload::reference() const {
     std::call_once(reference_once_, [this] {
         const CsrMatrix& a = a_;
         const CsrMatrix& b = this->b();
         const auto rows = static_cast<std::size_t>(a.rows);
-        std::vector<std::vector<std::int32_t>> cols(rows);
-        std::vector<std::vector<double>> vals(rows), scales(rows);
-        std::vector<std::vector<std::int32_t>> terms(rows);
+        Reference& r = reference_;
+        r.c.rows = a.rows;
+        r.c.cols = b.cols;
+        r.c.row_ptr.assign(rows + 1, 0);
+#pragma omp parallel
+        {
+            std::vector<std::int64_t> stamp(static_cast<std::size_t>(b.cols), -1);
+#pragma omp for schedule(dynamic, 64)
+            for (std::size_t i = 0; i < rows; ++i) {
+                std::int64_t n = 0;
+                for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
+                    const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
+                    for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
+                        std::int64_t& s = stamp[static_cast<std::size_t>(b.col[static_cast<std::size_t>(f)])];
+                        if (s != static_cast<std::int64_t>(i)) {
+                            s = static_cast<std::int64_t>(i);
+                            ++n;
+                        }
+                    }
+                }
+                r.c.row_ptr[i + 1] = n;
+            }
+        }
+        std::partial_sum(r.c.row_ptr.begin(), r.c.row_ptr.end(), r.c.row_ptr.begin());
+        const auto nnz = static_cast<std::size_t>(r.c.row_ptr.back());
+        r.c.col.resize(nnz);
+        r.c.val.resize(nnz);
+        r.scale.resize(nnz);
+        r.terms.resize(nnz);
 #pragma omp parallel
         {
             std::vector<long double> acc(static_cast<std::size_t>(b.cols));
@@ -120,26 +147,16 @@ const SpgemmWorkload::Reference& SpgemmWorkload::reference() const {
                     }
                 }
                 std::sort(touched.begin(), touched.end());
+                auto at = static_cast<std::size_t>(r.c.row_ptr[i]);
                 for (const std::int32_t j : touched) {
                     const auto u = static_cast<std::size_t>(j);
-                    cols[i].push_back(j);
-                    vals[i].push_back(static_cast<double>(acc[u]));
-                    scales[i].push_back(mag[u]);
-                    terms[i].push_back(count[u]);
+                    r.c.col[at] = j;
+                    r.c.val[at] = static_cast<double>(acc[u]);
+                    r.scale[at] = mag[u];
+                    r.terms[at++] = count[u];
                     count[u] = 0;
                 }
             }
-        }
-        Reference& r = reference_;
-        r.c.rows = a.rows;
-        r.c.cols = b.cols;
-        r.c.row_ptr.assign(rows + 1, 0);
-        for (std::size_t i = 0; i < rows; ++i) r.c.row_ptr[i + 1] = r.c.row_ptr[i] + static_cast<std::int64_t>(cols[i].size());
-        for (std::size_t i = 0; i < rows; ++i) {
-            r.c.col.insert(r.c.col.end(), cols[i].begin(), cols[i].end());
-            r.c.val.insert(r.c.val.end(), vals[i].begin(), vals[i].end());
-            r.scale.insert(r.scale.end(), scales[i].begin(), scales[i].end());
-            r.terms.insert(r.terms.end(), terms[i].begin(), terms[i].end());
         }
         stats_.a = csr_stats(a);
         stats_.b = csr_stats(b);
