@@ -15,7 +15,11 @@ namespace memwall::kit {
 namespace {
 
 using Factory = std::function<std::unique_ptr<DeviceCase>(const Workload&, const Params&)>;
-using Checker = std::function<Check(const Workload&, const float*)>;
+// The kernel's check: of a downloaded float output, or of the device case itself.
+struct Checker {
+    std::function<Check(const Workload&, const float*)> floats;
+    std::function<Check(const Workload&, const DeviceCase&)> device;
+};
 
 // A device case's rule broken (a tile too large for shared memory, ...) is the user's to fix.
 std::unique_ptr<DeviceCase> make(const Factory& factory, const Workload& w, const Params& point) {
@@ -26,17 +30,21 @@ std::unique_ptr<DeviceCase> make(const Factory& factory, const Workload& w, cons
     }
 }
 
-// What both backends share: the device case, its output downloaded and checked.
+// What both backends share: the device case, its output downloaded and checked (or checked
+// on the device case, check_case).
 class DeviceInstance : public Instance {
 public:
     DeviceInstance(const Workload& w, std::unique_ptr<DeviceCase> device, Checker check)
-        : w_(w), device_(std::move(device)), check_(std::move(check)), out_(device_->output_size()) {}
+        : w_(w), device_(std::move(device)), check_(std::move(check)),
+          out_(check_.floats ? device_->output_size() : 0) {}
     void poison() override { device_->poison(); }
-    Check check() const override { return check_(w_, out_.data()); }
+    Check check() const override { return check_.floats ? check_.floats(w_, out_.data()) : check_.device(w_, *device_); }
     std::string detail() const override { return device_->detail(); }
 
 protected:
-    void download() { device_->download(out_.data()); }
+    void download() {
+        if (check_.floats) device_->download(out_.data());
+    }
     DeviceCase& device() { return *device_; }
 
 private:
@@ -100,18 +108,20 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
     v.constraints = k.constraints;
     v.gpu_only_reason = k.gpu_only_reason;
     v.model = k.model;
+    v.input_model = k.input_model;
     v.default_axes = k.default_axes;
     if (backend == Backend::cuda_emu) {
         v.default_axes.insert(v.default_axes.begin(), k.emu_default_axes.begin(), k.emu_default_axes.end());
-        v.prepare = [emu = k.emu, check = k.check](const Workload& w, const Params& point) -> std::unique_ptr<Instance> {
+        v.prepare = [emu = k.emu, check = Checker{k.check, k.check_case}](const Workload& w,
+                                                                         const Params& point) -> std::unique_ptr<Instance> {
             return std::make_unique<EmuInstance>(w, make(emu, w, point), check);
         };
         return v;
     }
     const std::string kernel = family + "/" + k.name + "/cuda/";
 #ifdef MEMWALL_HAVE_CUDA
-    v.prepare = [kernel, gpu = k.gpu, check = k.check](const Workload& w,
-                                                        const Params& point) -> std::unique_ptr<Instance> {
+    v.prepare = [kernel, gpu = k.gpu, check = Checker{k.check, k.check_case}](
+                    const Workload& w, const Params& point) -> std::unique_ptr<Instance> {
         if (!gpu) throw std::runtime_error(kernel + ": no GPU build of the kernel");
         return std::make_unique<GpuInstance>(kernel + point.label(), w, make(gpu, w, point), check);
     };
@@ -126,6 +136,11 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
 }  // namespace
 
 void add_cuda_variants(Catalogue& catalogue, const std::string& family, const CudaKernel& kernel) {
+    const std::string name = family + "/" + kernel.name;
+    if (static_cast<bool>(kernel.check) == static_cast<bool>(kernel.check_case))
+        throw std::logic_error(name + ": a CUDA kernel needs exactly one of check and check_case");
+    if (static_cast<bool>(kernel.model) == static_cast<bool>(kernel.input_model))
+        throw std::logic_error(name + ": a CUDA kernel needs exactly one of model and input_model");
     if (kernel.gpu_only_reason.empty()) catalogue.add_variant(family, variant(family, kernel, Backend::cuda_emu));
     catalogue.add_variant(family, variant(family, kernel, Backend::cuda));
 }

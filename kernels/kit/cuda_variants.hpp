@@ -24,15 +24,27 @@ struct CudaKernel {
     // Non-empty when emulation cannot run the kernel (tensor cores, cp.async, TMA, PTX): then
     // only the cuda variant is added, and this says why.
     std::string gpu_only_reason;
+    // The model (Variant's fields of the same names): `model` from the point alone, or, for a
+    // family whose counts follow from its inputs (spgemm's products depend on the matrix),
+    // `input_model` from the workload as well, which is then used instead.
     std::function<std::vector<Counter>(const Params& point, const MemoryHierarchy&)> model;
+    std::function<std::vector<Counter>(const Workload&, const Params& point, const MemoryHierarchy&)> input_model;
     // The kernel's device case for a point on cuda-emu, and on the GPU (empty when memwall is
     // built without CUDA). std::invalid_argument from them becomes a usage error.
     std::function<std::unique_ptr<DeviceCase>(const Workload&, const Params& point)> emu, gpu;
-    // Compares a downloaded output (DeviceCase::output_size floats) with the reference.
+    // The check, exactly one of two. `check` compares a float output, which the instance
+    // downloads after each checked run (DeviceCase::output_size floats, DeviceCase::download).
     std::function<Check(const Workload&, const float* out)> check;
+    // `check_case`, for an output that is not a float array (spgemm's CSR of run-dependent
+    // size): given the device case after the checked run, it downloads the output through the
+    // family's own DeviceCase subclass and compares it; the instance then never calls
+    // output_size or download. The harness checks right after the run it checks.
+    std::function<Check(const Workload&, const DeviceCase&)> check_case;
 };
 
 // Adds the cuda-emu variant (unless the kernel is GPU-only) and the cuda variant to `family`.
+// Throws std::logic_error unless exactly one of check and check_case, and one of model and
+// input_model, is set.
 void add_cuda_variants(Catalogue& catalogue, const std::string& family, const CudaKernel& kernel);
 
 }  // namespace memwall::kit

@@ -17,7 +17,8 @@ public:
     // Enqueues one execution (every launch) on the default stream; in emulation it has run
     // when this returns.
     virtual void forward() = 0;
-    // Floats `download` writes.
+    // Floats `download` writes. A family whose output is not a float array (spgemm's CSR)
+    // returns 0, downloads it through its own subclass, and is checked by CudaKernel::check_case.
     virtual std::size_t output_size() const = 0;
     // Waits for the device and copies the output, converted to fp32, to `out`.
     virtual void download(float* out) const = 0;

@@ -42,7 +42,9 @@ std::vector<TrafficStream> common_streams(const Sizes& z, int threads) {
     };
 }
 
-std::vector<Counter> with_products(const SpgemmWorkload& w, std::vector<Counter> cs) {
+}  // namespace
+
+std::vector<Counter> with_product_counters(const SpgemmWorkload& w, std::vector<Counter> cs) {
     const ProductStats& s = w.stats();
     auto add = [&](const char* name, double v, const char* unit) { cs.push_back({name, v, unit, CounterSource::model}); };
     add("input.a.rows", d(s.a.rows), "");
@@ -57,8 +59,6 @@ std::vector<Counter> with_products(const SpgemmWorkload& w, std::vector<Counter>
     add("spgemm.compression", s.compression(), "");
     return cs;
 }
-
-}  // namespace
 
 std::vector<Counter> spgemm_model(SpgemmMethod method, const SpgemmWorkload& w, const spgemm_cpu::Tuning& t,
                                   const MemoryHierarchy& mh, int threads) {
@@ -102,7 +102,7 @@ std::vector<Counter> spgemm_model(SpgemmMethod method, const SpgemmWorkload& w, 
             break;
         }
     }
-    return with_products(w, byte_model(2.0 * z.products, z.min_bytes, workspace, mh, streams));
+    return with_product_counters(w, byte_model(2.0 * z.products, z.min_bytes, workspace, mh, streams));
 }
 
 }  // namespace memwall

@@ -17,4 +17,7 @@ enum class SpgemmMethod { dense, hash, esc };
 std::vector<Counter> spgemm_model(SpgemmMethod method, const SpgemmWorkload& w, const spgemm_cpu::Tuning& t,
                                   const MemoryHierarchy& mh, int threads);
 
+// `cs` with the input's and the product's statistics appended (input.*, spgemm.*).
+std::vector<Counter> with_product_counters(const SpgemmWorkload& w, std::vector<Counter> cs);
+
 }  // namespace memwall

@@ -1,5 +1,6 @@
 // The spgemm family in the catalogue: its axes and presets, the workload, and the CPU variants
-// (gustavson_dense, rowwise_hash, esc; the peers graphblas_hash and graphblas_gustavson).
+// (gustavson_dense, rowwise_hash, esc; the peers graphblas_hash and graphblas_gustavson); the
+// CUDA variants are register_cuda.cpp's.
 #include "kernels/spgemm/register.hpp"
 
 #include <omp.h>
@@ -10,6 +11,7 @@
 #include "kernels/spgemm/cpu_graphblas.hpp"
 #include "kernels/spgemm/cpu_kernels.hpp"
 #include "kernels/spgemm/models.hpp"
+#include "kernels/spgemm/register_cuda.hpp"
 #include "kernels/spgemm/spgemm.hpp"
 
 namespace memwall {
@@ -180,6 +182,7 @@ void register_spgemm(Catalogue& c) {
     };
     c.add_family(std::move(f));
     for (Variant v : cpu_variants()) c.add_variant("spgemm", std::move(v));
+    register_spgemm_cuda(c);
 }
 
 }  // namespace memwall

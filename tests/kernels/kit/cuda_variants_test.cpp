@@ -1,12 +1,15 @@
 // The kit's CUDA adapter on a toy family built with memwall_add_family: the cuda-emu variant
 // poisons, runs, checks and counts the traffic of the family's DeviceCase; the cuda variant is
 // registered beside it; a GPU-only kernel gets no cuda-emu variant; a device case's detail (what
-// a library chose at run time) reaches the instance.
+// a library chose at run time) reaches the instance; an output that is not floats is checked on
+// the device case (check_case), and a model from the workload (input_model) is passed through.
 #include "kernels/kit/cuda_variants.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "toy_family.hpp"
@@ -122,6 +125,73 @@ TEST(CudaVariants, TheCudaVariantIsRegisteredAndAGpuOnlyKernelHasNoEmulation) {
     const Catalogue only = kit_test::toy_catalogue("tensor-core MMA");
     EXPECT_EQ(only.family("toy").find("scale", Backend::cuda_emu), nullptr);
     EXPECT_EQ(only.variant("toy", "scale", Backend::cuda).gpu_only_reason, "tensor-core MMA");
+}
+
+// A device case whose output is not a float array: it refuses download, and the check reads
+// its own output (here: the floats, through the wrapped case) through check_case.
+class NotFloats final : public DeviceCase {
+public:
+    explicit NotFloats(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
+    void poison() override { c_->poison(); }
+    void forward() override { c_->forward(); }
+    std::size_t output_size() const override { return 0; }
+    void download(float*) const override { throw std::logic_error("download of a non-float output"); }
+    std::vector<float> own_output() const {
+        std::vector<float> out(c_->output_size());
+        c_->download(out.data());
+        return out;
+    }
+
+private:
+    std::unique_ptr<DeviceCase> c_;
+};
+
+TEST(CudaVariants, CheckCaseChecksTheDeviceCaseAndNeverDownloadsFloats) {
+    Catalogue c;
+    c.add_family(kit_test::toy_family());
+    CudaKernel k = kit_test::scale_kernel();
+    k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<NotFloats>(real(w, p)); };
+    k.check_case = [check = k.check](const Workload& w, const DeviceCase& d) {
+        return check(w, dynamic_cast<const NotFloats&>(d).own_output().data());
+    };
+    k.check = nullptr;
+    add_cuda_variants(c, "toy", k);
+    const Params p = point(100, false);
+    const auto w = c.family("toy").make_workload(p, 1);
+    auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
+    inst->poison();
+    EXPECT_FALSE(inst->check().ok);  // poisoned: the check reads the device, not a stale copy
+    inst->run();
+    EXPECT_TRUE(inst->check().ok);
+    EXPECT_GT(counter(inst->measured_counters(), "emu.global_store_bytes"), 0);
+}
+
+TEST(CudaVariants, InputModelIsPassedThroughAndAKernelNeedsOneCheckAndOneModel) {
+    CudaKernel k = kit_test::scale_kernel();
+    k.model = nullptr;
+    k.input_model = [](const Workload&, const Params&, const MemoryHierarchy&) {
+        return std::vector<Counter>{{"flops", 42, "FLOP", CounterSource::model}};
+    };
+    Catalogue c;
+    c.add_family(kit_test::toy_family());
+    add_cuda_variants(c, "toy", k);
+    for (const Backend b : {Backend::cuda_emu, Backend::cuda}) {
+        const Variant& v = c.variant("toy", "scale", b);
+        EXPECT_FALSE(v.model);
+        const auto w = c.family("toy").make_workload(point(10, false), 1);
+        EXPECT_EQ(counter(v.input_model(*w, point(10, false), MemoryHierarchy{}), "flops"), 42);
+    }
+    Catalogue d;
+    d.add_family(kit_test::toy_family());
+    CudaKernel both = kit_test::scale_kernel();
+    both.input_model = k.input_model;
+    EXPECT_THROW(add_cuda_variants(d, "toy", both), std::logic_error);
+    CudaKernel no_check = kit_test::scale_kernel();
+    no_check.check = nullptr;
+    EXPECT_THROW(add_cuda_variants(d, "toy", no_check), std::logic_error);
+    CudaKernel two_checks = kit_test::scale_kernel();
+    two_checks.check_case = [](const Workload&, const DeviceCase&) { return Check{}; };
+    EXPECT_THROW(add_cuda_variants(d, "toy", two_checks), std::logic_error);
 }
 
 }  // namespace
