@@ -2,7 +2,9 @@
 // binned by their products; a bin's table has the power of two at or above table_factor times
 // its bound on the row's entries (products, and never more than B's columns), so a table fits
 // the row and small rows touch small tables. Keys probe linearly from (col * 107) & (size - 1);
-// each partial product is merged into its slot as it is generated.
+// each partial product is merged into its slot as it is generated. The slots a row fills are
+// listed as they fill, so emptying the table and gathering the row cost its entries, not the
+// table's size.
 #include <omp.h>
 
 #include <algorithm>
@@ -59,6 +61,7 @@ public:
         for (auto& s : per_thread_) {
             s.keys.assign(static_cast<std::size_t>(largest), empty);
             s.vals.resize(static_cast<std::size_t>(largest));
+            s.filled.resize(static_cast<std::size_t>(largest));
         }
         counts_.resize(prod.size());
     }
@@ -71,7 +74,9 @@ public:
             const auto n = static_cast<std::int64_t>(bin.ranges.size());
 #pragma omp parallel num_threads(threads_)
             {
-                std::int32_t* keys = per_thread_[static_cast<std::size_t>(omp_get_thread_num())].keys.data();
+                Scratch& s = per_thread_[static_cast<std::size_t>(omp_get_thread_num())];
+                std::int32_t* keys = s.keys.data();
+                std::int32_t* filled = s.filled.data();
 #pragma omp for schedule(dynamic, 1)
                 for (std::int64_t r = 0; r < n; ++r)
                     for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin; q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
@@ -85,14 +90,14 @@ public:
                                     if (keys[h] == j) break;
                                     if (keys[h] == empty) {
                                         keys[h] = j;
-                                        ++count;
+                                        filled[count++] = static_cast<std::int32_t>(h);
                                         break;
                                     }
                                 }
                             }
                         }
                         counts_[i] = count;
-                        std::fill(keys, keys + bin.slots, empty);
+                        for (std::int64_t f = 0; f < count; ++f) keys[filled[f]] = empty;
                     }
             }
         }
@@ -111,10 +116,12 @@ public:
                 Scratch& s = per_thread_[static_cast<std::size_t>(omp_get_thread_num())];
                 std::int32_t* keys = s.keys.data();
                 double* vals = s.vals.data();
+                std::int32_t* filled = s.filled.data();
 #pragma omp for schedule(dynamic, 1)
                 for (std::int64_t r = 0; r < n; ++r)
                     for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin; q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
                         const auto i = static_cast<std::size_t>(bin.rows[static_cast<std::size_t>(q)]);
+                        std::size_t count = 0;
                         for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
                             const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
                             const double av = a.val[static_cast<std::size_t>(e)];
@@ -129,19 +136,20 @@ public:
                                     if (keys[h] == empty) {
                                         keys[h] = j;
                                         vals[h] = p;
+                                        filled[count++] = static_cast<std::int32_t>(h);
                                         break;
                                     }
                                 }
                             }
                         }
-                        gather(keys, vals, static_cast<std::size_t>(bin.slots), out, i, sorted, s.row);
+                        gather(keys, vals, filled, count, out, i, sorted, s.row);
                     }
             }
         }
     }
 
     double workspace_bytes() const override {
-        return static_cast<double>(threads_) * 12.0 * static_cast<double>(per_thread_.front().keys.size()) +
+        return static_cast<double>(threads_) * 16.0 * static_cast<double>(per_thread_.front().keys.size()) +
                8.0 * static_cast<double>(counts_.size());
     }
 
@@ -162,30 +170,31 @@ private:
     struct Scratch {
         std::vector<std::int32_t> keys;
         std::vector<double> vals;
+        std::vector<std::int32_t> filled;  // slots in the order the row filled them
         std::vector<std::pair<std::int32_t, double>> row;
     };
 
-    // Moves the table's entries to row i of C and empties the table.
-    static void gather(std::int32_t* keys, const double* vals, std::size_t slots, SpgemmOutput& out, std::size_t i,
-                       bool sorted, std::vector<std::pair<std::int32_t, double>>& row) {
+    // Moves the row's entries (the `count` slots listed in `filled`) to row i of C, in the order
+    // they were filled or sorted, and empties the table.
+    static void gather(std::int32_t* keys, const double* vals, const std::int32_t* filled, std::size_t count,
+                       SpgemmOutput& out, std::size_t i, bool sorted, std::vector<std::pair<std::int32_t, double>>& row) {
         std::int32_t* cols = out.c.col.data() + out.c.row_ptr[i];
         double* v = out.c.val.data() + out.c.row_ptr[i];
         if (!sorted) {
-            std::size_t n = 0;
-            for (std::size_t h = 0; h < slots; ++h)
-                if (keys[h] != empty) {
-                    cols[n] = keys[h];
-                    v[n++] = vals[h];
-                    keys[h] = empty;
-                }
+            for (std::size_t n = 0; n < count; ++n) {
+                const auto h = static_cast<std::size_t>(filled[n]);
+                cols[n] = keys[h];
+                v[n] = vals[h];
+                keys[h] = empty;
+            }
             return;
         }
         row.clear();
-        for (std::size_t h = 0; h < slots; ++h)
-            if (keys[h] != empty) {
-                row.emplace_back(keys[h], vals[h]);
-                keys[h] = empty;
-            }
+        for (std::size_t n = 0; n < count; ++n) {
+            const auto h = static_cast<std::size_t>(filled[n]);
+            row.emplace_back(keys[h], vals[h]);
+            keys[h] = empty;
+        }
         std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         for (std::size_t n = 0; n < row.size(); ++n) {
             cols[n] = row[n].first;

@@ -74,18 +74,17 @@ std::vector<Counter> spgemm_model(SpgemmMethod method, const SpgemmWorkload& w, 
             break;
         }
         case SpgemmMethod::hash: {
-            // Key probes (symbolic), key and value (numeric) per product, the table cleared
-            // once per row and phase; the tables are a bin's, mostly L1-sized.
-            double slots = 0, largest = 1;
+            // Key probes (symbolic), key and value (numeric) per product; each entry's slot
+            // listed, then emptied in both phases and gathered in the numeric one; the tables
+            // are a bin's, mostly L1-sized.
+            double largest = 1;
             for (const std::int64_t p : w.row_products()) {
                 const std::int64_t bin = spgemm_cpu::hash_bin(p, t);
                 const std::int64_t bound = bin + 1 < t.bins ? t.bin_min << bin : p;
-                const double s = d(spgemm_cpu::hash_table_slots(bound, w.b().cols, t));
-                slots += s;
-                largest = std::max(largest, s);
+                largest = std::max(largest, d(spgemm_cpu::hash_table_slots(bound, w.b().cols, t)));
             }
-            streams.push_back({12.0 * largest, 16.0 * z.products + 4.0 * slots + 12.0 * slots});
-            workspace += threads * 12.0 * largest;
+            streams.push_back({16.0 * largest, 16.0 * z.products + 2.0 * 8.0 * z.nnz_c + 12.0 * z.nnz_c});
+            workspace += threads * 16.0 * largest;
             break;
         }
         case SpgemmMethod::esc: {
