@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     const Family& family = cat.family("spgemm");
     const MemoryHierarchy mh = detect_memory_hierarchy();
     std::printf("host: %s, %d threads; C = A*A, fp64; rows %s\n", cpu_model().c_str(), mh.cpus,
-                sorted ? "sorted" : "unsorted where a variant may leave them so (GraphBLAS and esc sort)");
+                sorted ? "sorted" : "unsorted where a variant may leave them so (esc sorts; GraphBLAS leaves them jumbled, its lazy sort untimed)");
     std::printf("per variant: GFLOP/s (2 x products / median time), symbolic+numeric ms, peak MiB above the inputs\n\n");
 
     const std::vector<Input> inputs = make_inputs(cat, max_scale);

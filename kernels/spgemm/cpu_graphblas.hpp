@@ -20,7 +20,8 @@ public:
     GraphblasProduct(const GraphblasProduct&) = delete;
     GraphblasProduct& operator=(const GraphblasProduct&) = delete;
 
-    // C = A*B in a new matrix, materialised (GrB_wait: sorted, no pending work); seconds.
+    // C = A*B in a new matrix; with sorted=1 materialised as well (GrB_wait sorts the rows
+    // GrB_mxm leaves jumbled); seconds.
     double multiply();
     // The last product in CSR (extracted outside any timing), and its peak allocation.
     CsrMatrix result() const;

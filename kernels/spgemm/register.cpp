@@ -132,8 +132,8 @@ Variant graphblas_variant(std::string name, spgemm_cpu::GraphblasMethod m, Spgem
     v.name = std::move(name);
     v.description = std::string("peer: SuiteSparse:GraphBLAS GrB_mxm (PLUS_TIMES, FP64) with ") +
                     (m == spgemm_cpu::GraphblasMethod::hash ? "GxB_AxB_HASH" : "GxB_AxB_GUSTAVSON") +
-                    "; one phase (no symbolic/numeric split), rows sorted; modelled as memwall's method of the same "
-                    "accumulator";
+                    "; one phase (no symbolic/numeric split); rows left as GrB_mxm leaves them (jumbled) unless sorted=1, "
+                    "which times GrB_wait's sort as well; modelled as memwall's method of the same accumulator";
     v.backend = Backend::cpu;
     v.prepare = [m](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
         return std::make_unique<GraphblasInstance>(workload_as<SpgemmWorkload>(wl), m);
