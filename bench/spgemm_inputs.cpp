@@ -1,6 +1,7 @@
 // SpGEMM on the CPU, side by side (issue 15, acceptance 2): gustavson_dense, rowwise_hash, esc
-// and the peers graphblas_hash and graphblas_gustavson on R-MAT scale 16 and 18 (edge factor 16),
-// Erdős–Rényi with R-MAT's nnz, and the 27-point Poisson stencil on 64^3, C = A*A, each checked
+// and the peers graphblas_hash and graphblas_gustavson on R-MAT scale 16 and 18 (edge factor 16;
+// a = 0.45, b = c = 0.15, make_inputs says why) and Graph500's R-MAT at scale 16, Erdős–Rényi with
+// R-MAT's nnz, and the 27-point Poisson stencil on 64^3, C = A*A, each checked
 // against the float64 reference first. Per input and variant: GFLOP/s (2 x products), the
 // symbolic/numeric split, and peak memory; then geometric means and rowwise_hash over the faster
 // GraphBLAS method.
