@@ -37,9 +37,7 @@ struct Product {
 class Esc final : public Kernel {
 public:
     Esc(const SpgemmWorkload& w, const Tuning& t) : w_(w), threads_(omp_get_max_threads()) {
-        std::vector<std::int64_t> all(static_cast<std::size_t>(w.a().rows));
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
-        ranges_ = balanced_ranges(w.row_products(), all, t.rows_per_chunk, threads_);
+        ranges_ = balanced_ranges(w.row_products(), t.rows_per_chunk, threads_);
         const auto& prod = w.row_products();
         const std::int64_t most = prod.empty() ? 0 : *std::max_element(prod.begin(), prod.end());
         per_thread_.resize(static_cast<std::size_t>(threads_));

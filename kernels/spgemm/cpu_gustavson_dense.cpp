@@ -14,9 +14,7 @@ namespace {
 class GustavsonDense final : public Kernel {
 public:
     GustavsonDense(const SpgemmWorkload& w, const Tuning& t) : w_(w), threads_(omp_get_max_threads()) {
-        std::vector<std::int64_t> all(static_cast<std::size_t>(w.a().rows));
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::int64_t>(i);
-        ranges_ = balanced_ranges(w.row_products(), all, t.rows_per_chunk, threads_);
+        ranges_ = balanced_ranges(w.row_products(), t.rows_per_chunk, threads_);
         const auto cols = static_cast<std::size_t>(w.b().cols);
         per_thread_.resize(static_cast<std::size_t>(threads_));
         for (auto& s : per_thread_) {

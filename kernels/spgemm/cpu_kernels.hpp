@@ -28,6 +28,8 @@ struct RowRange {
 // or the rows reach `max_rows`, so that a dense row is a range of its own.
 std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, const std::vector<std::int64_t>& rows,
                                       std::int64_t max_rows, int threads);
+// The same over every row of A.
+std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, std::int64_t max_rows, int threads);
 
 class Kernel {
 public:

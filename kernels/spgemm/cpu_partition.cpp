@@ -25,6 +25,12 @@ std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_produ
     return out;
 }
 
+std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, std::int64_t max_rows, int threads) {
+    std::vector<std::int64_t> all(row_products.size());
+    std::iota(all.begin(), all.end(), std::int64_t{0});
+    return balanced_ranges(row_products, all, max_rows, threads);
+}
+
 void finish_symbolic(const std::vector<std::int64_t>& counts, std::int64_t cols, SpgemmOutput& out) {
     const std::int64_t nnz = std::accumulate(counts.begin(), counts.end(), std::int64_t{0});
     out.allocate(static_cast<std::int64_t>(counts.size()), cols, nnz);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 
 #include "core/errors.hpp"
 #include "kernels/spgemm/matrix_market.hpp"
@@ -89,6 +90,20 @@ MatrixSpec spec_of(const std::string& name, const Params& p) {
         case MatrixSource::file: break;
     }
     return m;
+}
+
+// The rows (= columns) of a generated matrix, known without drawing it.
+std::int64_t generated_order(const MatrixSpec& m) {
+    switch (m.source) {
+        case MatrixSource::rmat:
+        case MatrixSource::er: return std::int64_t{1} << m.scale;
+        case MatrixSource::poisson2d: return m.nx * m.nx;
+        case MatrixSource::poisson3d7:
+        case MatrixSource::poisson3d27: return m.nx * m.nx * m.nx;
+        case MatrixSource::banded: return m.n;
+        case MatrixSource::file: break;
+    }
+    throw std::logic_error("generated_order: a file is not generated");
 }
 
 }  // namespace
@@ -192,7 +207,7 @@ void spgemm_validate(const Params& p) {
     }
     if (prob.op == SpgemmProblem::Op::ab && prob.b.source == MatrixSource::file) {
         const CsrMatrix m = read_matrix_market(prob.b.path);
-        if (a_cols < 0) a_cols = prob.a.make(1).cols;
+        if (a_cols < 0) a_cols = generated_order(prob.a);
         if (m.rows != a_cols)
             throw UsageError("b=" + b + ": B has " + std::to_string(m.rows) + " rows, A has " + std::to_string(a_cols) +
                              " columns");

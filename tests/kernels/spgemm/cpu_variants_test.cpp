@@ -10,12 +10,11 @@ namespace {
 
 using spgemm_test::Entry;
 using spgemm_test::point;
+using spgemm_test::temp;
 using spgemm_test::write_mtx;
 
 const std::vector<std::string> variants = {"gustavson_dense", "rowwise_hash", "esc", "graphblas_hash",
                                            "graphblas_gustavson"};
-
-std::filesystem::path temp(const std::string& name) { return std::filesystem::path(::testing::TempDir()) / name; }
 
 // Runs `variant` twice on the point (the second run reuses C's buffers) and checks each.
 void expect_correct(const std::string& variant, const std::vector<std::string>& overrides) {

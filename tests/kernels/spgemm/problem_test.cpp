@@ -8,9 +8,8 @@ namespace {
 
 using spgemm_test::point;
 using spgemm_test::spgemm;
+using spgemm_test::temp;
 using spgemm_test::write_mtx;
-
-std::filesystem::path temp(const std::string& name) { return std::filesystem::path(::testing::TempDir()) / name; }
 
 TEST(SpgemmProblem, EveryCpuVariantAndThePresetsOfEachSource) {
     const Catalogue c = spgemm();

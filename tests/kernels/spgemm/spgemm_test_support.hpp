@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "core/catalogue.hpp"
 #include "kernels/spgemm/register.hpp"
 #include "kernels/spgemm/spgemm.hpp"
@@ -29,6 +31,9 @@ inline Params point(const std::vector<std::string>& overrides, const std::string
     if (pts.size() != 1) throw std::logic_error("expected one point, got " + std::to_string(pts.size()));
     return pts.front();
 }
+
+// A file in the test's temporary directory.
+inline std::filesystem::path temp(const std::string& name) { return std::filesystem::path(::testing::TempDir()) / name; }
 
 // Writes a general real coordinate matrix (1-based entries i j v) to `path`.
 struct Entry {

@@ -9,9 +9,8 @@ namespace memwall {
 namespace {
 
 using spgemm_test::point;
+using spgemm_test::temp;
 using spgemm_test::write_mtx;
-
-std::filesystem::path temp(const std::string& name) { return std::filesystem::path(::testing::TempDir()) / name; }
 
 // A = [1 2; 0 3]: A*A = [1 8; 0 9], three products for three entries... plus one: C(0,1) sums two.
 SpgemmWorkload small(bool sorted = false) {
