@@ -19,6 +19,17 @@ struct DeviceCsr {
     const double* val = nullptr;
 };
 
+// Products of A's row i: the sum over its entries a_ik of nnz(B's row k).
+__device__ __forceinline__ int row_products_of(const DeviceCsr& a, const int* b_row_ptr, int i) {
+    const int e0 = a.row_ptr[i], e1 = a.row_ptr[i + 1];
+    int p = 0;
+    for (int e = e0; e < e1; ++e) {
+        const int k = a.col[e];
+        p += b_row_ptr[k + 1] - b_row_ptr[k];
+    }
+    return p;
+}
+
 // The inclusive prefix sum of `v` over the block (blockDim.x a multiple of 32), and the block's
 // total in `total`. `scratch` holds 32 ints of shared memory; every thread must call it.
 __device__ __forceinline__ int block_inclusive_scan(int v, int* scratch, int& total) {

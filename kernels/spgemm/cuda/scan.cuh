@@ -28,13 +28,7 @@ __global__ void exclusive_scan_kernel(const int* in, int n, int* out) {
 __global__ void row_products_kernel(DeviceCsr a, const int* b_row_ptr, int rows, int* products) {
     for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < rows;
          i += static_cast<int>(gridDim.x * blockDim.x)) {
-        const int e0 = a.row_ptr[i], e1 = a.row_ptr[i + 1];
-        int p = 0;
-        for (int e = e0; e < e1; ++e) {
-            const int k = a.col[e];
-            p += b_row_ptr[k + 1] - b_row_ptr[k];
-        }
-        products[i] = p;
+        products[i] = row_products_of(a, b_row_ptr, i);
     }
 }
 
