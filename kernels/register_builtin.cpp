@@ -1,6 +1,7 @@
 #include "core/catalogue.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/conv/register.hpp"
+#include "kernels/lora/register.hpp"
 #include "kernels/register_builtin.hpp"
 #include "kernels/spgemm/register.hpp"
 #include "kernels/stream/register.hpp"
@@ -10,6 +11,7 @@ namespace memwall {
 void register_builtin_kernels(Catalogue& c) {
     register_attention(c);
     register_conv(c);
+    register_lora(c);
     register_spgemm(c);
     register_stream(c);
 }

@@ -1,18 +1,10 @@
 // im2col_gemm: the im2col buffer (every window unrolled into a column, C*R*S by P*Q per image),
-// then OpenBLAS's sgemm: the textbook lowering (Caffe, PyTorch's CPU fallback) im2win is
-// measured against. OpenBLAS threads with OpenMP, like memwall's own kernels.
-//
-// OpenBLAS is opened at the first case (dlopen), not linked: its start-up allocates a 128 MiB
-// buffer pool and retries forever when that fails, so linked it would hang every memwall
-// process, case workers under a --case-memory limit included, before main.
-#include <cblas.h>
-#include <dlfcn.h>
-
+// then OpenBLAS's sgemm (kit/openblas.hpp): the textbook lowering (Caffe, PyTorch's CPU
+// fallback) im2win is measured against.
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
 #include "kernels/conv/cpu_kernels.hpp"
+#include "kernels/kit/openblas.hpp"
 
 namespace memwall::conv_cpu {
 
@@ -45,27 +37,8 @@ void im2col_transform(const ConvProblem& p, const float* input, float* col) {
             }
 }
 
-namespace {
-using Sgemm = void (*)(CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, blasint, blasint, blasint, float, const float*,
-                       blasint, const float*, blasint, float, float*, blasint);
-
-Sgemm openblas_sgemm() {
-    static const Sgemm sgemm = [] {
-        void* lib = dlopen(MEMWALL_OPENBLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-        if (!lib) throw std::runtime_error("im2col_gemm: cannot load OpenBLAS: " + std::string(dlerror()));
-        auto f = reinterpret_cast<Sgemm>(dlsym(lib, "cblas_sgemm"));
-        if (!f) throw std::runtime_error(std::string("im2col_gemm: ") + MEMWALL_OPENBLAS_LIBRARY + " lacks cblas_sgemm");
-        return f;
-    }();
-    return sgemm;
-}
-
-}  // namespace
-
-void open_openblas() { (void)openblas_sgemm(); }
-
 void conv_im2col_gemm(const ConvProblem& p, const float* input, const float* filter, float* out, float* col) {
-    const Sgemm sgemm = openblas_sgemm();
+    const kit::openblas::Sgemm sgemm = kit::openblas::sgemm();
     im2col_transform(p, input, col);
     const auto pq = static_cast<blasint>(p.p() * p.q()), crs = static_cast<blasint>(p.window());
     for (std::int64_t n = 0; n < p.n; ++n)

@@ -24,9 +24,6 @@ void conv_im2win(const ConvProblem& p, const Blocking& b, const float* input, co
 std::size_t im2col_floats(const ConvProblem& p);
 void im2col_transform(const ConvProblem& p, const float* input, float* col);
 void conv_im2col_gemm(const ConvProblem& p, const float* input, const float* filter, float* out, float* col);
-// Loads OpenBLAS (at the first call; see cpu_im2col_gemm.cpp); throws std::runtime_error saying
-// why it cannot.
-void open_openblas();
 
 // onednn: oneDNN's convolution_forward, algorithm and layouts of its choosing (cpu_onednn.cpp).
 struct OnednnPlan {

@@ -1,0 +1,69 @@
+// fused: LoRAFusion's idea on the CPU, per adapter: S = α/(1-p)·(mask ⊙ X)·A in one pass over X
+// (dropout and scale applied as X is read, X' never written), then Y = S·B written once, then the
+// base GEMM accumulates X·W onto it (sgemm's beta = 1, oneDNN's sum post-op), so the adapter's
+// term costs no pass over Y beyond the write a base GEMM makes anyway. Several adapters are
+// separate fused calls, one per adapter's tokens, each with its own base GEMM over those rows;
+// multi_adapter (cpu_multi_adapter.cpp) batches them instead.
+#include "kernels/lora/cpu_kernels.hpp"
+
+namespace memwall::lora_cpu {
+
+namespace {
+
+class Fused final : public Kernel {
+public:
+    Fused(const LoraWorkload& w, const Tiles& tiles, std::vector<TokenRange> calls, std::string name)
+        : w_(w), tiles_(tiles), calls_(std::move(calls)), name_(std::move(name)), down_(down_weights(w)),
+          s_(static_cast<std::size_t>(w.problem().m * down_.rp)) {
+        const LoraProblem& p = w.problem();
+        for (const TokenRange& c : calls_) gemms_.emplace_back(p.dtype, c.end - c.begin, p.k, p.n, w.w_data(), true);
+    }
+
+    void run(void* y) override {
+        const LoraProblem& p = w_.problem();
+        const std::size_t e = p.element_bytes();
+        for (std::size_t i = 0; i < calls_.size(); ++i) {
+            const TokenRange c = calls_[i];
+            down_project(w_, down_, c.begin, c.end, tiles_, s_.data());
+            up_project(w_, down_.rp, s_.data(), c.begin, c.end, tiles_, y);
+            gemms_[i].run(element_offset(w_.x_data(), c.begin * p.k, e), element_offset(y, c.begin * p.n, e));
+        }
+    }
+
+    double workspace_bytes() const override {
+        double packed = 4.0 * static_cast<double>(down_.a.size());
+        for (const Gemm& g : gemms_) packed += g.weights_bytes();
+        return 4.0 * static_cast<double>(s_.size()) + packed;
+    }
+
+    std::string detail() const override {
+        return name_ + ": " + std::to_string(calls_.size()) + (calls_.size() == 1 ? " call" : " calls") +
+               " of S = α/(1-p)(mask⊙X)·A, Y = S·B, Y += X·W (" + gemms_.front().describe() + "); tiles " +
+               std::to_string(tiles_.tile_m) + " tokens x " + std::to_string(tiles_.tile_n) + " columns";
+    }
+
+private:
+    const LoraWorkload& w_;
+    Tiles tiles_;
+    std::vector<TokenRange> calls_;
+    std::string name_;
+    DownWeights down_;
+    std::vector<float> s_;  // S, M×rp
+    std::vector<Gemm> gemms_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_fused_calls(const LoraWorkload& w, const Tiles& t, std::vector<TokenRange> calls,
+                                         std::string name) {
+    return std::make_unique<Fused>(w, t, std::move(calls), std::move(name));
+}
+
+std::unique_ptr<Kernel> make_fused(const LoraWorkload& w, const Tiles& t) {
+    const LoraProblem& p = w.problem();
+    std::vector<TokenRange> calls;
+    for (std::int64_t a = 0; a < p.adapters; ++a) calls.push_back({p.segment_begin(a), p.segment_begin(a + 1)});
+    return make_fused_calls(w, t, std::move(calls), "one fused call per adapter");
+}
+
+}  // namespace memwall::lora_cpu

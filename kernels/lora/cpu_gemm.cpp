@@ -1,0 +1,81 @@
+// The GEMMs of the lora CPU kernels: OpenBLAS's sgemm for fp32, oneDNN's matmul for bf16.
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "kernels/kit/openblas.hpp"
+#include "kernels/lora/cpu_kernels.hpp"
+
+namespace memwall::lora_cpu {
+
+using dnnl::memory;
+using dt = memory::data_type;
+using tag = memory::format_tag;
+
+struct Gemm::State {
+    LoraDtype dtype;
+    std::int64_t rows, k, n;
+    bool accumulate;
+    const void* b;
+    // bf16: the primitive, B in its layout, and the activations' memory objects (handles set per run).
+    dnnl::engine engine;
+    dnnl::stream stream;
+    dnnl::matmul matmul;
+    memory weights, a, c;
+    std::string implementation;
+};
+
+Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b, bool accumulate)
+    : state_(new State{dtype, rows, k, n, accumulate, b, {}, {}, {}, {}, {}, {}, {}}) {
+    if (dtype == LoraDtype::fp32) {
+        (void)kit::openblas::sgemm();  // loads OpenBLAS now: a failure is the case's, not the run's
+        return;
+    }
+    State& s = *state_;
+    s.engine = dnnl::engine(dnnl::engine::kind::cpu, 0);
+    s.stream = dnnl::stream(s.engine);
+    const memory::desc a_md({rows, k}, dt::bf16, tag::ab), c_md({rows, n}, dt::bf16, tag::ab);
+    const memory::desc b_user({k, n}, dt::bf16, tag::ab);
+    dnnl::primitive_attr attr;
+    if (accumulate) {
+        dnnl::post_ops ops;
+        ops.append_sum(1.0f);
+        attr.set_post_ops(ops);
+    }
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, memory::desc({k, n}, dt::bf16, tag::any), c_md), attr,
+                                          s.engine);
+    s.implementation = pd.impl_info_str();
+    memory user(b_user, s.engine, const_cast<void*>(b));
+    s.weights = memory(pd.weights_desc(), s.engine);
+    dnnl::reorder(user, s.weights).execute(s.stream, user, s.weights);
+    s.stream.wait();
+    s.matmul = dnnl::matmul(pd);
+    s.a = memory(a_md, s.engine, DNNL_MEMORY_NONE);
+    s.c = memory(c_md, s.engine, DNNL_MEMORY_NONE);
+}
+
+Gemm::~Gemm() = default;
+Gemm::Gemm(Gemm&&) noexcept = default;
+
+void Gemm::run(const void* a, void* c) const {
+    State& s = *state_;
+    if (s.dtype == LoraDtype::fp32) {
+        kit::openblas::sgemm()(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(s.rows),
+                               static_cast<blasint>(s.n), static_cast<blasint>(s.k), 1.0f, static_cast<const float*>(a),
+                               static_cast<blasint>(s.k), static_cast<const float*>(s.b), static_cast<blasint>(s.n),
+                               s.accumulate ? 1.0f : 0.0f, static_cast<float*>(c), static_cast<blasint>(s.n));
+        return;
+    }
+    s.a.set_data_handle(const_cast<void*>(a));
+    s.c.set_data_handle(c);
+    s.matmul.execute(s.stream, {{DNNL_ARG_SRC, s.a}, {DNNL_ARG_WEIGHTS, s.weights}, {DNNL_ARG_DST, s.c}});
+    s.stream.wait();
+}
+
+std::string Gemm::describe() const {
+    return state_->dtype == LoraDtype::fp32 ? "OpenBLAS sgemm" : "oneDNN matmul " + state_->implementation;
+}
+
+double Gemm::weights_bytes() const {
+    return state_->dtype == LoraDtype::fp32 ? 0.0 : static_cast<double>(state_->weights.get_desc().get_size());
+}
+
+}  // namespace memwall::lora_cpu

@@ -1,0 +1,83 @@
+// The lora family's CPU kernels: each computes Y (M×N in the dtype) for the workload. GEMMs are
+// OpenBLAS's sgemm for fp32 and oneDNN's matmul for bf16; the passes around them are memwall's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/lora/lora.hpp"
+
+namespace memwall::lora_cpu {
+
+class Kernel {
+public:
+    virtual ~Kernel() = default;
+    virtual void run(void* y) = 0;
+    // Bytes the kernel holds besides the workload's inputs and Y (intermediates, packed weights).
+    virtual double workspace_bytes() const = 0;
+    // How it runs: the GEMM library and, for oneDNN, the implementation and ISA it picked.
+    virtual std::string detail() const = 0;
+};
+
+// The blocks of memwall's own LoRA passes (fused, multi_adapter).
+struct Tiles {
+    std::int64_t tile_m = 64;   // tokens per task of the down- and up-projection
+    std::int64_t tile_n = 512;  // columns of Y per block of the up-projection (B's block stays in L1/L2)
+};
+
+// Tokens [begin, end).
+struct TokenRange {
+    std::int64_t begin = 0, end = 0;
+};
+
+std::unique_ptr<Kernel> make_base(const LoraWorkload& w);
+std::unique_ptr<Kernel> make_unfused(const LoraWorkload& w);
+std::unique_ptr<Kernel> make_fused(const LoraWorkload& w, const Tiles& t);
+std::unique_ptr<Kernel> make_multi_adapter(const LoraWorkload& w, const Tiles& t);
+// The fused passes and an accumulating base GEMM over each range of tokens in turn (fused: one
+// range per adapter; multi_adapter: one range of every token). `name` says which in detail().
+std::unique_ptr<Kernel> make_fused_calls(const LoraWorkload& w, const Tiles& t, std::vector<TokenRange> calls,
+                                         std::string name);
+
+// C (rows×n) = A (rows×k) · B (k×n), or C += A·B when `accumulate`, row-major and contiguous, in
+// the dtype: OpenBLAS's sgemm (beta 1 to accumulate), or oneDNN's matmul with f32 accumulation
+// (a sum post-op to accumulate) and B reordered once into the layout oneDNN prefers, as frozen
+// weights are.
+class Gemm {
+public:
+    Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b, bool accumulate);
+    ~Gemm();
+    Gemm(Gemm&&) noexcept;
+    void run(const void* a, void* c) const;
+    // "OpenBLAS sgemm", or oneDNN's implementation (its ISA in the name, e.g. brg:avx512_core_amx).
+    std::string describe() const;
+    double weights_bytes() const;  // B in oneDNN's layout (0 for OpenBLAS, which reads B in place)
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// The unfused passes, as PyTorch's LoRA runs them, over tokens [t0, t1), in the dtype:
+// out = X ⊙ mask / (1 - p) (M×K), and y += α t (count elements).
+void dropout(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, void* out);
+void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64_t count);
+
+// The fused passes. A's of every adapter as floats, each row of r padded with zeros to whole
+// vectors (rp floats), built once.
+struct DownWeights {
+    std::int64_t rp = 0;
+    std::vector<float> a;  // adapters × K × rp
+};
+DownWeights down_weights(const LoraWorkload& w);
+// S (M×rp floats, rows [t0, t1)) = α / (1 - p) · (mask ⊙ X)·A_adapter(t): X read once, the mask
+// applied as it is read; each token looks up its adapter.
+void down_project(const LoraWorkload& w, const DownWeights& a, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
+                  float* s);
+// Y rows [t0, t1) = S·B_adapter(t), written once in the dtype (the base GEMM then accumulates onto it).
+void up_project(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_t t0, std::int64_t t1,
+                const Tiles& tiles, void* y);
+
+}  // namespace memwall::lora_cpu

@@ -1,0 +1,47 @@
+// Byte models of the lora CPU variants (models.hpp), pass by pass.
+#include <limits>
+
+#include "kernels/kit/simd.hpp"
+#include "kernels/lora/models.hpp"
+#include "profiler/byte_model.hpp"
+
+namespace memwall {
+
+std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const MemoryHierarchy& mh) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const double e = static_cast<double>(p.element_bytes());
+    const double M = static_cast<double>(p.m), K = static_cast<double>(p.k), N = static_cast<double>(p.n),
+                 R = static_cast<double>(p.r), A = static_cast<double>(p.adapters);
+    const double x = e * M * K, w = e * K * N, y = e * M * N;
+    const double mask = 4.0 * M * static_cast<double>(p.mask_words());
+    const double base = x + w + y;
+    double bytes = base, workspace = 0;
+    switch (method) {
+        case LoraMethod::base: break;  // below
+        case LoraMethod::unfused: {
+            // dropout: X and the mask read, X' written; S = X'·A: X' read, S written; T = S·B: S
+            // read, T written; Y += α·T: Y and T read, Y written.
+            const double s = e * M * R, ab = e * A * R * (K + N);
+            bytes += (x + mask + x) + (x + s + ab) + (s + y) + 3.0 * y;
+            workspace = x + s + y;
+            break;
+        }
+        case LoraMethod::fused:
+        case LoraMethod::multi_adapter: {
+            // S (fp32, padded to whole vectors): X and the mask read, S written; Y = S·B: S read, Y
+            // written; the base GEMM reads Y back to accumulate onto it. fused runs one base GEMM
+            // per adapter, each streaming W.
+            const double rp = static_cast<double>((p.r + kit::simd::lanes - 1) / kit::simd::lanes * kit::simd::lanes);
+            const double s = 4.0 * M * rp, ab = 4.0 * A * (K * rp + R * N);
+            const double gemms = method == LoraMethod::fused ? A : 1.0;
+            bytes += (x + mask + s + ab) + (s + y) + y + (gemms - 1.0) * w;
+            workspace = s + 4.0 * A * K * rp;
+            break;
+        }
+    }
+    // base computes X·W alone: its FLOPs and compulsory bytes are the GEMM's.
+    if (method == LoraMethod::base) return byte_model(2.0 * M * K * N, base, 0, mh, {{inf, base}});
+    return byte_model(p.flops(), p.min_bytes(), workspace, mh, {{inf, bytes}});
+}
+
+}  // namespace memwall

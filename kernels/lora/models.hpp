@@ -1,0 +1,19 @@
+// FLOP and byte models of the lora family's CPU variants (model.cpp).
+#pragma once
+
+#include <vector>
+
+#include "kernels/lora/lora.hpp"
+#include "profiler/counter.hpp"
+#include "profiler/memory_hierarchy.hpp"
+
+namespace memwall {
+
+enum class LoraMethod { base, unfused, fused, multi_adapter };
+
+// The passes' traffic from DRAM: each pass streams its operands once (the GEMM libraries' own
+// blocking inside a GEMM is not modelled). What separates the variants is the passes: unfused
+// reads X three times and moves Y's size four more times; fused reads X twice and Y twice more.
+std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const MemoryHierarchy& mh);
+
+}  // namespace memwall
