@@ -1,0 +1,42 @@
+// Every CPU variant against the float64 reference, fp32 and bf16, on sizes that end in partial
+// vectors and register blocks, one adapter and three (segments that split register blocks), a
+// rank below the vector width and one above it, and tiles at their limits.
+#include <gtest/gtest.h>
+
+#include "lora_test_support.hpp"
+
+namespace memwall {
+namespace {
+
+using lora_test::Shape;
+
+void expect_correct(const std::string& variant, const Shape& s, std::int64_t tile_m = 64, std::int64_t tile_n = 512) {
+    Params point = lora_test::point_of(s);
+    point.set("tile_m", tile_m);
+    point.set("tile_n", tile_n);
+    const Family& f = lora_test::catalogue().family("lora");
+    const auto w = f.make_workload(point, 3);
+    const auto inst = lora_test::catalogue().variant("lora", variant, Backend::cpu).prepare(*w, point);
+    inst->poison();
+    inst->run();
+    const Check c = inst->check();
+    EXPECT_TRUE(c.ok) << variant << " " << point.label() << ": " << c.message << " (error " << c.error << ")";
+}
+
+TEST(LoraCpuVariants, EveryVariantMatchesTheReference) {
+    for (const char* dtype : {"fp32", "bf16"})
+        for (const Shape& s : {Shape{37, 70, 45, 16, 1, 0.1, 16, dtype}, Shape{50, 33, 29, 5, 3, 0.2, 3, dtype},
+                               Shape{23, 130, 70, 20, 2, 0.0, 1, dtype}})
+            for (const char* v : {"base", "unfused", "fused", "multi_adapter"}) expect_correct(v, s);
+}
+
+TEST(LoraCpuVariants, TheFusedPassesAtTheirTileLimits) {
+    const Shape s{41, 64, 35, 16, 3};
+    for (const char* v : {"fused", "multi_adapter"}) {
+        expect_correct(v, s, 1, 1);     // one token per task, one column per block
+        expect_correct(v, s, 1000, 7);  // one task, blocks narrower than a vector
+    }
+}
+
+}  // namespace
+}  // namespace memwall
