@@ -29,7 +29,20 @@ inline vf load(const float* p) {
     return v;
 }
 inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
-inline vf splat(float x) { return vf{} + x; }
+// Every lane x. Not `vf{} + x`: without -ffast-math that adds 0.0 (for x = -0.0's sign) before
+// broadcasting, an ALU operation where a broadcast from memory is a plain load.
+inline vf splat(float x) {
+#if defined(__AVX512F__)
+    const __m512 v = _mm512_set1_ps(x);
+#elif defined(__AVX__)
+    const __m256 v = _mm256_set1_ps(x);
+#else
+    return vf{} + x;
+#endif
+#if defined(__AVX512F__) || defined(__AVX__)
+    return reinterpret_cast<const vf&>(v);
+#endif
+}
 
 // A non-temporal (streaming) store of one vector to `p`, aligned to the vector's size: the
 // lines go to memory without being read first (no write-allocate) and without displacing the

@@ -39,7 +39,7 @@ public:
     std::string detail() const override {
         return name_ + ": " + std::to_string(calls_.size()) + (calls_.size() == 1 ? " call" : " calls") +
                " of S = α/(1-p)(mask⊙X)·A, Y = S·B, Y += X·W (" + gemms_.front().describe() + "); tiles " +
-               std::to_string(tiles_.tile_m) + " tokens x " + std::to_string(tiles_.tile_n) + " columns";
+               std::to_string(tiles_.tile_m) + " tokens x " + std::to_string(tiles_.tile_n) + " columns, K blocks of " + std::to_string(tiles_.tile_k);
     }
 
 private:

@@ -25,6 +25,7 @@ public:
 struct Tiles {
     std::int64_t tile_m = 64;   // tokens per task of the down- and up-projection
     std::int64_t tile_n = 512;  // columns of Y per block of the up-projection (B's block stays in L1/L2)
+    std::int64_t tile_k = 256;  // elements of a row of X per block of the down-projection (Aᵀ's block stays in L1)
 };
 
 // Tokens [begin, end).
@@ -65,13 +66,15 @@ private:
 void dropout(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, void* out);
 void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64_t count);
 
-// The fused passes. A's of every adapter as floats, each row of r padded with zeros to whole
-// vectors (rp floats), built once.
+// The fused passes. Every adapter's A transposed, as floats (built once): rp rows (r padded with
+// zero rows to whole register blocks) of kp columns (K padded with zeros to whole vectors).
 struct DownWeights {
-    std::int64_t rp = 0;
-    std::vector<float> a;  // adapters × K × rp
+    std::int64_t rp = 0, kp = 0;
+    std::vector<float> a;  // adapters × rp × kp
 };
 DownWeights down_weights(const LoraWorkload& w);
+// rp for rank r.
+std::int64_t padded_rank(std::int64_t r);
 // S (M×rp floats, rows [t0, t1)) = α / (1 - p) · (mask ⊙ X)·A_adapter(t): X read once, the mask
 // applied as it is read; each token looks up its adapter.
 void down_project(const LoraWorkload& w, const DownWeights& a, std::int64_t t0, std::int64_t t1, const Tiles& tiles,

@@ -38,6 +38,10 @@ inline void store_vec(std::uint16_t* p, vf v) {
     std::memcpy(p, &h, sizeof h);
 }
 
+// S entries one row of the down-projection accumulates at once: with two rows, half the vector
+// registers.
+constexpr int down_block = simd::registers / 4;
+
 // Calls f(t, rows) over [t0, t1) in groups of up to 4 consecutive tokens of one adapter: the
 // register block of the fused passes.
 template <class F>
@@ -51,29 +55,61 @@ void for_row_groups(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, F&&
     }
 }
 
+// A vector of X's row from element k (lanes of them) with the mask applied: x * 0 or x * 1, no
+// branch on bits a tenth of which fail at random. k is a multiple of the vector width.
+inline vf load_vec(const float* p) { return simd::load(p); }
+inline vf load_vec(const std::uint16_t* p) {
+    vh h;
+    std::memcpy(&h, p, sizeof h);
+    return std::bit_cast<vf>(__builtin_convertvector(h, vu) << 16);
+}
+inline vf mask_vec(const std::uint32_t* mask, std::int64_t k) {
+    vu lane;
+    for (int i = 0; i < lanes; ++i) lane[i] = static_cast<std::uint32_t>(i);
+    const vu bits = (vu{} + (mask[k / 32] >> (k % 32))) >> lane;
+    return __builtin_convertvector(bits & 1u, vf);
+}
+
+// Rows t .. t+NR-1 (one adapter) over k in [k0, k1): each S entry is the dot product of the masked
+// row with a row of Aᵀ, JC of them at a time in vector accumulators (added to S's partial sums).
 template <class T, int NR>
-void down_rows(const LoraWorkload& w, const T* x, const DownWeights& dw, std::int64_t t, float* s) {
+void down_rows(const LoraWorkload& w, const T* x, const DownWeights& dw, std::int64_t t, std::int64_t k0,
+               std::int64_t k1, float* s) {
     const LoraProblem& p = w.problem();
-    const std::int64_t words = p.mask_words(), rp = dw.rp;
-    const float* a = dw.a.data() + w.adapter_of()[t] * p.k * rp;
-    const std::uint32_t* mask = w.mask() + t * words;
-    const vf scale = simd::splat(static_cast<float>(p.lora_scale()));
-    for (std::int64_t c = 0; c < rp; c += lanes) {
-        vf acc[NR] = {};
-        for (std::int64_t k0 = 0; k0 < p.k; k0 += 32) {
-            std::uint32_t m[NR];
-            for (int i = 0; i < NR; ++i) m[i] = mask[i * words + k0 / 32];
-            const std::int64_t kend = std::min<std::int64_t>(32, p.k - k0);
-            for (std::int64_t kk = 0; kk < kend; ++kk) {
-                const vf av = simd::load(a + (k0 + kk) * rp + c);
-                for (int i = 0; i < NR; ++i) {
-                    // x * 0 or x * 1: no branch on the mask, which a tenth of elements fail at random.
-                    const float xm = load_elem(x, (t + i) * p.k + k0 + kk) * static_cast<float>((m[i] >> kk) & 1u);
-                    acc[i] = simd::fma(simd::splat(xm), av, acc[i]);
-                }
+    const std::int64_t words = p.mask_words();
+    const float* at = dw.a.data() + w.adapter_of()[t] * dw.rp * dw.kp;
+    const T* rows[NR];
+    const std::uint32_t* masks[NR];
+    for (int i = 0; i < NR; ++i) {
+        rows[i] = x + (t + i) * p.k;
+        masks[i] = w.mask() + (t + i) * words;
+    }
+    // Whole vectors, then the row's last partial one (Aᵀ's rows are zero past K).
+    const std::int64_t whole = std::min(k1, p.k / lanes * lanes);
+    for (std::int64_t j0 = 0; j0 < dw.rp; j0 += down_block) {
+        vf acc[NR][down_block] = {};
+        auto step = [&](std::int64_t k, const vf (&xm)[NR]) {
+            for (int j = 0; j < down_block; ++j) {
+                const vf av = simd::load(at + (j0 + j) * dw.kp + k);
+                for (int i = 0; i < NR; ++i) acc[i][j] = simd::fma(xm[i], av, acc[i][j]);
             }
+        };
+        for (std::int64_t k = k0; k < whole; k += lanes) {
+            vf xm[NR];
+            for (int i = 0; i < NR; ++i) xm[i] = load_vec(rows[i] + k) * mask_vec(masks[i], k);
+            step(k, xm);
         }
-        for (int i = 0; i < NR; ++i) simd::store(s + (t + i) * rp + c, acc[i] * scale);
+        if (whole < k1) {
+            vf xm[NR];
+            for (int i = 0; i < NR; ++i) {
+                xm[i] = vf{};
+                for (std::int64_t q = whole; q < k1; ++q) xm[i][q - whole] = load_elem(rows[i], q);
+                xm[i] *= mask_vec(masks[i], whole);
+            }
+            step(whole, xm);
+        }
+        for (int i = 0; i < NR; ++i)
+            for (int j = 0; j < down_block; ++j) s[(t + i) * dw.rp + j0 + j] += simd::hsum(acc[i][j]);
     }
 }
 
@@ -83,13 +119,20 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
     const LoraProblem& p = w.problem();
     const float* b = w.b(w.adapter_of()[t]);
     std::int64_t n = n0;
-    for (; n + lanes <= n1; n += lanes) {
-        vf acc[NR] = {};
+    for (; n + 2 * lanes <= n1; n += 2 * lanes) {
+        vf acc[NR][2] = {};
         for (std::int64_t j = 0; j < p.r; ++j) {
-            const vf bv = simd::load(b + j * p.n + n);
-            for (int i = 0; i < NR; ++i) acc[i] = simd::fma(simd::splat(s[(t + i) * rp + j]), bv, acc[i]);
+            const vf b0 = simd::load(b + j * p.n + n), b1 = simd::load(b + j * p.n + n + lanes);
+            for (int i = 0; i < NR; ++i) {
+                const vf sv = simd::splat(s[(t + i) * rp + j]);
+                acc[i][0] = simd::fma(sv, b0, acc[i][0]);
+                acc[i][1] = simd::fma(sv, b1, acc[i][1]);
+            }
         }
-        for (int i = 0; i < NR; ++i) store_vec(y + (t + i) * p.n + n, acc[i]);
+        for (int i = 0; i < NR; ++i) {
+            store_vec(y + (t + i) * p.n + n, acc[i][0]);
+            store_vec(y + (t + i) * p.n + n + lanes, acc[i][1]);
+        }
     }
     for (; n < n1; ++n)
         for (int i = 0; i < NR; ++i) {
@@ -102,18 +145,29 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
 template <class T>
 void down_project_as(const LoraWorkload& w, const T* x, const DownWeights& dw, std::int64_t t0, std::int64_t t1,
                      const Tiles& tiles, float* s) {
+    const LoraProblem& p = w.problem();
+    const auto scale = static_cast<float>(p.lora_scale());
+    // K in blocks of whole vectors, so a block of Aᵀ stays in L1 across the task's tokens.
+    const std::int64_t kb = std::max<std::int64_t>(lanes, tiles.tile_k / lanes * lanes);
     const std::int64_t tasks = (t1 - t0 + tiles.tile_m - 1) / tiles.tile_m;
 #pragma omp parallel for schedule(static)
     for (std::int64_t task = 0; task < tasks; ++task) {
         const std::int64_t a = t0 + task * tiles.tile_m, b = std::min(t1, a + tiles.tile_m);
-        for_row_groups(w, a, b, [&](std::int64_t t, std::int64_t rows) {
-            switch (rows) {
-                case 4: down_rows<T, 4>(w, x, dw, t, s); break;
-                case 3: down_rows<T, 3>(w, x, dw, t, s); break;
-                case 2: down_rows<T, 2>(w, x, dw, t, s); break;
-                default: down_rows<T, 1>(w, x, dw, t, s); break;
+        std::fill(s + a * dw.rp, s + b * dw.rp, 0.0f);
+        for (std::int64_t k0 = 0; k0 < p.k; k0 += kb) {
+            const std::int64_t k1 = std::min(p.k, k0 + kb);
+            for (std::int64_t t = a; t < b;) {
+                // Two tokens at a time when they share an adapter.
+                if (t + 1 < b && w.adapter_of()[t + 1] == w.adapter_of()[t]) {
+                    down_rows<T, 2>(w, x, dw, t, k0, k1, s);
+                    t += 2;
+                } else {
+                    down_rows<T, 1>(w, x, dw, t, k0, k1, s);
+                    t += 1;
+                }
             }
-        });
+        }
+        for (std::int64_t i = a * dw.rp; i < b * dw.rp; ++i) s[i] *= scale;
     }
 }
 
@@ -177,14 +231,18 @@ void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64
         scaled_add_as(static_cast<float*>(y), static_cast<const float*>(t), alpha, count);
 }
 
+std::int64_t padded_rank(std::int64_t r) { return (r + down_block - 1) / down_block * down_block; }
+
 DownWeights down_weights(const LoraWorkload& w) {
     const LoraProblem& p = w.problem();
     DownWeights d;
-    d.rp = (p.r + lanes - 1) / lanes * lanes;
-    d.a.assign(static_cast<std::size_t>(p.adapters * p.k * d.rp), 0.0f);
+    d.rp = padded_rank(p.r);
+    d.kp = (p.k + lanes - 1) / lanes * lanes;
+    d.a.assign(static_cast<std::size_t>(p.adapters * d.rp * d.kp), 0.0f);
     for (std::int64_t a = 0; a < p.adapters; ++a)
         for (std::int64_t k = 0; k < p.k; ++k)
-            std::copy_n(w.a(a) + k * p.r, p.r, d.a.begin() + (a * p.k + k) * d.rp);
+            for (std::int64_t j = 0; j < p.r; ++j)
+                d.a[static_cast<std::size_t>((a * d.rp + j) * d.kp + k)] = w.a(a)[k * p.r + j];
     return d;
 }
 

@@ -1,7 +1,7 @@
 // Byte models of the lora CPU variants (models.hpp), pass by pass.
 #include <limits>
 
-#include "kernels/kit/simd.hpp"
+#include "kernels/lora/cpu_kernels.hpp"
 #include "kernels/lora/models.hpp"
 #include "profiler/byte_model.hpp"
 
@@ -28,10 +28,10 @@ std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const M
         }
         case LoraMethod::fused:
         case LoraMethod::multi_adapter: {
-            // S (fp32, padded to whole vectors): X and the mask read, S written; Y = S·B: S read, Y
+            // S (fp32, r padded to whole register blocks): X and the mask read, S written; Y = S·B: S read, Y
             // written; the base GEMM reads Y back to accumulate onto it. fused runs one base GEMM
             // per adapter, each streaming W.
-            const double rp = static_cast<double>((p.r + kit::simd::lanes - 1) / kit::simd::lanes * kit::simd::lanes);
+            const double rp = static_cast<double>(lora_cpu::padded_rank(p.r));
             const double s = 4.0 * M * rp, ab = 4.0 * A * (K * rp + R * N);
             const double gemms = method == LoraMethod::fused ? A : 1.0;
             bytes += (x + mask + s + ab) + (s + y) + y + (gemms - 1.0) * w;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "kernels/kit/simd.hpp"
+#include "kernels/lora/cpu_kernels.hpp"
 #include "kernels/lora/models.hpp"
 #include "lora_test_support.hpp"
 
@@ -31,7 +31,7 @@ TEST(LoraModel, PassesOverXAndYPerVariant) {
     const double s = 4.0 * 64 * 16, ab = 4.0 * 16 * 128;
     const std::vector<Counter> unfused = lora_model(p, LoraMethod::unfused, hierarchy());
     EXPECT_DOUBLE_EQ(counter(unfused, "bytes.min"), base + mask + ab);
-    const double rp = static_cast<double>((16 + kit::simd::lanes - 1) / kit::simd::lanes * kit::simd::lanes);
+    const double rp = static_cast<double>(lora_cpu::padded_rank(16));
     const double sf = 4.0 * 64 * rp, abf = 4.0 * (64 * rp + 16 * 64);
     const std::vector<Counter> fused = lora_model(p, LoraMethod::fused, hierarchy());
     // The outermost level's bytes are the model's whole traffic.

@@ -1,0 +1,132 @@
+// LoRA on the CPU, side by side (issue 16, acceptances 2 and 4): LoRAFusion's shape K = N = 4096,
+// r = 16, α = 16, p = 0.1 at M = 2048 and 4096, fp32 (OpenBLAS) and bf16 (oneDNN). Per row: the
+// time of base (X·W alone), unfused, fused and multi_adapter with 4 adapters; each LoRA variant's
+// overhead over base, (t - t_base) / t_base; fused/unfused (t_unfused / t_fused); and the extra
+// passes' modelled bytes over their measured time, which says why the overheads are what they
+// are. Then multi_adapter with 1 adapter against fused, and with 4 against 4 separate fused calls.
+//   bench_lora [rounds]   (5)
+// Every variant is checked against the float64 reference first. Variants of a row run in rounds,
+// one run each per round, so a load that comes and goes affects them alike; times are medians.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/catalogue.hpp"
+#include "core/machine.hpp"
+#include "kernels/lora/lora.hpp"
+#include "kernels/lora/models.hpp"
+#include "kernels/lora/register.hpp"
+
+namespace {
+
+using namespace memwall;
+
+double median(std::vector<double> xs) {
+    std::sort(xs.begin(), xs.end());
+    return xs[xs.size() / 2];
+}
+
+struct Run {
+    std::string label;    // the column
+    std::string variant;  // the catalogue's name
+    std::int64_t adapters;
+};
+
+const std::vector<Run> runs = {{"base", "base", 1},           {"unfused", "unfused", 1},
+                               {"fused", "fused", 1},         {"multi_adapter(4)", "multi_adapter", 4},
+                               {"multi_adapter(1)", "multi_adapter", 1}, {"fused(4 calls)", "fused", 4}};
+
+Params point(const Catalogue& cat, const Run& r, std::int64_t m, const std::string& dtype) {
+    Space s = cat.family("lora").space(cat.variant("lora", r.variant, Backend::cpu));
+    s.apply_override("shape=lorafusion4096");
+    s.apply_override("M=" + std::to_string(m));
+    s.apply_override("adapters=" + std::to_string(r.adapters));
+    s.apply_override("dtype=" + dtype);
+    return s.points().front();
+}
+
+// The bytes of the passes a variant adds to base, from the model (bytes.dram, or the outermost level).
+double extra_bytes(const Params& p, LoraMethod method, const MemoryHierarchy& mh) {
+    const LoraProblem problem = LoraProblem::from(p);
+    auto dram = [&](LoraMethod m) {
+        for (const Counter& c : lora_model(problem, m, mh))
+            if (c.name == "bytes.dram") return c.value;
+        return 0.0;
+    };
+    return dram(method) - dram(LoraMethod::base);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const long rounds = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 5;
+    if (rounds < 3 || rounds > 1000) {
+        std::fprintf(stderr, "usage: bench_lora [rounds 3..1000]\n");
+        return 2;
+    }
+    Catalogue cat;
+    register_lora(cat);
+    const Family& family = cat.family("lora");
+    const MemoryHierarchy mh = detect_memory_hierarchy();
+    std::printf("host: %s, %d threads; LoRAFusion's shape K = N = 4096, r = 16, alpha = 16, dropout 0.1; "
+                "median of %ld rounds\n",
+                cpu_model().c_str(), mh.cpus, rounds);
+    std::printf("overhead = (t - t_base) / t_base; extra GB/s = modelled bytes of the variant's passes beyond "
+                "base's / (t - t_base)\n\n");
+    std::printf("%-5s %5s %9s %9s %9s %9s | %8s %8s %8s | %7s %7s | %8s %8s\n", "dtype", "M", "base ms", "unfused",
+                "fused", "multi(4)", "ovh unf", "ovh fus", "ovh mul4", "unf/fus", "target", "unf GB/s", "fus GB/s");
+    bool all_ok = true, targets_met = true;
+    std::vector<std::string> adapter_lines;
+    for (const std::string dtype : {"fp32", "bf16"})
+        for (const std::int64_t m : {2048, 4096}) {
+            std::map<std::int64_t, std::unique_ptr<Workload>> workloads;
+            std::vector<std::unique_ptr<Instance>> instances;
+            std::vector<Params> points;
+            for (const Run& r : runs) {
+                points.push_back(point(cat, r, m, dtype));
+                auto& w = workloads[r.adapters];
+                if (!w) w = family.make_workload(family.space(cat.variant("lora", r.variant, Backend::cpu)).project(points.back(), AxisRole::problem), 1);
+                auto inst = cat.variant("lora", r.variant, Backend::cpu).prepare(*w, points.back());
+                inst->poison();
+                inst->run();
+                const Check c = inst->check();
+                if (!c.ok) {
+                    std::printf("%s M=%lld %s: FAILED the check: %s\n", dtype.c_str(), static_cast<long long>(m),
+                                r.label.c_str(), c.message.c_str());
+                    all_ok = false;
+                }
+                instances.push_back(std::move(inst));
+            }
+            std::vector<std::vector<double>> times(runs.size());
+            for (long round = 0; round < rounds; ++round)
+                for (std::size_t i = 0; i < runs.size(); ++i) times[i].push_back(instances[i]->run_timed());
+            std::vector<double> t;
+            for (const auto& ts : times) t.push_back(median(ts));
+            const double base = t[0], unfused = t[1], fused = t[2], multi4 = t[3], multi1 = t[4], fused4 = t[5];
+            const double ovh_unfused = (unfused - base) / base, ovh_fused = (fused - base) / base;
+            const bool met = ovh_fused <= ovh_unfused / 2 && unfused / fused >= 1.0;
+            targets_met = targets_met && met;
+            const double gbs_unfused = extra_bytes(points[1], LoraMethod::unfused, mh) / (unfused - base) / 1e9;
+            const double gbs_fused = extra_bytes(points[2], LoraMethod::fused, mh) / (fused - base) / 1e9;
+            std::printf("%-5s %5lld %9.2f %9.2f %9.2f %9.2f | %7.1f%% %7.1f%% %7.1f%% | %6.3fx %7s | %8.1f %8.1f\n",
+                        dtype.c_str(), static_cast<long long>(m), 1e3 * base, 1e3 * unfused, 1e3 * fused, 1e3 * multi4,
+                        100 * ovh_unfused, 100 * ovh_fused, 100 * (multi4 - base) / base, unfused / fused,
+                        met ? "met" : "MISSED", gbs_unfused, gbs_fused);
+            char line[256];
+            std::snprintf(line, sizeof line,
+                          "%-5s %5lld  multi_adapter(1) %8.2f ms vs fused %8.2f ms (%.3fx) | multi_adapter(4) overhead "
+                          "%6.1f%% vs 4 fused calls %6.1f%% (%.3fx)",
+                          dtype.c_str(), static_cast<long long>(m), 1e3 * multi1, 1e3 * fused, multi1 / fused,
+                          100 * (multi4 - base) / base, 100 * (fused4 - base) / base, fused4 / multi4);
+            adapter_lines.push_back(line);
+        }
+    std::printf("\ntargets per row: fused's overhead <= half of unfused's, and fused >= 1.0x unfused: %s\n",
+                targets_met ? "met in every row" : "MISSED in some row");
+    std::printf("\nadapters (acceptance 4): multi_adapter with 1 adapter against fused; with 4, against 4 separate fused "
+                "calls (times over multi_adapter's in parentheses)\n");
+    for (const auto& l : adapter_lines) std::printf("%s\n", l.c_str());
+    return all_ok ? 0 : 1;
+}
