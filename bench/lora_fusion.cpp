@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     std::printf("%-5s %5s %9s %9s %9s %9s | %8s %8s %8s | %7s %7s | %8s %8s\n", "dtype", "M", "base ms", "unfused",
                 "fused", "multi(4)", "ovh unf", "ovh fus", "ovh mul4", "unf/fus", "target", "unf GB/s", "fus GB/s");
     bool all_ok = true, targets_met = true;
-    std::vector<std::string> adapter_lines;
+    std::vector<std::string> adapter_lines, phase_lines;
     for (const std::string dtype : {"fp32", "bf16"})
         for (const std::int64_t m : {2048, 4096}) {
             std::map<std::int64_t, std::unique_ptr<Workload>> workloads;
@@ -122,9 +122,22 @@ int main(int argc, char** argv) {
                           dtype.c_str(), static_cast<long long>(m), 1e3 * multi1, 1e3 * fused, multi1 / fused,
                           100 * (multi4 - base) / base, 100 * (fused4 - base) / base, fused4 / multi4);
             adapter_lines.push_back(line);
+            // Where each variant's time goes: its passes' medians (phase.<pass>.seconds).
+            for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
+                std::string l = dtype + " " + std::to_string(m) + " " + runs[i].label + ":";
+                for (const Counter& c : instances[i]->sampled_counters()) {
+                    char part[64];
+                    std::snprintf(part, sizeof part, " %s %.2f ms", c.name.substr(6, c.name.size() - 14).c_str(), 1e3 * c.value);
+                    l += part;
+                }
+                phase_lines.push_back(l);
+            }
         }
     std::printf("\ntargets per row: fused's overhead <= half of unfused's, and fused >= 1.0x unfused: %s\n",
                 targets_met ? "met in every row" : "MISSED in some row");
+    std::printf("\npasses (medians; gemm is the base GEMM, accumulating onto Y in fused; down and up the "
+                "projections; dropout and add unfused's extra sweeps)\n");
+    for (const auto& l : phase_lines) std::printf("%s\n", l.c_str());
     std::printf("\nadapters (acceptance 4): multi_adapter with 1 adapter against fused; with 4, against 4 separate fused "
                 "calls (times over multi_adapter's in parentheses)\n");
     for (const auto& l : adapter_lines) std::printf("%s\n", l.c_str());

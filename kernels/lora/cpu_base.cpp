@@ -9,7 +9,10 @@ class Base final : public Kernel {
 public:
     explicit Base(const LoraWorkload& w)
         : w_(w), gemm_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data(), false) {}
-    void run(void* y) override { gemm_.run(w_.x_data(), y); }
+    void run(void* y, kit::PhaseTimes& phases) override {
+        gemm_.run(w_.x_data(), y);
+        phases.lap("gemm");
+    }
     double workspace_bytes() const override { return gemm_.weights_bytes(); }
     std::string detail() const override { return "Y = X·W alone (" + gemm_.describe() + ")"; }
 

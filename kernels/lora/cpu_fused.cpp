@@ -19,14 +19,17 @@ public:
         for (const TokenRange& c : calls_) gemms_.emplace_back(p.dtype, c.end - c.begin, p.k, p.n, w.w_data(), true);
     }
 
-    void run(void* y) override {
+    void run(void* y, kit::PhaseTimes& phases) override {
         const LoraProblem& p = w_.problem();
         const std::size_t e = p.element_bytes();
         for (std::size_t i = 0; i < calls_.size(); ++i) {
             const TokenRange c = calls_[i];
             down_project(w_, down_, c.begin, c.end, tiles_, s_.data());
+            phases.lap("down");
             up_project(w_, down_.rp, s_.data(), c.begin, c.end, tiles_, y);
+            phases.lap("up");
             gemms_[i].run(element_offset(w_.x_data(), c.begin * p.k, e), element_offset(y, c.begin * p.n, e));
+            phases.lap("gemm");
         }
     }
 

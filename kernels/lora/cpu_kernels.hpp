@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/kit/phase_times.hpp"
 #include "kernels/lora/lora.hpp"
 
 namespace memwall::lora_cpu {
@@ -14,7 +15,8 @@ namespace memwall::lora_cpu {
 class Kernel {
 public:
     virtual ~Kernel() = default;
-    virtual void run(void* y) = 0;
+    // Laps `phases` at the end of each pass (the GEMMs, dropout, the projections, the add).
+    virtual void run(void* y, kit::PhaseTimes& phases) = 0;
     // Bytes the kernel holds besides the workload's inputs and Y (intermediates, packed weights).
     virtual double workspace_bytes() const = 0;
     // How it runs: the GEMM library and, for oneDNN, the implementation and ISA it picked.

@@ -24,20 +24,25 @@ public:
         }
     }
 
-    void run(void* y) override {
+    void run(void* y, kit::PhaseTimes& phases) override {
         const LoraProblem& p = w_.problem();
         const std::size_t e = p.element_bytes();
         base_.run(w_.x_data(), y);
+        phases.lap("gemm");
         dropout(w_, 0, p.m, dropped_.data());
+        phases.lap("dropout");
         // One adapter's tokens at a time, as a framework applies each adapter to its requests.
         for (std::int64_t a = 0; a < p.adapters; ++a) {
             const std::int64_t t0 = p.segment_begin(a);
             down_[static_cast<std::size_t>(a)].run(element_offset(dropped_.data(), t0 * p.k, e),
                                                    element_offset(s_.data(), t0 * p.r, e));
+            phases.lap("down");
             up_[static_cast<std::size_t>(a)].run(element_offset(s_.data(), t0 * p.r, e),
                                                  element_offset(t_.data(), t0 * p.n, e));
+            phases.lap("up");
         }
         scaled_add(p.dtype, y, t_.data(), static_cast<float>(p.alpha), p.m * p.n);
+        phases.lap("add");
     }
 
     double workspace_bytes() const override {

@@ -20,7 +20,8 @@ Axis sized(Axis a, double min, double max) {
 }
 
 // A case of a CPU kernel: Y in the dtype, poisoned with NaN before the checked run; base is
-// checked against X·W alone.
+// checked against X·W alone. Each pass is timed (phase.<pass>.seconds: gemm, dropout, down, up,
+// add), so a case says where its time over base goes.
 class LoraInstance final : public Instance {
 public:
     LoraInstance(const LoraWorkload& w, std::unique_ptr<lora_cpu::Kernel> kernel, bool base_only)
@@ -37,15 +38,20 @@ public:
             std::fill(y, y + y_.size() / 4, std::numeric_limits<float>::quiet_NaN());
         }
     }
-    void run() override { kernel_->run(y_.data()); }
+    void run() override {
+        phases_.start();
+        kernel_->run(y_.data(), phases_);
+    }
     Check check() const override { return w_.check(y_.data(), base_only_); }
     std::string detail() const override { return kernel_->detail(); }
+    std::vector<Counter> sampled_counters() const override { return phases_.counters(); }
 
 private:
     const LoraWorkload& w_;
     std::unique_ptr<lora_cpu::Kernel> kernel_;
     bool base_only_;
     ByteBuffer y_;
+    kit::PhaseTimes phases_;
 };
 
 lora_cpu::Tiles tiles_of(const Params& point) {

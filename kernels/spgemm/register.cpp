@@ -5,9 +5,8 @@
 
 #include <omp.h>
 
-#include <algorithm>
-#include <chrono>
 
+#include "kernels/kit/phase_times.hpp"
 #include "kernels/spgemm/cpu_graphblas.hpp"
 #include "kernels/spgemm/cpu_kernels.hpp"
 #include "kernels/spgemm/models.hpp"
@@ -19,18 +18,6 @@ namespace memwall {
 namespace {
 
 using spgemm_cpu::Tuning;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-double median(std::vector<double> xs) {
-    if (xs.empty()) return 0;
-    const auto mid = xs.begin() + static_cast<std::ptrdiff_t>(xs.size() / 2);
-    std::nth_element(xs.begin(), mid, xs.end());
-    return *mid;
-}
-
-Counter seconds_counter(const char* name, double v) { return {name, v, "s", CounterSource::timer}; }
 
 // A case of memwall's CPU kernels: symbolic and numeric timed apart in every run; their medians
 // over the timed runs are stored (phase.symbolic.seconds, phase.numeric.seconds).
@@ -40,32 +27,21 @@ public:
     void poison() override { out_.poison(); }
     void run() override { (void)run_timed(); }
     double run_timed() override {
-        const auto t0 = Clock::now();
+        phases_.start();
         k_->symbolic(out_);
-        const auto t1 = Clock::now();
+        const double symbolic = phases_.lap("symbolic");
         k_->numeric(out_);
-        const double numeric = seconds_since(t1);
-        const double symbolic = std::chrono::duration<double>(t1 - t0).count();
-        symbolic_.push_back(symbolic);
-        numeric_.push_back(numeric);
-        return symbolic + numeric;
+        return symbolic + phases_.lap("numeric");
     }
     Check check() const override { return w_.check(out_.c); }
     std::string detail() const override { return k_->detail(); }
-    std::vector<Counter> sampled_counters() const override {
-        // Every run after the checked one (warm-up included: the median shrugs it off).
-        auto timed = [](const std::vector<double>& xs) {
-            return median(std::vector<double>(xs.begin() + (xs.size() > 1 ? 1 : 0), xs.end()));
-        };
-        return {seconds_counter("phase.symbolic.seconds", timed(symbolic_)),
-                seconds_counter("phase.numeric.seconds", timed(numeric_))};
-    }
+    std::vector<Counter> sampled_counters() const override { return phases_.counters(); }
 
 private:
     const SpgemmWorkload& w_;
     std::unique_ptr<spgemm_cpu::Kernel> k_;
     SpgemmOutput out_;
-    std::vector<double> symbolic_, numeric_;
+    kit::PhaseTimes phases_;
 };
 
 class GraphblasInstance final : public Instance {
