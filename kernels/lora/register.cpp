@@ -9,6 +9,7 @@
 #include "kernels/lora/cpu_kernels.hpp"
 #include "kernels/lora/lora.hpp"
 #include "kernels/lora/models.hpp"
+#include "kernels/lora/register_cuda.hpp"
 
 namespace memwall {
 
@@ -142,6 +143,7 @@ void register_lora(Catalogue& c) {
                               "base GEMM for the batch",
                               LoraMethod::multi_adapter)})
         c.add_variant("lora", std::move(v));
+    register_lora_cuda(c);
 }
 
 }  // namespace memwall

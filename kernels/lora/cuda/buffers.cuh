@@ -1,0 +1,56 @@
+// The device buffers every lora case has, for the launchers (lora_forward.cu, cublas_unfused.cu):
+// the inputs uploaded, Y poisoned, downloaded and checked, and the workspace of the method.
+#pragma once
+
+#include "kernels/kit/cuda/device_array.cuh"
+#include "kernels/lora/cuda/device_case.hpp"
+
+namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
+
+using namespace kit::MEMWALL_CUDA_NS;
+
+// Bit-exact copies of integer inputs (the mask, the adapters of the tokens).
+template <class T>
+void upload_bits(DeviceArray<T>& d, const T* host) {
+    check_cuda(cudaMemcpy(d.get(), host, d.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+}
+
+class LoraBuffers : public DeviceCase {
+public:
+    LoraBuffers(const Shape& s, Method method, const Inputs& in)
+        : s_(s), x_(z(s.m) * z(s.k)), w_(z(s.k) * z(s.n)), a_(z(s.adapters) * z(s.k) * z(s.r)),
+          b_(z(s.adapters) * z(s.r) * z(s.n)), mask_(z(s.m) * z(s.mask_words())), adapter_of_(z(s.m)),
+          y_(z(s.m) * z(s.n)), work_(workspace_floats(s, method)) {
+        x_.upload(in.x);
+        w_.upload(in.w);
+        a_.upload(in.a);
+        b_.upload(in.b);
+        upload_bits(mask_, reinterpret_cast<const unsigned*>(in.mask));
+        upload_bits(adapter_of_, reinterpret_cast<const int*>(in.adapter_of));
+    }
+    void poison() override { y_.poison(); }
+    std::size_t output_size() const override { return y_.size(); }
+    void download(float* out) const override { y_.download(out); }
+
+protected:
+    static std::size_t z(int x) { return static_cast<std::size_t>(x); }
+    // Workspace: S (M×r) first, then unfused's X' (M×K) and T (M×N).
+    float* s_work() const { return work_.get(); }
+    float* xd_work() const { return work_.get() + z(s_.m) * z(s_.r); }
+    float* t_work() const { return xd_work() + z(s_.m) * z(s_.k); }
+    const float* a_of(int adapter) const { return a_.get() + z(adapter) * z(s_.k) * z(s_.r); }
+    const float* b_of(int adapter) const { return b_.get() + z(adapter) * z(s_.r) * z(s_.n); }
+
+    Shape s_;
+    DeviceArray<float> x_, w_, a_, b_;
+    DeviceArray<unsigned> mask_;
+    DeviceArray<int> adapter_of_;
+    DeviceArray<float> y_, work_;
+};
+
+// unfused's element-wise passes (passes.cuh), defined once in lora_forward.cu and launched by
+// cublas_unfused.cu as well: X' = X ⊙ mask / (1 - p) (M×K), and y += alpha * t over n elements.
+void launch_dropout(const Shape& s, const float* x, const unsigned* mask, float* xd, const emu::EmulationOptions& o);
+void launch_scaled_add(long long n, float alpha, const float* t, float* y, const emu::EmulationOptions& o);
+
+}  // namespace memwall::lora_cuda::MEMWALL_CUDA_NS

@@ -1,0 +1,110 @@
+// cublas_unfused on a GPU: unfused's passes (base GEMM, dropout writing X', down-projection,
+// up-projection, scaled add) with cublasSgemm for the three GEMMs and memwall's dropout and add
+// kernels between them, as PyTorch's LoRA runs on cuBLAS. GPU-only (cuBLAS cannot run under
+// cuda-emu); compiled by nvcc alone (memwall_add_family's GPU_ONLY). Not yet run on a GPU.
+//
+// cuBLAS is column-major: row-major C (m×n) = A (m×k) · B (k×n) is, read column-major,
+// C^T = B^T · A^T with the same arrays, so m and n swap and nothing is transposed. Math mode
+// CUBLAS_DEFAULT_MATH: plain FP32 FMA (TF32 only with CUBLAS_TF32_TENSOR_OP_MATH, never set).
+//
+// cuBLAS is opened at the first case (dlopen), not linked, as conv's im2col_gemm.cu opens it:
+// libcublasLt's writable segments alone exceed a case worker's --case-memory limit.
+#include <cublas_v2.h>
+#include <dlfcn.h>
+
+#include <string>
+#include <type_traits>
+
+#include "kernels/lora/cuda/device_case.hpp"
+
+#include "kernels/lora/cuda/buffers.cuh"
+
+namespace memwall::lora_cuda::cuda_gpu {
+
+namespace {
+
+// The cuBLAS functions the case calls, from the library of the major version memwall was built
+// with. Opened once per process; a failure is retried at the next case.
+struct Cublas {
+    decltype(&cublasCreate_v2) create = nullptr;
+    decltype(&cublasDestroy_v2) destroy = nullptr;
+    decltype(&cublasSetMathMode) set_math_mode = nullptr;
+    decltype(&cublasSgemm_v2) sgemm = nullptr;
+    decltype(&cublasGetStatusString) status_string = nullptr;
+};
+
+const Cublas& cublas() {
+    static const Cublas api = [] {
+        const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+        void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!lib) throw std::runtime_error("cublas_unfused: cannot load cuBLAS: " + std::string(dlerror()));
+        auto bind = [lib, &name](auto& f, const char* symbol) {
+            f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib, symbol));
+            if (!f) throw std::runtime_error("cublas_unfused: " + name + " lacks " + symbol);
+        };
+        Cublas c;
+        bind(c.create, "cublasCreate_v2");
+        bind(c.destroy, "cublasDestroy_v2");
+        bind(c.set_math_mode, "cublasSetMathMode");
+        bind(c.sgemm, "cublasSgemm_v2");
+        bind(c.status_string, "cublasGetStatusString");
+        return c;
+    }();
+    return api;
+}
+
+void check_cublas(cublasStatus_t e, const char* what) {
+    if (e != CUBLAS_STATUS_SUCCESS)
+        throw std::runtime_error(std::string(what) + " failed: " + cublas().status_string(e));
+}
+
+class CublasUnfused final : public LoraBuffers {
+public:
+    CublasUnfused(const Shape& s, const Inputs& in) : LoraBuffers(s, Method::cublas_unfused, in) {
+        check_cublas(cublas().create(&handle_), "cublasCreate");
+        if (cublasStatus_t e = cublas().set_math_mode(handle_, CUBLAS_DEFAULT_MATH); e != CUBLAS_STATUS_SUCCESS) {
+            cublas().destroy(handle_);
+            check_cublas(e, "cublasSetMathMode");
+        }
+    }
+    ~CublasUnfused() override { cublas().destroy(handle_); }
+    CublasUnfused(const CublasUnfused&) = delete;
+    CublasUnfused& operator=(const CublasUnfused&) = delete;
+
+    void forward() override {
+        gemm(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get());
+        launch_dropout(s_, x_.get(), mask_.get(), xd_work(), emu::EmulationOptions{});
+        for (int a = 0; a < s_.adapters; ++a) {
+            const long long t0 = s_.segment_begin(a);
+            gemm(s_.segment_begin(a + 1) - s_.segment_begin(a), s_.r, s_.k, xd_work() + t0 * s_.k, a_of(a),
+                 s_work() + t0 * s_.r);
+        }
+        for (int a = 0; a < s_.adapters; ++a) {
+            const long long t0 = s_.segment_begin(a);
+            gemm(s_.segment_begin(a + 1) - s_.segment_begin(a), s_.n, s_.r, s_work() + t0 * s_.r, b_of(a),
+                 t_work() + t0 * s_.n);
+        }
+        launch_scaled_add(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), emu::EmulationOptions{});
+    }
+
+    std::string detail() const override { return "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH (FP32 FMA, no TF32)"; }
+
+private:
+    // Row-major C (m×n) = A (m×k) · B (k×n).
+    void gemm(int m, int n, int k, const float* a, const float* b, float* c) {
+        const float one = 1.0f, zero = 0.0f;
+        check_cublas(cublas().sgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n),
+                     "cublasSgemm");
+    }
+
+    cublasHandle_t handle_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceCase> make_cublas_unfused_case(const Shape& s, const Inputs& in) {
+    validate(s, Tuning{});
+    return std::make_unique<CublasUnfused>(s, in);
+}
+
+}  // namespace memwall::lora_cuda::cuda_gpu

@@ -1,0 +1,113 @@
+// The host side of the CUDA lora kernels (down_project.cuh, gemm.cuh, passes.cuh): the problem
+// and tuning as they take them, the rules a case must keep, its shared memory and workspace, and
+// the device-case factories. lora_forward.cu builds the emulatable methods twice (cuda_emu, host
+// compiler; cuda_gpu, nvcc); cublas_unfused.cu (cuBLAS) only for GPUs. C++17 and free of CUDA
+// headers, so that nvcc and the host side (register_cuda.cpp) both include it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "cuda_emu/options.hpp"
+#include "kernels/kit/device_case.hpp"
+
+namespace memwall::lora_cuda {
+
+// memwall::LoraProblem as the kernels see it (fp32, row-major): X M×K, W K×N, A_a K×r and B_a
+// r×N stacked over the adapters, the dropout mask of mask_words 32-bit words per token, Y M×N.
+// segment_begin follows LoraProblem's equal contiguous runs of tokens per adapter.
+struct Shape {
+    int m = 1, k = 1, n = 1, r = 1, adapters = 1;
+    float keep_scale = 1;  // 1 / (1 - p): dropout's scale of kept elements
+    float alpha = 1;       // the adapters' term's scale
+    int mask_words() const { return (k + 31) / 32; }
+    int segment_begin(int a) const { return static_cast<int>(static_cast<long long>(a) * m / adapters); }
+};
+
+enum class Method { base, unfused, fused, multi_adapter, cublas_unfused };
+
+// The tiled GEMM's blocking (gemm.cuh): BM×BN output tiles, BK-deep shared-memory stages, a
+// TM×TN register tile per thread. Every method but cublas_unfused runs its GEMMs with it.
+struct Tuning {
+    int bm = 64, bn = 64, bk = 8;
+    int tm = 4, tn = 4;
+};
+
+inline constexpr std::size_t max_shared_bytes = 48 * 1024;  // without the opt-in: any sm_80+ GPU
+inline constexpr int max_grid_yz = 65535;
+inline constexpr int max_rank = 256;  // the down-projection keeps r / 32 columns per lane in registers
+inline constexpr int down_warps = 4;  // down-projection: tokens (a warp each) per block
+inline constexpr int pass_threads = 256;  // dropout and scaled add, per block
+
+inline constexpr bool register_tile(int x) { return x == 1 || x == 2 || x == 4 || x == 8; }
+constexpr int gemm_threads(const Tuning& t) { return (t.bm / t.tm) * (t.bn / t.tn); }
+// The launch bounds that keep TM×TN accumulators in registers (64 Ki registers per SM).
+constexpr int gemm_max_threads(int tm, int tn) { return tm * tn >= 64 ? 256 : tm * tn >= 32 ? 512 : 1024; }
+// X's tile transposed (rows padded by one float against bank conflicts), W's tile, and the tile
+// rows' adapters for the epilogue.
+constexpr std::size_t gemm_shared_bytes(const Tuning& t) {
+    return 4 * (static_cast<std::size_t>(t.bk) * static_cast<std::size_t>(t.bm + 1 + t.bn) + static_cast<std::size_t>(t.bm));
+}
+
+// Floats the device allocates beside the inputs and Y: S (M×r) for every method with an
+// adapter term, and the unfused passes' X' (M×K) and T (M×N).
+inline std::size_t workspace_floats(const Shape& s, Method m) {
+    const auto z = [](int x) { return static_cast<std::size_t>(x); };
+    switch (m) {
+        case Method::base: return 0;
+        case Method::fused:
+        case Method::multi_adapter: return z(s.m) * z(s.r);
+        case Method::unfused:
+        case Method::cublas_unfused: return z(s.m) * (z(s.k) + z(s.r) + z(s.n));
+    }
+    return 0;
+}
+
+// Throws std::invalid_argument naming the first rule the shape or the tuning breaks.
+inline void validate(const Shape& s, const Tuning& t) {
+    auto require = [](bool ok, const std::string& rule) {
+        if (!ok) throw std::invalid_argument("cuda lora: " + rule);
+    };
+    require(s.m >= 1 && s.k >= 1 && s.n >= 1 && s.r >= 1 && s.adapters >= 1 && s.adapters <= s.m,
+            "sizes must be positive and adapters at most M");
+    require(s.r <= max_rank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
+    require(register_tile(t.tm) && register_tile(t.tn), "TM and TN must be 1, 2, 4 or 8");
+    require(t.bk >= 1 && t.bm >= t.tm && t.bn >= t.tn && t.bm <= 1024 && t.bn <= 1024,
+            "BK must be positive and BM, BN at least TM, TN and at most 1024");
+    require(t.bm % t.tm == 0 && t.bn % t.tn == 0, "BM and BN must be multiples of TM and TN");
+    require(gemm_threads(t) % 32 == 0 && gemm_threads(t) <= gemm_max_threads(t.tm, t.tn),
+            "(BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN is 32, 256 when 64)");
+    require(gemm_shared_bytes(t) <= max_shared_bytes, "the GEMM's tiles need more than 48 KiB of shared memory");
+    require((s.m + t.bm - 1) / t.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");
+}
+
+// Host copies of the inputs (LoraWorkload's fp32 arrays), uploaded by the device case.
+struct Inputs {
+    const float* x = nullptr;
+    const float* w = nullptr;
+    const float* a = nullptr;  // every adapter's A, one after another
+    const float* b = nullptr;  // every adapter's B, one after another
+    const std::uint32_t* mask = nullptr;
+    const std::int32_t* adapter_of = nullptr;
+};
+
+using kit::DeviceCase;
+
+namespace cuda_emu {
+// base, unfused, fused and multi_adapter on cuda-emu's arena; `options` sets block order and the
+// cache models. Throws std::invalid_argument for cublas_unfused and for a broken rule.
+std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in,
+                                             const emu::EmulationOptions& options = {});
+}  // namespace cuda_emu
+
+namespace cuda_gpu {
+// The same on the current CUDA device (nvcc build; not yet run on a GPU).
+std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
+// unfused's passes with cublasSgemm for the three GEMMs (cublas_unfused.cu).
+std::unique_ptr<DeviceCase> make_cublas_unfused_case(const Shape& s, const Inputs& in);
+}  // namespace cuda_gpu
+
+}  // namespace memwall::lora_cuda

@@ -1,0 +1,61 @@
+// The down-projection of fused and multi_adapter: S = α/(1-p) · (mask ⊙ X) · A_adapter, dropout
+// applied as X is read (X' is never written). A warp per token: lane l reads element 32i + l of
+// the token's row and its mask bit, the warp passes each element around by shuffle, and lane l
+// accumulates S's columns l, l + 32, ... (RJ of them) reading A's rows, which L1 and L2 serve
+// after the first token of a block. Each element of X and each mask word is loaded once, each
+// element of S stored once.
+#pragma once
+
+#include "kernels/lora/cuda/common.cuh"
+
+namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
+
+struct DownArgs {
+    int m, k, r;
+    float scale;               // α / (1 - p)
+    const float* x;            // M×K
+    const unsigned* mask;      // mask_words per token
+    const float* a;            // A (K×r) of every adapter, stacked
+    const int* adapter_of;     // per token; null: every token uses the first A
+    float* s;                  // M×r
+};
+
+// blockIdx.x: tiles of down_warps tokens; down_warps × 32 threads. No barriers: a warp past the
+// last token returns whole.
+template <int RJ>
+__global__ void down_project_kernel(DownArgs d) {
+    const int lane = thread_index() % warp_size;
+    const int t = static_cast<int>(blockIdx.x) * (block_threads() / warp_size) + thread_index() / warp_size;
+    if (t >= d.m) return;
+    int adapter = 0;
+    if (d.adapter_of) {
+        if (lane == 0) adapter = d.adapter_of[t];
+        adapter = __shfl_sync(full_mask, adapter, 0);
+    }
+    const float* a = d.a + static_cast<long long>(adapter) * d.k * d.r;
+    const float* x = d.x + static_cast<long long>(t) * d.k;
+    const int words = (d.k + 31) / 32;
+    const unsigned* row_mask = d.mask + static_cast<long long>(t) * words;
+    float acc[RJ];
+    for (int i = 0; i < RJ; ++i) acc[i] = 0.0f;
+    for (int w = 0; w < words; ++w) {
+        const int k0 = w * warp_size, k = k0 + lane;
+        const unsigned bits = mask_word(row_mask, w, lane);
+        const float v = k < d.k ? x[k] * kept(bits, lane) : 0.0f;
+        const int depth = min(warp_size, d.k - k0);
+        for (int kk = 0; kk < depth; ++kk) {
+            const float xk = __shfl_sync(full_mask, v, kk);
+            const float* a_row = a + static_cast<long long>(k0 + kk) * d.r;
+            for (int i = 0; i < RJ; ++i) {
+                const int j = lane + i * warp_size;
+                if (j < d.r) acc[i] = fmaf(xk, a_row[j], acc[i]);
+            }
+        }
+    }
+    for (int i = 0; i < RJ; ++i) {
+        const int j = lane + i * warp_size;
+        if (j < d.r) d.s[static_cast<long long>(t) * d.r + j] = d.scale * acc[i];
+    }
+}
+
+}  // namespace memwall::lora_cuda::MEMWALL_CUDA_NS

@@ -1,0 +1,161 @@
+// Launchers of the emulatable CUDA lora methods (base, unfused, fused, multi_adapter) and the
+// device case behind them; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for
+// cuda-emu (cuda_emu), see memwall_add_family.
+#include <algorithm>
+#include <stdexcept>
+
+// Standard headers (through device_case.hpp) before cuda-emu's macros.
+#include "kernels/lora/cuda/device_case.hpp"
+
+#include "kernels/lora/cuda/buffers.cuh"
+#include "kernels/lora/cuda/down_project.cuh"
+#include "kernels/lora/cuda/gemm.cuh"
+#include "kernels/lora/cuda/passes.cuh"
+
+namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
+
+namespace {
+
+using Gemm = void (*)(GemmArgs, Tuning);
+using Down = void (*)(DownArgs);
+
+// The register tiles are template arguments: one instantiation per allowed size.
+template <int TM>
+Gemm gemm_for_tn(int tn) {
+    switch (tn) {
+        case 1: return gemm_kernel<TM, 1>;
+        case 2: return gemm_kernel<TM, 2>;
+        case 4: return gemm_kernel<TM, 4>;
+        default: return gemm_kernel<TM, 8>;
+    }
+}
+
+Gemm gemm_for(int tm, int tn) {
+    switch (tm) {
+        case 1: return gemm_for_tn<1>(tn);
+        case 2: return gemm_for_tn<2>(tn);
+        case 4: return gemm_for_tn<4>(tn);
+        default: return gemm_for_tn<8>(tn);
+    }
+}
+
+// Columns of S per lane: r / 32 rounded up to a power of two (r <= max_rank).
+Down down_for(int r) {
+    if (r <= 32) return down_project_kernel<1>;
+    if (r <= 64) return down_project_kernel<2>;
+    if (r <= 128) return down_project_kernel<4>;
+    return down_project_kernel<8>;
+}
+
+cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
+    cuda::LaunchConfig c;
+    c.grid = grid;
+    c.block = dim3(static_cast<unsigned>(threads));
+    c.dynamic_shared = shared;
+    c.emu = options;
+    return c;
+}
+
+class Case final : public LoraBuffers {
+public:
+    Case(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
+        : LoraBuffers(s, m, in), method_(m), t_(t), options_(options) {}
+
+    void forward() override {
+        switch (method_) {
+            case Method::base: return gemm(plain_gemm(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
+            case Method::unfused: return unfused();
+            case Method::fused: return fused();
+            case Method::multi_adapter: return multi_adapter();
+            case Method::cublas_unfused: break;
+        }
+    }
+
+private:
+    void gemm(const GemmArgs& g) {
+        const dim3 grid(blocks(g.n, t_.bn), blocks(g.m, t_.bm));
+        cuda::launch(config(grid, gemm_threads(t_), gemm_shared_bytes(t_), options_), gemm_for(t_.tm, t_.tn), g, t_);
+    }
+
+    void down(const DownArgs& d) {
+        cuda::launch(config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_), down_for(s_.r), d);
+    }
+
+    float lora_scale() const { return s_.alpha * s_.keep_scale; }
+
+    // PyTorch's passes: Y = X·W; X' = dropout(X); per adapter S = X'·A_a and T = S·B_a; Y += α·T.
+    void unfused() {
+        gemm(plain_gemm(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
+        launch_dropout(s_, x_.get(), mask_.get(), xd_work(), options_);
+        for (int a = 0; a < s_.adapters; ++a) {
+            const long long t0 = s_.segment_begin(a);
+            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
+            gemm(plain_gemm(rows, s_.r, s_.k, xd_work() + t0 * s_.k, a_of(a), s_work() + t0 * s_.r));
+        }
+        for (int a = 0; a < s_.adapters; ++a) {
+            const long long t0 = s_.segment_begin(a);
+            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
+            gemm(plain_gemm(rows, s_.n, s_.r, s_work() + t0 * s_.r, b_of(a), t_work() + t0 * s_.n));
+        }
+        launch_scaled_add(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), options_);
+    }
+
+    // One fused call per adapter's tokens: the down-projection, then the GEMM adding S·B_a in its
+    // epilogue.
+    void fused() {
+        for (int a = 0; a < s_.adapters; ++a) {
+            const long long t0 = s_.segment_begin(a);
+            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
+            down({rows, s_.k, s_.r, lora_scale(), x_.get() + t0 * s_.k, mask_.get() + t0 * s_.mask_words(), a_of(a),
+                  nullptr, s_work() + t0 * s_.r});
+            gemm({rows, s_.n, s_.k, x_.get() + t0 * s_.k, w_.get(), y_.get() + t0 * s_.n, s_work() + t0 * s_.r, b_of(a),
+                  nullptr, s_.r});
+        }
+    }
+
+    // Every token at once: each token (down-projection) and each tile row (epilogue) looks up its
+    // adapter.
+    void multi_adapter() {
+        down({s_.m, s_.k, s_.r, lora_scale(), x_.get(), mask_.get(), a_.get(), adapter_of_.get(), s_work()});
+        gemm({s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get(), s_work(), b_.get(), adapter_of_.get(), s_.r});
+    }
+
+    Method method_;
+    Tuning t_;
+    emu::EmulationOptions options_;
+};
+
+std::unique_ptr<DeviceCase> make_case(const Shape& s, Method m, const Tuning& t, const Inputs& in,
+                                      const emu::EmulationOptions& options) {
+    if (m == Method::cublas_unfused)
+        throw std::invalid_argument("cuda lora: cublas_unfused calls cuBLAS (make_cublas_unfused_case)");
+    validate(s, t);
+    return std::make_unique<Case>(s, m, t, in, options);
+}
+
+}  // namespace
+
+// A thread per element of whole mask words; a grid-stride add over at most 2^20 blocks.
+void launch_dropout(const Shape& s, const float* x, const unsigned* mask, float* xd, const emu::EmulationOptions& o) {
+    const long long threads = static_cast<long long>(s.m) * s.mask_words() * warp_size;
+    cuda::launch(config(dim3(blocks(threads, pass_threads)), pass_threads, 0, o), dropout_kernel, s.m, s.k,
+                 s.keep_scale, x, mask, xd);
+}
+
+void launch_scaled_add(long long n, float alpha, const float* t, float* y, const emu::EmulationOptions& o) {
+    const auto grid = static_cast<unsigned>(std::min<long long>(blocks(n, pass_threads), 1 << 20));
+    cuda::launch(config(dim3(grid), pass_threads, 0, o), scaled_add_kernel, n, alpha, t, y);
+}
+
+#if defined(__CUDACC__)
+std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in) {
+    return make_case(s, m, t, in, emu::EmulationOptions{});
+}
+#else
+std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in,
+                                             const emu::EmulationOptions& options) {
+    return make_case(s, m, t, in, options);
+}
+#endif
+
+}  // namespace memwall::lora_cuda::MEMWALL_CUDA_NS

@@ -1,0 +1,28 @@
+// unfused's element-wise passes, as PyTorch runs them beside its GEMMs: dropout writing
+// X' = X ⊙ mask / (1 - p), and the scaled add Y += α·T of the adapters' term.
+#pragma once
+
+#include "kernels/lora/cuda/common.cuh"
+
+namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
+
+// A warp per mask word: warp w takes token w / mask_words and its 32 elements of word
+// w % mask_words (the warp loads the word once). X and X' are M×K.
+__global__ void dropout_kernel(int m, int k, float keep_scale, const float* x, const unsigned* mask, float* xd) {
+    const int lane = thread_index() % warp_size, words = (k + 31) / 32;
+    const long long w = (static_cast<long long>(blockIdx.x) * block_threads() + thread_index()) / warp_size;
+    if (w >= static_cast<long long>(m) * words) return;
+    const long long t = w / words;
+    const int word = static_cast<int>(w - t * words), c = word * warp_size + lane;
+    const unsigned bits = mask_word(mask + t * words, word, lane);
+    if (c < k) xd[t * k + c] = x[t * k + c] * kept(bits, lane) * keep_scale;
+}
+
+// y[i] += alpha * t[i] for i < n, grid-stride.
+__global__ void scaled_add_kernel(long long n, float alpha, const float* t, float* y) {
+    const long long stride = static_cast<long long>(gridDim.x) * block_threads();
+    for (long long i = static_cast<long long>(blockIdx.x) * block_threads() + thread_index(); i < n; i += stride)
+        y[i] = fmaf(alpha, t[i], y[i]);
+}
+
+}  // namespace memwall::lora_cuda::MEMWALL_CUDA_NS

@@ -1,0 +1,141 @@
+#include "kernels/lora/cuda/traffic_model.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "cuda_emu/options.hpp"
+#include "profiler/byte_model.hpp"
+
+namespace memwall {
+
+namespace {
+
+using lora_cuda::Method;
+using lora_cuda::Tuning;
+
+double d(long long x) { return static_cast<double>(x); }
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+// Floats the tiled GEMM (gemm.cuh) loads for C (m×n) = A (m×depth) · B (depth×n): each column
+// tile reads A's valid elements once, each row tile B's.
+double gemm_loads(long long m, long long depth, long long n, const Tuning& t) {
+    return d(ceil_div(n, t.bn) * m * depth + ceil_div(m, t.bm) * depth * n);
+}
+
+// The adapter of token t under LoraProblem's equal contiguous runs.
+long long adapter_of(const LoraProblem& p, long long t) {
+    long long a = t * p.adapters / p.m;  // segment_begin(a) <= t for this a or the next
+    while (a + 1 < p.adapters && p.segment_begin(a + 1) <= t) ++a;
+    while (p.segment_begin(a) > t) --a;
+    return a;
+}
+
+MemoryHierarchy gpu_hierarchy() {
+    const emu::EmulationOptions o;
+    MemoryHierarchy mh;
+    mh.caches = {{"l1", o.l1.bytes, 1}, {"l2", o.l2.bytes, 1}};
+    return mh;
+}
+
+}  // namespace
+
+lora_cuda::Shape cuda_shape(const LoraProblem& p) {
+    const auto i = [](std::int64_t x) { return static_cast<int>(x); };
+    lora_cuda::Shape s;
+    s.m = i(p.m);
+    s.k = i(p.k);
+    s.n = i(p.n);
+    s.r = i(p.r);
+    s.adapters = i(p.adapters);
+    s.keep_scale = static_cast<float>(1.0 / (1.0 - p.dropout));
+    s.alpha = static_cast<float>(p.alpha);
+    return s;
+}
+
+LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, Method m, const Tuning& t) {
+    const long long M = p.m, K = p.k, N = p.n, R = p.r, A = p.adapters, words = p.mask_words();
+    const double x = 4 * d(M * K), w = 4 * d(K * N), y = 4 * d(M * N), s = 4 * d(M * R), mask = 4 * d(M * words),
+                 a_all = 4 * d(A * K * R), b_all = 4 * d(A * R * N), ids = 4 * d(M);
+    LoraCudaTraffic tr;
+    tr.stores = y;
+    tr.working_set = x + w + y;
+    // A token's down-projection: its row of X and its mask words once, all of A_a (K×r) through
+    // L1, its row of S stored.
+    const auto down = [&](long long rows) {
+        tr.loads += 4 * d(rows * K + rows * words + rows * K * R);
+        tr.stores += 4 * d(rows * R);
+    };
+    switch (m) {
+        case Method::base:
+            tr.loads = 4 * gemm_loads(M, K, N, t);
+            tr.dram = x + w + y;
+            break;
+        case Method::unfused:
+        case Method::cublas_unfused: {
+            const auto loads = [&](long long rows, long long depth, long long cols) {
+                return m == Method::unfused ? 4 * gemm_loads(rows, depth, cols, t) : 4 * d(rows * depth + depth * cols);
+            };
+            tr.loads = loads(M, K, N) + x + mask;  // base GEMM; dropout reads X and each mask word once
+            tr.stores += x;                        // X'
+            for (long long a = 0; a < A; ++a) {
+                const long long rows = p.segment_begin(a + 1) - p.segment_begin(a);
+                tr.loads += loads(rows, K, R) + loads(rows, R, N);  // S = X'·A_a, T = S·B_a
+            }
+            tr.stores += s + y;      // S, T
+            tr.loads += 2 * y;       // Y += α·T: Y and T read
+            tr.stores += y;          // and Y written again
+            tr.dram = (x + w + y) + (x + mask + x) + (x + a_all + s) + (s + b_all + y) + 3 * y;
+            tr.workspace = x + s + y;
+            tr.working_set += mask + a_all + b_all + tr.workspace;
+            break;
+        }
+        case Method::fused:
+            for (long long a = 0; a < A; ++a) {
+                const long long rows = p.segment_begin(a + 1) - p.segment_begin(a);
+                down(rows);
+                // The GEMM over the adapter's rows, then per column tile its rows of S and per row
+                // tile all of B_a.
+                tr.loads += 4 * (gemm_loads(rows, K, N, t) + d(ceil_div(N, t.bn) * rows * R) + d(ceil_div(rows, t.bm) * R * N));
+            }
+            // Per call: the down-projection reads X_a, its mask and A_a and writes S_a; the GEMM
+            // reads X_a, all of W, S_a and B_a and writes Y_a.
+            tr.dram = (x + mask + a_all + s) + (x + d(A) * w + s + b_all + y);
+            tr.workspace = s;
+            tr.working_set += mask + a_all + b_all + s;
+            break;
+        case Method::multi_adapter: {
+            down(M);
+            tr.loads += ids;  // each token's adapter, once per warp
+            // The GEMM: per column tile the rows' adapters and their S; per row tile B_a of every
+            // adapter its rows span.
+            double b_loads = 0;
+            for (long long m0 = 0; m0 < M; m0 += t.bm) {
+                const long long span = adapter_of(p, std::min(M, m0 + t.bm) - 1) - adapter_of(p, m0) + 1;
+                b_loads += d(span * R * N);
+            }
+            tr.loads += 4 * (gemm_loads(M, K, N, t) + d(ceil_div(N, t.bn) * (M + M * R)) + b_loads);
+            tr.dram = (x + mask + a_all + ids + s) + (x + w + ids + s + b_all + y);
+            tr.workspace = s;
+            tr.working_set += mask + a_all + b_all + ids + s;
+            break;
+        }
+    }
+    return tr;
+}
+
+std::vector<Counter> lora_cuda_model(const LoraProblem& p, Method m, const Tuning& t) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const LoraCudaTraffic tr = lora_cuda_traffic(p, m, t);
+    const double M = static_cast<double>(p.m), K = static_cast<double>(p.k), N = static_cast<double>(p.n);
+    const std::vector<TrafficStream> streams = {
+        {tr.working_set, std::max(0.0, tr.loads + tr.stores - tr.dram)},
+        {inf, tr.dram},
+    };
+    // base computes X·W alone: its FLOPs and compulsory bytes are the GEMM's.
+    if (m == Method::base) return byte_model(2 * M * K * N, 4 * (M * K + K * N + M * N), 0, gpu_hierarchy(), streams);
+    LoraProblem fp32 = p;
+    fp32.dtype = LoraDtype::fp32;
+    return byte_model(p.flops(), fp32.min_bytes(), tr.workspace, gpu_hierarchy(), streams);
+}
+
+}  // namespace memwall

@@ -1,0 +1,42 @@
+// The global-memory traffic model of the CUDA lora methods: what each one's kernels load and
+// store given the GEMM's tiling (exact for the emulatable methods, so the model can be held
+// against cuda-emu's exact byte counters), and an estimate of the bytes reaching DRAM.
+#pragma once
+
+#include <vector>
+
+#include "kernels/lora/cuda/device_case.hpp"
+#include "kernels/lora/lora.hpp"
+#include "profiler/counter.hpp"
+#include "profiler/memory_hierarchy.hpp"
+
+namespace memwall {
+
+struct LoraCudaTraffic {
+    // Bytes the threads load from and store to global memory, every launch of the case together:
+    // exact for base, unfused, fused and multi_adapter (emu.global_load_bytes,
+    // emu.global_store_bytes); for cublas_unfused the GEMMs' part is each operand once (a lower
+    // bound: cuBLAS's tiles are its own).
+    double loads = 0;
+    double stores = 0;
+    // DRAM, pass by pass: each launch reads the distinct bytes of its operands and writes its
+    // outputs once (cuda-emu's L2 model is cold at every launch; a launch's operands fit in it).
+    // What separates the methods is the passes: unfused writes X', S and T and reads them back,
+    // and reads and writes Y twice more; fused reads X twice (down-projection and GEMM) and
+    // writes Y once, adding S·B_a in the GEMM's registers.
+    double dram = 0;
+    double working_set = 0;  // every byte the launches touch
+    double workspace = 0;    // bytes allocated beside the inputs and Y
+};
+
+// `p` as the CUDA kernels take it (fp32; bf16 is refused by the device cases).
+lora_cuda::Shape cuda_shape(const LoraProblem& p);
+
+LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, lora_cuda::Method m, const lora_cuda::Tuning& t);
+
+// flops (base: X·W's alone), bytes.min, workspace.bytes and bytes.l1 (loads + stores, every
+// request taken as reaching L2: an upper bound for bytes.l2), bytes.dram, in cuda-emu's default
+// hierarchy (a 128 KiB L1 per block, H100's 50 MiB L2), not the host's caches.
+std::vector<Counter> lora_cuda_model(const LoraProblem& p, lora_cuda::Method m, const lora_cuda::Tuning& t);
+
+}  // namespace memwall

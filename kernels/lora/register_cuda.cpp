@@ -1,0 +1,126 @@
+// The CUDA lora variants (kernels/lora/cuda) in the catalogue: base, unfused, fused and
+// multi_adapter for cuda-emu (the kernels run on the CPU, their global-memory traffic counted)
+// and for cuda (a real GPU); the peer cublas_unfused (cuBLAS) for cuda only. The kit
+// (kit/cuda_variants.hpp) adds the instances; models in cuda/traffic_model.hpp.
+#include "kernels/lora/register_cuda.hpp"
+
+#include <stdexcept>
+
+#include "kernels/kit/cuda_variants.hpp"
+#include "kernels/lora/cuda/traffic_model.hpp"
+
+namespace memwall {
+
+namespace {
+
+using lora_cuda::Method;
+
+// What every CUDA lora kernel shares: the check (base against X·W alone), the model, and
+// emulation's default problems.
+kit::CudaKernel kernel_of(Method method, std::string name, std::string description) {
+    kit::CudaKernel k;
+    k.name = std::move(name);
+    k.description = std::move(description) + "; fp32 only (bf16 needs tensor cores, not yet written)";
+    k.check = [method](const Workload& w, const float* y) {
+        return workload_as<LoraWorkload>(w).check(y, method == Method::base);
+    };
+    k.model = [method](const Params& point, const MemoryHierarchy&) {
+        return lora_cuda_model(LoraProblem::from(point), method, method == Method::cublas_unfused ? lora_cuda::Tuning{}
+                                                                                                   : cuda_tuning(point));
+    };
+    // Emulation runs every CUDA thread on the CPU (a fiber each): GEMMs it finishes in seconds.
+    k.emu_default_axes = {"shape=custom", "M=64", "K=128", "N=128", "r=16", "adapters=1,3", "dtype=fp32"};
+    return k;
+}
+
+// BM, BN, BK, TM and TN, with the rules validate() enforces, so the tuner never proposes a
+// tiling the device case would refuse.
+void add_gemm_tunables(kit::CudaKernel& k) {
+    Axis bm = tunable(int_axis("BM", {64}, "rows (tokens) of Y per block tile"));
+    Axis bn = tunable(int_axis("BN", {64}, "columns of Y per block tile"));
+    Axis bk = tunable(int_axis("BK", {8}, "depth of a shared-memory stage (of K, and of r in the epilogue)"));
+    Axis tm = tunable(int_axis("TM", {4}, "rows per thread (1, 2, 4 or 8)"));
+    Axis tn = tunable(int_axis("TN", {4}, "columns per thread (1, 2, 4 or 8)"));
+    k.tunables = {bounded(bm, 8, 256), bounded(bn, 8, 256), bounded(bk, 2, 64), bounded(tm, 1, 8), bounded(tn, 1, 8)};
+    k.constraints = {
+        {"TM and TN are 1, 2, 4 or 8",
+         [](const Params& p) { return lora_cuda::register_tile(static_cast<int>(p.integer("TM"))) &&
+                                      lora_cuda::register_tile(static_cast<int>(p.integer("TN"))); }},
+        {"BM and BN are multiples of TM and TN",
+         [](const Params& p) { return p.integer("BM") % p.integer("TM") == 0 && p.integer("BN") % p.integer("TN") == 0; }},
+        {"(BM/TM) * (BN/TN) threads are whole warps, at most 1024 (512 when TM*TN is 32, 256 when 64: the "
+         "accumulators stay in registers)",
+         [](const Params& p) {
+             const lora_cuda::Tuning t = cuda_tuning(p);
+             const int threads = lora_cuda::gemm_threads(t);
+             return threads % 32 == 0 && threads <= lora_cuda::gemm_max_threads(t.tm, t.tn);
+         }},
+        {"the tiles fit in 48 KiB of shared memory",
+         [](const Params& p) { return lora_cuda::gemm_shared_bytes(cuda_tuning(p)) <= lora_cuda::max_shared_bytes; }},
+    };
+}
+
+kit::CudaKernel emulatable(Method method, std::string name, std::string description) {
+    kit::CudaKernel k = kernel_of(method, std::move(name), std::move(description));
+    add_gemm_tunables(k);
+    k.emu = [method](const Workload& wl, const Params& point) {
+        const auto& w = workload_as<LoraWorkload>(wl);
+        return lora_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), method, cuda_tuning(point), cuda_inputs(w));
+    };
+#ifdef MEMWALL_HAVE_CUDA
+    k.gpu = [method](const Workload& wl, const Params& point) {
+        const auto& w = workload_as<LoraWorkload>(wl);
+        return lora_cuda::cuda_gpu::make_device_case(cuda_shape(w.problem()), method, cuda_tuning(point), cuda_inputs(w));
+    };
+#endif
+    return k;
+}
+
+kit::CudaKernel cublas_unfused_kernel() {
+    kit::CudaKernel k = kernel_of(Method::cublas_unfused, "cublas_unfused",
+                                  "the peer: unfused's passes with cublasSgemm for the base, down- and up-projection "
+                                  "GEMMs (CUBLAS_DEFAULT_MATH: FP32 FMA, no TF32), memwall's dropout and scaled add "
+                                  "between them");
+    k.gpu_only_reason = "calls cuBLAS (cublasSgemm), which cuda-emu cannot run";
+#ifdef MEMWALL_HAVE_CUDA
+    k.gpu = [](const Workload& wl, const Params&) {
+        const auto& w = workload_as<LoraWorkload>(wl);
+        return lora_cuda::cuda_gpu::make_cublas_unfused_case(cuda_shape(w.problem()), cuda_inputs(w));
+    };
+#endif
+    return k;
+}
+
+}  // namespace
+
+lora_cuda::Tuning cuda_tuning(const Params& point) {
+    const auto i = [&](const char* name) { return static_cast<int>(point.integer(name)); };
+    return {i("BM"), i("BN"), i("BK"), i("TM"), i("TN")};
+}
+
+lora_cuda::Inputs cuda_inputs(const LoraWorkload& w) {
+    if (w.problem().dtype != LoraDtype::fp32)
+        throw std::invalid_argument(
+            "bf16 needs tensor cores: the CUDA lora kernels are fp32 FMA (bf16 through WMMA/mma is GPU-only and not "
+            "yet written); run dtype=fp32, or bf16 on the cpu backend");
+    return {w.x(), w.w(), w.a(0), w.b(0), w.mask(), w.adapter_of()};
+}
+
+void register_lora_cuda(Catalogue& c) {
+    for (const kit::CudaKernel& k :
+         {emulatable(Method::base, "base", "memwall's tiled GEMM alone, Y = X·W: the floor"),
+          emulatable(Method::unfused, "unfused",
+                     "PyTorch's LoRA as separate passes of memwall's kernels: base GEMM, dropout writing X', "
+                     "down-projection X'·A_a and up-projection S·B_a per adapter (the tiled GEMM), scaled add Y += α·T"),
+          emulatable(Method::fused, "fused",
+                     "LoRAFusion's fusion, one call per adapter: S = α/(1-p)(mask⊙X)·A_a with dropout applied as X is "
+                     "read, then the tiled GEMM Y = X·W adding S·B_a to each tile's accumulators before its single "
+                     "store"),
+          emulatable(Method::multi_adapter, "multi_adapter",
+                     "fused over every token at once: each token (down-projection) and each tile row (the GEMM's "
+                     "epilogue) looks up its adapter; one down-projection and one GEMM launch for the batch"),
+          cublas_unfused_kernel()})
+        kit::add_cuda_variants(c, "lora", k);
+}
+
+}  // namespace memwall

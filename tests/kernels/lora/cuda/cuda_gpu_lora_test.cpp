@@ -1,0 +1,50 @@
+// The CUDA lora variants on a real GPU (the cuda backend), against the float64 reference, the
+// GPU-only peer cublas_unfused included. Built always; it skips itself unless a CUDA device is
+// present. Not yet run on a GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/catalogue.hpp"
+#include "kernels/lora/register.hpp"
+
+namespace memwall {
+namespace {
+
+Params point(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t r, std::int64_t adapters) {
+    Params p;
+    p.set("shape", std::string("custom"));
+    p.set("dtype", std::string("fp32"));
+    p.set("dropout", 0.1);
+    p.set("alpha", 16.0);
+    for (const auto& [name, value] : {std::pair{"M", m}, {"K", k}, {"N", n}, {"r", r}, {"adapters", adapters}})
+        p.set(name, value);
+    // The default tiling.
+    for (const auto& [name, value] : {std::pair{"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4}, {"TN", 4}})
+        p.set(name, std::int64_t{value});
+    return p;
+}
+
+TEST(CudaGpuLora, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
+    const BackendStatus st = probe_backend(Backend::cuda);
+    if (!st.available) GTEST_SKIP() << "cuda backend unavailable: " << st.reason;
+    Catalogue c;
+    register_lora(c);
+    const Family& f = c.family("lora");
+    for (const Params& p : {point(1000, 1024, 1000, 16, 1), point(777, 513, 1031, 5, 3), point(2048, 4096, 4096, 16, 4)}) {
+        const auto w = f.make_workload(p, 3);
+        for (const char* name : {"base", "unfused", "fused", "multi_adapter", "cublas_unfused"}) {
+            SCOPED_TRACE(std::string(name) + " " + p.label());
+            auto inst = c.variant("lora", name, Backend::cuda).prepare(*w, p);
+            inst->poison();
+            inst->run();
+            const Check ch = inst->check();
+            EXPECT_TRUE(ch.ok) << ch.message;
+            EXPECT_GT(inst->run_timed(), 0.0);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace memwall
