@@ -6,70 +6,25 @@
 // cuBLAS is column-major: row-major C (m×n) = A (m×k) · B (k×n) is, read column-major,
 // C^T = B^T · A^T with the same arrays, so m and n swap and nothing is transposed. Math mode
 // CUBLAS_DEFAULT_MATH: plain FP32 FMA (TF32 only with CUBLAS_TF32_TENSOR_OP_MATH, never set).
-//
-// cuBLAS is opened at the first case (dlopen), not linked, as conv's im2col_gemm.cu opens it:
-// libcublasLt's writable segments alone exceed a case worker's --case-memory limit.
-#include <cublas_v2.h>
-#include <dlfcn.h>
-
+// cuBLAS is opened at the first case (kit/cuda/cublas.cuh says why).
 #include <string>
-#include <type_traits>
 
 #include "kernels/lora/cuda/device_case.hpp"
 
+#include "kernels/kit/cuda/cublas.cuh"
 #include "kernels/lora/cuda/buffers.cuh"
 
 namespace memwall::lora_cuda::cuda_gpu {
 
 namespace {
 
-// The cuBLAS functions the case calls, from the library of the major version memwall was built
-// with. Opened once per process; a failure is retried at the next case.
-struct Cublas {
-    decltype(&cublasCreate_v2) create = nullptr;
-    decltype(&cublasDestroy_v2) destroy = nullptr;
-    decltype(&cublasSetMathMode) set_math_mode = nullptr;
-    decltype(&cublasSgemm_v2) sgemm = nullptr;
-    decltype(&cublasGetStatusString) status_string = nullptr;
-};
-
-const Cublas& cublas() {
-    static const Cublas api = [] {
-        const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
-        void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-        if (!lib) throw std::runtime_error("cublas_unfused: cannot load cuBLAS: " + std::string(dlerror()));
-        auto bind = [lib, &name](auto& f, const char* symbol) {
-            f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib, symbol));
-            if (!f) throw std::runtime_error("cublas_unfused: " + name + " lacks " + symbol);
-        };
-        Cublas c;
-        bind(c.create, "cublasCreate_v2");
-        bind(c.destroy, "cublasDestroy_v2");
-        bind(c.set_math_mode, "cublasSetMathMode");
-        bind(c.sgemm, "cublasSgemm_v2");
-        bind(c.status_string, "cublasGetStatusString");
-        return c;
-    }();
-    return api;
-}
-
-void check_cublas(cublasStatus_t e, const char* what) {
-    if (e != CUBLAS_STATUS_SUCCESS)
-        throw std::runtime_error(std::string(what) + " failed: " + cublas().status_string(e));
-}
+using kit::cuda_gpu::check_cublas;
+using kit::cuda_gpu::cublas;
+using kit::cuda_gpu::CublasHandle;
 
 class CublasUnfused final : public LoraBuffers {
 public:
-    CublasUnfused(const Shape& s, const Inputs& in) : LoraBuffers(s, Method::cublas_unfused, in) {
-        check_cublas(cublas().create(&handle_), "cublasCreate");
-        if (cublasStatus_t e = cublas().set_math_mode(handle_, CUBLAS_DEFAULT_MATH); e != CUBLAS_STATUS_SUCCESS) {
-            cublas().destroy(handle_);
-            check_cublas(e, "cublasSetMathMode");
-        }
-    }
-    ~CublasUnfused() override { cublas().destroy(handle_); }
-    CublasUnfused(const CublasUnfused&) = delete;
-    CublasUnfused& operator=(const CublasUnfused&) = delete;
+    CublasUnfused(const Shape& s, const Inputs& in) : LoraBuffers(s, Method::cublas_unfused, in) {}
 
     void forward() override {
         gemm(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get());
@@ -93,11 +48,11 @@ private:
     // Row-major C (m×n) = A (m×k) · B (k×n).
     void gemm(int m, int n, int k, const float* a, const float* b, float* c) {
         const float one = 1.0f, zero = 0.0f;
-        check_cublas(cublas().sgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n),
+        check_cublas(cublas().sgemm(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n),
                      "cublasSgemm");
     }
 
-    cublasHandle_t handle_ = nullptr;
+    CublasHandle handle_;
 };
 
 }  // namespace
