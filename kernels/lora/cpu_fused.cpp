@@ -13,8 +13,8 @@ namespace {
 class Fused final : public Kernel {
 public:
     Fused(const LoraWorkload& w, const Tiles& tiles, std::vector<TokenRange> calls, std::string name)
-        : w_(w), tiles_(tiles), calls_(std::move(calls)), name_(std::move(name)), down_(down_weights(w)),
-          s_(static_cast<std::size_t>(w.problem().m * down_.rp)) {
+        : w_(w), tiles_(tiles), calls_(std::move(calls)), name_(std::move(name)), weights_(adapter_weights(w)),
+          s_(static_cast<std::size_t>(w.problem().m * weights_.rp)) {
         const LoraProblem& p = w.problem();
         for (const TokenRange& c : calls_) gemms_.emplace_back(p.dtype, c.end - c.begin, p.k, p.n, w.w_data(), true);
     }
@@ -24,9 +24,9 @@ public:
         const std::size_t e = p.element_bytes();
         for (std::size_t i = 0; i < calls_.size(); ++i) {
             const TokenRange c = calls_[i];
-            down_project(w_, down_, c.begin, c.end, tiles_, s_.data());
+            down_project(w_, weights_, c.begin, c.end, tiles_, s_.data());
             phases.lap("down");
-            up_project(w_, down_.rp, s_.data(), c.begin, c.end, tiles_, y);
+            up_project(w_, weights_, s_.data(), c.begin, c.end, tiles_, y);
             phases.lap("up");
             gemms_[i].run(element_offset(w_.x_data(), c.begin * p.k, e), element_offset(y, c.begin * p.n, e));
             phases.lap("gemm");
@@ -34,7 +34,8 @@ public:
     }
 
     double workspace_bytes() const override {
-        double packed = 4.0 * static_cast<double>(down_.a.size());
+        double packed = 4.0 * static_cast<double>(weights_.a.size()) +
+                        2.0 * static_cast<double>(weights_.a16.size() + weights_.b16_pairs.size());
         for (const Gemm& g : gemms_) packed += g.weights_bytes();
         return 4.0 * static_cast<double>(s_.size()) + packed;
     }
@@ -42,7 +43,7 @@ public:
     std::string detail() const override {
         return name_ + ": " + std::to_string(calls_.size()) + (calls_.size() == 1 ? " call" : " calls") +
                " of S = α/(1-p)(mask⊙X)·A, Y = S·B, Y += X·W (" + gemms_.front().describe() + "); tiles " +
-               std::to_string(tiles_.tile_m) + " tokens x " + std::to_string(tiles_.tile_n) + " columns, K blocks of " + std::to_string(tiles_.tile_k);
+               std::to_string(tiles_.tile_m) + " tokens x " + std::to_string(tiles_.tile_n) + " columns";
     }
 
 private:
@@ -50,7 +51,7 @@ private:
     Tiles tiles_;
     std::vector<TokenRange> calls_;
     std::string name_;
-    DownWeights down_;
+    AdapterWeights weights_;
     std::vector<float> s_;  // S, M×rp
     std::vector<Gemm> gemms_;
 };

@@ -27,7 +27,6 @@ public:
 struct Tiles {
     std::int64_t tile_m = 64;   // tokens per task of the down- and up-projection
     std::int64_t tile_n = 512;  // columns of Y per block of the up-projection (B's block stays in L1/L2)
-    std::int64_t tile_k = 256;  // elements of a row of X per block of the down-projection (Aᵀ's block stays in L1)
 };
 
 // Tokens [begin, end).
@@ -68,21 +67,25 @@ private:
 void dropout(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, void* out);
 void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64_t count);
 
-// The fused passes. Every adapter's A transposed, as floats (built once): rp rows (r padded with
-// zero rows to whole register blocks) of kp columns (K padded with zeros to whole vectors).
-struct DownWeights {
+// The fused passes' layouts of every adapter's A and B (built once, as weights are): A transposed,
+// rp rows (r padded with zero rows to whole register blocks) of kp columns (K padded with zeros to
+// a multiple of 32); for bf16 problems also B in pairs of rows, (B[j][n], B[j+1][n]) adjacent, the
+// layout a bf16 dot-product instruction takes.
+struct AdapterWeights {
     std::int64_t rp = 0, kp = 0;
-    std::vector<float> a;  // adapters × rp × kp
+    std::vector<float> a;                   // adapters × rp × kp
+    std::vector<std::uint16_t> a16;         // the same as bf16 bits
+    std::vector<std::uint16_t> b16_pairs;   // adapters × rp/2 × N × 2
 };
-DownWeights down_weights(const LoraWorkload& w);
+AdapterWeights adapter_weights(const LoraWorkload& w);
 // rp for rank r.
 std::int64_t padded_rank(std::int64_t r);
 // S (M×rp floats, rows [t0, t1)) = α / (1 - p) · (mask ⊙ X)·A_adapter(t): X read once, the mask
 // applied as it is read; each token looks up its adapter.
-void down_project(const LoraWorkload& w, const DownWeights& a, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
+void down_project(const LoraWorkload& w, const AdapterWeights& a, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
                   float* s);
 // Y rows [t0, t1) = S·B_adapter(t), written once in the dtype (the base GEMM then accumulates onto it).
-void up_project(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_t t0, std::int64_t t1,
+void up_project(const LoraWorkload& w, const AdapterWeights& a, const float* s, std::int64_t t0, std::int64_t t1,
                 const Tiles& tiles, void* y);
 
 }  // namespace memwall::lora_cpu

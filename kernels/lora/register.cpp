@@ -59,7 +59,6 @@ lora_cpu::Tiles tiles_of(const Params& point) {
     lora_cpu::Tiles t;
     t.tile_m = point.integer("tile_m");
     t.tile_n = point.integer("tile_n");
-    t.tile_k = point.integer("tile_k");
     return t;
 }
 
@@ -68,10 +67,6 @@ std::vector<Axis> tile_tunables() {
                   1, 1 << 16),
             sized(tunable(int_axis("tile_n", {lora_cpu::Tiles{}.tile_n},
                                    "columns of Y per block of the up-projection (B's block is reused across the task's tokens)")),
-                  1, 1 << 20),
-            sized(tunable(int_axis("tile_k", {lora_cpu::Tiles{}.tile_k},
-                                   "elements of a row of X per block of the down-projection (Aᵀ's block is reused across "
-                                   "the task's tokens)")),
                   1, 1 << 20)};
 }
 

@@ -31,7 +31,6 @@ inline Params point_of(const Shape& s) {
     p.set("dtype", s.dtype);
     p.set("tile_m", std::int64_t{64});
     p.set("tile_n", std::int64_t{512});
-    p.set("tile_k", std::int64_t{256});
     return p;
 }
 
