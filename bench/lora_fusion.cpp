@@ -3,8 +3,11 @@
 // time of base (X·W alone), unfused, fused and multi_adapter with 4 adapters; each LoRA variant's
 // overhead over base, (t - t_base) / t_base; fused/unfused (t_unfused / t_fused); and the extra
 // passes' modelled bytes over their measured time, which says why the overheads are what they
-// are. Then multi_adapter with 1 adapter against fused, and with 4 against 4 separate fused calls.
-//   bench_lora [rounds]   (5)
+// are. The end-to-end overheads are differences of a few percent between GEMMs whose run-to-run
+// spread is of that order; each variant also times its passes (phase.<pass>.seconds), so the
+// overhead outside the base GEMM is printed too, which is what fusion changes. Then multi_adapter
+// with 1 adapter against fused, and with 4 against 4 separate fused calls.
+//   bench_lora [rounds]   (7)
 // Every variant is checked against the float64 reference first. Variants of a row run in rounds,
 // one run each per round, so a load that comes and goes affects them alike; times are medians.
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/catalogue.hpp"
@@ -27,6 +31,16 @@ using namespace memwall;
 double median(std::vector<double> xs) {
     std::sort(xs.begin(), xs.end());
     return xs[xs.size() / 2];
+}
+
+double iqr(std::vector<double> xs) {
+    std::sort(xs.begin(), xs.end());
+    return xs[xs.size() * 3 / 4] - xs[xs.size() / 4];
+}
+
+double counter_value(const std::vector<Counter>& cs, std::string_view name) {
+    const Counter* c = find_counter(cs, name);
+    return c ? c->value : 0.0;
 }
 
 struct Run {
@@ -48,7 +62,7 @@ Params point(const Catalogue& cat, const Run& r, std::int64_t m, const std::stri
     return s.points().front();
 }
 
-// The bytes of the passes a variant adds to base, from the model (bytes.dram, or the outermost level).
+// The bytes of the passes a variant adds to base, from the model (bytes.dram).
 double extra_bytes(const Params& p, LoraMethod method, const MemoryHierarchy& mh) {
     const LoraProblem problem = LoraProblem::from(p);
     auto dram = [&](LoraMethod m) {
@@ -62,7 +76,7 @@ double extra_bytes(const Params& p, LoraMethod method, const MemoryHierarchy& mh
 }  // namespace
 
 int main(int argc, char** argv) {
-    const long rounds = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 5;
+    const long rounds = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 7;
     if (rounds < 3 || rounds > 1000) {
         std::fprintf(stderr, "usage: bench_lora [rounds 3..1000]\n");
         return 2;
@@ -74,11 +88,12 @@ int main(int argc, char** argv) {
     std::printf("host: %s, %d threads; LoRAFusion's shape K = N = 4096, r = 16, alpha = 16, dropout 0.1; "
                 "median of %ld rounds\n",
                 cpu_model().c_str(), mh.cpus, rounds);
-    std::printf("overhead = (t - t_base) / t_base; extra GB/s = modelled bytes of the variant's passes beyond "
-                "base's / (t - t_base)\n\n");
-    std::printf("%-5s %5s %9s %9s %9s %9s | %8s %8s %8s | %7s %7s | %8s %8s\n", "dtype", "M", "base ms", "unfused",
-                "fused", "multi(4)", "ovh unf", "ovh fus", "ovh mul4", "unf/fus", "target", "unf GB/s", "fus GB/s");
-    bool all_ok = true, targets_met = true;
+    std::printf("end to end: overhead = (t - t_base) / t_base, medians of whole runs, within the base GEMM's run-to-run\n"
+                "  spread (its IQR is printed); passes: the variant's time outside its base GEMM (phase medians) over\n"
+                "  base's GEMM, which is what fusion changes; GB/s = modelled bytes of the extra passes / their time\n\n");
+    std::printf("%-5s %5s %9s %6s %9s %9s %9s | %-22s | %-22s | %8s %8s\n", "dtype", "M", "base ms", "IQR", "unfused",
+                "fused", "multi(4)", "end to end: unf fus", "passes: unf fus", "unf GB/s", "fus GB/s");
+    bool all_ok = true, met_end_to_end = true, met_passes = true;
     std::vector<std::string> adapter_lines, phase_lines;
     for (const std::string dtype : {"fp32", "bf16"})
         for (const std::int64_t m : {2048, 4096}) {
@@ -106,15 +121,27 @@ int main(int argc, char** argv) {
             std::vector<double> t;
             for (const auto& ts : times) t.push_back(median(ts));
             const double base = t[0], unfused = t[1], fused = t[2], multi4 = t[3], multi1 = t[4], fused4 = t[5];
-            const double ovh_unfused = (unfused - base) / base, ovh_fused = (fused - base) / base;
-            const bool met = ovh_fused <= ovh_unfused / 2 && unfused / fused >= 1.0;
-            targets_met = targets_met && met;
-            const double gbs_unfused = extra_bytes(points[1], LoraMethod::unfused, mh) / (unfused - base) / 1e9;
-            const double gbs_fused = extra_bytes(points[2], LoraMethod::fused, mh) / (fused - base) / 1e9;
-            std::printf("%-5s %5lld %9.2f %9.2f %9.2f %9.2f | %7.1f%% %7.1f%% %7.1f%% | %6.3fx %7s | %8.1f %8.1f\n",
-                        dtype.c_str(), static_cast<long long>(m), 1e3 * base, 1e3 * unfused, 1e3 * fused, 1e3 * multi4,
-                        100 * ovh_unfused, 100 * ovh_fused, 100 * (multi4 - base) / base, unfused / fused,
-                        met ? "met" : "MISSED", gbs_unfused, gbs_fused);
+            // The passes: a variant's phases other than its base GEMM.
+            auto passes = [&](std::size_t i) {
+                double sum = 0;
+                for (const Counter& c : instances[i]->sampled_counters())
+                    if (c.name != "phase.gemm.seconds") sum += c.value;
+                return sum;
+            };
+            const double base_gemm = counter_value(instances[0]->sampled_counters(), "phase.gemm.seconds");
+            const double e_unfused = (unfused - base) / base, e_fused = (fused - base) / base;
+            const double p_unfused = passes(1) / base_gemm, p_fused = passes(2) / base_gemm;
+            const bool met_e = e_fused <= e_unfused / 2 && unfused / fused >= 1.0;
+            const bool met_p = p_fused <= p_unfused / 2 && p_fused <= p_unfused;
+            met_end_to_end = met_end_to_end && met_e;
+            met_passes = met_passes && met_p;
+            char e_col[64], p_col[64];
+            std::snprintf(e_col, sizeof e_col, "%5.1f%% %5.1f%% %s", 100 * e_unfused, 100 * e_fused, met_e ? "met" : "MISSED");
+            std::snprintf(p_col, sizeof p_col, "%5.1f%% %5.1f%% %s", 100 * p_unfused, 100 * p_fused, met_p ? "met" : "MISSED");
+            std::printf("%-5s %5lld %9.2f %5.1f%% %9.2f %9.2f %9.2f | %-22s | %-22s | %8.1f %8.1f\n", dtype.c_str(),
+                        static_cast<long long>(m), 1e3 * base, 100 * iqr(times[0]) / base, 1e3 * unfused, 1e3 * fused,
+                        1e3 * multi4, e_col, p_col, extra_bytes(points[1], LoraMethod::unfused, mh) / passes(1) / 1e9,
+                        extra_bytes(points[2], LoraMethod::fused, mh) / passes(2) / 1e9);
             char line[256];
             std::snprintf(line, sizeof line,
                           "%-5s %5lld  multi_adapter(1) %8.2f ms vs fused %8.2f ms (%.3fx) | multi_adapter(4) overhead "
@@ -133,8 +160,9 @@ int main(int argc, char** argv) {
                 phase_lines.push_back(l);
             }
         }
-    std::printf("\ntargets per row: fused's overhead <= half of unfused's, and fused >= 1.0x unfused: %s\n",
-                targets_met ? "met in every row" : "MISSED in some row");
+    std::printf("\ntargets per row (fused's overhead <= half of unfused's; fused >= 1.0x unfused): end to end %s; "
+                "passes %s\n",
+                met_end_to_end ? "met in every row" : "MISSED in some row", met_passes ? "met in every row" : "MISSED in some row");
     std::printf("\npasses (medians; gemm is the base GEMM, accumulating onto Y in fused; down and up the "
                 "projections; dropout and add unfused's extra sweeps)\n");
     for (const auto& l : phase_lines) std::printf("%s\n", l.c_str());
