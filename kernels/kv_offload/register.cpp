@@ -1,0 +1,102 @@
+// The kv_offload family in the catalogue: its axes, the scratch directory's checks before
+// anything is measured, the workload, and the CPU variants with their page-cache handling.
+#include "kernels/kv_offload/register.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <limits>
+
+#include "kernels/kv_offload/cpu_kernels.hpp"
+#include "kernels/kv_offload/kv_offload.hpp"
+#include "kernels/kv_offload/variant_case.hpp"
+#include "profiler/byte_model.hpp"
+
+namespace memwall {
+
+namespace {
+
+Axis sized(Axis a, double min, double max) {
+    bounded(a, min, max);
+    return a;
+}
+
+enum class Method { resident, pread, mmap };
+
+// The model: FLOPs, the tier's bytes as compulsory traffic (from DRAM for resident), and what the
+// variant asks of the tier (tier.bytes, tier.requests), which its own count in a run matches.
+std::vector<Counter> kv_model(const KvProblem& p, Method m, const MemoryHierarchy& mh) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    const double staging = m == Method::pread ? static_cast<double>(p.selected()) * static_cast<double>(p.page_bytes()) : 0;
+    std::vector<Counter> out = byte_model(p.flops(), p.min_bytes(), staging, mh, {{inf, p.min_bytes() + 2.0 * staging}});
+    const double selected = static_cast<double>(p.steps * p.selected());
+    double requests = 0;
+    if (m == Method::pread) requests = selected;
+    if (m == Method::mmap) {
+        const auto os_page = static_cast<double>(::sysconf(_SC_PAGESIZE));
+        requests = selected * std::ceil(static_cast<double>(p.page_bytes()) / os_page);
+    }
+    out.push_back({"tier.bytes", p.tier_bytes(), "B", CounterSource::model});
+    out.push_back({"tier.requests", requests, "", CounterSource::model});
+    return out;
+}
+
+Variant variant(std::string name, std::string description, Method m) {
+    Variant v;
+    v.name = std::move(name);
+    v.description = std::move(description);
+    v.backend = Backend::cpu;
+    v.prepare = [m](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
+        const auto& w = workload_as<KvWorkload>(wl);
+        std::unique_ptr<kv_cpu::Kernel> k;
+        switch (m) {
+            case Method::resident: k = kv_cpu::make_resident(w); break;
+            case Method::pread: k = kv_cpu::make_pread(w); break;
+            case Method::mmap: k = kv_cpu::make_mmap(w); break;
+        }
+        return std::make_unique<KvInstance>(w, std::move(k));
+    };
+    v.model = [m](const Params& point, const MemoryHierarchy& mh) { return kv_model(KvProblem::from(point), m, mh); };
+    return v;
+}
+
+}  // namespace
+
+void register_kv_offload(Catalogue& c) {
+    Family f;
+    f.name = "kv_offload";
+    f.description = "decode attention (one query per head) over the KV pages a seeded selection picks each step, the "
+                    "pages in a scratch file in $MEMWALL_SCRATCH (default the temp directory), removed afterwards";
+    f.problem_axes = {
+        sized(int_axis("context", {4096}, "tokens in the KV cache"), 1, 1LL << 28),
+        sized(int_axis("page_tokens", {16}, "tokens per page (a page holds every head's K and V of its tokens)"), 1,
+              1 << 20),
+        sized(int_axis("heads", {4}, "KV heads, one query each per step"), 1, 1024),
+        sized(int_axis("head_dim", {128}, "elements per key, value and query"), 1, 4096),
+        enum_axis("dtype", {"fp32"}, {"fp32"}, "element type of Q, K, V and the output"),
+        sized(real_axis("select", {0.125}, "fraction of the pages selected per step"), 0, 1),
+        sized(real_axis("reuse", {0.5}, "fraction of a step's pages the previous step also selected (NOSA's locality)"),
+              0, 1),
+        sized(int_axis("steps", {4}, "decode steps per run, each with its own queries and selection"), 1, 1 << 16),
+        enum_axis("tier", {"file"}, {"file"}, "where the pages live: a file in the scratch directory"),
+        sized(int_axis("warm", {0}, "1: keep the file's pages in the page cache between runs; 0: evict them before each"),
+              0, 1),
+    };
+    // The scratch directory is checked here, before the database is opened or anything measured.
+    f.validate = [](const Params& p) { check_scratch_directory(kv_scratch_directory(), KvProblem::from(p).file_bytes()); };
+    f.make_workload = [](const Params& problem, std::uint64_t seed) -> std::unique_ptr<Workload> {
+        return std::make_unique<KvWorkload>(KvProblem::from(problem), seed, kv_scratch_directory());
+    };
+    c.add_family(std::move(f));
+    for (Variant v : {variant("resident", "all pages in DRAM: attention straight over the selected pages (the upper bound)",
+                              Method::resident),
+                      variant("pread", "one pread per selected page into a DRAM staging buffer, then attention",
+                              Method::pread),
+                      variant("mmap",
+                              "the file mapped; each step's pages touched once per OS page (faults and readahead bring "
+                              "them in), then attention over the mapping",
+                              Method::mmap)})
+        c.add_variant("kv_offload", std::move(v));
+}
+
+}  // namespace memwall
