@@ -1,5 +1,6 @@
 #include "cli/isolation_args.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -29,6 +30,10 @@ void add_isolation_options(CLI::App* cmd, IsolationArgs& a) {
                   "ends the command)");
     cmd->add_option("--case-memory", a.case_memory,
                     "memory a case may allocate, e.g. 8GiB (default: no limit); past it the case fails alone");
+    cmd->add_option("--scratch", a.scratch,
+                    "directory for the files a family keeps its data in (kv_offload's slow tier), created and removed "
+                    "by the run (default: $MEMWALL_SCRATCH, else the temp directory)")
+        ->each([](const std::string& dir) { ::setenv("MEMWALL_SCRATCH", dir.c_str(), 1); });
 }
 
 IsolationOptions isolation_from(const IsolationArgs& a) {

@@ -1,5 +1,5 @@
 // The options of every command that measures cases (run, ci, tune): isolation in worker
-// processes, on unless --no-isolate, and the memory a case may allocate.
+// processes, on unless --no-isolate, the memory a case may allocate, and the scratch directory.
 #pragma once
 
 #include <string>
@@ -13,8 +13,12 @@ namespace memwall::cli {
 struct IsolationArgs {
     bool no_isolate = false;
     std::string case_memory;  // "" none, else a size ("4GiB")
+    std::string scratch;      // --scratch DIR; "" leaves $MEMWALL_SCRATCH as it is
 };
 
+// --scratch DIR sets $MEMWALL_SCRATCH as it is parsed, before any family validates its problems:
+// families that keep data in a file (kv_offload's slow tier) read it there, and the case workers
+// inherit it.
 void add_isolation_options(CLI::App* cmd, IsolationArgs& a);
 
 // Workers are this very executable (`case-worker`), so a user's own main that calls run_cli

@@ -66,7 +66,7 @@ void register_kv_offload(Catalogue& c) {
     Family f;
     f.name = "kv_offload";
     f.description = "decode attention (one query per head) over the KV pages a seeded selection picks each step, the "
-                    "pages in a scratch file in $MEMWALL_SCRATCH (default the temp directory), removed afterwards";
+                    "pages in a scratch file in --scratch DIR (else $MEMWALL_SCRATCH, else the temp directory), removed afterwards";
     f.problem_axes = {
         sized(int_axis("context", {4096}, "tokens in the KV cache"), 1, 1LL << 28),
         sized(int_axis("page_tokens", {16}, "tokens per page (a page holds every head's K and V of its tokens)"), 1,

@@ -77,7 +77,7 @@ fs::path kv_scratch_directory() {
 }
 
 void check_scratch_directory(const fs::path& dir, std::uint64_t file_bytes) {
-    const std::string hint = " (set MEMWALL_SCRATCH to another directory)";
+    const std::string hint = " (give another with --scratch DIR)";
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         throw EnvironmentError("kv_offload: scratch directory " + dir.string() + " is not a directory" + hint);

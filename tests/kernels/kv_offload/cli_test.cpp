@@ -45,6 +45,16 @@ TEST(KvOffloadCli, DefaultSweepPassesAndLeavesNoFile) {
     EXPECT_TRUE(snapshot(scratch.path).empty());
 }
 
+TEST(KvOffloadCli, TheScratchOptionNamesTheDirectory) {
+    TempDir cwd, scratch;
+    const Result r = run_memwall(run_args({"--scratch", scratch.path.string()}), cwd.path);
+    ASSERT_EQ(r.status, 0) << r.err << r.out;
+    EXPECT_TRUE(snapshot(scratch.path).empty());
+    TempDir fresh;
+    expect_refused(run_memwall(run_args({"--scratch", "/proc"}), fresh.path), fresh,
+                   "cannot create files in scratch directory /proc");
+}
+
 TEST(KvOffloadCli, BadScratchDirectoriesStopTheRun) {
     TempDir cwd, scratch;
     expect_refused(run_with_scratch("/proc", cwd), cwd, "cannot create files in scratch directory /proc");
