@@ -43,6 +43,16 @@ inline const Catalogue& catalogue() {
     return c;
 }
 
+// A fp32 problem with LoRAFusion's dropout and α (the CUDA tests' sizes).
+inline LoraProblem problem(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t r, std::int64_t adapters) {
+    return LoraProblem::from(point_of({m, k, n, r, adapters}));
+}
+
+inline std::string label(const LoraProblem& p) {
+    return "M" + std::to_string(p.m) + " K" + std::to_string(p.k) + " N" + std::to_string(p.n) + " r" +
+           std::to_string(p.r) + " adapters " + std::to_string(p.adapters);
+}
+
 // Y by the definition: token t's adapter is the a with segment_begin(a) <= t < segment_begin(a+1).
 inline std::vector<double> naive_lora(const LoraWorkload& w, bool base_only) {
     const LoraProblem& p = w.problem();

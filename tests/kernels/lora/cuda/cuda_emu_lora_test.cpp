@@ -15,6 +15,7 @@
 #include "kernels/lora/lora.hpp"
 #include "kernels/lora/register.hpp"
 #include "kernels/lora/register_cuda.hpp"
+#include "../lora_test_support.hpp"
 
 namespace memwall {
 namespace {
@@ -22,20 +23,10 @@ namespace {
 using lora_cuda::Method;
 using lora_cuda::Tuning;
 
-LoraProblem problem(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t r, std::int64_t adapters) {
-    LoraProblem p;
-    p.m = m;
-    p.k = k;
-    p.n = n;
-    p.r = r;
-    p.adapters = adapters;
-    p.dropout = 0.1;
-    p.alpha = 16;
-    return p;
-}
+using lora_test::problem;
 
 std::ostream& operator<<(std::ostream& os, const LoraProblem& p) {
-    return os << "M" << p.m << " K" << p.k << " N" << p.n << " r" << p.r << " adapters " << p.adapters;
+    return os << lora_test::label(p);
 }
 
 const char* name(Method m) {

@@ -13,6 +13,7 @@
 #include "kernels/lora/cuda/traffic_model.hpp"
 #include "kernels/lora/lora.hpp"
 #include "kernels/lora/register_cuda.hpp"
+#include "../lora_test_support.hpp"
 
 namespace memwall {
 namespace {
@@ -21,22 +22,8 @@ using lora_cuda::Method;
 using lora_cuda::Tuning;
 using U = std::uint64_t;
 
-LoraProblem problem(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t r, std::int64_t adapters) {
-    LoraProblem p;
-    p.m = m;
-    p.k = k;
-    p.n = n;
-    p.r = r;
-    p.adapters = adapters;
-    p.dropout = 0.1;
-    p.alpha = 16;
-    return p;
-}
-
-std::string label(const LoraProblem& p) {
-    return "M" + std::to_string(p.m) + " K" + std::to_string(p.k) + " N" + std::to_string(p.n) + " r" +
-           std::to_string(p.r) + " adapters " + std::to_string(p.adapters);
-}
+using lora_test::label;
+using lora_test::problem;
 
 const std::vector<LoraProblem> problems = {problem(64, 128, 128, 16, 1), problem(37, 45, 29, 5, 3),
                                            problem(50, 70, 33, 16, 3)};
