@@ -13,6 +13,7 @@
 #include "core/backend.hpp"
 #include "core/params.hpp"
 #include "core/space.hpp"
+#include "profiler/ceilings.hpp"
 #include "profiler/counter.hpp"
 #include "profiler/memory_hierarchy.hpp"
 
@@ -99,6 +100,11 @@ struct Family {
     // Random inputs (never zeros) and the float64 reference for a problem point.
     std::function<std::unique_ptr<Workload>(const Params& problem, std::uint64_t seed)> make_workload;
     std::vector<Variant> variants;
+    // Ceilings of memory only this family's cases use (kv_offload's slow tier), measured by a run
+    // before the family's cases: given the run's ceilings so far and the family's problems in the
+    // run, those to add (replacing any of the same name); empty when `have` already suits. May be
+    // empty.
+    std::function<std::vector<Ceiling>(const Ceilings& have, const std::vector<Params>& problems)> ceilings;
 
     const Variant* find(const std::string& variant, Backend b) const;
     // The space of one variant: the family's problem axes, the variant's tunables, both sets

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -80,6 +81,27 @@ CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress
     return m;
 }
 
+Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCase>& cases) {
+    std::vector<std::pair<const Family*, std::vector<Params>>> problems;  // in the cases' order
+    for (const PlannedCase& c : cases) {
+        if (!c.family->ceilings) continue;
+        auto it = std::find_if(problems.begin(), problems.end(), [&](const auto& f) { return f.first == c.family; });
+        if (it == problems.end()) it = problems.insert(problems.end(), {c.family, {}});
+        it->second.push_back(c.problem);
+    }
+    Ceilings out = have;
+    for (const auto& [family, ps] : problems)
+        for (Ceiling& x : family->ceilings(out, ps)) {
+            const auto same = std::find_if(out.items.begin(), out.items.end(),
+                                           [&](const Ceiling& c) { return c.name == x.name; });
+            if (same != out.items.end())
+                *same = std::move(x);
+            else
+                out.items.push_back(std::move(x));
+        }
+    return out;
+}
+
 namespace {
 
 Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const SessionOptions& options,
@@ -108,7 +130,8 @@ Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const Session
 
 RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>& backends,
                        const SessionOptions& options)
-    : store_(&store), id_(id), mh_(detect_memory_hierarchy()) {
+    : store_(&store), id_(id), mh_(detect_memory_hierarchy()),
+      family_ceilings_(options.ceilings != CeilingsMode::none && !options.given_ceilings) {
     if (store.run_properties(id).empty()) store.set_run_properties(id, describe_devices(backends, mh_));
     ceilings_ = store.ceilings(id);
     if (ceilings_.empty()) {
@@ -130,6 +153,16 @@ RunSession RunSession::resume(Store& store, std::int64_t run_id, const std::vect
 
 RunnerResult RunSession::measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
                                  benchmark::BenchmarkReporter* display) {
+    if (family_ceilings_) {
+        Ceilings all = with_family_ceilings(ceilings_, cases);
+        if (all.items.size() != ceilings_.items.size() ||
+            !std::equal(all.items.begin(), all.items.end(), ceilings_.items.begin(), [](const Ceiling& a, const Ceiling& b) {
+                return a.name == b.name && a.value == b.value && a.method == b.method;
+            })) {
+            store_->save_ceilings(id_, all);
+            ceilings_ = std::move(all);
+        }
+    }
     return run_cases(*store_, id_, cases, mh_, options, display);
 }
 

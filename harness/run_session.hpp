@@ -53,6 +53,11 @@ ReuseChoice choose_ceilings_to_reuse(const Store& store, const std::string& host
 // measurement's not_found.
 CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress);
 
+// `have` with the ceilings of the cases' families that have their own (Family::ceilings) added,
+// each replacing one of the same name; each such family is asked once, with its problems in the
+// cases' order.
+Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCase>& cases);
+
 struct SessionOptions {
     CeilingsMode ceilings = CeilingsMode::reuse;
     std::optional<Ceilings> given_ceilings;  // used as they are (a run measured beside another)
@@ -72,7 +77,9 @@ public:
     const MemoryHierarchy& hierarchy() const { return mh_; }
     const Ceilings& ceilings() const { return ceilings_; }
 
-    // Measures the cases the run lacks (run_cases) and commits each as it is measured.
+    // Measures the cases the run lacks (run_cases) and commits each as it is measured; first, the
+    // ceilings of the cases' families that have their own (Family::ceilings), unless the run's
+    // ceilings are none or given.
     RunnerResult measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
                          benchmark::BenchmarkReporter* display);
     void finish(RunStatus status);
@@ -83,6 +90,7 @@ private:
     std::int64_t id_;
     MemoryHierarchy mh_;
     Ceilings ceilings_;
+    bool family_ceilings_ = true;
 };
 
 }  // namespace memwall

@@ -35,6 +35,7 @@ const std::vector<LevelRule>& level_rules() {
 }
 
 int outer_rank(std::string_view level) {
+    if (level.rfind("tier.", 0) == 0) return -1;  // a slower tier behind DRAM (kv_offload's file)
     if (level == "dram") return 0;
     if (level == "llc") return 1;
     int n = 0;

@@ -37,7 +37,7 @@ struct LevelBytes {
 // appearance. A level's bytes from one source come from its first matching rule.
 std::vector<LevelBytes> bytes_by_level(const std::vector<Counter>& counters);
 
-// Outermost first: dram, llc, then numbered levels from the highest (l3, l2, l1), then any
+// Outermost first: a slower tier ("tier.*"), dram, llc, then numbered levels from the highest (l3, l2, l1), then any
 // other name; for sorting levels.
 int outer_rank(std::string_view level);
 

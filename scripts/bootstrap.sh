@@ -15,6 +15,8 @@ packages=(
   libopenblas-openmp-dev libdnnl-dev
   # The spgemm family's CPU peer, SuiteSparse:GraphBLAS (OpenMP too).
   libgraphblas-dev
+  # The kv_offload family's asynchronous reads of its slow tier.
+  liburing-dev
   libboost-context-dev
   qt6-base-dev qt6-svg-dev libgl-dev
   # The fuzz preset (fuzz/README.md): clang, its libFuzzer and sanitizer runtimes (libclang-rt-14-dev,

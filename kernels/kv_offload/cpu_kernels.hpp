@@ -5,15 +5,21 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "kernels/kit/phase_times.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
 
+namespace memwall {
+class UringReader;
+}
+
 namespace memwall::kv_cpu {
 
-// What a run asked of the tier: bytes, and requests (preads, or OS pages touched through a map).
+// What a run asked of the tier: bytes, and requests (preads, io_uring reads, or OS pages touched
+// through a map); and the pages a DRAM cache served instead.
 struct Tally {
-    std::uint64_t bytes = 0, requests = 0;
+    std::uint64_t bytes = 0, requests = 0, hits = 0;
 };
 
 class Kernel {
@@ -23,6 +29,10 @@ public:
     virtual void run(float* out, kit::PhaseTimes& phases) = 0;
     // Whether the kernel reads the scratch file (through the page cache).
     virtual bool reads_file() const = 0;
+    // Whether its reads bypass the page cache (O_DIRECT), so eviction changes nothing.
+    virtual bool bypasses_page_cache() const { return false; }
+    // How it reads, for the case's detail (queue depth, O_DIRECT or why not); empty: nothing.
+    virtual std::string notes() const { return {}; }
     // Drops the file's pages from the page cache, and from this kernel's mappings; returns the
     // file's OS pages still resident. Only for kernels that read the file.
     virtual std::uint64_t evict() = 0;
@@ -39,5 +49,16 @@ std::unique_ptr<Kernel> make_pread(const KvWorkload& w);
 // The file mapped read-only; the selected pages touched once per OS page (faulting them in),
 // then attention over the mapping.
 std::unique_ptr<Kernel> make_mmap(const KvWorkload& w);
+// The selected pages read through io_uring, `depth` in flight, O_DIRECT where possible.
+std::unique_ptr<Kernel> make_uring(const KvWorkload& w, unsigned depth);
+// An LRU of `capacity` pages (at least a step's selection) in front of the file; the misses read
+// as uring reads them.
+std::unique_ptr<Kernel> make_cached(const KvWorkload& w, unsigned depth, std::int64_t capacity);
+
+// Whether the uring readers use O_DIRECT on `w`: the file system takes it and pages are whole
+// 4 KiB blocks.
+bool direct_reads(const KvWorkload& w);
+// What a uring reader does: queue depth, O_DIRECT or why not, registered buffers or not.
+std::string uring_notes(const KvWorkload& w, const UringReader& r);
 
 }  // namespace memwall::kv_cpu

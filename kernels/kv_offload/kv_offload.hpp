@@ -69,6 +69,11 @@ struct KvProblem {
 // adds selected() - reused() pages the previous step did not select.
 std::vector<std::vector<std::int64_t>> kv_selections(const KvProblem& p, std::uint64_t seed);
 
+// The pages an LRU of `capacity` pages (at least one step's selection), empty at the start, serves
+// from DRAM over `selections`: a page is a hit when the cache holds it from an earlier step;
+// misses evict the pages last used longest ago, the lowest page first among pages of one step.
+std::uint64_t lru_hits(const std::vector<std::vector<std::int64_t>>& selections, std::int64_t capacity);
+
 // o = softmax(scale q·Kᵀ)·V over `n` tokens in float64: q is d values, key j at k + j*d.
 void kv_attention_reference(const double* q, const double* k, const double* v, std::int64_t n, std::int64_t d,
                             double* out);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numeric>
+#include <set>
 #include <random>
 #include <string>
 
@@ -98,6 +100,36 @@ std::vector<std::vector<std::int64_t>> kv_selections(const KvProblem& p, std::ui
         out.push_back(std::move(next));
     }
     return out;
+}
+
+std::uint64_t lru_hits(const std::vector<std::vector<std::int64_t>>& selections, std::int64_t capacity) {
+    std::map<std::int64_t, std::int64_t> last;           // the cached pages and the step that used them last
+    std::set<std::pair<std::int64_t, std::int64_t>> age;  // (step, page): the first entry goes first
+    std::uint64_t hits = 0;
+    for (std::size_t s = 0; s < selections.size(); ++s) {
+        const auto step = static_cast<std::int64_t>(s);
+        std::vector<std::int64_t> missed;
+        for (const std::int64_t page : selections[s]) {
+            const auto it = last.find(page);
+            if (it == last.end()) {
+                missed.push_back(page);
+                continue;
+            }
+            ++hits;
+            age.erase({it->second, page});
+            it->second = step;
+            age.insert({step, page});
+        }
+        for (const std::int64_t page : missed) {
+            if (static_cast<std::int64_t>(last.size()) == capacity) {
+                last.erase(age.begin()->second);
+                age.erase(age.begin());
+            }
+            last[page] = step;
+            age.insert({step, page});
+        }
+    }
+    return hits;
 }
 
 }  // namespace memwall

@@ -1,5 +1,6 @@
 // The kv_offload family in the catalogue: its axes, the scratch directory's checks before
-// anything is measured, the workload, and the CPU variants with their page-cache handling.
+// anything is measured, the workload, the CPU variants with their page-cache handling, and the
+// tier's ceilings (tier_ceiling.hpp).
 #include "kernels/kv_offload/register.hpp"
 
 #include <unistd.h>
@@ -9,6 +10,7 @@
 
 #include "kernels/kv_offload/cpu_kernels.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
+#include "kernels/kv_offload/tier_ceiling.hpp"
 #include "kernels/kv_offload/variant_case.hpp"
 #include "profiler/byte_model.hpp"
 
@@ -21,24 +23,45 @@ Axis sized(Axis a, double min, double max) {
     return a;
 }
 
-enum class Method { resident, pread, mmap };
+enum class Method { resident, pread, mmap, uring, cached };
 
-// The model: FLOPs, the tier's bytes as compulsory traffic (from DRAM for resident), and what the
-// variant asks of the tier (tier.bytes, tier.requests), which its own count in a run matches.
-std::vector<Counter> kv_model(const KvProblem& p, Method m, const MemoryHierarchy& mh) {
+std::int64_t cache_pages(const KvProblem& p, const Params& point) {
+    return std::llround(point.real("cache") * static_cast<double>(p.selected()));
+}
+
+// The model: FLOPs; the tier's bytes (bytes.tier.rand.<page size>, the level the tier's ceiling
+// of that read size bounds; from DRAM for resident) and what the variant asks of the tier
+// (tier.bytes, tier.requests, cache.hits), which its own count in a run matches. `hits`: the
+// pages cached serves from DRAM (cached only; the workload's selections give them).
+std::vector<Counter> kv_model(const KvProblem& p, const Params& point, Method m, std::uint64_t hits,
+                              const MemoryHierarchy& mh) {
     constexpr double inf = std::numeric_limits<double>::infinity();
-    const double staging = m == Method::pread ? static_cast<double>(p.selected()) * static_cast<double>(p.page_bytes()) : 0;
-    std::vector<Counter> out = byte_model(p.flops(), p.min_bytes(), staging, mh, {{inf, p.min_bytes() + 2.0 * staging}});
+    const auto page = static_cast<double>(p.page_bytes());
     const double selected = static_cast<double>(p.steps * p.selected());
+    const double read = (selected - static_cast<double>(hits)) * page;  // from the tier
+    double workspace = 0;
+    if (m == Method::pread || m == Method::uring) workspace = static_cast<double>(p.selected()) * page;
+    if (m == Method::cached) workspace = static_cast<double>(cache_pages(p, point)) * page;
+    // DRAM: every selected page read by the attention, and each read from the tier written once
+    // into DRAM (a staging buffer, the cache, or the page cache).
+    const double qo = p.min_bytes() - p.tier_bytes();
+    const double dram = m == Method::resident ? p.min_bytes() : qo + selected * page + read;
+    std::vector<Counter> out = byte_model(p.flops(), p.min_bytes(), workspace, mh, {{inf, dram}});
     double requests = 0;
-    if (m == Method::pread) requests = selected;
+    if (m == Method::pread || m == Method::uring || m == Method::cached) requests = read / page;
     if (m == Method::mmap) {
         const auto os_page = static_cast<double>(::sysconf(_SC_PAGESIZE));
-        requests = selected * std::ceil(static_cast<double>(p.page_bytes()) / os_page);
+        requests = selected * std::ceil(page / os_page);
     }
-    out.push_back({"tier.bytes", p.tier_bytes(), "B", CounterSource::model});
+    if (m != Method::resident) out.push_back({"bytes." + tier_level(p.page_bytes()), read, "B", CounterSource::model});
+    out.push_back({"tier.bytes", read, "B", CounterSource::model});
     out.push_back({"tier.requests", requests, "", CounterSource::model});
+    if (m == Method::cached) out.push_back({"cache.hits", static_cast<double>(hits), "pages", CounterSource::model});
     return out;
+}
+
+Axis queue_depth_axis() {
+    return sized(tunable(int_axis("queue_depth", {32}, "io_uring reads in flight")), 1, 4096);
 }
 
 Variant variant(std::string name, std::string description, Method m) {
@@ -46,17 +69,39 @@ Variant variant(std::string name, std::string description, Method m) {
     v.name = std::move(name);
     v.description = std::move(description);
     v.backend = Backend::cpu;
-    v.prepare = [m](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
+    if (m == Method::uring || m == Method::cached) v.tunables.push_back(queue_depth_axis());
+    if (m == Method::cached)
+        v.tunables.push_back(sized(tunable(real_axis("cache", {1.0},
+                                                     "LRU capacity in pages, as a multiple of the pages a step selects "
+                                                     "(at least 1: a step's pages are all in reach at once)")),
+                                   1, 64));
+    v.prepare = [m](const Workload& wl, const Params& point) -> std::unique_ptr<Instance> {
         const auto& w = workload_as<KvWorkload>(wl);
         std::unique_ptr<kv_cpu::Kernel> k;
         switch (m) {
             case Method::resident: k = kv_cpu::make_resident(w); break;
             case Method::pread: k = kv_cpu::make_pread(w); break;
             case Method::mmap: k = kv_cpu::make_mmap(w); break;
+            case Method::uring:
+                k = kv_cpu::make_uring(w, static_cast<unsigned>(point.integer("queue_depth")));
+                break;
+            case Method::cached:
+                k = kv_cpu::make_cached(w, static_cast<unsigned>(point.integer("queue_depth")),
+                                        cache_pages(w.problem(), point));
+                break;
         }
         return std::make_unique<KvInstance>(w, std::move(k));
     };
-    v.model = [m](const Params& point, const MemoryHierarchy& mh) { return kv_model(KvProblem::from(point), m, mh); };
+    if (m == Method::cached)
+        v.input_model = [](const Workload& wl, const Params& point, const MemoryHierarchy& mh) {
+            const auto& w = workload_as<KvWorkload>(wl);
+            return kv_model(w.problem(), point, Method::cached, lru_hits(w.selections(), cache_pages(w.problem(), point)),
+                            mh);
+        };
+    else
+        v.model = [m](const Params& point, const MemoryHierarchy& mh) {
+            return kv_model(KvProblem::from(point), point, m, 0, mh);
+        };
     return v;
 }
 
@@ -87,6 +132,7 @@ void register_kv_offload(Catalogue& c) {
     f.make_workload = [](const Params& problem, std::uint64_t seed) -> std::unique_ptr<Workload> {
         return std::make_unique<KvWorkload>(KvProblem::from(problem), seed, kv_scratch_directory());
     };
+    f.ceilings = kv_tier_ceilings;
     c.add_family(std::move(f));
     for (Variant v : {variant("resident", "all pages in DRAM: attention straight over the selected pages (the upper bound)",
                               Method::resident),
@@ -95,7 +141,16 @@ void register_kv_offload(Catalogue& c) {
                       variant("mmap",
                               "the file mapped; each step's pages touched once per OS page (faults and readahead bring "
                               "them in), then attention over the mapping",
-                              Method::mmap)})
+                              Method::mmap),
+                      variant("uring",
+                              "each step's pages read through io_uring (liburing): queue_depth in flight, batched "
+                              "submissions, O_DIRECT into a registered page-aligned buffer where the file system and "
+                              "page size allow, then attention",
+                              Method::uring),
+                      variant("cached",
+                              "an LRU of hot pages in DRAM (cache x the pages a step selects), empty at the start of "
+                              "each run; only the misses are read, as uring reads them",
+                              Method::cached)})
         c.add_variant("kv_offload", std::move(v));
 }
 

@@ -8,6 +8,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -117,7 +118,8 @@ std::size_t remove_stale_scratch_files(const fs::path& dir) {
     return removed;
 }
 
-ScratchFile::ScratchFile(const fs::path& dir, const void* data, std::uint64_t bytes) : size_(bytes) {
+ScratchFile::ScratchFile(const fs::path& dir, std::uint64_t bytes, const void* chunk, std::uint64_t chunk_bytes)
+    : size_(bytes) {
     remove_stale_scratch_files(dir);
     static std::atomic<std::uint64_t> next{0};
     const auto pid = static_cast<std::int64_t>(::getpid());
@@ -125,9 +127,10 @@ ScratchFile::ScratchFile(const fs::path& dir, const void* data, std::uint64_t by
                    std::to_string(next++));
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd_ < 0) throw EnvironmentError(os_error("cannot create the KV file", path_, errno));
-    const auto* p = static_cast<const char*>(data);
+    const auto* p = static_cast<const char*>(chunk);
     for (std::uint64_t done = 0; done < bytes;) {
-        const ssize_t n = ::pwrite(fd_, p + done, bytes - done, static_cast<off_t>(done));
+        const std::uint64_t at = done % chunk_bytes;
+        const ssize_t n = ::pwrite(fd_, p + at, std::min(bytes - done, chunk_bytes - at), static_cast<off_t>(done));
         if (n <= 0) {
             const int err = n < 0 ? errno : ENOSPC;
             ::close(fd_);

@@ -27,7 +27,10 @@ class ScratchFile {
 public:
     // Creates the file in `dir`, writes `bytes` of `data` and syncs it (so its pages are clean
     // and can be evicted). Throws EnvironmentError when the machine refuses.
-    ScratchFile(const std::filesystem::path& dir, const void* data, std::uint64_t bytes);
+    ScratchFile(const std::filesystem::path& dir, const void* data, std::uint64_t bytes)
+        : ScratchFile(dir, bytes, data, bytes) {}
+    // The same, `bytes` long, `chunk` (of `chunk_bytes`) written over and over.
+    ScratchFile(const std::filesystem::path& dir, std::uint64_t bytes, const void* chunk, std::uint64_t chunk_bytes);
     ~ScratchFile();
     ScratchFile(const ScratchFile&) = delete;
     ScratchFile& operator=(const ScratchFile&) = delete;

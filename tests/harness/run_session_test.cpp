@@ -146,3 +146,44 @@ TEST(RunSession, TheRunKeepsTheAxesOfItsFamiliesAndVariants) {
 
 }  // namespace
 }  // namespace memwall
+
+namespace memwall {
+namespace {
+
+// A family with memory of its own (kv_offload's tier) adds its ceilings for a run with its cases,
+// asked once with its problems, replacing those of the same name; without its cases, nothing.
+TEST(RunSession, FamiliesWithTheirOwnCeilingsAddThem) {
+    Catalogue cat;
+    Family f;
+    f.name = "tiered";
+    f.problem_axes = {int_axis("n", {1, 2}, "elements")};
+    f.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
+    int calls = 0;
+    std::size_t problems = 0;
+    f.ceilings = [&](const Ceilings& have, const std::vector<Params>& ps) {
+        ++calls;
+        problems = ps.size();
+        EXPECT_NE(have.find("dram"), nullptr);  // the run's own come first
+        return std::vector<Ceiling>{{"tier.rand.4KiB", CeilingKind::bandwidth, 1e9, "B/s", "toy", 0},
+                                    {"dram", CeilingKind::bandwidth, 30e9, "B/s", "toy", 0}};
+    };
+    cat.add_family(std::move(f));
+    Variant v;
+    v.name = "plain";
+    cat.add_variant("tiered", v);
+    const auto cases = expand_sweep(SweepSpec{}, cat);
+
+    const Ceilings all = with_family_ceilings(two_ceilings(), cases);
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(problems, 2u);
+    ASSERT_EQ(all.items.size(), 3u);
+    EXPECT_EQ(all.find("dram")->value, 30e9);
+    EXPECT_EQ(all.find("tier.rand.4KiB")->value, 1e9);
+    EXPECT_EQ(all.find("fp32_fma")->value, 1e12);
+
+    EXPECT_EQ(with_family_ceilings(two_ceilings(), {}).items.size(), 2u);
+    EXPECT_EQ(calls, 1);
+}
+
+}  // namespace
+}  // namespace memwall

@@ -45,6 +45,7 @@ TEST(LevelTable, EachSourceKeepsItsOwnLevelsAndPerfGivesLowerBounds) {
 }
 
 TEST(LevelTable, OuterLevelsRankFirst) {
+    EXPECT_LT(outer_rank("tier.rand.64KiB"), outer_rank("dram"));  // a file behind DRAM (kv_offload)
     EXPECT_LT(outer_rank("dram"), outer_rank("llc"));
     EXPECT_LT(outer_rank("llc"), outer_rank("l3"));
     EXPECT_LT(outer_rank("l3"), outer_rank("l2"));

@@ -53,6 +53,19 @@ TEST(PlaceOnRoofline, AnInnerLevelCanBound) {
     EXPECT_EQ(p.levels.back().level, "l1");
 }
 
+TEST(PlaceOnRoofline, ASlowerTierBehindDramIsTheOutermostLevel) {
+    // kv_offload: 1 GB from a file whose 64 KiB random reads reach 2 GB/s; 1 GB of DRAM traffic.
+    Ceilings c = machine();
+    c.items.push_back({"tier.rand.64KiB", CeilingKind::bandwidth, 2e9, "B/s", "", 0});
+    auto p = place_on_roofline(
+        {model("flops", 1e8), model("bytes.dram", 1e9), model("bytes.tier.rand.64KiB", 1e9)}, 1.0, c);
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.levels.front().level, "tier.rand.64KiB");
+    EXPECT_EQ(p.bound, "tier.rand.64KiB");
+    EXPECT_DOUBLE_EQ(p.bytes_per_second, 1e9);
+    EXPECT_DOUBLE_EQ(p.percent_of_bound, 50);
+}
+
 TEST(PlaceOnRoofline, ComputeBound) {
     auto p = place_on_roofline(
         {model("flops", 1e12), model("bytes.dram", 1e9), model("bytes.llc", 2e9)}, 2.0, machine());

@@ -20,10 +20,34 @@ const Catalogue& catalogue() {
     return c;
 }
 
-double model_counter(const Variant& v, const Params& p, const std::string& name) {
-    const auto cs = v.model(p, MemoryHierarchy{});
+// `name` from the variant's model (from the workload's selections for cached), -1 if absent.
+double model_counter(const Variant& v, const Workload& w, const Params& p, const std::string& name) {
+    const auto cs = v.input_model ? v.input_model(w, p, MemoryHierarchy{}) : v.model(p, MemoryHierarchy{});
     const Counter* c = find_counter(cs, name);
     return c ? c->value : -1;
+}
+
+const std::vector<std::string> all_variants = {"resident", "pread", "mmap", "uring", "cached"};
+
+// The problem and the variant's tunables at their defaults.
+Params point(const std::string& variant, Params problem) {
+    for (const Axis& a : catalogue().variant("kv_offload", variant, Backend::cpu).tunables)
+        problem.set(a.name, a.defaults.front());
+    return problem;
+}
+
+// Runs the instance twice on poisoned outputs (the second timed, so evicted first when cold)
+// and checks both.
+void run_and_check(Instance& inst) {
+    for (int run = 0; run < 2; ++run) {
+        inst.poison();
+        if (run == 0)
+            inst.run();
+        else
+            (void)inst.run_timed();
+        const Check c = inst.check();
+        EXPECT_TRUE(c.ok) << c.error << " " << c.message;
+    }
 }
 
 }  // namespace
@@ -37,25 +61,21 @@ TEST(KvOffloadCpuVariants, MatchTheReferenceAndTheModel) {
         Params params = kv_test::small_params();
         params.set("warm", warm);
         const KvWorkload w(KvProblem::from(params), 11, d.path);
-        for (const char* name : {"resident", "pread", "mmap"}) {
-            SCOPED_TRACE(std::string(name) + " warm=" + std::to_string(warm));
+        for (const std::string& name : all_variants) {
+            SCOPED_TRACE(name + " warm=" + std::to_string(warm));
             const Variant& v = catalogue().variant("kv_offload", name, Backend::cpu);
-            auto inst = v.prepare(w, params);
+            const Params pt = point(name, params);
+            auto inst = v.prepare(w, pt);
             auto& kv = dynamic_cast<KvInstance&>(*inst);
-            for (int run = 0; run < 2; ++run) {
-                inst->poison();
-                if (run == 0)
-                    inst->run();
-                else
-                    (void)inst->run_timed();
-                const Check c = inst->check();
-                EXPECT_TRUE(c.ok) << c.error << " " << c.message;
+            run_and_check(*inst);
+            EXPECT_EQ(static_cast<double>(kv.tally().bytes), model_counter(v, w, pt, "tier.bytes"));
+            EXPECT_EQ(static_cast<double>(kv.tally().requests), model_counter(v, w, pt, "tier.requests"));
+            if (name == "cached") {
+                EXPECT_EQ(static_cast<double>(kv.tally().hits), model_counter(v, w, pt, "cache.hits"));
             }
-            EXPECT_EQ(static_cast<double>(kv.tally().bytes), model_counter(v, params, "tier.bytes"));
-            EXPECT_EQ(static_cast<double>(kv.tally().requests), model_counter(v, params, "tier.requests"));
             const std::string detail = inst->detail();
             std::string expected = "cold:";
-            if (std::string(name) == "resident") {
+            if (name == "resident") {
                 expected = "KV in DRAM";
             } else if (warm) {
                 expected = "warm:";
@@ -66,7 +86,7 @@ TEST(KvOffloadCpuVariants, MatchTheReferenceAndTheModel) {
             // Phases of the timed run: attention always, io for the variants that read the file.
             const auto phases = inst->sampled_counters();
             EXPECT_NE(find_counter(phases, "phase.attention.seconds"), nullptr);
-            EXPECT_EQ(find_counter(phases, "phase.io.seconds") != nullptr, std::string(name) != "resident");
+            EXPECT_EQ(find_counter(phases, "phase.io.seconds") != nullptr, name != "resident");
         }
     }
     EXPECT_EQ(d.files(), 0u);
@@ -81,4 +101,40 @@ TEST(KvOffloadCpuVariants, ValidatorChecksTheScratchDirectory) {
     ::setenv("MEMWALL_SCRATCH", (d.path / "missing").c_str(), 1);
     EXPECT_THROW(f.validate(kv_test::small_params()), EnvironmentError);
     ::unsetenv("MEMWALL_SCRATCH");
+}
+
+// Pages of whole 4 KiB blocks: uring and cached read them with O_DIRECT (where the file system
+// takes it) and say so, with no eviction needed; a larger cache hits at least as often as the
+// model says and never reads more.
+TEST(KvOffloadCpuVariants, WholeBlockPagesAreReadWithODirect) {
+    kv_test::ScratchDir d;
+    Params params = kv_test::small_params();
+    params.set("page_tokens", std::int64_t{16});
+    params.set("head_dim", std::int64_t{16});  // 2 x 2 heads x 16 tokens x 16 floats: 4 KiB pages
+    params.set("context", std::int64_t{512});
+    params.set("select", 0.25);
+    params.set("steps", std::int64_t{6});
+    const KvWorkload w(KvProblem::from(params), 5, d.path);
+    ASSERT_EQ(w.problem().page_bytes(), 4096u);
+    for (const std::string name : {"uring", "cached"})
+        for (const double cache : {1.0, 2.5}) {
+            SCOPED_TRACE(name + " cache " + std::to_string(cache));
+            const Variant& v = catalogue().variant("kv_offload", name, Backend::cpu);
+            Params pt = point(name, params);
+            pt.set("queue_depth", std::int64_t{3});
+            if (name == "cached") pt.set("cache", cache);
+            auto inst = v.prepare(w, pt);
+            run_and_check(*inst);
+            const auto& kv = dynamic_cast<const KvInstance&>(*inst);
+            EXPECT_EQ(static_cast<double>(kv.tally().bytes), model_counter(v, w, pt, "tier.bytes"));
+            EXPECT_EQ(static_cast<double>(kv.tally().requests), model_counter(v, w, pt, "tier.requests"));
+            if (name == "cached") {
+                EXPECT_EQ(static_cast<double>(kv.tally().hits), model_counter(v, w, pt, "cache.hits"));
+            }
+            const std::string detail = inst->detail();
+            if (w.file().o_direct()) {
+                EXPECT_EQ(detail.rfind("O_DIRECT:", 0), 0u) << detail;
+            }
+            EXPECT_NE(detail.find("queue depth 3"), std::string::npos) << detail;
+        }
 }

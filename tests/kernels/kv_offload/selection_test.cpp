@@ -59,3 +59,33 @@ TEST(KvOffloadSelection, FollowsTheSeed) {
     seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
     EXPECT_GT(static_cast<std::int64_t>(seen.size()), 10 * p.selected());
 }
+
+// The LRU's hits (the cached variant's model): with room for one step, exactly the pages each step
+// shares with the one before; with room for every page, every selection of a page after its
+// first; in between, at least the former and at most the latter.
+TEST(KvOffloadSelection, LruHitsFollowTheReuse) {
+    const KvProblem p = problem(0.1, 0.6, 12);
+    const auto sel = kv_selections(p, 3);
+    const auto per_step = static_cast<std::uint64_t>(p.reused() * (p.steps - 1));
+    EXPECT_EQ(lru_hits(sel, p.selected()), per_step);
+    std::vector<std::int64_t> seen;
+    for (const auto& s : sel) seen.insert(seen.end(), s.begin(), s.end());
+    const std::size_t total = seen.size();
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    const auto all = static_cast<std::uint64_t>(total - seen.size());
+    EXPECT_EQ(lru_hits(sel, p.pages()), all);
+    const std::uint64_t between = lru_hits(sel, 3 * p.selected());
+    EXPECT_GE(between, per_step);
+    EXPECT_LE(between, all);
+    EXPECT_GT(all, per_step);  // so the bounds above say something
+}
+
+// By hand, with room for 2 pages and for 3.
+TEST(KvOffloadSelection, LruEvictsTheLeastRecentlyUsedPage) {
+    const std::vector<std::vector<std::int64_t>> sel = {{0, 1}, {1, 2}, {0, 1}, {1, 2}};
+    // step 1: 1 hits; 2 evicts 0 (step 0). step 2: 1 hits; 0 evicts 2 (step 1, the only older
+    // page). step 3: 1 hits; 2 evicts 0.
+    EXPECT_EQ(lru_hits(sel, 2), 3u);
+    EXPECT_EQ(lru_hits(sel, 3), 5u);  // every page stays: 1, 1 and 0, 1 and 2
+}

@@ -1,0 +1,107 @@
+#include "kernels/kv_offload/uring_reader.hpp"
+
+#include <fcntl.h>
+#include <liburing.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "core/errors.hpp"
+
+namespace memwall {
+
+DirectBuffer::DirectBuffer(std::size_t bytes) : bytes_(bytes == 0 ? direct_alignment : bytes) {
+    void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    if (bytes_ >= (std::size_t{2} << 20)) ::madvise(p, bytes_, MADV_HUGEPAGE);  // advice only
+    data_ = static_cast<char*>(p);
+}
+
+DirectBuffer::~DirectBuffer() { ::munmap(data_, bytes_); }
+
+struct UringReader::Ring {
+    io_uring ring{};
+};
+
+UringReader::UringReader(const std::filesystem::path& file, unsigned depth, bool direct, const DirectBuffer& buffer)
+    : ring_(std::make_unique<Ring>()), path_(file), depth_(depth), direct_(direct) {
+    fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
+    if (fd_ < 0)
+        throw EnvironmentError("kv_offload: cannot open " + file.string() + (direct ? " with O_DIRECT" : "") + ": " +
+                               std::strerror(errno));
+    if (const int rc = io_uring_queue_init(depth, &ring_->ring, 0); rc < 0) {
+        ::close(fd_);
+        throw EnvironmentError("kv_offload: io_uring is unavailable (io_uring_queue_init: " +
+                               std::string(std::strerror(-rc)) + ")");
+    }
+    // Fixed buffers are limited to 1 GiB each; larger buffers are read into unregistered.
+    iovec v{buffer.data(), buffer.size()};
+    registered_ = buffer.size() <= (std::size_t{1} << 30) && io_uring_register_buffers(&ring_->ring, &v, 1) == 0;
+}
+
+UringReader::~UringReader() {
+    io_uring_queue_exit(&ring_->ring);
+    ::close(fd_);
+}
+
+void UringReader::read(std::span<const ReadRequest> requests) {
+    io_uring* ring = &ring_->ring;
+    std::vector<ReadRequest> slots(depth_), retry;
+    std::vector<unsigned> free(depth_);
+    for (unsigned i = 0; i < depth_; ++i) free[i] = depth_ - 1 - i;
+    std::size_t next = 0;
+    unsigned in_flight = 0;
+    std::string failure;  // the first failed read; in-flight reads are drained before it is thrown
+    auto queue = [&](const ReadRequest& r) {
+        io_uring_sqe* sqe = io_uring_get_sqe(ring);  // never null: at most depth_ in flight
+        const unsigned slot = free.back();
+        free.pop_back();
+        slots[slot] = r;
+        if (registered_)
+            io_uring_prep_read_fixed(sqe, fd_, r.to, static_cast<unsigned>(r.bytes), r.offset, 0);
+        else
+            io_uring_prep_read(sqe, fd_, r.to, static_cast<unsigned>(r.bytes), r.offset);
+        io_uring_sqe_set_data64(sqe, slot);
+        ++in_flight;
+        ++requests_;
+    };
+    while (in_flight > 0 || (failure.empty() && (next < requests.size() || !retry.empty()))) {
+        while (failure.empty() && in_flight < depth_ && (!retry.empty() || next < requests.size())) {
+            if (!retry.empty()) {
+                queue(retry.back());
+                retry.pop_back();
+            } else {
+                queue(requests[next++]);
+            }
+        }
+        if (const int rc = io_uring_submit_and_wait(ring, 1); rc < 0 && rc != -EINTR)
+            throw EnvironmentError("kv_offload: io_uring_submit on " + path_.string() + " failed: " +
+                                   std::strerror(-rc));
+        unsigned head = 0, seen = 0;
+        io_uring_cqe* cqe = nullptr;
+        io_uring_for_each_cqe(ring, head, cqe) {
+            ++seen;
+            const auto slot = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
+            const ReadRequest r = slots[slot];
+            free.push_back(slot);
+            --in_flight;
+            const int res = cqe->res;
+            if (res < 0 || res == 0) {
+                if (failure.empty())
+                    failure = "kv_offload: reading " + path_.string() + " at " + std::to_string(r.offset) +
+                              " failed: " + (res < 0 ? std::strerror(-res) : "unexpected end of file");
+            } else if (static_cast<std::size_t>(res) < r.bytes) {
+                const auto n = static_cast<std::size_t>(res);
+                retry.push_back({r.to + n, r.offset + n, r.bytes - n});
+            }
+        }
+        io_uring_cq_advance(ring, seen);
+    }
+    if (!failure.empty()) throw EnvironmentError(failure);
+}
+
+}  // namespace memwall

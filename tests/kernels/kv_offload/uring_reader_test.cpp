@@ -1,0 +1,72 @@
+// io_uring reads of the scratch file: the bytes land where asked, with more requests than the
+// queue is deep, O_DIRECT or buffered; a read past the end is an error naming the file.
+#include "kernels/kv_offload/uring_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "kernels/kv_offload/scratch_file.hpp"
+#include "kv_test_support.hpp"
+
+using namespace memwall;
+
+namespace {
+
+std::vector<unsigned char> pattern(std::size_t n) {
+    std::vector<unsigned char> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>(i * 7 + i / 4096);
+    return v;
+}
+
+}  // namespace
+
+TEST(KvOffloadUringReader, ReadsEveryRequestWhereAsked) {
+    kv_test::ScratchDir d;
+    const std::size_t block = 4096, blocks = 64;
+    const auto data = pattern(block * blocks);
+    const ScratchFile file(d.path, data.data(), data.size());
+    for (const bool direct : {false, file.o_direct()})
+        for (const unsigned depth : {1u, 4u}) {
+            SCOPED_TRACE("direct " + std::to_string(direct) + " depth " + std::to_string(depth));
+            DirectBuffer buffer(10 * block);
+            UringReader reader(file.path(), depth, direct, buffer);
+            EXPECT_EQ(reader.direct(), direct);
+            // Ten blocks, out of order, more than the queue holds.
+            std::vector<ReadRequest> requests;
+            for (std::size_t i = 0; i < 10; ++i)
+                requests.push_back({buffer.data() + i * block, ((i * 37) % blocks) * block, block});
+            std::memset(buffer.data(), 0xAB, buffer.size());
+            reader.read(requests);
+            EXPECT_EQ(reader.requests(), 10u);
+            for (std::size_t i = 0; i < 10; ++i)
+                EXPECT_EQ(std::memcmp(buffer.data() + i * block, data.data() + requests[i].offset, block), 0) << i;
+        }
+}
+
+TEST(KvOffloadUringReader, AReadPastTheEndNamesTheFile) {
+    kv_test::ScratchDir d;
+    const auto data = pattern(8192);
+    const ScratchFile file(d.path, data.data(), data.size());
+    DirectBuffer buffer(8192);
+    UringReader reader(file.path(), 2, false, buffer);
+    const std::vector<ReadRequest> past = {{buffer.data(), 8192, 4096}};
+    try {
+        reader.read(past);
+        FAIL() << "no error";
+    } catch (const EnvironmentError& e) {
+        EXPECT_NE(std::string(e.what()).find(file.path().string()), std::string::npos) << e.what();
+    }
+    // A read that ends past the end stops at it, and says so too.
+    const std::vector<ReadRequest> straddling = {{buffer.data(), 4096, 8192}};
+    EXPECT_THROW(reader.read(straddling), EnvironmentError);
+}
+
+TEST(KvOffloadUringReader, AMissingFileIsAnEnvironmentError) {
+    kv_test::ScratchDir d;
+    DirectBuffer buffer(4096);
+    EXPECT_THROW(UringReader(d.path / "none", 4, false, buffer), EnvironmentError);
+}
