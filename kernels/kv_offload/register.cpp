@@ -61,7 +61,7 @@ std::vector<Counter> kv_model(const KvProblem& p, const Params& point, Method m,
 }
 
 Axis queue_depth_axis() {
-    return sized(tunable(int_axis("queue_depth", {32}, "io_uring reads in flight")), 1, 4096);
+    return sized(tunable(int_axis("queue_depth", {64}, "io_uring reads in flight")), 1, 4096);
 }
 
 Variant variant(std::string name, std::string description, Method m) {

@@ -22,9 +22,9 @@ std::string block_name(std::size_t bytes) {
     return bytes >= (std::size_t{1} << 20) ? std::to_string(bytes >> 20) + "MiB" : std::to_string(bytes >> 10) + "KiB";
 }
 
-// Reads of `block` bytes, `depth` in flight, at random block-aligned offsets (or in order,
-// wrapping), for about `seconds` after one untimed batch; the rate over the timed batches.
-double read_rate(const ScratchFile& file, std::size_t block, unsigned depth, bool random, double seconds) {
+}  // namespace
+
+double tier_read_rate(const ScratchFile& file, std::size_t block, unsigned depth, bool random, double seconds) {
     DirectBuffer buffer(static_cast<std::size_t>(depth) * block);
     UringReader reader(file.path(), depth, file.o_direct(), buffer);
     const std::uint64_t blocks = file.size() / block;
@@ -57,6 +57,8 @@ double read_rate(const ScratchFile& file, std::size_t block, unsigned depth, boo
 }
 
 // Ends with the directory: has_tier_ceilings() looks for it there.
+namespace {
+
 std::string method_suffix(const ScratchFile& f, const std::filesystem::path& dir, int passes) {
     std::string s = f.o_direct() ? "O_DIRECT" : "buffered: the file system refuses O_DIRECT, so the page cache serves them";
     return s + ", best of " + std::to_string(passes) + " sweeps; " + format_bytes(static_cast<double>(f.size())) + " file in " + dir.string();
@@ -98,10 +100,10 @@ TierMeasurement measure_tier(const std::filesystem::path& dir, const TierOptions
             if (block > file.size()) continue;
             for (const unsigned depth : opt.depths) {
                 if (!file.o_direct()) file.evict();  // buffered: start each point from the device, if it can
-                keep({block, depth, true, read_rate(file, block, depth, true, opt.seconds_per_point)});
+                keep({block, depth, true, tier_read_rate(file, block, depth, true, opt.seconds_per_point)});
             }
         }
-        if (seq <= file.size()) keep({seq, seq_depth, false, read_rate(file, seq, seq_depth, false, opt.seconds_per_point)});
+        if (seq <= file.size()) keep({seq, seq_depth, false, tier_read_rate(file, seq, seq_depth, false, opt.seconds_per_point)});
     }
     const std::string suffix = method_suffix(file, dir, opt.passes);
     for (const std::size_t block : opt.blocks) {

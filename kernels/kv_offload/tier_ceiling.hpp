@@ -45,6 +45,13 @@ struct TierMeasurement {
     std::vector<Ceiling> ceilings;  // tier.rand.<block> (best depth) and tier.seq.1MiB
 };
 
+class ScratchFile;
+
+// Reads of `block` bytes from `file`, `depth` in flight, at random block-aligned offsets (or in
+// order, wrapping), for about `seconds` after one untimed batch: the rate over the timed batches.
+// O_DIRECT where the file allows it.
+double tier_read_rate(const ScratchFile& file, std::size_t block, unsigned depth, bool random, double seconds);
+
 // Writes a scratch file of opt.file_bytes in `dir` (removed afterwards) and measures it. Reads
 // are O_DIRECT where the file system accepts it; otherwise buffered, and the ceilings' method
 // says so (the page cache then serves them: no slower tier). Throws EnvironmentError when the
