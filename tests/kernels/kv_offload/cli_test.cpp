@@ -41,7 +41,7 @@ TEST(KvOffloadCli, DefaultSweepPassesAndLeavesNoFile) {
     TempDir cwd, scratch;
     const Result r = run_with_scratch(scratch.path.string(), cwd);
     ASSERT_EQ(r.status, 0) << r.err << r.out;
-    for (const char* v : {"resident", "pread", "mmap"}) EXPECT_NE(r.out.find(v), std::string::npos) << r.out;
+    for (const char* v : {"resident", "pread", "mmap", "uring", "cached"}) EXPECT_NE(r.out.find(v), std::string::npos) << r.out;
     EXPECT_TRUE(snapshot(scratch.path).empty());
 }
 
