@@ -146,6 +146,12 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned int) {
     return event ? cudaSuccess : result(cudaErrorInvalidResourceHandle);
 }
 
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* user_data) {
+    if (!fn) return result(cudaErrorInvalidValue);
+    fn(user_data);
+    return cudaSuccess;
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
     if (!event) return result(cudaErrorInvalidValue);
     *event = new CUevent_st;

@@ -9,6 +9,7 @@
 
 #include "kernels/kv_offload/cpu_kernels.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
+#include "kernels/kv_offload/register_cuda.hpp"
 #include "kernels/kv_offload/variant_case.hpp"
 #include "profiler/byte_model.hpp"
 
@@ -97,6 +98,7 @@ void register_kv_offload(Catalogue& c) {
                               "them in), then attention over the mapping",
                               Method::mmap)})
         c.add_variant("kv_offload", std::move(v));
+    register_kv_offload_cuda(c);
 }
 
 }  // namespace memwall

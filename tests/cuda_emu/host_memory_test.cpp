@@ -87,7 +87,9 @@ TEST(HostMemory, CopiesToAndFromDeviceMemory) {
     for (int i = 0; i < 8; ++i) EXPECT_EQ(back[static_cast<std::size_t>(i)], static_cast<float>(i));
 }
 
-TEST(HostMemory, StreamsWaitOnEvents) {
+void add_one(void* x) { ++*static_cast<int*>(x); }
+
+TEST(HostMemory, StreamsWaitOnEventsAndRunHostFunctionsInOrder) {
     cudaStream_t s = nullptr;
     cudaEvent_t e = nullptr;
     ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
@@ -95,6 +97,10 @@ TEST(HostMemory, StreamsWaitOnEvents) {
     ASSERT_EQ(cudaEventRecord(e, s), cudaSuccess);
     EXPECT_EQ(cudaStreamWaitEvent(s, e), cudaSuccess);
     EXPECT_EQ(cudaStreamWaitEvent(s, nullptr), cudaErrorInvalidResourceHandle);
+    int calls = 0;
+    EXPECT_EQ(cudaLaunchHostFunc(s, add_one, &calls), cudaSuccess);
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(cudaLaunchHostFunc(s, nullptr, &calls), cudaErrorInvalidValue);
     (void)cudaGetLastError();
     EXPECT_EQ(cudaEventDestroy(e), cudaSuccess);
     EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
