@@ -24,7 +24,7 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
     k.tunables = {bounded(splits, 1, kv_cuda::max_splits), bounded(warps, 1, 32)};
     k.check = [](const Workload& w, const float* out) { return workload_as<KvWorkload>(w).check(out); };
     k.model = [method](const Params& point, const MemoryHierarchy&) {
-        return kv_cuda_model(KvProblem::from(point), method, cuda_tuning(point));
+        return kv_cuda_model(KvProblem::from(point), method, kv_cuda_tuning(point));
     };
     // Emulation runs every CUDA thread on the CPU (a fiber each): 16 pages, 4 selected a step.
     k.emu_default_axes = {"context=256", "page_tokens=16", "heads=2", "head_dim=64", "select=0.25", "steps=2"};
@@ -33,7 +33,7 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
             const auto& w = workload_as<KvWorkload>(wl);
             std::vector<std::int32_t> ids;
             const kv_cuda::Inputs in = cuda_inputs(w, ids);
-            return make(cuda_shape(w.problem()), method, cuda_tuning(point), in);
+            return make(cuda_shape(w.problem()), method, kv_cuda_tuning(point), in);
         };
     };
     k.emu = factory([](const kv_cuda::Shape& s, Method m, const kv_cuda::Tuning& t, const kv_cuda::Inputs& in) {
@@ -71,7 +71,7 @@ kit::CudaKernel pipelined() {
 
 }  // namespace
 
-kv_cuda::Tuning cuda_tuning(const Params& point) {
+kv_cuda::Tuning kv_cuda_tuning(const Params& point) {
     const auto i = [&](const char* name, int otherwise) {
         return point.has(name) ? static_cast<int>(point.integer(name)) : otherwise;
     };

@@ -13,7 +13,7 @@ namespace memwall {
 void register_kv_offload_cuda(Catalogue& c);
 
 // A point's tuning: splits, warps, and where the variant has them misalign and chunk_pages.
-kv_cuda::Tuning cuda_tuning(const Params& point);
+kv_cuda::Tuning kv_cuda_tuning(const Params& point);
 
 // The CUDA kernels' inputs: the workload's pages and queries, and its selections flattened
 // ([steps][selected]) into `ids`, which must outlive the device case's construction.
