@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "core/catalogue.hpp"
 #include "kernels/kv_offload/cuda/device_case.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
