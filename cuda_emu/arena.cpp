@@ -10,21 +10,27 @@ namespace memwall::emu::detail {
 
 std::atomic<std::uintptr_t> arena_begin{0};
 std::atomic<std::size_t> arena_reserved{0};
+std::atomic<std::uintptr_t> host_arena_begin{0};
+std::atomic<std::size_t> host_arena_reserved{0};
 
 namespace {
 // Address space only: pages are committed as allocations reach them.
 constexpr std::size_t kReserve = std::size_t{16} << 30;
 constexpr std::size_t kCommitStep = std::size_t{64} << 20;
-constexpr std::size_t kAlignment = 256;  // cudaMalloc's guarantee
-
-std::size_t rounded(std::size_t bytes) {
-    return (bytes == 0 ? 1 : bytes + kAlignment - 1) / kAlignment * kAlignment;
-}
 }  // namespace
 
 Arena& Arena::instance() {
-    static Arena arena;
+    static Arena arena(arena_begin, arena_reserved, 256);
     return arena;
+}
+
+Arena& Arena::host() {
+    static Arena arena(host_arena_begin, host_arena_reserved, 4096);
+    return arena;
+}
+
+std::size_t Arena::rounded(std::size_t bytes) const {
+    return (bytes == 0 ? 1 : bytes + alignment_ - 1) / alignment_ * alignment_;
 }
 
 void Arena::reserve() {
@@ -32,8 +38,8 @@ void Arena::reserve() {
         mmap(nullptr, kReserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     base_ = static_cast<unsigned char*>(p);
-    arena_reserved.store(kReserve, std::memory_order_relaxed);
-    arena_begin.store(reinterpret_cast<std::uintptr_t>(p), std::memory_order_release);
+    reserved_.store(kReserve, std::memory_order_relaxed);
+    begin_.store(reinterpret_cast<std::uintptr_t>(p), std::memory_order_release);
 }
 
 void* Arena::allocate(std::size_t bytes) {

@@ -108,6 +108,28 @@ void Recorder::record_shared(std::size_t bytes, AccessKind kind, std::uintptr_t 
     request_for(~site, counts.requests);
 }
 
+void Recorder::record_host(std::uint64_t offset, std::size_t bytes, AccessKind kind,
+                           std::uintptr_t site) {
+    HostAccessCounts& counts = kind == AccessKind::load    ? stats_.host.load
+                               : kind == AccessKind::store ? stats_.host.store
+                                                           : stats_.host.atomic;
+    counts.bytes += bytes;
+    ++counts.accesses;
+    if (bytes == 0) return;
+    // Requests apart from the same instruction's global and shared ones (bit 62 is clear in
+    // user-space addresses and set in shared memory's keys, whose bit 63 this one lacks): host
+    // offsets and arena offsets name different sectors.
+    Request& request = request_for(site | std::uintptr_t{1} << 62, counts.requests);
+    const std::uint64_t last = (offset + bytes - 1) / sector_bytes;
+    for (std::uint64_t s = offset / sector_bytes; s <= last; ++s) {
+        if (std::find(request.sectors.rbegin(), request.sectors.rend(), s) !=
+            request.sectors.rend())
+            continue;
+        request.sectors.push_back(s);
+        ++counts.sectors;
+    }
+}
+
 void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts) {
     const std::uint64_t address = sector * sector_bytes;
     // L1 caches loads only: stores write through, atomics execute at L2.

@@ -1,6 +1,7 @@
 // Turns the memory accesses of one launch into TrafficStats: for global memory byte counts,
 // distinct sectors, warp requests (coalescing), and the L1 and L2 models; for shared memory
-// byte counts and warp requests.
+// byte counts and warp requests; for mapped host memory byte counts, warp requests and their
+// sectors.
 #pragma once
 
 #include <atomic>
@@ -38,6 +39,8 @@ public:
     void record(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site);
     // An access of `bytes` to shared memory, made at instruction address `site`.
     void record_shared(std::size_t bytes, AccessKind kind, std::uintptr_t site);
+    // An access of `bytes` at `offset` into mapped host memory, made at `site`.
+    void record_host(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site);
 
     // The launch's stats (not yet marked counted), with the L2's dirty sectors written back.
     TrafficStats finish();
@@ -81,8 +84,9 @@ extern constinit thread_local unsigned char* dynamic_shared;
 extern constinit thread_local std::size_t dynamic_shared_bytes;
 
 // Counts an access made at `site` by the running launch, if it counts traffic and the access
-// falls inside the arena (global memory) or shared memory. The access hooks call it for every
-// load and store: an arena access costs one range check, any other three.
+// falls inside the arena (global memory), mapped host memory or shared memory. The access hooks
+// call it for every load and store: an arena access costs one range check, a host-memory access
+// two, any other four.
 inline void record_access(const volatile void* p, std::size_t bytes, AccessKind kind,
                           std::uintptr_t site) {
     Recorder* r = active_recorder;
@@ -91,6 +95,11 @@ inline void record_access(const volatile void* p, std::size_t bytes, AccessKind 
     const std::uintptr_t begin = arena_begin.load(std::memory_order_relaxed);
     if (a - begin < arena_reserved.load(std::memory_order_relaxed)) {
         r->record(a - begin, bytes, kind, site);
+        return;
+    }
+    const std::uintptr_t host = host_arena_begin.load(std::memory_order_relaxed);
+    if (a - host < host_arena_reserved.load(std::memory_order_relaxed)) {
+        r->record_host(a - host, bytes, kind, site);
         return;
     }
     const auto shared = reinterpret_cast<std::uintptr_t>(__start_memwall_emu_shared);

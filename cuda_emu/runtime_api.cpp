@@ -72,6 +72,29 @@ cudaError_t cudaFree(void* ptr) {
     return Arena::instance().release(ptr) ? cudaSuccess : result(cudaErrorInvalidDevicePointer);
 }
 
+cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned int flags) {
+    constexpr unsigned all =
+        cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+    if (!ptr || (flags & ~all) != 0) return result(cudaErrorInvalidValue);
+    *ptr = Arena::host().allocate(bytes);
+    return *ptr ? cudaSuccess : result(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
+    return cudaHostAlloc(ptr, bytes, cudaHostAllocDefault);
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+    if (!ptr) return cudaSuccess;
+    return Arena::host().release(ptr) ? cudaSuccess : result(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags) {
+    if (!device || flags != 0 || !Arena::host().holds(host, 1)) return result(cudaErrorInvalidValue);
+    *device = host;
+    return cudaSuccess;
+}
+
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
     if (bytes == 0) return cudaSuccess;
     if (!dst || !src) return result(cudaErrorInvalidValue);
@@ -118,6 +141,16 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned int) {
+    return event ? cudaSuccess : result(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* user_data) {
+    if (!fn) return result(cudaErrorInvalidValue);
+    fn(user_data);
+    return cudaSuccess;
+}
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) {
     if (!event) return result(cudaErrorInvalidValue);

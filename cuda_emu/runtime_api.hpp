@@ -1,5 +1,6 @@
 // The part of the CUDA runtime API that memwall's launchers use, for host compilers. Device
-// memory comes from cuda-emu's arena (its address range is what traffic counting watches);
+// memory comes from cuda-emu's arena, page-locked host memory from a second one (their address
+// ranges are what traffic counting watches);
 // everything is synchronous, so streams and events are sequential no-ops, and event times are
 // emulation times, never GPU times. Global names, as in cuda_runtime.h, so one launcher source
 // compiles with both; a translation unit must not include the CUDA toolkit's headers as well.
@@ -23,6 +24,14 @@ enum cudaError {
     cudaErrorInvalidResourceHandle = 400,
 };
 using cudaError_t = cudaError;
+
+// cudaHostAlloc's flags, macros as in driver_types.h. Emulation has one address space (as CUDA
+// has under unified addressing, every 64-bit system): every page-locked allocation is mapped,
+// and its device pointer is its host pointer; the flags are checked, not needed.
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
 
 enum cudaMemcpyKind {
     cudaMemcpyHostToHost = 0,
@@ -51,6 +60,25 @@ cudaError_t cudaMalloc(T** ptr, std::size_t bytes) {
     return cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaFree(void* ptr);
+
+// Page-locked host memory, mapped into the device's address space (zero-copy): page-aligned and
+// filled with 0xFF bytes. Kernels' accesses to it are counted apart from global memory, as
+// host-memory sectors (traffic.hpp). Flags other than the four above: cudaErrorInvalidValue.
+cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned int flags);
+template <class T>
+cudaError_t cudaHostAlloc(T** ptr, std::size_t bytes, unsigned int flags) {
+    return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes);
+template <class T>
+cudaError_t cudaMallocHost(T** ptr, std::size_t bytes) {
+    return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+}
+// ptr must be the start of a live page-locked allocation (cudaErrorInvalidValue otherwise).
+cudaError_t cudaFreeHost(void* ptr);
+// The device pointer of host address `host` inside a page-locked allocation: the same address.
+// flags must be 0.
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
 // Device ranges must lie inside one live allocation (cudaErrorInvalidValue otherwise).
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
@@ -61,6 +89,11 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, std::size_t bytes, cudaStream_
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+// Work later queued on `stream` waits for `event` (a no-op: everything has run already).
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+// A host function in stream order: called at once, as everything before it has run.
+using cudaHostFn_t = void (*)(void* user_data);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventDestroy(cudaEvent_t event);

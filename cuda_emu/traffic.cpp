@@ -36,6 +36,21 @@ SharedTraffic& SharedTraffic::operator+=(const SharedTraffic& o) {
     return *this;
 }
 
+HostAccessCounts& HostAccessCounts::operator+=(const HostAccessCounts& o) {
+    bytes += o.bytes;
+    accesses += o.accesses;
+    requests += o.requests;
+    sectors += o.sectors;
+    return *this;
+}
+
+HostTraffic& HostTraffic::operator+=(const HostTraffic& o) {
+    load += o.load;
+    store += o.store;
+    atomic += o.atomic;
+    return *this;
+}
+
 TrafficStats& TrafficStats::operator+=(const TrafficStats& o) {
     counted = launches == 0 ? o.counted : counted && o.counted;
     launches += o.launches;
@@ -48,6 +63,7 @@ TrafficStats& TrafficStats::operator+=(const TrafficStats& o) {
     dram_read_bytes += o.dram_read_bytes;
     dram_write_bytes += o.dram_write_bytes;
     shared += o.shared;
+    host += o.host;
     return *this;
 }
 
@@ -107,6 +123,24 @@ std::vector<Counter> traffic_counters(const TrafficStats& s) {
     add("emu.shared_load_requests", s.shared.load.requests, "requests");
     add("emu.shared_store_requests", s.shared.store.requests, "requests");
     add("emu.shared_atomic_requests", s.shared.atomic.requests, "requests");
+    // Mapped host memory: no CUPTI metric counts its sectors per warp request (the nearest,
+    // L2's sysmem-aperture sectors, come after L1 hits); the names stay emu.*.
+    if (s.host.touched()) {
+        add("emu.host_load_bytes", s.host.load.bytes, "B");
+        add("emu.host_store_bytes", s.host.store.bytes, "B");
+        add("emu.host_atomic_bytes", s.host.atomic.bytes, "B");
+        add("emu.host_loads", s.host.load.accesses, "accesses");
+        add("emu.host_stores", s.host.store.accesses, "accesses");
+        add("emu.host_atomics", s.host.atomic.accesses, "accesses");
+        add("emu.host_load_requests", s.host.load.requests, "requests");
+        add("emu.host_store_requests", s.host.store.requests, "requests");
+        add("emu.host_atomic_requests", s.host.atomic.requests, "requests");
+        add("emu.host_sectors_read", s.host.load.sectors, "sectors");
+        add("emu.host_sectors_written", s.host.store.sectors, "sectors");
+        add("emu.host_sectors_atomic", s.host.atomic.sectors, "sectors");
+        add("emu.host_read_bytes", s.host.load.sectors * sector_bytes, "B");
+        add("emu.host_write_bytes", s.host.store.sectors * sector_bytes, "B");
+    }
     return out;
 }
 

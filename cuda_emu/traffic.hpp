@@ -1,6 +1,7 @@
 // Memory traffic of emulated launches: for global memory, exact counts of what the threads
 // requested, a warp coalescing model, and cache-model estimates of L2 and DRAM traffic; for
-// shared memory, exact counts of what the threads requested (rules in README.md).
+// shared memory, exact counts of what the threads requested; for mapped pinned host memory
+// (zero-copy), exact counts and the 32-byte sectors of each warp request (rules in README.md).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,27 @@ struct SharedTraffic {
     bool operator==(const SharedTraffic&) const = default;
 };
 
+// One kind of access to mapped pinned host memory (loads, stores or atomics): what crosses the
+// bus (PCIe, NVLink-C2C) when a kernel reads host memory directly. No cache model: each warp
+// request's sectors are fetched from the host.
+struct HostAccessCounts {
+    std::uint64_t bytes = 0;     // requested by the threads (exact)
+    std::uint64_t accesses = 0;  // thread-level accesses (exact)
+    std::uint64_t requests = 0;  // warp-level, formed as global requests are
+    std::uint64_t sectors = 0;   // distinct 32-byte sectors of each warp request, summed
+
+    HostAccessCounts& operator+=(const HostAccessCounts& o);
+    bool operator==(const HostAccessCounts&) const = default;
+};
+
+struct HostTraffic {
+    HostAccessCounts load, store, atomic;
+
+    HostTraffic& operator+=(const HostTraffic& o);
+    bool operator==(const HostTraffic&) const = default;
+    bool touched() const { return load.accesses + store.accesses + atomic.accesses > 0; }
+};
+
 struct TrafficStats {
     // False when the kernel was not compiled for counting (see memwall_cuda_emu_sources);
     // then only atomics would have been seen, and traffic_counters refuses the stats.
@@ -56,6 +78,9 @@ struct TrafficStats {
     std::uint64_t dram_write_bytes = 0;
     // Shared memory: what the threads requested, apart from the global counts above.
     SharedTraffic shared;
+    // Mapped pinned host memory (cudaHostAlloc): apart from global memory, and from the L1, L2
+    // and DRAM figures.
+    HostTraffic host;
 
     // Sums another launch's traffic (counted only if both were).
     TrafficStats& operator+=(const TrafficStats& o);
@@ -87,7 +112,9 @@ private:
 
 // The stats as counters with source emu, named by the CUPTI metric they estimate where one
 // exists (dram__bytes_read.sum, lts__t_bytes.sum, l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,
-// sm__sass_data_bytes_mem_shared_op_ld.sum, ...) and emu.* otherwise. Throws std::invalid_argument when the stats were not counted.
+// sm__sass_data_bytes_mem_shared_op_ld.sum, ...) and emu.* otherwise; the emu.host_* counters
+// only when the kernels touched mapped host memory. Throws std::invalid_argument when the stats
+// were not counted.
 std::vector<Counter> traffic_counters(const TrafficStats& s);
 
 }  // namespace memwall::emu

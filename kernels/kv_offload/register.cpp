@@ -10,6 +10,7 @@
 
 #include "kernels/kv_offload/cpu_kernels.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
+#include "kernels/kv_offload/register_cuda.hpp"
 #include "kernels/kv_offload/tier_ceiling.hpp"
 #include "kernels/kv_offload/variant_case.hpp"
 #include "profiler/byte_model.hpp"
@@ -152,6 +153,7 @@ void register_kv_offload(Catalogue& c) {
                               "each run; only the misses are read, as uring reads them",
                               Method::cached)})
         c.add_variant("kv_offload", std::move(v));
+    register_kv_offload_cuda(c);
 }
 
 }  // namespace memwall

@@ -55,6 +55,10 @@ void shuffle_outside_mask(const LaunchConfig& c, int* out);
 void spin_on_flag(const LaunchConfig& c, int* flag);
 void trap_in_thread(const LaunchConfig& c, unsigned thread);
 
+// host_memory.cu: `host` is mapped pinned host memory (cudaHostAlloc)
+void read_host(const LaunchConfig& c, const float* host, float* out, int n);
+void write_host(const LaunchConfig& c, const float* device, float* host, int n);
+
 // atomic_refs.cpp (emulation only)
 void count_with_atomic_ref(const LaunchConfig& c, int* counter, int* flag, int* seen);
 
