@@ -1,6 +1,7 @@
 // cached: an LRU of hot pages in DRAM in front of the file. A step's pages that the cache holds
 // are hits; only the misses are read, through io_uring (uring_reader.hpp), straight into the
-// slots they take. The cache starts empty in every run, so a run's hits are those its own steps
+// slots they take. As in uring, pages are attended on this thread while reads are in flight: the
+// hits once the first miss is in, then each miss as it arrives (phase overlapped). The cache starts empty in every run, so a run's hits are those its own steps
 // earn (the reuse between consecutive steps), never left over from the run before.
 #include <algorithm>
 #include <vector>
@@ -17,7 +18,7 @@ public:
     Cached(const KvWorkload& w, unsigned depth, std::int64_t capacity)
         : w_(w), capacity_(static_cast<std::size_t>(capacity)), slots_(capacity_ * w.problem().page_bytes()),
           reader_(w.file().path(), depth, direct_reads(w), slots_), slot_of_(static_cast<std::size_t>(w.problem().pages())),
-          page_of_(capacity_), last_use_(capacity_), pages_(static_cast<std::size_t>(w.problem().selected())) {}
+          page_of_(capacity_), last_use_(capacity_), attention_(w) {}
 
     void run(float* out, kit::PhaseTimes& phases) override {
         const KvProblem& p = w_.problem();
@@ -29,12 +30,14 @@ public:
             const auto& sel = w_.selections()[static_cast<std::size_t>(s)];
             requests_.clear();
             missed_.clear();
+            hit_pages_.clear();
             for (std::size_t i = 0; i < sel.size(); ++i) {
                 const std::size_t page = static_cast<std::size_t>(sel[i]);
                 if (slot_of_[page] == none) {
                     missed_.push_back(i);
                 } else {
-                    last_use_[slot_of_[page]] = s;
+                    last_use_[slot_of_[page]] = s;  // so no miss of this step evicts it
+                    hit_pages_.push_back(page_at(slot_of_[page]));
                     ++tally_.hits;
                 }
             }
@@ -47,14 +50,20 @@ public:
                 last_use_[slot] = s;
                 requests_.push_back({slots_.data() + slot * p.page_bytes(), page * p.page_bytes(), p.page_bytes()});
             }
-            reader_.read(requests_);
+            attention_.begin(s);
+            bool hits_done = false;
+            auto attend_hits = [&] {
+                for (const float* page : hit_pages_) attention_.add(page);
+                hits_done = true;
+            };
+            reader_.read(requests_, [&](std::size_t k) {
+                if (!hits_done) attend_hits();
+                attention_.add(reinterpret_cast<const float*>(requests_[k].to));
+            });
+            if (!hits_done) attend_hits();
+            attention_.finish(out + s * p.heads * p.head_dim);
             tally_.bytes += requests_.size() * p.page_bytes();
-            for (std::size_t i = 0; i < sel.size(); ++i)
-                pages_[i] = reinterpret_cast<const float*>(slots_.data() +
-                                                            slot_of_[static_cast<std::size_t>(sel[i])] * p.page_bytes());
-            phases.lap("io");
-            kv_attend_step(p, w_, s, pages_.data(), out + s * p.heads * p.head_dim);
-            phases.lap("attention");
+            phases.lap("overlapped");
         }
         tally_.requests = reader_.requests();
     }
@@ -68,6 +77,10 @@ public:
 
 private:
     static constexpr std::size_t none = ~std::size_t{0};
+
+    const float* page_at(std::size_t slot) const {
+        return reinterpret_cast<const float*>(slots_.data() + slot * w_.problem().page_bytes());
+    }
 
     // victims_[0, n): free slots first, then the least recently used (oldest step, then lowest
     // page: the order cached_hits() models). A step never evicts its own pages: the capacity is
@@ -98,7 +111,8 @@ private:
     UringReader reader_;
     std::vector<std::size_t> slot_of_, page_of_;
     std::vector<std::int64_t> last_use_;
-    std::vector<const float*> pages_;
+    StepAttention attention_;
+    std::vector<const float*> hit_pages_;
     std::vector<ReadRequest> requests_;
     std::vector<std::size_t> missed_, victims_, candidates_;
 };

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kernels/kit/phase_times.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
@@ -40,6 +41,23 @@ public:
 
 protected:
     Tally tally_;
+};
+
+// One step's attention fed page by page, on the caller's thread, as pages arrive from the tier:
+// each head's running softmax folds the page's tokens in (any page order gives the same result up
+// to rounding). Lets a reader attend while its other reads are in flight.
+class StepAttention {
+public:
+    explicit StepAttention(const KvWorkload& w);
+    void begin(std::int64_t step);
+    void add(const float* page);
+    // Every head's output (heads x head_dim floats at `out`).
+    void finish(float* out) const;
+
+private:
+    const KvWorkload& w_;
+    std::int64_t step_ = 0;
+    std::vector<float> max_, sum_, acc_;
 };
 
 // All pages in DRAM (the workload's copy): attention straight over the selected pages.

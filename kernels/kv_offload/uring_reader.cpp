@@ -48,55 +48,70 @@ UringReader::~UringReader() {
     ::close(fd_);
 }
 
-void UringReader::read(std::span<const ReadRequest> requests) {
+void UringReader::read(std::span<const ReadRequest> requests, const std::function<void(std::size_t)>& arrived) {
     io_uring* ring = &ring_->ring;
-    std::vector<ReadRequest> slots(depth_), retry;
+    struct InFlight {
+        ReadRequest r;
+        std::size_t index = 0;  // in `requests`
+    };
+    std::vector<InFlight> slots(depth_), retry;
     std::vector<unsigned> free(depth_);
     for (unsigned i = 0; i < depth_; ++i) free[i] = depth_ - 1 - i;
+    std::vector<std::size_t> done;  // arrived, not yet handed to `arrived`
     std::size_t next = 0;
     unsigned in_flight = 0;
     std::string failure;  // the first failed read; in-flight reads are drained before it is thrown
-    auto queue = [&](const ReadRequest& r) {
+    auto queue = [&](const InFlight& f) {
         io_uring_sqe* sqe = io_uring_get_sqe(ring);  // never null: at most depth_ in flight
         const unsigned slot = free.back();
         free.pop_back();
-        slots[slot] = r;
+        slots[slot] = f;
         if (registered_)
-            io_uring_prep_read_fixed(sqe, fd_, r.to, static_cast<unsigned>(r.bytes), r.offset, 0);
+            io_uring_prep_read_fixed(sqe, fd_, f.r.to, static_cast<unsigned>(f.r.bytes), f.r.offset, 0);
         else
-            io_uring_prep_read(sqe, fd_, r.to, static_cast<unsigned>(r.bytes), r.offset);
+            io_uring_prep_read(sqe, fd_, f.r.to, static_cast<unsigned>(f.r.bytes), f.r.offset);
         io_uring_sqe_set_data64(sqe, slot);
         ++in_flight;
         ++requests_;
     };
-    while (in_flight > 0 || (failure.empty() && (next < requests.size() || !retry.empty()))) {
-        while (failure.empty() && in_flight < depth_ && (!retry.empty() || next < requests.size())) {
+    auto more = [&] { return failure.empty() && (next < requests.size() || !retry.empty()); };
+    while (in_flight > 0 || more() || !done.empty()) {
+        while (more() && in_flight < depth_) {
             if (!retry.empty()) {
                 queue(retry.back());
                 retry.pop_back();
             } else {
-                queue(requests[next++]);
+                queue({requests[next], next});
+                ++next;
             }
         }
-        if (const int rc = io_uring_submit_and_wait(ring, 1); rc < 0 && rc != -EINTR)
-            throw EnvironmentError("kv_offload: io_uring_submit on " + path_.string() + " failed: " +
-                                   std::strerror(-rc));
+        // With arrived requests to hand over, submit without waiting and work while reads run.
+        const int rc = done.empty() && in_flight > 0 ? io_uring_submit_and_wait(ring, 1) : io_uring_submit(ring);
+        if (rc < 0 && rc != -EINTR)
+            throw EnvironmentError("kv_offload: io_uring_submit on " + path_.string() + " failed: " + std::strerror(-rc));
+        if (!done.empty()) {
+            if (failure.empty())
+                for (const std::size_t i : done) arrived(i);
+            done.clear();
+        }
         unsigned head = 0, seen = 0;
         io_uring_cqe* cqe = nullptr;
         io_uring_for_each_cqe(ring, head, cqe) {
             ++seen;
             const auto slot = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
-            const ReadRequest r = slots[slot];
+            const InFlight f = slots[slot];
             free.push_back(slot);
             --in_flight;
             const int res = cqe->res;
-            if (res < 0 || res == 0) {
+            if (res <= 0) {
                 if (failure.empty())
-                    failure = "kv_offload: reading " + path_.string() + " at " + std::to_string(r.offset) +
+                    failure = "kv_offload: reading " + path_.string() + " at " + std::to_string(f.r.offset) +
                               " failed: " + (res < 0 ? std::strerror(-res) : "unexpected end of file");
-            } else if (static_cast<std::size_t>(res) < r.bytes) {
+            } else if (static_cast<std::size_t>(res) < f.r.bytes) {
                 const auto n = static_cast<std::size_t>(res);
-                retry.push_back({r.to + n, r.offset + n, r.bytes - n});
+                retry.push_back({{f.r.to + n, f.r.offset + n, f.r.bytes - n}, f.index});
+            } else if (arrived) {
+                done.push_back(f.index);
             }
         }
         io_uring_cq_advance(ring, seen);

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -49,8 +50,11 @@ public:
     UringReader& operator=(const UringReader&) = delete;
 
     // Issues every request and returns when all have completed. Short reads (a buffered read may
-    // stop early) are continued. Throws EnvironmentError on a failed read or one past the end.
-    void read(std::span<const ReadRequest> requests);
+    // stop early) are continued. `arrived`, when given, is called on this thread with the index of
+    // each request whose bytes are all in, after the queue has been refilled, so work on one
+    // request's bytes overlaps the reads still in flight. Throws EnvironmentError on a failed read
+    // or one past the end.
+    void read(std::span<const ReadRequest> requests, const std::function<void(std::size_t)>& arrived = {});
 
     unsigned depth() const { return depth_; }
     bool direct() const { return direct_; }

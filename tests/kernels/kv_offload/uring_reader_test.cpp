@@ -44,6 +44,14 @@ TEST(KvOffloadUringReader, ReadsEveryRequestWhereAsked) {
             EXPECT_EQ(reader.requests(), 10u);
             for (std::size_t i = 0; i < 10; ++i)
                 EXPECT_EQ(std::memcmp(buffer.data() + i * block, data.data() + requests[i].offset, block), 0) << i;
+            // Told of each request once, its bytes already in when it is told.
+            std::memset(buffer.data(), 0xAB, buffer.size());
+            std::vector<int> told(10, 0);
+            reader.read(requests, [&](std::size_t i) {
+                ++told.at(i);
+                EXPECT_EQ(std::memcmp(buffer.data() + i * block, data.data() + requests[i].offset, block), 0) << i;
+            });
+            EXPECT_EQ(told, std::vector<int>(10, 1));
         }
 }
 
