@@ -15,7 +15,12 @@ namespace memwall::spgemm_cpu {
 
 struct Tuning {
     std::int64_t rows_per_chunk = 512;  // at most this many rows in one range
-    double table_factor = 1.5;          // rowwise_hash: table slots per bound on the row's entries
+    // rowwise_hash: table slots per bound on the row's entries. 8 keeps the load at most 1/8, where
+    // linear probing averages about one probe: at 1.5 (GPU shared memory's budget) the load reaches
+    // 2/3, and (col*107)&(size-1) maps the 27-point stencil's planes (4096 columns apart at 64^3)
+    // onto each other in tables of 4096 slots; 8 was 1.1-1.5x faster on the bench's inputs but the
+    // most skewed R-MAT (5% slower: its largest rows' tables outgrow L2).
+    double table_factor = 8;
     std::int64_t bin_min = 32;          // rowwise_hash: bin j holds rows of <= bin_min * 2^j products
     std::int64_t bins = 8;              // rowwise_hash: the last bin holds every larger row
 };
