@@ -14,6 +14,7 @@
 #include "kernels/kit/cuda_variants.hpp"
 #include "kernels/spgemm/models.hpp"
 #include "profiler/byte_model.hpp"
+#include "kernels/kit/emu_hierarchy.hpp"
 
 namespace memwall {
 
@@ -28,13 +29,6 @@ double d(std::int64_t x) { return static_cast<double>(x); }
 
 // Device CSR bytes: int32 row pointers and columns, fp64 values.
 double csr_bytes(std::int64_t rows, std::int64_t nnz) { return 4.0 * d(rows + 1) + 12.0 * d(nnz); }
-
-MemoryHierarchy gpu_hierarchy() {
-    const emu::EmulationOptions o;
-    MemoryHierarchy mh;
-    mh.caches = {{"l1", o.l1.bytes, 1}, {"l2", o.l2.bytes, 1}};
-    return mh;
-}
 
 // Bytes the threads of each kernel request, by what they touch.
 struct Traffic {
@@ -237,7 +231,7 @@ std::vector<Counter> spgemm_cuda_model(Algorithm algorithm, const SpgemmWorkload
         streams = {{b_bytes, x.b}, {x.table_bytes, x.tables}, {inf, x.other}};
         workspace = x.workspace;
     }
-    std::vector<Counter> cs = byte_model(2.0 * d(s.products), min_bytes, workspace, gpu_hierarchy(), streams);
+    std::vector<Counter> cs = byte_model(2.0 * d(s.products), min_bytes, workspace, kit::emu_gpu_hierarchy(), streams);
     if (algorithm == Algorithm::cusparse)
         std::erase_if(cs, [](const Counter& c) { return c.name == counters::workspace; });
     return with_product_counters(w, std::move(cs));

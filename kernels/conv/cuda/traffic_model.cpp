@@ -5,8 +5,8 @@
 #include <limits>
 #include <numeric>
 
-#include "cuda_emu/options.hpp"
 #include "profiler/byte_model.hpp"
+#include "kernels/kit/emu_hierarchy.hpp"
 
 namespace memwall {
 
@@ -168,13 +168,6 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
     return x;
 }
 
-MemoryHierarchy conv_gpu_hierarchy() {
-    const emu::EmulationOptions o;
-    MemoryHierarchy mh;
-    mh.caches = {{"l1", o.l1.bytes, 1}, {"l2", o.l2.bytes, 1}};
-    return mh;
-}
-
 std::vector<Counter> conv_cuda_model(const ConvProblem& p, const Tuning& t) {
     const ConvCudaTraffic x = conv_cuda_traffic(p, t);
     const std::vector<TrafficStream> streams = {
@@ -182,7 +175,7 @@ std::vector<Counter> conv_cuda_model(const ConvProblem& p, const Tuning& t) {
         {x.working_set, std::max(0.0, x.l2 - x.dram)},
         {std::numeric_limits<double>::infinity(), x.dram},
     };
-    std::vector<Counter> cs = byte_model(p.flops(), p.min_bytes(), x.workspace, conv_gpu_hierarchy(), streams);
+    std::vector<Counter> cs = byte_model(p.flops(), p.min_bytes(), x.workspace, kit::emu_gpu_hierarchy(), streams);
     if (t.algorithm == Algorithm::cudnn)
         std::erase_if(cs, [](const Counter& c) { return c.name == counters::workspace; });
     return cs;

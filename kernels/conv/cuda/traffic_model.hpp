@@ -8,7 +8,6 @@
 #include "kernels/conv/conv.hpp"
 #include "kernels/conv/cuda/device_case.hpp"
 #include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
 
 namespace memwall {
 
@@ -31,13 +30,9 @@ struct ConvCudaTraffic {
 
 ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const conv_cuda::Tuning& t);
 
-// The hierarchy a CUDA kernel's traffic is placed in: cuda-emu's cache models (its defaults: an
-// L1 of 128 KiB per block, H100's 50 MiB L2), not the host's caches.
-MemoryHierarchy conv_gpu_hierarchy();
-
 // flops, bytes.min, workspace.bytes (not for cudnn: its workspace is known only once it has chosen
 // an algorithm, and is in the case's detail) and bytes.l1 (loads + stores), bytes.l2, bytes.dram
-// in conv_gpu_hierarchy(), from conv_cuda_traffic.
+// in kit::emu_gpu_hierarchy() (cuda-emu's cache models, not the host's caches), from conv_cuda_traffic.
 std::vector<Counter> conv_cuda_model(const ConvProblem& p, const conv_cuda::Tuning& t);
 
 }  // namespace memwall

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "cuda_emu/options.hpp"
 #include "profiler/byte_model.hpp"
+#include "kernels/kit/emu_hierarchy.hpp"
 
 namespace memwall {
 
@@ -13,13 +13,6 @@ namespace {
 using kv_cuda::Method;
 
 double d(long long x) { return static_cast<double>(x); }
-
-MemoryHierarchy gpu_hierarchy() {
-    const emu::EmulationOptions o;
-    MemoryHierarchy mh;
-    mh.caches = {{"l1", o.l1.bytes, 1}, {"l2", o.l2.bytes, 1}};
-    return mh;
-}
 
 }  // namespace
 
@@ -87,7 +80,7 @@ std::vector<Counter> kv_cuda_model(const KvProblem& p, Method m, const kv_cuda::
         {tr.working_set, std::max(0.0, tr.loads + tr.stores - tr.dram)},
         {inf, tr.dram},
     };
-    std::vector<Counter> out = byte_model(p.flops(), p.min_bytes(), tr.workspace, gpu_hierarchy(), streams);
+    std::vector<Counter> out = byte_model(p.flops(), p.min_bytes(), tr.workspace, kit::emu_gpu_hierarchy(), streams);
     const bool zero_copy = m == Method::zero_copy;
     out.push_back({"tier.bytes", zero_copy ? 32 * tr.host_sectors : tr.copied, "B", CounterSource::model});
     out.push_back({"tier.requests", zero_copy ? tr.host_requests : tr.copies, "", CounterSource::model});

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "cuda_emu/options.hpp"
 #include "profiler/byte_model.hpp"
+#include "kernels/kit/emu_hierarchy.hpp"
 
 namespace memwall {
 
@@ -28,13 +28,6 @@ long long adapter_of(const LoraProblem& p, long long t) {
     while (a + 1 < p.adapters && p.segment_begin(a + 1) <= t) ++a;
     while (p.segment_begin(a) > t) --a;
     return a;
-}
-
-MemoryHierarchy gpu_hierarchy() {
-    const emu::EmulationOptions o;
-    MemoryHierarchy mh;
-    mh.caches = {{"l1", o.l1.bytes, 1}, {"l2", o.l2.bytes, 1}};
-    return mh;
 }
 
 }  // namespace
@@ -132,10 +125,10 @@ std::vector<Counter> lora_cuda_model(const LoraProblem& p, Method m, const Tunin
         {inf, tr.dram},
     };
     // base computes X·W alone: its FLOPs and compulsory bytes are the GEMM's.
-    if (m == Method::base) return byte_model(2 * M * K * N, 4 * (M * K + K * N + M * N), 0, gpu_hierarchy(), streams);
+    if (m == Method::base) return byte_model(2 * M * K * N, 4 * (M * K + K * N + M * N), 0, kit::emu_gpu_hierarchy(), streams);
     LoraProblem fp32 = p;
     fp32.dtype = LoraDtype::fp32;
-    return byte_model(p.flops(), fp32.min_bytes(), tr.workspace, gpu_hierarchy(), streams);
+    return byte_model(p.flops(), fp32.min_bytes(), tr.workspace, kit::emu_gpu_hierarchy(), streams);
 }
 
 }  // namespace memwall
