@@ -1,7 +1,7 @@
 // cached: an LRU of hot pages in DRAM in front of the file. A step's pages that the cache holds
 // are hits; only the misses are read, through io_uring (uring_reader.hpp), straight into the
 // slots they take. As in uring, pages are attended on this thread while reads are in flight: the
-// hits once the first miss is in, then each miss as it arrives (phase overlapped). The cache starts empty in every run, so a run's hits are those its own steps
+// hits once the misses are submitted, then each miss as it arrives (phase overlapped). The cache starts empty in every run, so a run's hits are those its own steps
 // earn (the reuse between consecutive steps), never left over from the run before.
 #include <algorithm>
 #include <vector>
@@ -51,16 +51,11 @@ public:
                 requests_.push_back({slots_.data() + slot * p.page_bytes(), page * p.page_bytes(), p.page_bytes()});
             }
             attention_.begin(s);
-            bool hits_done = false;
-            auto attend_hits = [&] {
-                for (const float* page : hit_pages_) attention_.add(page);
-                hits_done = true;
-            };
-            reader_.read(requests_, [&](std::size_t k) {
-                if (!hits_done) attend_hits();
-                attention_.add(reinterpret_cast<const float*>(requests_[k].to));
-            });
-            if (!hits_done) attend_hits();
+            reader_.read(
+                requests_, [&](std::size_t k) { attention_.add(reinterpret_cast<const float*>(requests_[k].to)); },
+                [&] {
+                    for (const float* page : hit_pages_) attention_.add(page);
+                });
             attention_.finish(out + s * p.heads * p.head_dim);
             tally_.bytes += requests_.size() * p.page_bytes();
             phases.lap("overlapped");

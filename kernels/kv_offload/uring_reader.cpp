@@ -48,7 +48,8 @@ UringReader::~UringReader() {
     ::close(fd_);
 }
 
-void UringReader::read(std::span<const ReadRequest> requests, const std::function<void(std::size_t)>& arrived) {
+void UringReader::read(std::span<const ReadRequest> requests, const std::function<void(std::size_t)>& arrived,
+                       const std::function<void()>& submitted) {
     io_uring* ring = &ring_->ring;
     struct InFlight {
         ReadRequest r;
@@ -61,6 +62,7 @@ void UringReader::read(std::span<const ReadRequest> requests, const std::functio
     std::size_t next = 0;
     unsigned in_flight = 0;
     std::string failure;  // the first failed read; in-flight reads are drained before it is thrown
+    bool told_submitted = false;
     auto queue = [&](const InFlight& f) {
         io_uring_sqe* sqe = io_uring_get_sqe(ring);  // never null: at most depth_ in flight
         const unsigned slot = free.back();
@@ -75,7 +77,7 @@ void UringReader::read(std::span<const ReadRequest> requests, const std::functio
         ++requests_;
     };
     auto more = [&] { return failure.empty() && (next < requests.size() || !retry.empty()); };
-    while (in_flight > 0 || more() || !done.empty()) {
+    while (in_flight > 0 || more() || !done.empty() || (submitted && !told_submitted)) {
         while (more() && in_flight < depth_) {
             if (!retry.empty()) {
                 queue(retry.back());
@@ -85,10 +87,16 @@ void UringReader::read(std::span<const ReadRequest> requests, const std::functio
                 ++next;
             }
         }
-        // With arrived requests to hand over, submit without waiting and work while reads run.
-        const int rc = done.empty() && in_flight > 0 ? io_uring_submit_and_wait(ring, 1) : io_uring_submit(ring);
+        // With work to do (arrived requests, or `submitted` once), submit without waiting and work
+        // while the reads run.
+        const bool first = static_cast<bool>(submitted) && !told_submitted;
+        const int rc = done.empty() && !first && in_flight > 0 ? io_uring_submit_and_wait(ring, 1) : io_uring_submit(ring);
         if (rc < 0 && rc != -EINTR)
             throw EnvironmentError("kv_offload: io_uring_submit on " + path_.string() + " failed: " + std::strerror(-rc));
+        if (first) {
+            told_submitted = true;
+            submitted();
+        }
         if (!done.empty()) {
             if (failure.empty())
                 for (const std::size_t i : done) arrived(i);

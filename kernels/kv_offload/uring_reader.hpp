@@ -52,9 +52,12 @@ public:
     // Issues every request and returns when all have completed. Short reads (a buffered read may
     // stop early) are continued. `arrived`, when given, is called on this thread with the index of
     // each request whose bytes are all in, after the queue has been refilled, so work on one
-    // request's bytes overlaps the reads still in flight. Throws EnvironmentError on a failed read
-    // or one past the end.
-    void read(std::span<const ReadRequest> requests, const std::function<void(std::size_t)>& arrived = {});
+    // request's bytes overlaps the reads still in flight. `submitted`, when given, is called once,
+    // after the first requests are submitted and before any wait: work that needs none of them
+    // (cached's hits) runs while they are read. Throws EnvironmentError on a failed read or one
+    // past the end.
+    void read(std::span<const ReadRequest> requests, const std::function<void(std::size_t)>& arrived = {},
+              const std::function<void()>& submitted = {});
 
     unsigned depth() const { return depth_; }
     bool direct() const { return direct_; }

@@ -47,11 +47,20 @@ TEST(KvOffloadUringReader, ReadsEveryRequestWhereAsked) {
             // Told of each request once, its bytes already in when it is told.
             std::memset(buffer.data(), 0xAB, buffer.size());
             std::vector<int> told(10, 0);
-            reader.read(requests, [&](std::size_t i) {
-                ++told.at(i);
-                EXPECT_EQ(std::memcmp(buffer.data() + i * block, data.data() + requests[i].offset, block), 0) << i;
-            });
+            int submitted = 0;
+            reader.read(
+                requests,
+                [&](std::size_t i) {
+                    EXPECT_EQ(submitted, 1);  // told first
+                    ++told.at(i);
+                    EXPECT_EQ(std::memcmp(buffer.data() + i * block, data.data() + requests[i].offset, block), 0) << i;
+                },
+                [&] { ++submitted; });
             EXPECT_EQ(told, std::vector<int>(10, 1));
+            EXPECT_EQ(submitted, 1);
+            // With nothing to read, `submitted` is still called once.
+            reader.read({}, {}, [&] { ++submitted; });
+            EXPECT_EQ(submitted, 2);
         }
 }
 
