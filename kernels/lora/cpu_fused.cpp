@@ -34,8 +34,8 @@ public:
     }
 
     double workspace_bytes() const override {
-        double packed = 4.0 * static_cast<double>(weights_.a.size()) +
-                        2.0 * static_cast<double>(weights_.a16.size() + weights_.b16_pairs.size());
+        double packed = 4.0 * static_cast<double>(weights_.a.size() + weights_.a32_quads.size()) +
+                        2.0 * static_cast<double>(weights_.a16_quads.size() + weights_.b16_pairs.size());
         for (const Gemm& g : gemms_) packed += g.weights_bytes();
         return 4.0 * static_cast<double>(s_.size()) + packed;
     }

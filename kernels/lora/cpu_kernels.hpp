@@ -69,12 +69,14 @@ void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64
 
 // The fused passes' layouts of every adapter's A and B (built once, as weights are): A transposed,
 // rp rows (r padded with zero rows to whole register blocks) of kp columns (K padded with zeros to
-// a multiple of 32); for bf16 problems also B in pairs of rows, (B[j][n], B[j+1][n]) adjacent, the
-// layout a bf16 dot-product instruction takes.
+// a multiple of 32); A again in vectors of 4 ranks by 4 rows (4 pairs of rows in bf16) for the
+// vector down-projection (cpu_passes.cpp); and for bf16 problems B in pairs of rows, (B[j][n],
+// B[j+1][n]) adjacent, the layout a bf16 dot-product instruction takes.
 struct AdapterWeights {
     std::int64_t rp = 0, kp = 0;
     std::vector<float> a;                   // adapters × rp × kp
-    std::vector<std::uint16_t> a16;         // the same as bf16 bits
+    std::vector<float> a32_quads;           // adapters × kp/4 × rp/4 × 16 (fp32 problems)
+    std::vector<std::uint16_t> a16_quads;   // adapters × kp/8 × rp/4 × 16 × 2 (bf16 problems)
     std::vector<std::uint16_t> b16_pairs;   // adapters × rp/2 × N × 2
 };
 AdapterWeights adapter_weights(const LoraWorkload& w);

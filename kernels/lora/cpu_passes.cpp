@@ -38,22 +38,26 @@ inline void store_vec(std::uint16_t* p, vf v) {
     const vh h = __builtin_convertvector((u + 0x7fffu + ((u >> 16) & 1u)) >> 16, vh);
     std::memcpy(p, &h, sizeof h);
 }
+// The vector up-projections stream Y's whole aligned lines (no read of a line before it is written
+// over; the base GEMM reads Y next, from memory either way, Y being larger than the caches at the
+// shapes that matter) and store the rest.
+inline bool line_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64 == 0; }
 
 // S entries one row of the down-projection accumulates at once: with two rows, half the vector
 // registers.
 constexpr int down_block = simd::registers / 4;
-// The bf16 up-projection keeps a token's S in registers as pairs of ranks (up to rank 16; larger
+// The bf16 up-projection keeps a token's S as pairs of ranks on the stack (up to rank 128; larger
 // ranks take the fp32 path).
-constexpr int max_rank_pairs = 8;
+constexpr int max_rank_pairs = 64;
 
-// Calls f(t, rows) over [t0, t1) in groups of up to 4 consecutive tokens of one adapter: the
+// Calls f(t, rows) over [t0, t1) in groups of up to `most` consecutive tokens of one adapter: the
 // register block of the fused passes.
 template <class F>
-void for_row_groups(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, F&& f) {
+void for_row_groups(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, std::int64_t most, F&& f) {
     const std::int32_t* adapter = w.adapter_of();
     for (std::int64_t t = t0; t < t1;) {
         std::int64_t rows = 1;
-        while (rows < 4 && t + rows < t1 && adapter[t + rows] == adapter[t]) ++rows;
+        while (rows < most && t + rows < t1 && adapter[t + rows] == adapter[t]) ++rows;
         f(t, rows);
         t += rows;
     }
@@ -118,36 +122,6 @@ void down_rows(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std:
     }
 }
 
-#if defined(__AVX512BF16__)
-// bf16 rows on CPUs with AVX512-BF16: 32 elements a step, the dropped ones zeroed as they load (a
-// masked load by the mask's word; its bits past K are 0, so nothing past the row is read), then
-// vdpbf16ps multiplies 32 bf16 pairs into 16 fp32 lanes: half the instructions of widening to fp32
-// first, and no conversions. The products of two bf16 values are exact in fp32.
-template <int NR>
-void down_rows_bf16(const LoraWorkload& w, const AdapterWeights& dw, std::int64_t t, float* s) {
-    const LoraProblem& p = w.problem();
-    const std::int64_t words = p.mask_words();
-    const std::uint16_t* at = dw.a16.data() + w.adapter_of()[t] * dw.rp * dw.kp;
-    for (std::int64_t j0 = 0; j0 < dw.rp; j0 += down_block) {
-        __m512 acc[NR][down_block];
-        for (auto& row : acc)
-            for (__m512& a : row) a = _mm512_setzero_ps();
-        for (std::int64_t k = 0; k < p.k; k += 32) {
-            __m512bh xm[NR];
-            for (int i = 0; i < NR; ++i)
-                xm[i] = reinterpret_cast<__m512bh>(
-                    _mm512_maskz_loadu_epi16(w.mask()[(t + i) * words + k / 32], w.x16() + (t + i) * p.k + k));
-            for (int j = 0; j < down_block; ++j) {
-                const auto av = reinterpret_cast<__m512bh>(_mm512_loadu_si512(at + (j0 + j) * dw.kp + k));
-                for (int i = 0; i < NR; ++i) acc[i][j] = _mm512_dpbf16_ps(acc[i][j], xm[i], av);
-            }
-        }
-        for (int i = 0; i < NR; ++i)
-            for (int j = 0; j < down_block; ++j) s[(t + i) * dw.rp + j0 + j] = simd::hsum(std::bit_cast<vf>(acc[i][j]));
-    }
-}
-#endif
-
 template <class T, int NR>
 void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_t t, std::int64_t n0, std::int64_t n1,
              T* y) {
@@ -177,49 +151,168 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
         }
 }
 
-// Two tokens at a time where they share an adapter.
-template <int NR, class T>
-void down_rows_of(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t t, float* s) {
+#if defined(__AVX512F__)
+// Elements of each row masked into an L1 buffer at a time: 256 bytes (a multiple of the mask's 32
+// elements); longer chunks measured slower (fp32, M = 2048, K = 4096, r = 16: 2.4 ms at 2 KiB,
+// 1.8 ms at 256 bytes). A constant at namespace scope: as a local constexpr, which std::min
+// takes by reference, it led GCC 12 to keep the accumulators in memory, stored at every step.
+template <class T>
+constexpr std::int64_t down_chunk = 256 / sizeof(T);
+
+// Whether the vector down-projection below takes rows of T on this build.
+template <class T>
+constexpr bool quad_rows = std::is_same_v<T, float>
 #if defined(__AVX512BF16__)
-    if constexpr (std::is_same_v<T, std::uint16_t>)
-        down_rows_bf16<NR>(w, dw, t, s);
-    else
+                           || std::is_same_v<T, std::uint16_t>
 #endif
-        down_rows<T, NR>(w, x, dw, t, s);
+    ;
+
+// Rows of T (fp32; bf16 on CPUs with AVX512-BF16), 4 rows of one adapter and 4·V ranks (V = 4
+// or 2) at a time. Each row's chunk is first copied to an L1 buffer with the dropout applied: a
+// masked load by the mask's word, whose bits past K are 0, so nothing past the row is read. Then
+// a 128-bit broadcast puts a row's next 4 floats (4 pairs of bf16) in every 128-bit lane, and one
+// FMA (vdpbf16ps) with a vector of Aᵀ laid out to match (lane l: rank 4v + l/4, element or pair
+// l%4) adds 4 products to each of 4 ranks; each rank's 4 lanes are summed at the end. A broadcast
+// serves V instructions and a load of A serves 4 rows: 0.5 loads per FMA, whose throughput is then
+// the bound (M·K·r/16 FMAs, M·K·r/32 vdpbf16ps), where the transposed form's A traffic and
+// horizontal sums took twice as long. Rows past `rows` repeat the last one (computed, not stored).
+template <class T, int V>
+void down_rows_quads(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t t, std::int64_t rows,
+                     std::int64_t v0, float* s) {
+    constexpr int NR = 4;
+    constexpr std::int64_t group = 16 / sizeof(T), per_vector = 64 / sizeof(T);
+    const LoraProblem& p = w.problem();
+    const std::int64_t words = p.mask_words();
+    const std::int64_t vectors = dw.rp / 4;
+    const T* aq = w.adapter_of()[t] * dw.kp * dw.rp + [&] {
+        if constexpr (std::is_same_v<T, float>)
+            return dw.a32_quads.data();
+        else
+            return dw.a16_quads.data();
+    }();
+    alignas(64) T xm[NR][down_chunk<T>];
+    __m512 acc[NR][V];
+    for (auto& row : acc)
+        for (__m512& a : row) a = _mm512_setzero_ps();
+    for (std::int64_t k0 = 0; k0 < dw.kp; k0 += down_chunk<T>) {
+        const std::int64_t kc = std::min(down_chunk<T>, dw.kp - k0);
+        for (int i = 0; i < NR; ++i) {
+            const std::int64_t row = t + std::min<std::int64_t>(i, rows - 1);
+            const T* in = x + row * p.k + k0;
+            for (std::int64_t k = 0; k < kc; k += 32) {
+                const std::uint32_t m = w.mask()[row * words + (k0 + k) / 32];
+                if constexpr (std::is_same_v<T, float>) {
+                    _mm512_store_ps(xm[i] + k, _mm512_maskz_loadu_ps(static_cast<__mmask16>(m), in + k));
+                    _mm512_store_ps(xm[i] + k + 16, _mm512_maskz_loadu_ps(static_cast<__mmask16>(m >> 16), in + k + 16));
+                } else {
+                    _mm512_store_si512(xm[i] + k, _mm512_maskz_loadu_epi16(m, in + k));
+                }
+            }
+        }
+        for (std::int64_t g = 0; g < kc / group; ++g) {
+            const T* a = aq + ((k0 / group + g) * vectors + v0) * per_vector;
+            __m512i av[V];
+            for (int v = 0; v < V; ++v) {
+                av[v] = _mm512_loadu_si512(a + v * per_vector);
+                // In a register: left to itself GCC folds the load into each row's instruction,
+                // 4 loads of it instead of 1, and loads, not FMAs, bound the loop.
+                asm("" : "+v"(av[v]));
+            }
+            for (int i = 0; i < NR; ++i) {
+                const __m512i xb = _mm512_maskz_broadcast_i32x4(
+                    0xffff, _mm_load_si128(reinterpret_cast<const __m128i*>(xm[i] + group * g)));
+                for (int v = 0; v < V; ++v) {
+                    if constexpr (std::is_same_v<T, float>)
+                        acc[i][v] = _mm512_fmadd_ps(_mm512_castsi512_ps(xb), _mm512_castsi512_ps(av[v]), acc[i][v]);
+#if defined(__AVX512BF16__)
+                    else
+                        acc[i][v] = _mm512_dpbf16_ps(acc[i][v], reinterpret_cast<__m512bh>(xb),
+                                                     reinterpret_cast<__m512bh>(av[v]));
+#endif
+                }
+            }
+        }
+    }
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (int v = 0; v < V; ++v) {
+            alignas(64) float lane[16];
+            _mm512_store_ps(lane, acc[i][v]);
+            for (int q = 0; q < 4; ++q)
+                s[(t + i) * dw.rp + 4 * (v0 + v) + q] = lane[4 * q] + lane[4 * q + 1] + lane[4 * q + 2] + lane[4 * q + 3];
+        }
 }
+
+// fp32 rows of Y: S's entries broadcast against B's rows, 32 columns (two lines) per row at a time.
+template <int NR>
+void up_rows_f32(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_t t, std::int64_t n0,
+                 std::int64_t n1, float* y) {
+    const LoraProblem& p = w.problem();
+    const float* b = w.b(w.adapter_of()[t]);
+    std::int64_t n = n0;
+    for (; n + 32 <= n1; n += 32) {
+        __m512 acc[NR][2];
+        for (auto& row : acc) row[0] = row[1] = _mm512_setzero_ps();
+        for (std::int64_t j = 0; j < p.r; ++j) {
+            __m512 b0 = _mm512_loadu_ps(b + j * p.n + n), b1 = _mm512_loadu_ps(b + j * p.n + n + 16);
+            asm("" : "+v"(b0), "+v"(b1));  // loaded once, not folded into each row's FMA
+            for (int i = 0; i < NR; ++i) {
+                const __m512 sv = _mm512_set1_ps(s[(t + i) * rp + j]);
+                acc[i][0] = _mm512_fmadd_ps(sv, b0, acc[i][0]);
+                acc[i][1] = _mm512_fmadd_ps(sv, b1, acc[i][1]);
+            }
+        }
+        for (int i = 0; i < NR; ++i) {
+            float* out = y + (t + i) * p.n + n;
+            if (line_aligned(out)) {
+                _mm512_stream_ps(out, acc[i][0]);
+                _mm512_stream_ps(out + 16, acc[i][1]);
+            } else {
+                _mm512_storeu_ps(out, acc[i][0]);
+                _mm512_storeu_ps(out + 16, acc[i][1]);
+            }
+        }
+    }
+    if (n < n1) up_rows<float, NR>(w, rp, s, t, n, n1, y);
+}
+#endif
 
 #if defined(__AVX512BF16__)
 // bf16 on CPUs with AVX512-BF16: S rounded to bf16 (as the unfused passes' bf16 S is) and taken in
 // pairs of ranks, each pair broadcast against B's row pairs, 16 columns of Y per vdpbf16ps; the
-// result rounded to bf16 by vcvtneps2bf16.
+// result rounded to bf16 by vcvtne2ps2bf16, 32 columns (a line) at a time.
 template <int NR>
 void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t, std::int64_t n0,
                   std::int64_t n1, std::uint16_t* y) {
     const LoraProblem& p = w.problem();
     const std::uint16_t* bp = aw.b16_pairs.data() + w.adapter_of()[t] * aw.rp * p.n;
-    __m512bh sp[NR][max_rank_pairs];
+    std::int32_t sp[NR][max_rank_pairs];
     for (int i = 0; i < NR; ++i)
         for (std::int64_t j = 0; j < aw.rp; j += 2) {
             const __m128 pair = _mm_set_ps(0.0f, 0.0f, s[(t + i) * aw.rp + j + 1], s[(t + i) * aw.rp + j]);
-            const int bits = _mm_cvtsi128_si32(reinterpret_cast<__m128i>(_mm_cvtneps_pbh(pair)));
-            sp[i][j / 2] = reinterpret_cast<__m512bh>(_mm512_set1_epi32(bits));
+            sp[i][j / 2] = _mm_cvtsi128_si32(reinterpret_cast<__m128i>(_mm_cvtneps_pbh(pair)));
         }
     std::int64_t n = n0;
     for (; n + 2 * lanes <= n1; n += 2 * lanes) {
         __m512 acc[NR][2];
         for (auto& row : acc) row[0] = row[1] = _mm512_setzero_ps();
         for (std::int64_t jp = 0; jp < aw.rp / 2; ++jp) {
-            const auto b0 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n) * 2));
-            const auto b1 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n + lanes) * 2));
+            auto b0 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n) * 2));
+            auto b1 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n + lanes) * 2));
+            asm("" : "+v"(b0), "+v"(b1));  // loaded once, not folded into each row's vdpbf16ps
             for (int i = 0; i < NR; ++i) {
-                acc[i][0] = _mm512_dpbf16_ps(acc[i][0], sp[i][jp], b0);
-                acc[i][1] = _mm512_dpbf16_ps(acc[i][1], sp[i][jp], b1);
+                const auto sv = reinterpret_cast<__m512bh>(_mm512_set1_epi32(sp[i][jp]));
+                acc[i][0] = _mm512_dpbf16_ps(acc[i][0], sv, b0);
+                acc[i][1] = _mm512_dpbf16_ps(acc[i][1], sv, b1);
             }
         }
-        for (int i = 0; i < NR; ++i)
-            for (int h = 0; h < 2; ++h)
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + (t + i) * p.n + n + h * lanes),
-                                    reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(acc[i][h])));
+        for (int i = 0; i < NR; ++i) {
+            std::uint16_t* out = y + (t + i) * p.n + n;
+            const auto both = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(acc[i][1], acc[i][0]));
+            if (line_aligned(out))
+                _mm512_stream_si512(reinterpret_cast<__m512i*>(out), both);
+            else
+                _mm512_storeu_si512(out, both);
+        }
     }
     if (n < n1) up_rows<std::uint16_t, NR>(w, aw.rp, s, t, n, n1, y);
 }
@@ -228,6 +321,9 @@ void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* 
 template <int NR, class T>
 void up_rows_of(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t, std::int64_t n0,
                 std::int64_t n1, T* y) {
+#if defined(__AVX512F__)
+    if constexpr (std::is_same_v<T, float>) return up_rows_f32<NR>(w, aw.rp, s, t, n0, n1, y);
+#endif
 #if defined(__AVX512BF16__)
     if constexpr (std::is_same_v<T, std::uint16_t>) {
         if (aw.rp <= 2 * max_rank_pairs) return up_rows_bf16<NR>(w, aw, s, t, n0, n1, y);
@@ -244,12 +340,28 @@ void down_project_as(const LoraWorkload& w, const T* x, const AdapterWeights& dw
 #pragma omp parallel for schedule(static)
     for (std::int64_t task = 0; task < tasks; ++task) {
         const std::int64_t a = t0 + task * tiles.tile_m, b = std::min(t1, a + tiles.tile_m);
+#if defined(__AVX512F__)
+        if constexpr (quad_rows<T>) {
+            // Ranks in blocks of 16, then 8 (rp is a multiple of 8).
+            for_row_groups(w, a, b, 4, [&](std::int64_t t, std::int64_t rows) {
+                for (std::int64_t v0 = 0; v0 < dw.rp / 4; v0 += 4) {
+                    if (dw.rp / 4 - v0 >= 4)
+                        down_rows_quads<T, 4>(w, x, dw, t, rows, v0, s);
+                    else
+                        down_rows_quads<T, 2>(w, x, dw, t, rows, v0, s);
+                }
+            });
+            for (std::int64_t i = a * dw.rp; i < b * dw.rp; ++i) s[i] *= scale;
+            continue;
+        }
+#endif
+        // Two tokens at a time where they share an adapter.
         for (std::int64_t t = a; t < b;) {
             if (t + 1 < b && w.adapter_of()[t + 1] == w.adapter_of()[t]) {
-                down_rows_of<2>(w, x, dw, t, s);
+                down_rows<T, 2>(w, x, dw, t, s);
                 t += 2;
             } else {
-                down_rows_of<1>(w, x, dw, t, s);
+                down_rows<T, 1>(w, x, dw, t, s);
                 t += 1;
             }
         }
@@ -262,20 +374,24 @@ void up_project_as(const LoraWorkload& w, const AdapterWeights& aw, const float*
                    const Tiles& tiles, T* y) {
     const std::int64_t n = w.problem().n;
     const std::int64_t tasks = (t1 - t0 + tiles.tile_m - 1) / tiles.tile_m;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t task = 0; task < tasks; ++task) {
-        const std::int64_t a = t0 + task * tiles.tile_m, b = std::min(t1, a + tiles.tile_m);
-        for (std::int64_t n0 = 0; n0 < n; n0 += tiles.tile_n) {
-            const std::int64_t n1 = std::min(n, n0 + tiles.tile_n);
-            for_row_groups(w, a, b, [&](std::int64_t t, std::int64_t rows) {
-                switch (rows) {
-                    case 4: up_rows_of<4>(w, aw, s, t, n0, n1, y); break;
-                    case 3: up_rows_of<3>(w, aw, s, t, n0, n1, y); break;
-                    case 2: up_rows_of<2>(w, aw, s, t, n0, n1, y); break;
-                    default: up_rows_of<1>(w, aw, s, t, n0, n1, y); break;
-                }
-            });
+#pragma omp parallel
+    {
+#pragma omp for schedule(static) nowait
+        for (std::int64_t task = 0; task < tasks; ++task) {
+            const std::int64_t a = t0 + task * tiles.tile_m, b = std::min(t1, a + tiles.tile_m);
+            for (std::int64_t n0 = 0; n0 < n; n0 += tiles.tile_n) {
+                const std::int64_t n1 = std::min(n, n0 + tiles.tile_n);
+                for_row_groups(w, a, b, 4, [&](std::int64_t t, std::int64_t rows) {
+                    switch (rows) {
+                        case 4: up_rows_of<4>(w, aw, s, t, n0, n1, y); break;
+                        case 3: up_rows_of<3>(w, aw, s, t, n0, n1, y); break;
+                        case 2: up_rows_of<2>(w, aw, s, t, n0, n1, y); break;
+                        default: up_rows_of<1>(w, aw, s, t, n0, n1, y); break;
+                    }
+                });
+            }
         }
+        simd::stream_fence();  // Y's streamed lines before the GEMM reads them
     }
 }
 
@@ -329,9 +445,27 @@ AdapterWeights adapter_weights(const LoraWorkload& w) {
         for (std::int64_t k = 0; k < p.k; ++k)
             for (std::int64_t j = 0; j < p.r; ++j)
                 d.a[static_cast<std::size_t>((a * d.rp + j) * d.kp + k)] = w.a(a)[k * p.r + j];
-    if (p.dtype == LoraDtype::bf16) {  // the same values, exact in bf16
-        d.a16.resize(d.a.size());
-        for (std::size_t i = 0; i < d.a.size(); ++i) d.a16[i] = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(d.a[i]) >> 16);
+    if (p.dtype == LoraDtype::fp32) {
+        // Per 4 elements of K, per 4 ranks: lane l holds A[k][j] of rank j = 4v + l/4, k = 4g + l%4.
+        d.a32_quads.assign(static_cast<std::size_t>(p.adapters * d.kp * d.rp), 0.0f);
+        for (std::int64_t a = 0; a < p.adapters; ++a)
+            for (std::int64_t k = 0; k < p.k; ++k)
+                for (std::int64_t j = 0; j < p.r; ++j) {
+                    const std::int64_t g = k / 4, lane = j % 4 * 4 + k % 4;
+                    d.a32_quads[static_cast<std::size_t>(a * d.kp * d.rp + (g * (d.rp / 4) + j / 4) * 16 + lane)] =
+                        w.a(a)[k * p.r + j];
+                }
+    } else {  // the same values, exact in bf16
+        // Per 8 elements of K, per 4 ranks: lane l holds the pair (A[k][j], A[k+1][j]) of rank
+        // j = 4v + l/4 and k = 8g + 2(l%4).
+        d.a16_quads.assign(static_cast<std::size_t>(p.adapters * d.kp * d.rp), 0);
+        for (std::int64_t a = 0; a < p.adapters; ++a)
+            for (std::int64_t k = 0; k < p.k; ++k)
+                for (std::int64_t j = 0; j < p.r; ++j) {
+                    const std::int64_t g = k / 8, lane = j % 4 * 4 + k % 8 / 2;
+                    d.a16_quads[static_cast<std::size_t>(a * d.kp * d.rp + ((g * (d.rp / 4) + j / 4) * 16 + lane) * 2 + k % 2)] =
+                        w.a16(a)[k * p.r + j];
+                }
         d.b16_pairs.assign(static_cast<std::size_t>(p.adapters * d.rp * p.n), 0);
         for (std::int64_t a = 0; a < p.adapters; ++a)
             for (std::int64_t j = 0; j < p.r; ++j)

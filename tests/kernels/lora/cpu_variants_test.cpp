@@ -1,6 +1,7 @@
 // Every CPU variant against the float64 reference, fp32 and bf16, on sizes that end in partial
-// vectors and register blocks, one adapter and three (segments that split register blocks), a
-// rank below the vector width and one above it, and tiles at their limits.
+// vectors and register blocks, one adapter and three (segments that split register blocks), ranks
+// below the vector width, above it, of 3 and 4 vectors (the widest bf16 down-projection block) and
+// beyond them, and tiles at their limits.
 #include <gtest/gtest.h>
 
 #include "lora_test_support.hpp"
@@ -26,7 +27,9 @@ void expect_correct(const std::string& variant, const Shape& s, std::int64_t til
 TEST(LoraCpuVariants, EveryVariantMatchesTheReference) {
     for (const char* dtype : {"fp32", "bf16"})
         for (const Shape& s : {Shape{37, 70, 45, 16, 1, 0.1, 16, dtype}, Shape{50, 33, 29, 5, 3, 0.2, 3, dtype},
-                               Shape{23, 130, 70, 20, 2, 0.0, 1, dtype}, Shape{6, 7, 3, 1, 1, 0.5, 2, dtype}})
+                               Shape{23, 130, 70, 20, 2, 0.0, 1, dtype}, Shape{6, 7, 3, 1, 1, 0.5, 2, dtype},
+                               Shape{19, 40, 17, 40, 2, 0.1, 2, dtype}, Shape{11, 64, 9, 64, 1, 0.1, 4, dtype},
+                               Shape{9, 35, 8, 70, 1, 0.1, 1, dtype}})
             for (const char* v : {"base", "unfused", "fused", "multi_adapter"}) expect_correct(v, s);
 }
 
