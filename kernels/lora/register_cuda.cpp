@@ -4,7 +4,9 @@
 // (kit/cuda_variants.hpp) adds the instances; models in cuda/traffic_model.hpp.
 #include "kernels/lora/register_cuda.hpp"
 
-#include <stdexcept>
+#include <bit>
+#include <cstdint>
+#include <vector>
 
 #include "kernels/kit/cuda_variants.hpp"
 #include "kernels/lora/cuda/traffic_model.hpp"
@@ -20,16 +22,16 @@ using lora_cuda::Method;
 kit::CudaKernel kernel_of(Method method, std::string name, std::string description) {
     kit::CudaKernel k;
     k.name = std::move(name);
-    k.description = std::move(description) + "; fp32 only (bf16 needs tensor cores, not yet written)";
+    k.description = std::move(description);
     k.check = [method](const Workload& w, const float* y) {
-        return workload_as<LoraWorkload>(w).check(y, method == Method::base);
+        return check_cuda_output(workload_as<LoraWorkload>(w), y, method == Method::base);
     };
     k.model = [method](const Params& point, const MemoryHierarchy&) {
         return lora_cuda_model(LoraProblem::from(point), method, method == Method::cublas_unfused ? lora_cuda::Tuning{}
                                                                                                    : cuda_tuning(point));
     };
     // Emulation runs every CUDA thread on the CPU (a fiber each): GEMMs it finishes in seconds.
-    k.emu_default_axes = {"shape=custom", "M=64", "K=128", "N=128", "r=16", "adapters=1,3", "dtype=fp32"};
+    k.emu_default_axes = {"shape=custom", "M=64", "K=128", "N=128", "r=16", "adapters=1,3", "dtype=fp32,bf16"};
     return k;
 }
 
@@ -78,10 +80,10 @@ kit::CudaKernel emulatable(Method method, std::string name, std::string descript
 
 kit::CudaKernel cublas_unfused_kernel() {
     kit::CudaKernel k = kernel_of(Method::cublas_unfused, "cublas_unfused",
-                                  "the peer: unfused's passes with cublasSgemm for the base, down- and up-projection "
-                                  "GEMMs (CUBLAS_DEFAULT_MATH: FP32 FMA, no TF32), memwall's dropout and scaled add "
-                                  "between them");
-    k.gpu_only_reason = "calls cuBLAS (cublasSgemm), which cuda-emu cannot run";
+                                  "the peer: unfused's passes with cuBLAS for the base, down- and up-projection GEMMs "
+                                  "(fp32: cublasSgemm, CUBLAS_DEFAULT_MATH, FP32 FMA, no TF32; bf16: cublasGemmEx with "
+                                  "float accumulation, tensor cores), memwall's dropout and scaled add between them");
+    k.gpu_only_reason = "calls cuBLAS (cublasSgemm, cublasGemmEx), which cuda-emu cannot run";
 #ifdef MEMWALL_HAVE_CUDA
     k.gpu = [](const Workload& wl, const Params&) {
         const auto& w = workload_as<LoraWorkload>(wl);
@@ -99,11 +101,16 @@ lora_cuda::Tuning cuda_tuning(const Params& point) {
 }
 
 lora_cuda::Inputs cuda_inputs(const LoraWorkload& w) {
-    if (w.problem().dtype != LoraDtype::fp32)
-        throw std::invalid_argument(
-            "bf16 needs tensor cores: the CUDA lora kernels are fp32 FMA (bf16 through WMMA/mma is GPU-only and not "
-            "yet written); run dtype=fp32, or bf16 on the cpu backend");
     return {w.x(), w.w(), w.a(0), w.b(0), w.mask(), w.adapter_of()};
+}
+
+Check check_cuda_output(const LoraWorkload& w, const float* y, bool base_only) {
+    if (w.problem().dtype == LoraDtype::fp32) return w.check(y, base_only);
+    // A bf16 Y came down widened to floats: their upper halves are its bits, exactly.
+    const auto count = static_cast<std::size_t>(w.problem().m * w.problem().n);
+    std::vector<std::uint16_t> bits(count);
+    for (std::size_t i = 0; i < count; ++i) bits[i] = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(y[i]) >> 16);
+    return w.check(bits.data(), base_only);
 }
 
 void register_lora_cuda(Catalogue& c) {

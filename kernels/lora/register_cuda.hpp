@@ -7,14 +7,18 @@
 namespace memwall {
 
 // The CUDA lora variants (kernels/lora/cuda), added to the registered lora family: base, unfused,
-// fused and multi_adapter on cuda-emu and cuda; the peer cublas_unfused on cuda only. fp32 only:
-// bf16 is refused (a usage error) until a tensor-core path exists.
+// fused and multi_adapter on cuda-emu and cuda; the peer cublas_unfused on cuda only. fp32 and
+// bf16 (bf16 storage, float FMA arithmetic; cublas_unfused's bf16 GEMMs use tensor cores).
 void register_lora_cuda(Catalogue& c);
 
 // A point's GEMM tiling (BM, BN, BK, TM, TN).
 lora_cuda::Tuning cuda_tuning(const Params& point);
 
-// The CUDA kernels' inputs: the workload's fp32 arrays. Throws std::invalid_argument for bf16.
+// The CUDA kernels' inputs: the workload's float arrays (exact bf16 values for bf16 problems),
+// which the device cases upload in their element type.
 lora_cuda::Inputs cuda_inputs(const LoraWorkload& w);
+
+// The check of a CUDA case's Y as it downloads (DeviceCase::download: floats, a bf16 Y widened).
+Check check_cuda_output(const LoraWorkload& w, const float* y, bool base_only);
 
 }  // namespace memwall

@@ -21,6 +21,10 @@ struct Cublas {
     decltype(&cublasSetMathMode) set_math_mode = nullptr;
     decltype(&cublasSgemm_v2) sgemm = nullptr;
     decltype(&cublasSgemmStridedBatched) sgemm_strided_batched = nullptr;
+    // The C function: in C++ cublas_api.h adds an overload taking a cudaDataType compute type.
+    cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
+                              const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
+                              cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
     decltype(&cublasGetStatusString) status_string = nullptr;
 };
 
@@ -39,6 +43,7 @@ inline const Cublas& cublas() {
         bind(c.set_math_mode, "cublasSetMathMode");
         bind(c.sgemm, "cublasSgemm_v2");
         bind(c.sgemm_strided_batched, "cublasSgemmStridedBatched");
+        bind(c.gemm_ex, "cublasGemmEx");
         bind(c.status_string, "cublasGetStatusString");
         return c;
     }();

@@ -15,12 +15,14 @@ void upload_bits(DeviceArray<T>& d, const T* host) {
     check_cuda(cudaMemcpy(d.get(), host, d.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
 }
 
+// T: float or __nv_bfloat16, the inputs', Y's and the workspace's element type.
+template <class T>
 class LoraBuffers : public DeviceCase {
 public:
     LoraBuffers(const Shape& s, Method method, const Inputs& in)
         : s_(s), x_(z(s.m) * z(s.k)), w_(z(s.k) * z(s.n)), a_(z(s.adapters) * z(s.k) * z(s.r)),
           b_(z(s.adapters) * z(s.r) * z(s.n)), mask_(z(s.m) * z(s.mask_words())), adapter_of_(z(s.m)),
-          y_(z(s.m) * z(s.n)), work_(workspace_floats(s, method)) {
+          y_(z(s.m) * z(s.n)), work_(workspace_elements(s, method)) {
         x_.upload(in.x);
         w_.upload(in.w);
         a_.upload(in.a);
@@ -35,22 +37,25 @@ public:
 protected:
     static std::size_t z(int x) { return static_cast<std::size_t>(x); }
     // Workspace: S (M×r) first, then unfused's X' (M×K) and T (M×N).
-    float* s_work() const { return work_.get(); }
-    float* xd_work() const { return work_.get() + z(s_.m) * z(s_.r); }
-    float* t_work() const { return xd_work() + z(s_.m) * z(s_.k); }
-    const float* a_of(int adapter) const { return a_.get() + z(adapter) * z(s_.k) * z(s_.r); }
-    const float* b_of(int adapter) const { return b_.get() + z(adapter) * z(s_.r) * z(s_.n); }
+    T* s_work() const { return work_.get(); }
+    T* xd_work() const { return work_.get() + z(s_.m) * z(s_.r); }
+    T* t_work() const { return xd_work() + z(s_.m) * z(s_.k); }
+    const T* a_of(int adapter) const { return a_.get() + z(adapter) * z(s_.k) * z(s_.r); }
+    const T* b_of(int adapter) const { return b_.get() + z(adapter) * z(s_.r) * z(s_.n); }
 
     Shape s_;
-    DeviceArray<float> x_, w_, a_, b_;
+    DeviceArray<T> x_, w_, a_, b_;
     DeviceArray<unsigned> mask_;
     DeviceArray<int> adapter_of_;
-    DeviceArray<float> y_, work_;
+    DeviceArray<T> y_, work_;
 };
 
-// unfused's element-wise passes (passes.cuh), defined once in lora_forward.cu and launched by
-// cublas_unfused.cu as well: X' = X ⊙ mask / (1 - p) (M×K), and y += alpha * t over n elements.
-void launch_dropout(const Shape& s, const float* x, const unsigned* mask, float* xd, const emu::EmulationOptions& o);
-void launch_scaled_add(long long n, float alpha, const float* t, float* y, const emu::EmulationOptions& o);
+// unfused's element-wise passes (passes.cuh), defined once in lora_forward.cu (for float and
+// __nv_bfloat16) and launched by cublas_unfused.cu as well: X' = X ⊙ mask / (1 - p) (M×K), and
+// y += alpha * t over n elements.
+template <class T>
+void launch_dropout(const Shape& s, const T* x, const unsigned* mask, T* xd, const emu::EmulationOptions& o);
+template <class T>
+void launch_scaled_add(long long n, float alpha, const T* t, T* y, const emu::EmulationOptions& o);
 
 }  // namespace memwall::lora_cuda::MEMWALL_CUDA_NS

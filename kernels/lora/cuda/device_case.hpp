@@ -16,11 +16,13 @@
 
 namespace memwall::lora_cuda {
 
-// memwall::LoraProblem as the kernels see it (fp32, row-major): X M×K, W K×N, A_a K×r and B_a
-// r×N stacked over the adapters, the dropout mask of mask_words 32-bit words per token, Y M×N.
-// segment_begin follows LoraProblem's equal contiguous runs of tokens per adapter.
+// memwall::LoraProblem as the kernels see it (row-major): X M×K, W K×N, A_a K×r and B_a r×N
+// stacked over the adapters, the dropout mask of mask_words 32-bit words per token, Y M×N, in
+// float or, with bf16, in __nv_bfloat16 (arithmetic in float). segment_begin follows
+// LoraProblem's equal contiguous runs of tokens per adapter.
 struct Shape {
     int m = 1, k = 1, n = 1, r = 1, adapters = 1;
+    bool bf16 = false;
     float keep_scale = 1;  // 1 / (1 - p): dropout's scale of kept elements
     float alpha = 1;       // the adapters' term's scale
     int mask_words() const { return (k + 31) / 32; }
@@ -52,9 +54,9 @@ constexpr std::size_t gemm_shared_bytes(const Tuning& t) {
     return 4 * (static_cast<std::size_t>(t.bk) * static_cast<std::size_t>(t.bm + 1 + t.bn) + static_cast<std::size_t>(t.bm));
 }
 
-// Floats the device allocates beside the inputs and Y: S (M×r) for every method with an
-// adapter term, and the unfused passes' X' (M×K) and T (M×N).
-inline std::size_t workspace_floats(const Shape& s, Method m) {
+// Elements the device allocates beside the inputs and Y, in the element type: S (M×r) for every
+// method with an adapter term, and the unfused passes' X' (M×K) and T (M×N).
+inline std::size_t workspace_elements(const Shape& s, Method m) {
     const auto z = [](int x) { return static_cast<std::size_t>(x); };
     switch (m) {
         case Method::base: return 0;
@@ -84,7 +86,8 @@ inline void validate(const Shape& s, const Tuning& t) {
     require((s.m + t.bm - 1) / t.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");
 }
 
-// Host copies of the inputs (LoraWorkload's fp32 arrays), uploaded by the device case.
+// Host copies of the inputs (LoraWorkload's float arrays, exact bf16 values for bf16 problems),
+// uploaded by the device case in its element type.
 struct Inputs {
     const float* x = nullptr;
     const float* w = nullptr;
@@ -106,7 +109,8 @@ std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tun
 namespace cuda_gpu {
 // The same on the current CUDA device (nvcc build; not yet run on a GPU).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
-// unfused's passes with cublasSgemm for the three GEMMs (cublas_unfused.cu).
+// unfused's passes with cuBLAS for the three GEMMs (cublas_unfused.cu): cublasSgemm in fp32,
+// cublasGemmEx on bf16 with float accumulation in bf16.
 std::unique_ptr<DeviceCase> make_cublas_unfused_case(const Shape& s, const Inputs& in);
 }  // namespace cuda_gpu
 

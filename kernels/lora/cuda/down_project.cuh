@@ -10,20 +10,21 @@
 
 namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
 
+template <class T>
 struct DownArgs {
     int m, k, r;
     float scale;               // α / (1 - p)
-    const float* x;            // M×K
+    const T* x;                // M×K
     const unsigned* mask;      // mask_words per token
-    const float* a;            // A (K×r) of every adapter, stacked
+    const T* a;                // A (K×r) of every adapter, stacked
     const int* adapter_of;     // per token; null: every token uses the first A
-    float* s;                  // M×r
+    T* s;                      // M×r, rounded to T
 };
 
 // blockIdx.x: tiles of down_warps tokens; down_warps × 32 threads. No barriers: a warp past the
 // last token returns whole.
-template <int RJ>
-__global__ void down_project_kernel(DownArgs d) {
+template <class T, int RJ>
+__global__ void down_project_kernel(DownArgs<T> d) {
     const int lane = thread_index() % warp_size;
     const int t = static_cast<int>(blockIdx.x) * (block_threads() / warp_size) + thread_index() / warp_size;
     if (t >= d.m) return;
@@ -32,8 +33,8 @@ __global__ void down_project_kernel(DownArgs d) {
         if (lane == 0) adapter = d.adapter_of[t];
         adapter = __shfl_sync(full_mask, adapter, 0);
     }
-    const float* a = d.a + static_cast<long long>(adapter) * d.k * d.r;
-    const float* x = d.x + static_cast<long long>(t) * d.k;
+    const T* a = d.a + static_cast<long long>(adapter) * d.k * d.r;
+    const T* x = d.x + static_cast<long long>(t) * d.k;
     const int words = (d.k + 31) / 32;
     const unsigned* row_mask = d.mask + static_cast<long long>(t) * words;
     float acc[RJ];
@@ -41,20 +42,20 @@ __global__ void down_project_kernel(DownArgs d) {
     for (int w = 0; w < words; ++w) {
         const int k0 = w * warp_size, k = k0 + lane;
         const unsigned bits = mask_word(row_mask, w, lane);
-        const float v = k < d.k ? x[k] * kept(bits, lane) : 0.0f;
+        const float v = k < d.k ? to_float(x[k]) * kept(bits, lane) : 0.0f;
         const int depth = min(warp_size, d.k - k0);
         for (int kk = 0; kk < depth; ++kk) {
             const float xk = __shfl_sync(full_mask, v, kk);
-            const float* a_row = a + static_cast<long long>(k0 + kk) * d.r;
+            const T* a_row = a + static_cast<long long>(k0 + kk) * d.r;
             for (int i = 0; i < RJ; ++i) {
                 const int j = lane + i * warp_size;
-                if (j < d.r) acc[i] = fmaf(xk, a_row[j], acc[i]);
+                if (j < d.r) acc[i] = fmaf(xk, to_float(a_row[j]), acc[i]);
             }
         }
     }
     for (int i = 0; i < RJ; ++i) {
         const int j = lane + i * warp_size;
-        if (j < d.r) d.s[static_cast<long long>(t) * d.r + j] = d.scale * acc[i];
+        if (j < d.r) d.s[static_cast<long long>(t) * d.r + j] = from_float<T>(d.scale * acc[i]);
     }
 }
 

@@ -1,4 +1,5 @@
-// memwall's tiled GEMM, C = A·B (row-major, contiguous: A m×depth, B depth×n, C m×n), with an
+// memwall's tiled GEMM, C = A·B (row-major, contiguous: A m×depth, B depth×n, C m×n; elements of
+// T, float or __nv_bfloat16, with float accumulators: bf16 through FMA, not tensor cores), with an
 // optional LoRA epilogue: C += S·B_a on the rows of adapter a, added to the accumulators before
 // the tile's single store (LoRAFusion's fusion: no second pass over Y). base and every GEMM of
 // unfused run it without the epilogue; fused and multi_adapter with it.
@@ -12,21 +13,23 @@
 
 namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
 
+template <class T>
 struct GemmArgs {
     int m, n, depth;
-    const float* a;  // m×depth
-    const float* b;  // depth×n
-    float* c;        // m×n
+    const T* a;  // m×depth
+    const T* b;  // depth×n
+    T* c;        // m×n
     // Epilogue, when s is not null: S m×r; lora_b every adapter's B (r×n), stacked; adapter_of
     // the rows' adapters (null: every row uses the first B).
-    const float* s;
-    const float* lora_b;
+    const T* s;
+    const T* lora_b;
     const int* adapter_of;
     int r;
 };
 
 // A GEMM without the epilogue (launchers' shorthand).
-inline GemmArgs plain_gemm(int m, int n, int depth, const float* a, const float* b, float* c) {
+template <class T>
+GemmArgs<T> plain_gemm(int m, int n, int depth, const T* a, const T* b, T* c) {
     return {m, n, depth, a, b, c, nullptr, nullptr, nullptr, 0};
 }
 
@@ -65,9 +68,9 @@ __device__ __forceinline__ void gemm_stage(const GemmTile& g, TileA a_at, TileB 
 
 // blockIdx.x: tiles of BN columns, blockIdx.y: tiles of BM rows; (BM/TM)×(BN/TN) threads. The
 // launch bounds are gemm_max_threads(TM, TN), written out for nvcc.
-template <int TM, int TN>
+template <class T, int TM, int TN>
 __global__ void __launch_bounds__(TM * TN >= 64 ? 256 : TM * TN >= 32 ? 512 : 1024)
-    gemm_kernel(GemmArgs p, Tuning t) {
+    gemm_kernel(GemmArgs<T> p, Tuning t) {
     MEMWALL_DYNAMIC_SHARED(float, shared);
     GemmTile g;
     g.bm = t.bm;
@@ -93,11 +96,11 @@ __global__ void __launch_bounds__(TM * TN >= 64 ? 256 : TM * TN >= 32 ? 512 : 10
             g,
             [&](int mm, int kk) {
                 const int m = m0 + mm, d = d0 + kk;
-                return m < p.m && d < p.depth ? p.a[static_cast<long long>(m) * p.depth + d] : 0.0f;
+                return m < p.m && d < p.depth ? to_float(p.a[static_cast<long long>(m) * p.depth + d]) : 0.0f;
             },
             [&](int kk, int nn) {
                 const int d = d0 + kk, n = n0 + nn;
-                return d < p.depth && n < p.n ? p.b[static_cast<long long>(d) * p.n + n] : 0.0f;
+                return d < p.depth && n < p.n ? to_float(p.b[static_cast<long long>(d) * p.n + n]) : 0.0f;
             },
             acc);
     }
@@ -113,18 +116,19 @@ __global__ void __launch_bounds__(TM * TN >= 64 ? 256 : TM * TN >= 32 ? 512 : 10
                 hi = max(hi, row_adapter[mm]);
             }
         for (int adapter = lo; adapter <= hi; ++adapter) {
-            const float* lora_b = p.lora_b + static_cast<long long>(adapter) * p.r * p.n;
+            const T* lora_b = p.lora_b + static_cast<long long>(adapter) * p.r * p.n;
             for (int j0 = 0; j0 < p.r; j0 += g.bk) {
                 gemm_stage<TM, TN>(
                     g,
                     [&](int mm, int kk) {
                         const int j = j0 + kk;
-                        return j < p.r && row_adapter[mm] == adapter ? p.s[static_cast<long long>(m0 + mm) * p.r + j]
-                                                                     : 0.0f;
+                        return j < p.r && row_adapter[mm] == adapter
+                                   ? to_float(p.s[static_cast<long long>(m0 + mm) * p.r + j])
+                                   : 0.0f;
                     },
                     [&](int kk, int nn) {
                         const int j = j0 + kk, n = n0 + nn;
-                        return j < p.r && n < p.n ? lora_b[static_cast<long long>(j) * p.n + n] : 0.0f;
+                        return j < p.r && n < p.n ? to_float(lora_b[static_cast<long long>(j) * p.n + n]) : 0.0f;
                     },
                     acc);
             }
@@ -136,7 +140,7 @@ __global__ void __launch_bounds__(TM * TN >= 64 ? 256 : TM * TN >= 32 ? 512 : 10
         if (m >= p.m) continue;
         for (int jj = 0; jj < TN; ++jj) {
             const int n = n0 + g.tx + jj * g.cols;
-            if (n < p.n) p.c[static_cast<long long>(m) * p.n + n] = acc[i][jj];
+            if (n < p.n) p.c[static_cast<long long>(m) * p.n + n] = from_float<T>(acc[i][jj]);
         }
     }
 }

@@ -16,35 +16,39 @@ namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
 
 namespace {
 
-using Gemm = void (*)(GemmArgs, Tuning);
-using Down = void (*)(DownArgs);
+template <class T>
+using Gemm = void (*)(GemmArgs<T>, Tuning);
+template <class T>
+using Down = void (*)(DownArgs<T>);
 
 // The register tiles are template arguments: one instantiation per allowed size.
-template <int TM>
-Gemm gemm_for_tn(int tn) {
+template <class T, int TM>
+Gemm<T> gemm_for_tn(int tn) {
     switch (tn) {
-        case 1: return gemm_kernel<TM, 1>;
-        case 2: return gemm_kernel<TM, 2>;
-        case 4: return gemm_kernel<TM, 4>;
-        default: return gemm_kernel<TM, 8>;
+        case 1: return gemm_kernel<T, TM, 1>;
+        case 2: return gemm_kernel<T, TM, 2>;
+        case 4: return gemm_kernel<T, TM, 4>;
+        default: return gemm_kernel<T, TM, 8>;
     }
 }
 
-Gemm gemm_for(int tm, int tn) {
+template <class T>
+Gemm<T> gemm_for(int tm, int tn) {
     switch (tm) {
-        case 1: return gemm_for_tn<1>(tn);
-        case 2: return gemm_for_tn<2>(tn);
-        case 4: return gemm_for_tn<4>(tn);
-        default: return gemm_for_tn<8>(tn);
+        case 1: return gemm_for_tn<T, 1>(tn);
+        case 2: return gemm_for_tn<T, 2>(tn);
+        case 4: return gemm_for_tn<T, 4>(tn);
+        default: return gemm_for_tn<T, 8>(tn);
     }
 }
 
 // Columns of S per lane: r / 32 rounded up to a power of two (r <= max_rank).
-Down down_for(int r) {
-    if (r <= 32) return down_project_kernel<1>;
-    if (r <= 64) return down_project_kernel<2>;
-    if (r <= 128) return down_project_kernel<4>;
-    return down_project_kernel<8>;
+template <class T>
+Down<T> down_for(int r) {
+    if (r <= 32) return down_project_kernel<T, 1>;
+    if (r <= 64) return down_project_kernel<T, 2>;
+    if (r <= 128) return down_project_kernel<T, 4>;
+    return down_project_kernel<T, 8>;
 }
 
 cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
@@ -56,14 +60,19 @@ cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared, const emu:
     return c;
 }
 
-class Case final : public LoraBuffers {
+template <class T>
+class Case final : public LoraBuffers<T> {
+    using B = LoraBuffers<T>;
+    using B::s_, B::x_, B::w_, B::a_, B::b_, B::mask_, B::adapter_of_, B::y_, B::s_work, B::xd_work, B::t_work,
+        B::a_of, B::b_of;
+
 public:
     Case(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
-        : LoraBuffers(s, m, in), method_(m), t_(t), options_(options) {}
+        : B(s, m, in), method_(m), t_(t), options_(options) {}
 
     void forward() override {
         switch (method_) {
-            case Method::base: return gemm(plain_gemm(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
+            case Method::base: return gemm(plain_gemm<T>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
             case Method::unfused: return unfused();
             case Method::fused: return fused();
             case Method::multi_adapter: return multi_adapter();
@@ -72,32 +81,32 @@ public:
     }
 
 private:
-    void gemm(const GemmArgs& g) {
+    void gemm(const GemmArgs<T>& g) {
         const dim3 grid(blocks(g.n, t_.bn), blocks(g.m, t_.bm));
-        cuda::launch(config(grid, gemm_threads(t_), gemm_shared_bytes(t_), options_), gemm_for(t_.tm, t_.tn), g, t_);
+        cuda::launch(config(grid, gemm_threads(t_), gemm_shared_bytes(t_), options_), gemm_for<T>(t_.tm, t_.tn), g, t_);
     }
 
-    void down(const DownArgs& d) {
-        cuda::launch(config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_), down_for(s_.r), d);
+    void down(const DownArgs<T>& d) {
+        cuda::launch(config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_), down_for<T>(s_.r), d);
     }
 
     float lora_scale() const { return s_.alpha * s_.keep_scale; }
 
     // PyTorch's passes: Y = X·W; X' = dropout(X); per adapter S = X'·A_a and T = S·B_a; Y += α·T.
     void unfused() {
-        gemm(plain_gemm(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
-        launch_dropout(s_, x_.get(), mask_.get(), xd_work(), options_);
+        gemm(plain_gemm<T>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
+        launch_dropout<T>(s_, x_.get(), mask_.get(), xd_work(), options_);
         for (int a = 0; a < s_.adapters; ++a) {
             const long long t0 = s_.segment_begin(a);
             const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
-            gemm(plain_gemm(rows, s_.r, s_.k, xd_work() + t0 * s_.k, a_of(a), s_work() + t0 * s_.r));
+            gemm(plain_gemm<T>(rows, s_.r, s_.k, xd_work() + t0 * s_.k, a_of(a), s_work() + t0 * s_.r));
         }
         for (int a = 0; a < s_.adapters; ++a) {
             const long long t0 = s_.segment_begin(a);
             const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
-            gemm(plain_gemm(rows, s_.n, s_.r, s_work() + t0 * s_.r, b_of(a), t_work() + t0 * s_.n));
+            gemm(plain_gemm<T>(rows, s_.n, s_.r, s_work() + t0 * s_.r, b_of(a), t_work() + t0 * s_.n));
         }
-        launch_scaled_add(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), options_);
+        launch_scaled_add<T>(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), options_);
     }
 
     // One fused call per adapter's tokens: the down-projection, then the GEMM adding S·B_a in its
@@ -130,22 +139,31 @@ std::unique_ptr<DeviceCase> make_case(const Shape& s, Method m, const Tuning& t,
     if (m == Method::cublas_unfused)
         throw std::invalid_argument("cuda lora: cublas_unfused calls cuBLAS (make_cublas_unfused_case)");
     validate(s, t);
-    return std::make_unique<Case>(s, m, t, in, options);
+    if (s.bf16) return std::make_unique<Case<__nv_bfloat16>>(s, m, t, in, options);
+    return std::make_unique<Case<float>>(s, m, t, in, options);
 }
 
 }  // namespace
 
 // A thread per element of whole mask words; a grid-stride add over at most 2^20 blocks.
-void launch_dropout(const Shape& s, const float* x, const unsigned* mask, float* xd, const emu::EmulationOptions& o) {
+template <class T>
+void launch_dropout(const Shape& s, const T* x, const unsigned* mask, T* xd, const emu::EmulationOptions& o) {
     const long long threads = static_cast<long long>(s.m) * s.mask_words() * warp_size;
-    cuda::launch(config(dim3(blocks(threads, pass_threads)), pass_threads, 0, o), dropout_kernel, s.m, s.k,
+    cuda::launch(config(dim3(blocks(threads, pass_threads)), pass_threads, 0, o), dropout_kernel<T>, s.m, s.k,
                  s.keep_scale, x, mask, xd);
 }
 
-void launch_scaled_add(long long n, float alpha, const float* t, float* y, const emu::EmulationOptions& o) {
+template <class T>
+void launch_scaled_add(long long n, float alpha, const T* t, T* y, const emu::EmulationOptions& o) {
     const auto grid = static_cast<unsigned>(std::min<long long>(blocks(n, pass_threads), 1 << 20));
-    cuda::launch(config(dim3(grid), pass_threads, 0, o), scaled_add_kernel, n, alpha, t, y);
+    cuda::launch(config(dim3(grid), pass_threads, 0, o), scaled_add_kernel<T>, n, alpha, t, y);
 }
+
+template void launch_dropout(const Shape&, const float*, const unsigned*, float*, const emu::EmulationOptions&);
+template void launch_dropout(const Shape&, const __nv_bfloat16*, const unsigned*, __nv_bfloat16*,
+                             const emu::EmulationOptions&);
+template void launch_scaled_add(long long, float, const float*, float*, const emu::EmulationOptions&);
+template void launch_scaled_add(long long, float, const __nv_bfloat16*, __nv_bfloat16*, const emu::EmulationOptions&);
 
 #if defined(__CUDACC__)
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in) {

@@ -42,31 +42,35 @@ lora_cuda::Shape cuda_shape(const LoraProblem& p) {
     s.adapters = i(p.adapters);
     s.keep_scale = static_cast<float>(1.0 / (1.0 - p.dropout));
     s.alpha = static_cast<float>(p.alpha);
+    s.bf16 = p.dtype == LoraDtype::bf16;
     return s;
 }
 
 LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, Method m, const Tuning& t) {
     const long long M = p.m, K = p.k, N = p.n, R = p.r, A = p.adapters, words = p.mask_words();
-    const double x = 4 * d(M * K), w = 4 * d(K * N), y = 4 * d(M * N), s = 4 * d(M * R), mask = 4 * d(M * words),
-                 a_all = 4 * d(A * K * R), b_all = 4 * d(A * R * N), ids = 4 * d(M);
+    // Bytes of an element of X, W, A, B, S, Y and the workspace (float or bf16); the mask's words
+    // and the adapters' ids are 4 bytes.
+    const double e = static_cast<double>(p.element_bytes());
+    const double x = e * d(M * K), w = e * d(K * N), y = e * d(M * N), s = e * d(M * R), mask = 4 * d(M * words),
+                 a_all = e * d(A * K * R), b_all = e * d(A * R * N), ids = 4 * d(M);
     LoraCudaTraffic tr;
     tr.stores = y;
     tr.working_set = x + w + y;
     // A token's down-projection: its row of X and its mask words once, all of A_a (K×r) through
     // L1, its row of S stored.
     const auto down = [&](long long rows) {
-        tr.loads += 4 * d(rows * K + rows * words + rows * K * R);
-        tr.stores += 4 * d(rows * R);
+        tr.loads += e * d(rows * K + rows * K * R) + 4 * d(rows * words);
+        tr.stores += e * d(rows * R);
     };
     switch (m) {
         case Method::base:
-            tr.loads = 4 * gemm_loads(M, K, N, t);
+            tr.loads = e * gemm_loads(M, K, N, t);
             tr.dram = x + w + y;
             break;
         case Method::unfused:
         case Method::cublas_unfused: {
             const auto loads = [&](long long rows, long long depth, long long cols) {
-                return m == Method::unfused ? 4 * gemm_loads(rows, depth, cols, t) : 4 * d(rows * depth + depth * cols);
+                return e * (m == Method::unfused ? gemm_loads(rows, depth, cols, t) : d(rows * depth + depth * cols));
             };
             tr.loads = loads(M, K, N) + x + mask;  // base GEMM; dropout reads X and each mask word once
             tr.stores += x;                        // X'
@@ -88,7 +92,7 @@ LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, Method m, const Tuning& 
                 down(rows);
                 // The GEMM over the adapter's rows, then per column tile its rows of S and per row
                 // tile all of B_a.
-                tr.loads += 4 * (gemm_loads(rows, K, N, t) + d(ceil_div(N, t.bn) * rows * R) + d(ceil_div(rows, t.bm) * R * N));
+                tr.loads += e * (gemm_loads(rows, K, N, t) + d(ceil_div(N, t.bn) * rows * R) + d(ceil_div(rows, t.bm) * R * N));
             }
             // Per call: the down-projection reads X_a, its mask and A_a and writes S_a; the GEMM
             // reads X_a, all of W, S_a and B_a and writes Y_a.
@@ -106,7 +110,7 @@ LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, Method m, const Tuning& 
                 const long long span = adapter_of(p, std::min(M, m0 + t.bm) - 1) - adapter_of(p, m0) + 1;
                 b_loads += d(span * R * N);
             }
-            tr.loads += 4 * (gemm_loads(M, K, N, t) + d(ceil_div(N, t.bn) * (M + M * R)) + b_loads);
+            tr.loads += 4 * d(ceil_div(N, t.bn) * M) + e * (gemm_loads(M, K, N, t) + d(ceil_div(N, t.bn) * M * R) + b_loads);
             tr.dram = (x + mask + a_all + ids + s) + (x + w + ids + s + b_all + y);
             tr.workspace = s;
             tr.working_set += mask + a_all + b_all + ids + s;
@@ -125,10 +129,9 @@ std::vector<Counter> lora_cuda_model(const LoraProblem& p, Method m, const Tunin
         {inf, tr.dram},
     };
     // base computes X·W alone: its FLOPs and compulsory bytes are the GEMM's.
-    if (m == Method::base) return byte_model(2 * M * K * N, 4 * (M * K + K * N + M * N), 0, kit::emu_gpu_hierarchy(), streams);
-    LoraProblem fp32 = p;
-    fp32.dtype = LoraDtype::fp32;
-    return byte_model(p.flops(), fp32.min_bytes(), tr.workspace, kit::emu_gpu_hierarchy(), streams);
+    const double e = static_cast<double>(p.element_bytes());
+    if (m == Method::base) return byte_model(2 * M * K * N, e * (M * K + K * N + M * N), 0, kit::emu_gpu_hierarchy(), streams);
+    return byte_model(p.flops(), p.min_bytes(), tr.workspace, kit::emu_gpu_hierarchy(), streams);
 }
 
 }  // namespace memwall

@@ -29,7 +29,7 @@ struct LoraCudaTraffic {
     double workspace = 0;    // bytes allocated beside the inputs and Y
 };
 
-// `p` as the CUDA kernels take it (fp32; bf16 is refused by the device cases).
+// `p` as the CUDA kernels take it.
 lora_cuda::Shape cuda_shape(const LoraProblem& p);
 
 LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, lora_cuda::Method m, const lora_cuda::Tuning& t);

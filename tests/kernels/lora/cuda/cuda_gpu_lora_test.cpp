@@ -12,10 +12,11 @@
 namespace memwall {
 namespace {
 
-Params point(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t r, std::int64_t adapters) {
+Params point(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t r, std::int64_t adapters,
+             const char* dtype = "fp32") {
     Params p;
     p.set("shape", std::string("custom"));
-    p.set("dtype", std::string("fp32"));
+    p.set("dtype", std::string(dtype));
     p.set("dropout", 0.1);
     p.set("alpha", 16.0);
     for (const auto& [name, value] : {std::pair{"M", m}, {"K", k}, {"N", n}, {"r", r}, {"adapters", adapters}})
@@ -32,7 +33,8 @@ TEST(CudaGpuLora, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     Catalogue c;
     register_lora(c);
     const Family& f = c.family("lora");
-    for (const Params& p : {point(1000, 1024, 1000, 16, 1), point(777, 513, 1031, 5, 3), point(2048, 4096, 4096, 16, 4)}) {
+    for (const Params& p : {point(1000, 1024, 1000, 16, 1), point(777, 513, 1031, 5, 3), point(2048, 4096, 4096, 16, 4),
+                            point(777, 513, 1031, 5, 3, "bf16"), point(2048, 4096, 4096, 16, 4, "bf16")}) {
         const auto w = f.make_workload(p, 3);
         for (const char* name : {"base", "unfused", "fused", "multi_adapter", "cublas_unfused"}) {
             SCOPED_TRACE(std::string(name) + " " + p.label());
