@@ -1,6 +1,7 @@
 // The CUDA lora variants (kernels/lora/cuda) in the catalogue: base, unfused, fused and
 // multi_adapter for cuda-emu (the kernels run on the CPU, their global-memory traffic counted)
-// and for cuda (a real GPU); the peer cublas_unfused (cuBLAS) for cuda only. The kit
+// and for cuda (a real GPU); their bf16 tensor-core versions base_tc, fused_tc and
+// multi_adapter_tc and the peer cublas_unfused (cuBLAS) for cuda only. The kit
 // (kit/cuda_variants.hpp) adds the instances; models in cuda/traffic_model.hpp.
 #include "kernels/lora/register_cuda.hpp"
 
@@ -93,6 +94,27 @@ kit::CudaKernel cublas_unfused_kernel() {
     return k;
 }
 
+// A bf16 tensor-core version of an emulatable method (lora_tensor_core.cu). Its 64×64 tiles are
+// fixed, so the model takes them as its tuning (the traffic is gemm.cuh's at that blocking).
+kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string description) {
+    kit::CudaKernel k = kernel_of(method, std::move(name), std::move(description) +
+                                                               "; bf16 only, GEMMs on tensor cores (WMMA 16x16x16, float "
+                                                               "accumulators, 64x64 tiles)");
+    k.model = [method](const Params& point, const MemoryHierarchy&) {
+        return lora_cuda_model(LoraProblem::from(point), method, lora_cuda::Tuning{64, 64, 32, 4, 4});
+    };
+    k.default_axes = {"dtype=bf16"};
+    k.emu_default_axes.clear();
+    k.gpu_only_reason = "its GEMMs run on tensor cores (WMMA bf16), which cuda-emu does not emulate";
+#ifdef MEMWALL_HAVE_CUDA
+    k.gpu = [method](const Workload& wl, const Params&) {
+        const auto& w = workload_as<LoraWorkload>(wl);
+        return lora_cuda::cuda_gpu::make_tensor_core_case(cuda_shape(w.problem()), method, cuda_inputs(w));
+    };
+#endif
+    return k;
+}
+
 }  // namespace
 
 lora_cuda::Tuning cuda_tuning(const Params& point) {
@@ -126,6 +148,13 @@ void register_lora_cuda(Catalogue& c) {
           emulatable(Method::multi_adapter, "multi_adapter",
                      "fused over every token at once: each token (down-projection) and each tile row (the GEMM's "
                      "epilogue) looks up its adapter; one down-projection and one GEMM launch for the batch"),
+          tensor_core_kernel(Method::base, "base_tc", "base's GEMM on tensor cores: the floor of the *_tc variants"),
+          tensor_core_kernel(Method::fused, "fused_tc",
+                             "fused with its GEMM on tensor cores: the down-projection, then the GEMM adding S·B_a "
+                             "in the same accumulators before its single store"),
+          tensor_core_kernel(Method::multi_adapter, "multi_adapter_tc",
+                             "multi_adapter with its GEMM on tensor cores: one down-projection and one GEMM for the "
+                             "batch, each token and tile row looking up its adapter"),
           cublas_unfused_kernel()})
         kit::add_cuda_variants(c, "lora", k);
 }

@@ -86,6 +86,21 @@ inline void validate(const Shape& s, const Tuning& t) {
     require((s.m + t.bm - 1) / t.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");
 }
 
+// The rules of the bf16 tensor-core cases (lora_tensor_core.cu: base, fused and multi_adapter
+// with 64×64 WMMA tiles); throws std::invalid_argument naming the first one broken.
+inline void validate_tensor_core(const Shape& s, Method m) {
+    auto require = [](bool ok, const std::string& rule) {
+        if (!ok) throw std::invalid_argument("cuda lora tensor cores: " + rule);
+    };
+    require(s.bf16, "the tensor-core variants take bf16 (dtype=bf16); fp32 runs on the FMA variants");
+    require(m == Method::base || m == Method::fused || m == Method::multi_adapter,
+            "only base, fused and multi_adapter have a tensor-core version");
+    require(s.m >= 1 && s.k >= 1 && s.n >= 1 && s.r >= 1 && s.adapters >= 1 && s.adapters <= s.m,
+            "sizes must be positive and adapters at most M");
+    require(s.r <= max_rank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
+    require((s.m + 63) / 64 <= max_grid_yz, "too many 64-row tiles for a CUDA grid");
+}
+
 // Host copies of the inputs (LoraWorkload's float arrays, exact bf16 values for bf16 problems),
 // uploaded by the device case in its element type.
 struct Inputs {
@@ -109,6 +124,8 @@ std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tun
 namespace cuda_gpu {
 // The same on the current CUDA device (nvcc build; not yet run on a GPU).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
+// base, fused or multi_adapter on bf16 with tensor-core GEMMs (lora_tensor_core.cu).
+std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const Inputs& in);
 // unfused's passes with cuBLAS for the three GEMMs (cublas_unfused.cu): cublasSgemm in fp32,
 // cublasGemmEx on bf16 with float accumulation in bf16.
 std::unique_ptr<DeviceCase> make_cublas_unfused_case(const Shape& s, const Inputs& in);

@@ -157,6 +157,21 @@ TEST(CudaEmuLora, BrokenRulesAreRefused) {
                  std::invalid_argument);
 }
 
+// The tensor-core cases' rules, checked on the host before any GPU is touched: bf16 only, and
+// only the methods that have a tensor-core version.
+TEST(CudaEmuLora, TensorCoreRulesRefuseFp32AndOtherMethods) {
+    lora_cuda::Shape s = cuda_shape(bf16(problems[1]));
+    EXPECT_NO_THROW(lora_cuda::validate_tensor_core(s, Method::fused));
+    EXPECT_THROW(lora_cuda::validate_tensor_core(s, Method::unfused), std::invalid_argument);
+    s.bf16 = false;
+    try {
+        lora_cuda::validate_tensor_core(s, Method::fused);
+        ADD_FAILURE() << "fp32 accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("dtype=bf16"), std::string::npos) << e.what();
+    }
+}
+
 // A bf16 Y comes down widened to floats; the check narrows it back exactly, so one flipped bit
 // of one element is still an error the check sees, and a correct Y passes.
 TEST(CudaEmuLora, Bf16OutputIsCheckedBitForBit) {
@@ -172,8 +187,8 @@ TEST(CudaEmuLora, Bf16OutputIsCheckedBitForBit) {
     EXPECT_FALSE(check_cuda_output(w, y.data(), false).ok);
 }
 
-// The catalogue: the four emulatable methods on cuda-emu and cuda, cublas_unfused on cuda only,
-// and a cuda-emu instance as the harness drives it.
+// The catalogue: the four emulatable methods on cuda-emu and cuda, the tensor-core versions and
+// cublas_unfused on cuda only, and a cuda-emu instance as the harness drives it.
 TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
     Catalogue c;
     register_lora(c);
@@ -182,6 +197,12 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
         EXPECT_NE(c.variant("lora", v, Backend::cuda).description.find("not yet run on a GPU"), std::string::npos) << v;
     }
     EXPECT_FALSE(c.variant("lora", "cublas_unfused", Backend::cuda).gpu_only_reason.empty());
+    for (const char* v : {"base_tc", "fused_tc", "multi_adapter_tc"}) {
+        const Variant& tc = c.variant("lora", v, Backend::cuda);
+        EXPECT_NE(tc.gpu_only_reason.find("tensor cores"), std::string::npos) << v;
+        EXPECT_EQ(tc.default_axes, std::vector<std::string>{"dtype=bf16"}) << v;
+        EXPECT_THROW((void)c.variant("lora", v, Backend::cuda_emu), std::exception) << v;
+    }
     Params p;
     for (const auto& [k, v] : {std::pair{"M", 37}, {"K", 45}, {"N", 29}, {"r", 5}, {"adapters", 3}, {"BM", 16},
                                {"BN", 16}, {"BK", 4}, {"TM", 1}, {"TN", 8}})

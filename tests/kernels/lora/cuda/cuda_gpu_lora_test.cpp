@@ -1,9 +1,10 @@
-// The CUDA lora variants on a real GPU (the cuda backend), against the float64 reference, the
-// GPU-only peer cublas_unfused included. Built always; it skips itself unless a CUDA device is
+// The CUDA lora variants on a real GPU (the cuda backend), against the float64 reference, fp32
+// and bf16, the GPU-only bf16 tensor-core variants and the peer cublas_unfused included. Built always; it skips itself unless a CUDA device is
 // present. Not yet run on a GPU.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/catalogue.hpp"
@@ -36,8 +37,11 @@ TEST(CudaGpuLora, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     for (const Params& p : {point(1000, 1024, 1000, 16, 1), point(777, 513, 1031, 5, 3), point(2048, 4096, 4096, 16, 4),
                             point(777, 513, 1031, 5, 3, "bf16"), point(2048, 4096, 4096, 16, 4, "bf16")}) {
         const auto w = f.make_workload(p, 3);
-        for (const char* name : {"base", "unfused", "fused", "multi_adapter", "cublas_unfused"}) {
-            SCOPED_TRACE(std::string(name) + " " + p.label());
+        std::vector<std::string> variants = {"base", "unfused", "fused", "multi_adapter", "cublas_unfused"};
+        if (p.str("dtype") == "bf16")
+            for (const char* tc : {"base_tc", "fused_tc", "multi_adapter_tc"}) variants.push_back(tc);
+        for (const std::string& name : variants) {
+            SCOPED_TRACE(name + " " + p.label());
             auto inst = c.variant("lora", name, Backend::cuda).prepare(*w, p);
             inst->poison();
             inst->run();
