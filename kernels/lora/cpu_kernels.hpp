@@ -37,7 +37,8 @@ struct TokenRange {
 std::unique_ptr<Kernel> make_base(const LoraWorkload& w);
 std::unique_ptr<Kernel> make_unfused(const LoraWorkload& w);
 std::unique_ptr<Kernel> make_fused(const LoraWorkload& w, const Tiles& t);
-std::unique_ptr<Kernel> make_multi_adapter(const LoraWorkload& w, const Tiles& t);
+// `group` adapters' tokens per batched call (the last call takes the rest).
+std::unique_ptr<Kernel> make_multi_adapter(const LoraWorkload& w, const Tiles& t, std::int64_t group);
 // The fused passes and an accumulating base GEMM over each range of tokens in turn (fused: one
 // range per adapter; multi_adapter: one range of every token). `name` says which in detail().
 std::unique_ptr<Kernel> make_fused_calls(const LoraWorkload& w, const Tiles& t, std::vector<TokenRange> calls,

@@ -7,7 +7,11 @@
 
 namespace memwall {
 
-std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const MemoryHierarchy& mh) {
+std::int64_t adapter_calls(const LoraProblem& p, std::int64_t group) {
+    return group <= 0 ? 1 : (p.adapters + group - 1) / group;
+}
+
+std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const MemoryHierarchy& mh, std::int64_t group) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     const double e = static_cast<double>(p.element_bytes());
     const double M = static_cast<double>(p.m), K = static_cast<double>(p.k), N = static_cast<double>(p.n),
@@ -30,10 +34,10 @@ std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const M
         case LoraMethod::multi_adapter: {
             // S (fp32, r padded to whole register blocks): X and the mask read, S written; Y = S·B: S read, Y
             // written; the base GEMM reads Y back to accumulate onto it. fused runs one base GEMM
-            // per adapter, each streaming W.
+            // per adapter, each streaming W; multi_adapter one per group of adapters.
             const double rp = static_cast<double>(lora_cpu::padded_rank(p.r));
             const double s = 4.0 * M * rp, ab = 4.0 * A * (K * rp + R * N);
-            const double gemms = method == LoraMethod::fused ? A : 1.0;
+            const double gemms = method == LoraMethod::fused ? A : static_cast<double>(adapter_calls(p, group));
             bytes += (x + mask + s + ab) + (s + y) + y + (gemms - 1.0) * w;
             workspace = s + 4.0 * A * K * rp;
             break;

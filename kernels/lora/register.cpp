@@ -62,6 +62,12 @@ lora_cpu::Tiles tiles_of(const Params& point) {
     return t;
 }
 
+// multi_adapter's adapter grouping: adapters per batched call. 1 is fused's per-adapter calls,
+// as many as the batch has one call; between them, fewer passes over W against smaller calls.
+Axis group_tunable() {
+    return sized(tunable(int_axis("group", {8}, "adapters per batched call (each call streams W once)")), 1, 1024);
+}
+
 std::vector<Axis> tile_tunables() {
     return {sized(tunable(int_axis("tile_m", {lora_cpu::Tiles{}.tile_m}, "tokens per task of the down- and up-projection")),
                   1, 1 << 16),
@@ -77,6 +83,7 @@ Variant variant(std::string name, std::string description, LoraMethod method) {
     v.backend = Backend::cpu;
     const bool tiled = method == LoraMethod::fused || method == LoraMethod::multi_adapter;
     if (tiled) v.tunables = tile_tunables();
+    if (method == LoraMethod::multi_adapter) v.tunables.push_back(group_tunable());
     v.prepare = [method](const Workload& wl, const Params& point) -> std::unique_ptr<Instance> {
         const auto& w = workload_as<LoraWorkload>(wl);
         std::unique_ptr<lora_cpu::Kernel> k;
@@ -84,12 +91,15 @@ Variant variant(std::string name, std::string description, LoraMethod method) {
             case LoraMethod::base: k = lora_cpu::make_base(w); break;
             case LoraMethod::unfused: k = lora_cpu::make_unfused(w); break;
             case LoraMethod::fused: k = lora_cpu::make_fused(w, tiles_of(point)); break;
-            case LoraMethod::multi_adapter: k = lora_cpu::make_multi_adapter(w, tiles_of(point)); break;
+            case LoraMethod::multi_adapter:
+                k = lora_cpu::make_multi_adapter(w, tiles_of(point), point.integer("group"));
+                break;
         }
         return std::make_unique<LoraInstance>(w, std::move(k), method == LoraMethod::base);
     };
     v.model = [method](const Params& point, const MemoryHierarchy& mh) {
-        return lora_model(LoraProblem::from(point), method, mh);
+        return lora_model(LoraProblem::from(point), method, mh,
+                          method == LoraMethod::multi_adapter ? point.integer("group") : 0);
     };
     return v;
 }

@@ -63,9 +63,16 @@ void add_gemm_tunables(kit::CudaKernel& k) {
     };
 }
 
+// multi_adapter's adapter grouping (the CPU variant's axis of the same name).
+Axis group_tunable() {
+    Axis group = tunable(int_axis("group", {8}, "adapters per batched call (one down-projection and one GEMM each)"));
+    return bounded(group, 1, 1024);
+}
+
 kit::CudaKernel emulatable(Method method, std::string name, std::string description) {
     kit::CudaKernel k = kernel_of(method, std::move(name), std::move(description));
     add_gemm_tunables(k);
+    if (method == Method::multi_adapter) k.tunables.push_back(group_tunable());
     k.emu = [method](const Workload& wl, const Params& point) {
         const auto& w = workload_as<LoraWorkload>(wl);
         return lora_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), method, cuda_tuning(point), cuda_inputs(w));
@@ -94,22 +101,31 @@ kit::CudaKernel cublas_unfused_kernel() {
     return k;
 }
 
-// A bf16 tensor-core version of an emulatable method (lora_tensor_core.cu). Its 64×64 tiles are
-// fixed, so the model takes them as its tuning (the traffic is gemm.cuh's at that blocking).
+// The tensor-core cases' tuning: their fixed 64×64 tiles (the traffic is gemm.cuh's at that
+// blocking) and, for multi_adapter, the point's group.
+lora_cuda::Tuning tensor_core_tuning(const Params& point) {
+    lora_cuda::Tuning t{64, 64, 32, 4, 4};
+    if (point.has("group")) t.group = static_cast<int>(point.integer("group"));
+    return t;
+}
+
+// A bf16 tensor-core version of an emulatable method (lora_tensor_core.cu).
 kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string description) {
     kit::CudaKernel k = kernel_of(method, std::move(name), std::move(description) +
                                                                "; bf16 only, GEMMs on tensor cores (WMMA 16x16x16, float "
                                                                "accumulators, 64x64 tiles)");
     k.model = [method](const Params& point, const MemoryHierarchy&) {
-        return lora_cuda_model(LoraProblem::from(point), method, lora_cuda::Tuning{64, 64, 32, 4, 4});
+        return lora_cuda_model(LoraProblem::from(point), method, tensor_core_tuning(point));
     };
+    if (method == Method::multi_adapter) k.tunables.push_back(group_tunable());
     k.default_axes = {"dtype=bf16"};
     k.emu_default_axes.clear();
     k.gpu_only_reason = "its GEMMs run on tensor cores (WMMA bf16), which cuda-emu does not emulate";
 #ifdef MEMWALL_HAVE_CUDA
-    k.gpu = [method](const Workload& wl, const Params&) {
+    k.gpu = [method](const Workload& wl, const Params& point) {
         const auto& w = workload_as<LoraWorkload>(wl);
-        return lora_cuda::cuda_gpu::make_tensor_core_case(cuda_shape(w.problem()), method, cuda_inputs(w));
+        return lora_cuda::cuda_gpu::make_tensor_core_case(cuda_shape(w.problem()), method, tensor_core_tuning(point),
+                                                          cuda_inputs(w));
     };
 #endif
     return k;
@@ -119,7 +135,9 @@ kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string 
 
 lora_cuda::Tuning cuda_tuning(const Params& point) {
     const auto i = [&](const char* name) { return static_cast<int>(point.integer(name)); };
-    return {i("BM"), i("BN"), i("BK"), i("TM"), i("TN")};
+    lora_cuda::Tuning t{i("BM"), i("BN"), i("BK"), i("TM"), i("TN")};
+    if (point.has("group")) t.group = i("group");
+    return t;
 }
 
 lora_cuda::Inputs cuda_inputs(const LoraWorkload& w) {

@@ -36,6 +36,10 @@ enum class Method { base, unfused, fused, multi_adapter, cublas_unfused };
 struct Tuning {
     int bm = 64, bn = 64, bk = 8;
     int tm = 4, tn = 4;
+    // multi_adapter: adapters per batched call (one down-projection and one GEMM each).
+    int group = 8;
+    // The calls multi_adapter makes.
+    int calls(int adapters) const { return (adapters + group - 1) / group; }
 };
 
 inline constexpr std::size_t max_shared_bytes = 48 * 1024;  // without the opt-in: any sm_80+ GPU
@@ -77,6 +81,7 @@ inline void validate(const Shape& s, const Tuning& t) {
             "sizes must be positive and adapters at most M");
     require(s.r <= max_rank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
     require(register_tile(t.tm) && register_tile(t.tn), "TM and TN must be 1, 2, 4 or 8");
+    require(t.group >= 1, "group (adapters per batched call) must be positive");
     require(t.bk >= 1 && t.bm >= t.tm && t.bn >= t.tn && t.bm <= 1024 && t.bn <= 1024,
             "BK must be positive and BM, BN at least TM, TN and at most 1024");
     require(t.bm % t.tm == 0 && t.bn % t.tn == 0, "BM and BN must be multiples of TM and TN");
@@ -87,8 +92,9 @@ inline void validate(const Shape& s, const Tuning& t) {
 }
 
 // The rules of the bf16 tensor-core cases (lora_tensor_core.cu: base, fused and multi_adapter
-// with 64×64 WMMA tiles); throws std::invalid_argument naming the first one broken.
-inline void validate_tensor_core(const Shape& s, Method m) {
+// with 64×64 WMMA tiles; of the tuning only the group counts); throws std::invalid_argument naming
+// the first one broken.
+inline void validate_tensor_core(const Shape& s, Method m, const Tuning& t) {
     auto require = [](bool ok, const std::string& rule) {
         if (!ok) throw std::invalid_argument("cuda lora tensor cores: " + rule);
     };
@@ -99,6 +105,7 @@ inline void validate_tensor_core(const Shape& s, Method m) {
             "sizes must be positive and adapters at most M");
     require(s.r <= max_rank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
     require((s.m + 63) / 64 <= max_grid_yz, "too many 64-row tiles for a CUDA grid");
+    require(t.group >= 1, "group (adapters per batched call) must be positive");
 }
 
 // Host copies of the inputs (LoraWorkload's float arrays, exact bf16 values for bf16 problems),
@@ -125,7 +132,7 @@ namespace cuda_gpu {
 // The same on the current CUDA device (nvcc build; not yet run on a GPU).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
 // base, fused or multi_adapter on bf16 with tensor-core GEMMs (lora_tensor_core.cu).
-std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const Inputs& in);
+std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
 // unfused's passes with cuBLAS for the three GEMMs (cublas_unfused.cu): cublasSgemm in fp32,
 // cublasGemmEx on bf16 with float accumulation in bf16.
 std::unique_ptr<DeviceCase> make_cublas_unfused_case(const Shape& s, const Inputs& in);

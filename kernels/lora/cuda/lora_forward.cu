@@ -122,11 +122,17 @@ private:
         }
     }
 
-    // Every token at once: each token (down-projection) and each tile row (epilogue) looks up its
-    // adapter.
+    // The tokens of `group` adapters at once: each token (down-projection) and each tile row
+    // (epilogue) looks up its adapter.
     void multi_adapter() {
-        down({s_.m, s_.k, s_.r, lora_scale(), x_.get(), mask_.get(), a_.get(), adapter_of_.get(), s_work()});
-        gemm({s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get(), s_work(), b_.get(), adapter_of_.get(), s_.r});
+        for (int a = 0; a < s_.adapters; a += t_.group) {
+            const long long t0 = s_.segment_begin(a);
+            const int rows = s_.segment_begin(std::min(s_.adapters, a + t_.group)) - s_.segment_begin(a);
+            down({rows, s_.k, s_.r, lora_scale(), x_.get() + t0 * s_.k, mask_.get() + t0 * s_.mask_words(), a_.get(),
+                  adapter_of_.get() + t0, s_work() + t0 * s_.r});
+            gemm({rows, s_.n, s_.k, x_.get() + t0 * s_.k, w_.get(), y_.get() + t0 * s_.n, s_work() + t0 * s_.r,
+                  b_.get(), adapter_of_.get() + t0, s_.r});
+        }
     }
 
     Method method_;

@@ -1,9 +1,12 @@
 // The bf16 tensor-core variants on a GPU: base_tc (Y = X·W), fused_tc (per adapter, the
 // down-projection, then the GEMM adding S·B_a before its single store) and multi_adapter_tc (one
-// down-projection and one GEMM for the batch, each token and tile row looking up its adapter),
+// down-projection and one GEMM per group of adapters, each token and tile row looking up its
+// adapter),
 // their GEMMs on tensor cores (gemm_wmma.cuh), the down-projection memwall's (down_project.cuh,
 // float FMA: it moves X once and does 2·K·r FLOPs per token). GPU-only (cuda-emu has no tensor
 // cores); compiled by nvcc alone (memwall_add_family's GPU_ONLY). Not yet run on a GPU.
+#include <algorithm>
+
 #include "kernels/lora/cuda/device_case.hpp"
 
 #include "kernels/lora/cuda/buffers.cuh"
@@ -18,7 +21,8 @@ using bf16 = __nv_bfloat16;
 
 class TensorCoreCase final : public LoraBuffers<bf16> {
 public:
-    TensorCoreCase(const Shape& s, Method m, const Inputs& in) : LoraBuffers<bf16>(s, m, in), method_(m) {}
+    TensorCoreCase(const Shape& s, Method m, int group, const Inputs& in)
+        : LoraBuffers<bf16>(s, m, in), method_(m), group_(group) {}
 
     void forward() override {
         switch (method_) {
@@ -34,8 +38,15 @@ public:
                 }
                 return;
             case Method::multi_adapter:
-                down({s_.m, s_.k, s_.r, lora_scale(), x_.get(), mask_.get(), a_.get(), adapter_of_.get(), s_work()});
-                return gemm({s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get(), s_work(), b_.get(), adapter_of_.get(), s_.r});
+                for (int a = 0; a < s_.adapters; a += group_) {
+                    const long long t0 = s_.segment_begin(a);
+                    const int rows = s_.segment_begin(std::min(s_.adapters, a + group_)) - s_.segment_begin(a);
+                    down({rows, s_.k, s_.r, lora_scale(), x_.get() + t0 * s_.k, mask_.get() + t0 * s_.mask_words(),
+                          a_.get(), adapter_of_.get() + t0, s_work() + t0 * s_.r});
+                    gemm({rows, s_.n, s_.k, x_.get() + t0 * s_.k, w_.get(), y_.get() + t0 * s_.n, s_work() + t0 * s_.r,
+                          b_.get(), adapter_of_.get() + t0, s_.r});
+                }
+                return;
             case Method::unfused:
             case Method::cublas_unfused: break;
         }
@@ -70,13 +81,14 @@ private:
     }
 
     Method method_;
+    int group_;
 };
 
 }  // namespace
 
-std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const Inputs& in) {
-    validate_tensor_core(s, m);
-    return std::make_unique<TensorCoreCase>(s, m, in);
+std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const Tuning& t, const Inputs& in) {
+    validate_tensor_core(s, m, t);
+    return std::make_unique<TensorCoreCase>(s, m, t.group, in);
 }
 
 }  // namespace memwall::lora_cuda::cuda_gpu

@@ -101,17 +101,23 @@ LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, Method m, const Tuning& 
             tr.working_set += mask + a_all + b_all + s;
             break;
         case Method::multi_adapter: {
-            down(M);
-            tr.loads += ids;  // each token's adapter, once per warp
-            // The GEMM: per column tile the rows' adapters and their S; per row tile B_a of every
-            // adapter its rows span.
+            // Per call (the tokens of t.group adapters): the down-projection, each token's adapter
+            // once per warp; the GEMM, per column tile the rows' adapters and their S, per row tile
+            // B_a of every adapter its rows span.
             double b_loads = 0;
-            for (long long m0 = 0; m0 < M; m0 += t.bm) {
-                const long long span = adapter_of(p, std::min(M, m0 + t.bm) - 1) - adapter_of(p, m0) + 1;
-                b_loads += d(span * R * N);
+            for (long long a = 0; a < A; a += t.group) {
+                const long long begin = p.segment_begin(a), end = p.segment_begin(std::min(A, a + t.group));
+                const long long rows = end - begin;
+                down(rows);
+                for (long long m0 = begin; m0 < end; m0 += t.bm) {
+                    const long long span = adapter_of(p, std::min(end, m0 + t.bm) - 1) - adapter_of(p, m0) + 1;
+                    b_loads += d(span * R * N);
+                }
+                tr.loads += 4 * d(rows) + e * gemm_loads(rows, K, N, t);
             }
-            tr.loads += 4 * d(ceil_div(N, t.bn) * M) + e * (gemm_loads(M, K, N, t) + d(ceil_div(N, t.bn) * M * R) + b_loads);
-            tr.dram = (x + mask + a_all + ids + s) + (x + w + ids + s + b_all + y);
+            tr.loads += 4 * d(ceil_div(N, t.bn) * M) + e * (d(ceil_div(N, t.bn) * M * R) + b_loads);
+            const double calls = d(ceil_div(A, t.group));
+            tr.dram = (x + mask + a_all + ids + s) + (x + calls * w + ids + s + b_all + y);
             tr.workspace = s;
             tr.working_set += mask + a_all + b_all + ids + s;
             break;

@@ -11,10 +11,12 @@ namespace {
 
 using lora_test::Shape;
 
-void expect_correct(const std::string& variant, const Shape& s, std::int64_t tile_m = 64, std::int64_t tile_n = 512) {
+void expect_correct(const std::string& variant, const Shape& s, std::int64_t tile_m = 64, std::int64_t tile_n = 512,
+                    std::int64_t group = 8) {
     Params point = lora_test::point_of(s);
     point.set("tile_m", tile_m);
     point.set("tile_n", tile_n);
+    point.set("group", group);
     const Family& f = lora_test::catalogue().family("lora");
     const auto w = f.make_workload(point, 3);
     const auto inst = lora_test::catalogue().variant("lora", variant, Backend::cpu).prepare(*w, point);
@@ -39,6 +41,13 @@ TEST(LoraCpuVariants, TheFusedPassesAtTheirTileLimits) {
         expect_correct(v, s, 1, 1);     // one token per task, one column per block
         expect_correct(v, s, 1000, 7);  // one task, blocks narrower than a vector
     }
+}
+
+// Adapter grouping: calls of 1 adapter (fused's), 2 (the last call takes the third alone) and
+// more than the batch has.
+TEST(LoraCpuVariants, MultiAdapterGroupsOfAnySize) {
+    for (const char* dtype : {"fp32", "bf16"})
+        for (std::int64_t group : {1, 2, 5}) expect_correct("multi_adapter", Shape{41, 64, 35, 16, 3, 0.1, 16, dtype}, 64, 512, group);
 }
 
 }  // namespace

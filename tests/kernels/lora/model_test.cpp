@@ -55,6 +55,16 @@ TEST(LoraModel, FusedPerAdapterCallsStreamWOncePerAdapter) {
         return most;
     };
     EXPECT_DOUBLE_EQ(total(LoraMethod::fused) - total(LoraMethod::multi_adapter), 3 * 4.0 * 64 * 64);
+    // multi_adapter in groups: W once per call.
+    const auto grouped = [&](std::int64_t group) {
+        double most = 0;
+        for (const Counter& c : lora_model(p, LoraMethod::multi_adapter, hierarchy(), group))
+            if (c.name.rfind("bytes.", 0) == 0 && c.name != "bytes.min") most = std::max(most, c.value);
+        return most;
+    };
+    EXPECT_DOUBLE_EQ(grouped(1), total(LoraMethod::fused));
+    EXPECT_DOUBLE_EQ(grouped(3) - grouped(4), 4.0 * 64 * 64);
+    EXPECT_EQ(adapter_calls(p, 3), 2);
 }
 
 }  // namespace

@@ -109,6 +109,18 @@ TEST_P(CudaEmuLora, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(MethodsTuningsAndProblems, CudaEmuLora, ::testing::ValuesIn(cases()));
 
+// multi_adapter's adapter grouping: calls of 1 adapter, of 2 (the last takes the third alone),
+// and of more than the batch has, fp32 and bf16.
+TEST(CudaEmuLora, MultiAdapterGroupsOfAnySize) {
+    for (const LoraProblem& p : {problems[1], problems[5]})
+        for (int group : {1, 2, 5}) {
+            Tuning t = tiling(16, 16, 4, 1, 8);
+            t.group = group;
+            const Check c = run_emulated(p, Method::multi_adapter, t);
+            EXPECT_TRUE(c.ok) << "group " << group << " " << lora_dtype_name(p.dtype) << ": " << c.message;
+        }
+}
+
 // Shared memory persists from block to block in emulation: other orders, with poisoning, expose a
 // block that reads tile entries (or row adapters) it did not write.
 TEST(CudaEmuLoraOrder, ReverseAndShuffledBlocks) {
@@ -161,11 +173,14 @@ TEST(CudaEmuLora, BrokenRulesAreRefused) {
 // only the methods that have a tensor-core version.
 TEST(CudaEmuLora, TensorCoreRulesRefuseFp32AndOtherMethods) {
     lora_cuda::Shape s = cuda_shape(bf16(problems[1]));
-    EXPECT_NO_THROW(lora_cuda::validate_tensor_core(s, Method::fused));
-    EXPECT_THROW(lora_cuda::validate_tensor_core(s, Method::unfused), std::invalid_argument);
+    EXPECT_NO_THROW(lora_cuda::validate_tensor_core(s, Method::fused, Tuning{}));
+    EXPECT_THROW(lora_cuda::validate_tensor_core(s, Method::unfused, Tuning{}), std::invalid_argument);
+    Tuning none;
+    none.group = 0;
+    EXPECT_THROW(lora_cuda::validate_tensor_core(s, Method::multi_adapter, none), std::invalid_argument);
     s.bf16 = false;
     try {
-        lora_cuda::validate_tensor_core(s, Method::fused);
+        lora_cuda::validate_tensor_core(s, Method::fused, Tuning{});
         ADD_FAILURE() << "fp32 accepted";
     } catch (const std::invalid_argument& e) {
         EXPECT_NE(std::string(e.what()).find("dtype=bf16"), std::string::npos) << e.what();

@@ -110,6 +110,19 @@ TEST(CudaEmuLoraTraffic, ModelPredictsEveryMethodsBytes) {
             }
 }
 
+// multi_adapter in groups of 1 and 2 adapters: the model follows the emulator call by call, and
+// calls of one adapter stream W once each, as fused does.
+TEST(CudaEmuLoraTraffic, ModelFollowsMultiAdapterGroups) {
+    for (int group : {1, 2}) {
+        Tuning t = tunings[2];
+        t.group = group;
+        SCOPED_TRACE("group " + std::to_string(group));
+        const Traffic x = run(problems[1], Method::multi_adapter, t);
+        expect_model(problems[1], Method::multi_adapter, t, x.all);
+        EXPECT_EQ(x.all.launches, 2u * static_cast<U>(t.calls(3)));
+    }
+}
+
 // bf16 halves every element's bytes but the mask's words and the adapters' ids: the model
 // follows the emulator there too, and a bf16 case moves fewer bytes than its fp32 twin.
 TEST(CudaEmuLoraTraffic, Bf16ModelPredictsEveryMethodsBytes) {
