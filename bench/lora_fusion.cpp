@@ -172,8 +172,8 @@ int main(int argc, char** argv) {
     std::printf("\ntargets per row (fused's overhead <= half of unfused's; fused >= 1.0x unfused): end to end %s; "
                 "passes %s\n",
                 met_end_to_end ? "met in every row" : "MISSED in some row", met_passes ? "met in every row" : "MISSED in some row");
-    std::printf("\npasses (medians; gemm is the base GEMM, accumulating onto Y in fused; down and up the "
-                "projections; dropout and add unfused's extra sweeps)\n");
+    std::printf("\npasses (medians; gemm is the base GEMM; unfused's dropout, down- and up-projection and add; fused's "
+                "lora pass: its down-projection and Y += S·B, a task of tokens at a time)\n");
     for (const auto& l : phase_lines) std::printf("%s\n", l.c_str());
     std::printf("\nadapters (acceptance 4): multi_adapter with 1 adapter against fused; with 4, against 4 separate fused "
                 "calls (times over multi_adapter's in parentheses)\n");

@@ -8,7 +8,7 @@ namespace {
 class Base final : public Kernel {
 public:
     explicit Base(const LoraWorkload& w)
-        : w_(w), gemm_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data(), false) {}
+        : w_(w), gemm_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data()) {}
     void run(void* y, kit::PhaseTimes& phases) override {
         gemm_.run(w_.x_data(), y);
         phases.lap("gemm");

@@ -1,9 +1,12 @@
-// fused: LoRAFusion's idea on the CPU, per adapter: S = α/(1-p)·(mask ⊙ X)·A in one pass over X
-// (dropout and scale applied as X is read, X' never written), then Y = S·B written once, then the
-// base GEMM accumulates X·W onto it (sgemm's beta = 1, oneDNN's sum post-op), so the adapter's
-// term costs no pass over Y beyond the write a base GEMM makes anyway. Several adapters are
-// separate fused calls, one per adapter's tokens, each with its own base GEMM over those rows;
-// multi_adapter (cpu_multi_adapter.cpp) batches them instead.
+// fused: LoRAFusion's idea on the CPU, per adapter: the base GEMM writes Y = X·W, then one pass
+// over X and Y: per task of tokens, S = α/(1-p)·(mask ⊙ X)·A (dropout and scale applied as X is
+// read, X' never written) and at once Y += S·B for those tokens, so S never leaves the cores'
+// caches and Y is read and written once more, where unfused writes X', S and T and moves Y's size
+// four times. (Writing S·B first and letting the GEMM accumulate onto it, through sgemm's beta or
+// oneDNN's sum post-op, moves the same bytes but measured slower: oneDNN's post-op read of a bf16
+// Y cost it 1-2 ms at M = 2048-4096.) Several adapters are separate fused calls, one per adapter's
+// tokens, each with its own base GEMM over those rows; multi_adapter (cpu_multi_adapter.cpp)
+// batches them instead.
 #include "kernels/lora/cpu_kernels.hpp"
 
 namespace memwall::lora_cpu {
@@ -16,7 +19,7 @@ public:
         : w_(w), tiles_(tiles), calls_(std::move(calls)), name_(std::move(name)), weights_(adapter_weights(w)),
           s_(static_cast<std::size_t>(w.problem().m * weights_.rp)) {
         const LoraProblem& p = w.problem();
-        for (const TokenRange& c : calls_) gemms_.emplace_back(p.dtype, c.end - c.begin, p.k, p.n, w.w_data(), true);
+        for (const TokenRange& c : calls_) gemms_.emplace_back(p.dtype, c.end - c.begin, p.k, p.n, w.w_data());
     }
 
     void run(void* y, kit::PhaseTimes& phases) override {
@@ -24,12 +27,10 @@ public:
         const std::size_t e = p.element_bytes();
         for (std::size_t i = 0; i < calls_.size(); ++i) {
             const TokenRange c = calls_[i];
-            down_project(w_, weights_, c.begin, c.end, tiles_, s_.data());
-            phases.lap("down");
-            up_project(w_, weights_, s_.data(), c.begin, c.end, tiles_, y);
-            phases.lap("up");
             gemms_[i].run(element_offset(w_.x_data(), c.begin * p.k, e), element_offset(y, c.begin * p.n, e));
             phases.lap("gemm");
+            lora_pass(w_, weights_, c.begin, c.end, tiles_, s_.data(), y);
+            phases.lap("lora");
         }
     }
 
@@ -42,7 +43,7 @@ public:
 
     std::string detail() const override {
         return name_ + ": " + std::to_string(calls_.size()) + (calls_.size() == 1 ? " call" : " calls") +
-               " of S = α/(1-p)(mask⊙X)·A, Y = S·B, Y += X·W (" + gemms_.front().describe() + "); tiles " +
+               " of Y = X·W (" + gemms_.front().describe() + "), then S = α/(1-p)(mask⊙X)·A and Y += S·B; tiles " +
                std::to_string(tiles_.tile_m) + " tokens x " + std::to_string(tiles_.tile_n) + " columns";
     }
 

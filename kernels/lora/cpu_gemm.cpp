@@ -13,7 +13,6 @@ using tag = memory::format_tag;
 struct Gemm::State {
     LoraDtype dtype;
     std::int64_t rows, k, n;
-    bool accumulate;
     const void* b;
     // bf16: the primitive, B in its layout, and the activations' memory objects (handles set per run).
     dnnl::engine engine;
@@ -23,8 +22,8 @@ struct Gemm::State {
     std::string implementation;
 };
 
-Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b, bool accumulate)
-    : state_(new State{dtype, rows, k, n, accumulate, b, {}, {}, {}, {}, {}, {}, {}}) {
+Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b)
+    : state_(new State{dtype, rows, k, n, b, {}, {}, {}, {}, {}, {}, {}}) {
     if (dtype == LoraDtype::fp32) {
         (void)kit::openblas::sgemm();  // loads OpenBLAS now: a failure is the case's, not the run's
         return;
@@ -34,13 +33,7 @@ Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, c
     s.stream = dnnl::stream(s.engine);
     const memory::desc a_md({rows, k}, dt::bf16, tag::ab), c_md({rows, n}, dt::bf16, tag::ab);
     const memory::desc b_user({k, n}, dt::bf16, tag::ab);
-    dnnl::primitive_attr attr;
-    if (accumulate) {
-        dnnl::post_ops ops;
-        ops.append_sum(1.0f);
-        attr.set_post_ops(ops);
-    }
-    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, memory::desc({k, n}, dt::bf16, tag::any), c_md), attr,
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, memory::desc({k, n}, dt::bf16, tag::any), c_md),
                                           s.engine);
     s.implementation = pd.impl_info_str();
     memory user(b_user, s.engine, const_cast<void*>(b));
@@ -61,7 +54,7 @@ void Gemm::run(const void* a, void* c) const {
         kit::openblas::sgemm()(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(s.rows),
                                static_cast<blasint>(s.n), static_cast<blasint>(s.k), 1.0f, static_cast<const float*>(a),
                                static_cast<blasint>(s.k), static_cast<const float*>(s.b), static_cast<blasint>(s.n),
-                               s.accumulate ? 1.0f : 0.0f, static_cast<float*>(c), static_cast<blasint>(s.n));
+                               0.0f, static_cast<float*>(c), static_cast<blasint>(s.n));
         return;
     }
     s.a.set_data_handle(const_cast<void*>(a));

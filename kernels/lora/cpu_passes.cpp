@@ -1,7 +1,7 @@
 // The passes around the GEMMs: the unfused dropout and scaled add (one pass each over X or Y, as
-// PyTorch's LoRA runs them), and the fused down- and up-projections (LoRAFusion's idea on the
-// CPU: dropout and scale applied as X is read, the adapter's term written once into Y for the
-// base GEMM to accumulate onto).
+// PyTorch's LoRA runs them), and the fused LoRA pass (LoRAFusion's idea on the CPU: dropout and
+// scale applied as X is read, and the adapter's term added to the base GEMM's Y in the same pass,
+// a task of tokens at a time).
 #include <omp.h>
 
 #include <algorithm>
@@ -38,10 +38,6 @@ inline void store_vec(std::uint16_t* p, vf v) {
     const vh h = __builtin_convertvector((u + 0x7fffu + ((u >> 16) & 1u)) >> 16, vh);
     std::memcpy(p, &h, sizeof h);
 }
-// The vector up-projections stream Y's whole aligned lines (no read of a line before it is written
-// over; the base GEMM reads Y next, from memory either way, Y being larger than the caches at the
-// shapes that matter) and store the rest.
-inline bool line_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 64 == 0; }
 
 // S entries one row of the down-projection accumulates at once: with two rows, half the vector
 // registers.
@@ -129,7 +125,11 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
     const float* b = w.b(w.adapter_of()[t]);
     std::int64_t n = n0;
     for (; n + 2 * lanes <= n1; n += 2 * lanes) {
-        vf acc[NR][2] = {};
+        vf acc[NR][2];
+        for (int i = 0; i < NR; ++i) {
+            acc[i][0] = load_vec(y + (t + i) * p.n + n);
+            acc[i][1] = load_vec(y + (t + i) * p.n + n + lanes);
+        }
         for (std::int64_t j = 0; j < p.r; ++j) {
             const vf b0 = simd::load(b + j * p.n + n), b1 = simd::load(b + j * p.n + n + lanes);
             for (int i = 0; i < NR; ++i) {
@@ -145,7 +145,7 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
     }
     for (; n < n1; ++n)
         for (int i = 0; i < NR; ++i) {
-            float acc = 0;
+            float acc = load_elem(y, (t + i) * p.n + n);
             for (std::int64_t j = 0; j < p.r; ++j) acc += s[(t + i) * rp + j] * b[j * p.n + n];
             store_elem(y, (t + i) * p.n + n, acc);
         }
@@ -251,7 +251,9 @@ void up_rows_f32(const LoraWorkload& w, std::int64_t rp, const float* s, std::in
     std::int64_t n = n0;
     for (; n + 32 <= n1; n += 32) {
         __m512 acc[NR][2];
-        for (auto& row : acc) row[0] = row[1] = _mm512_setzero_ps();
+        for (int i = 0; i < NR; ++i)
+            for (int h = 0; h < 2; ++h)
+                acc[i][h] = _mm512_loadu_ps(y + (t + i) * p.n + n + 16 * h);
         for (std::int64_t j = 0; j < p.r; ++j) {
             __m512 b0 = _mm512_loadu_ps(b + j * p.n + n), b1 = _mm512_loadu_ps(b + j * p.n + n + 16);
             asm("" : "+v"(b0), "+v"(b1));  // loaded once, not folded into each row's FMA
@@ -262,14 +264,8 @@ void up_rows_f32(const LoraWorkload& w, std::int64_t rp, const float* s, std::in
             }
         }
         for (int i = 0; i < NR; ++i) {
-            float* out = y + (t + i) * p.n + n;
-            if (line_aligned(out)) {
-                _mm512_stream_ps(out, acc[i][0]);
-                _mm512_stream_ps(out + 16, acc[i][1]);
-            } else {
-                _mm512_storeu_ps(out, acc[i][0]);
-                _mm512_storeu_ps(out + 16, acc[i][1]);
-            }
+            _mm512_storeu_ps(y + (t + i) * p.n + n, acc[i][0]);
+            _mm512_storeu_ps(y + (t + i) * p.n + n + 16, acc[i][1]);
         }
     }
     if (n < n1) up_rows<float, NR>(w, rp, s, t, n, n1, y);
@@ -294,7 +290,9 @@ void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* 
     std::int64_t n = n0;
     for (; n + 2 * lanes <= n1; n += 2 * lanes) {
         __m512 acc[NR][2];
-        for (auto& row : acc) row[0] = row[1] = _mm512_setzero_ps();
+        for (int i = 0; i < NR; ++i)
+            for (int h = 0; h < 2; ++h)
+                acc[i][h] = std::bit_cast<__m512>(load_vec(y + (t + i) * p.n + n + h * lanes));
         for (std::int64_t jp = 0; jp < aw.rp / 2; ++jp) {
             auto b0 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n) * 2));
             auto b1 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n + lanes) * 2));
@@ -307,11 +305,7 @@ void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* 
         }
         for (int i = 0; i < NR; ++i) {
             std::uint16_t* out = y + (t + i) * p.n + n;
-            const auto both = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(acc[i][1], acc[i][0]));
-            if (line_aligned(out))
-                _mm512_stream_si512(reinterpret_cast<__m512i*>(out), both);
-            else
-                _mm512_storeu_si512(out, both);
+            _mm512_storeu_si512(out, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(acc[i][1], acc[i][0])));
         }
     }
     if (n < n1) up_rows<std::uint16_t, NR>(w, aw.rp, s, t, n, n1, y);
@@ -332,29 +326,23 @@ void up_rows_of(const LoraWorkload& w, const AdapterWeights& aw, const float* s,
     up_rows<T, NR>(w, aw.rp, s, t, n0, n1, y);
 }
 
+// S rows [a, b) = α/(1-p)·(mask ⊙ X)·A_adapter(t), on the calling thread.
 template <class T>
-void down_project_as(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t t0, std::int64_t t1,
-                     const Tiles& tiles, float* s) {
-    const auto scale = static_cast<float>(w.problem().lora_scale());
-    const std::int64_t tasks = (t1 - t0 + tiles.tile_m - 1) / tiles.tile_m;
-#pragma omp parallel for schedule(static)
-    for (std::int64_t task = 0; task < tasks; ++task) {
-        const std::int64_t a = t0 + task * tiles.tile_m, b = std::min(t1, a + tiles.tile_m);
+void down_task(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t a, std::int64_t b, float* s) {
 #if defined(__AVX512F__)
-        if constexpr (quad_rows<T>) {
-            // Ranks in blocks of 16, then 8 (rp is a multiple of 8).
-            for_row_groups(w, a, b, 4, [&](std::int64_t t, std::int64_t rows) {
-                for (std::int64_t v0 = 0; v0 < dw.rp / 4; v0 += 4) {
-                    if (dw.rp / 4 - v0 >= 4)
-                        down_rows_quads<T, 4>(w, x, dw, t, rows, v0, s);
-                    else
-                        down_rows_quads<T, 2>(w, x, dw, t, rows, v0, s);
-                }
-            });
-            for (std::int64_t i = a * dw.rp; i < b * dw.rp; ++i) s[i] *= scale;
-            continue;
-        }
+    if constexpr (quad_rows<T>) {
+        // Ranks in blocks of 16, then 8 (rp is a multiple of 8).
+        for_row_groups(w, a, b, 4, [&](std::int64_t t, std::int64_t rows) {
+            for (std::int64_t v0 = 0; v0 < dw.rp / 4; v0 += 4) {
+                if (dw.rp / 4 - v0 >= 4)
+                    down_rows_quads<T, 4>(w, x, dw, t, rows, v0, s);
+                else
+                    down_rows_quads<T, 2>(w, x, dw, t, rows, v0, s);
+            }
+        });
+    } else
 #endif
+    {
         // Two tokens at a time where they share an adapter.
         for (std::int64_t t = a; t < b;) {
             if (t + 1 < b && w.adapter_of()[t + 1] == w.adapter_of()[t]) {
@@ -365,33 +353,40 @@ void down_project_as(const LoraWorkload& w, const T* x, const AdapterWeights& dw
                 t += 1;
             }
         }
-        for (std::int64_t i = a * dw.rp; i < b * dw.rp; ++i) s[i] *= scale;
+    }
+    const auto scale = static_cast<float>(w.problem().lora_scale());
+    for (std::int64_t i = a * dw.rp; i < b * dw.rp; ++i) s[i] *= scale;
+}
+
+// Y rows [a, b) += S·B_adapter(t), tile_n columns at a time, on the calling thread.
+template <class T>
+void up_task(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t a, std::int64_t b,
+             std::int64_t tile_n, T* y) {
+    const std::int64_t n = w.problem().n;
+    for (std::int64_t n0 = 0; n0 < n; n0 += tile_n) {
+        const std::int64_t n1 = std::min(n, n0 + tile_n);
+        for_row_groups(w, a, b, 4, [&](std::int64_t t, std::int64_t rows) {
+            switch (rows) {
+                case 4: up_rows_of<4>(w, aw, s, t, n0, n1, y); break;
+                case 3: up_rows_of<3>(w, aw, s, t, n0, n1, y); break;
+                case 2: up_rows_of<2>(w, aw, s, t, n0, n1, y); break;
+                default: up_rows_of<1>(w, aw, s, t, n0, n1, y); break;
+            }
+        });
     }
 }
 
+// Per task of tile_m tokens, its S and at once its rows of Y: S's rows never leave the core's
+// caches, and the down-projection's arithmetic overlaps the up-projection's pass over Y.
 template <class T>
-void up_project_as(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t0, std::int64_t t1,
-                   const Tiles& tiles, T* y) {
-    const std::int64_t n = w.problem().n;
+void lora_pass_as(const LoraWorkload& w, const T* x, const AdapterWeights& aw, std::int64_t t0, std::int64_t t1,
+                  const Tiles& tiles, float* s, T* y) {
     const std::int64_t tasks = (t1 - t0 + tiles.tile_m - 1) / tiles.tile_m;
-#pragma omp parallel
-    {
-#pragma omp for schedule(static) nowait
-        for (std::int64_t task = 0; task < tasks; ++task) {
-            const std::int64_t a = t0 + task * tiles.tile_m, b = std::min(t1, a + tiles.tile_m);
-            for (std::int64_t n0 = 0; n0 < n; n0 += tiles.tile_n) {
-                const std::int64_t n1 = std::min(n, n0 + tiles.tile_n);
-                for_row_groups(w, a, b, 4, [&](std::int64_t t, std::int64_t rows) {
-                    switch (rows) {
-                        case 4: up_rows_of<4>(w, aw, s, t, n0, n1, y); break;
-                        case 3: up_rows_of<3>(w, aw, s, t, n0, n1, y); break;
-                        case 2: up_rows_of<2>(w, aw, s, t, n0, n1, y); break;
-                        default: up_rows_of<1>(w, aw, s, t, n0, n1, y); break;
-                    }
-                });
-            }
-        }
-        simd::stream_fence();  // Y's streamed lines before the GEMM reads them
+#pragma omp parallel for schedule(static)
+    for (std::int64_t task = 0; task < tasks; ++task) {
+        const std::int64_t a = t0 + task * tiles.tile_m, b = std::min(t1, a + tiles.tile_m);
+        down_task(w, x, aw, a, b, s);
+        up_task(w, aw, s, a, b, tiles.tile_n, y);
     }
 }
 
@@ -475,20 +470,12 @@ AdapterWeights adapter_weights(const LoraWorkload& w) {
     return d;
 }
 
-void down_project(const LoraWorkload& w, const AdapterWeights& a, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
-                  float* s) {
+void lora_pass(const LoraWorkload& w, const AdapterWeights& aw, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
+               float* s, void* y) {
     if (w.problem().dtype == LoraDtype::bf16)
-        down_project_as(w, w.x16(), a, t0, t1, tiles, s);
+        lora_pass_as(w, w.x16(), aw, t0, t1, tiles, s, static_cast<std::uint16_t*>(y));
     else
-        down_project_as(w, w.x(), a, t0, t1, tiles, s);
-}
-
-void up_project(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t0, std::int64_t t1,
-                const Tiles& tiles, void* y) {
-    if (w.problem().dtype == LoraDtype::bf16)
-        up_project_as(w, aw, s, t0, t1, tiles, static_cast<std::uint16_t*>(y));
-    else
-        up_project_as(w, aw, s, t0, t1, tiles, static_cast<float*>(y));
+        lora_pass_as(w, w.x(), aw, t0, t1, tiles, s, static_cast<float*>(y));
 }
 
 }  // namespace memwall::lora_cpu

@@ -12,15 +12,15 @@ class Unfused final : public Kernel {
 public:
     explicit Unfused(const LoraWorkload& w)
         : w_(w),
-          base_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data(), false),
+          base_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data()),
           dropped_(bytes(w.problem().m * w.problem().k), kit::PlacedAllocator<std::byte>(lora_slot::workspace)),
           s_(bytes(w.problem().m * w.problem().r)),
           t_(bytes(w.problem().m * w.problem().n), kit::PlacedAllocator<std::byte>(lora_slot::second_workspace)) {
         const LoraProblem& p = w.problem();
         for (std::int64_t a = 0; a < p.adapters; ++a) {
             const std::int64_t rows = p.segment_begin(a + 1) - p.segment_begin(a);
-            down_.emplace_back(p.dtype, rows, p.k, p.r, w.a_data(a), false);
-            up_.emplace_back(p.dtype, rows, p.r, p.n, w.b_data(a), false);
+            down_.emplace_back(p.dtype, rows, p.k, p.r, w.a_data(a));
+            up_.emplace_back(p.dtype, rows, p.r, p.n, w.b_data(a));
         }
     }
 

@@ -32,13 +32,14 @@ std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const M
         }
         case LoraMethod::fused:
         case LoraMethod::multi_adapter: {
-            // S (fp32, r padded to whole register blocks): X and the mask read, S written; Y = S·B: S read, Y
-            // written; the base GEMM reads Y back to accumulate onto it. fused runs one base GEMM
-            // per adapter, each streaming W; multi_adapter one per group of adapters.
+            // After the base GEMM has written Y, one pass: X and the mask read, A and B (r padded
+            // to whole register blocks) once, Y read and written; S (fp32) stays in the cores'
+            // caches, a task's rows at a time. fused runs one base GEMM per adapter, each streaming
+            // W; multi_adapter one per group of adapters.
             const double rp = static_cast<double>(lora_cpu::padded_rank(p.r));
             const double s = 4.0 * M * rp, ab = 4.0 * A * (K * rp + R * N);
             const double gemms = method == LoraMethod::fused ? A : static_cast<double>(adapter_calls(p, group));
-            bytes += (x + mask + s + ab) + (s + y) + y + (gemms - 1.0) * w;
+            bytes += (x + mask + ab) + 2.0 * y + (gemms - 1.0) * w;
             workspace = s + 4.0 * A * K * rp;
             break;
         }

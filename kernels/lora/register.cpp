@@ -69,7 +69,7 @@ Axis group_tunable() {
 }
 
 std::vector<Axis> tile_tunables() {
-    return {sized(tunable(int_axis("tile_m", {lora_cpu::Tiles{}.tile_m}, "tokens per task of the down- and up-projection")),
+    return {sized(tunable(int_axis("tile_m", {lora_cpu::Tiles{}.tile_m}, "tokens per task of the fused pass (their S stays in cache between the projections)")),
                   1, 1 << 16),
             sized(tunable(int_axis("tile_n", {lora_cpu::Tiles{}.tile_n},
                                    "columns of Y per block of the up-projection (B's block is reused across the task's tokens)")),
@@ -140,8 +140,9 @@ void register_lora(Catalogue& c) {
                               "separate passes (library GEMMs)",
                               LoraMethod::unfused),
                       variant("fused",
-                              "LoRAFusion's fusion: dropout and scale in the down-projection's read of X, S·B written "
-                              "into Y, the base GEMM accumulating onto it; one call per adapter",
+                              "LoRAFusion's fusion: the base GEMM, then one pass with dropout and scale in the "
+                              "down-projection's read of X and S·B added to Y a task of tokens at a time; one call per "
+                              "adapter",
                               LoraMethod::fused),
                       variant("multi_adapter",
                               "fused over every adapter's tokens at once: each token block looks up its adapter, one "

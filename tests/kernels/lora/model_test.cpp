@@ -42,7 +42,8 @@ TEST(LoraModel, PassesOverXAndYPerVariant) {
         return most;
     };
     EXPECT_DOUBLE_EQ(outer(unfused), base + 3 * x + mask + 2 * s + ab + 4 * x);
-    EXPECT_DOUBLE_EQ(outer(fused), base + x + mask + 2 * sf + abf + 2 * x);
+    EXPECT_DOUBLE_EQ(outer(fused), base + x + mask + abf + 2 * x);
+    EXPECT_DOUBLE_EQ(counter(fused, "workspace.bytes"), sf + 4.0 * 64 * rp);
     EXPECT_DOUBLE_EQ(outer(lora_model(p, LoraMethod::multi_adapter, hierarchy())), outer(fused));
 }
 
