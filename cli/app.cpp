@@ -59,6 +59,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     add_ci_command(app, ctx);
     add_tune_commands(app, ctx);
     add_worker_command(app, ctx);
+    add_metrics_command(app, ctx);
     add_plot_command(app, ctx);
 
     try {
@@ -75,7 +76,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
         if (app.get_subcommands().empty() && !app.remaining().empty()) {
             std::fprintf(stderr,
                          "memwall: error: unknown command '%s' (commands: list, run, show, export, ceilings, "
-                         "compare, history, ci, tune, tune-eval, plot)\n",
+                         "compare, history, ci, tune, tune-eval, metrics, plot)\n",
                          app.remaining().front().c_str());
         } else {
             std::fprintf(stderr, "memwall: error: %s (see memwall --help)\n", e.what());

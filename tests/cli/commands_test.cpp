@@ -124,3 +124,19 @@ TEST(Commands, ShowLevelsListsEveryLevelWithItsSource) {
     const Result bad = run_memwall({"--db", "t.db", "show", "--levels"}, d.path);
     EXPECT_EQ(bad.status, 2);
 }
+
+// metrics without a GPU: the chips, and a metric list's replay passes (CUPTI's host API).
+TEST(Commands, MetricsChecksAListOffline) {
+    TempDir d;
+    const Result chips = run_memwall({"metrics"}, d.path);
+    if (chips.status != 0) GTEST_SKIP() << "CUPTI unavailable here: " << chips.err;
+    EXPECT_NE(chips.out.find("GH100"), std::string::npos) << chips.out;
+    const Result r = run_memwall({"metrics", "--chip", "GH100", "--metrics", "dram__bytes_read.sum,lts__t_bytes.sum"}, d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("2 metrics in 1 replay pass"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("# of bytes read from DRAM"), std::string::npos) << r.out;
+    const Result defaults = run_memwall({"metrics", "--chip", "GH100"}, d.path);
+    ASSERT_EQ(defaults.status, 0) << defaults.err;
+    EXPECT_NE(defaults.out.find("6 metrics in 2 replay passes"), std::string::npos) << defaults.out;
+    EXPECT_TRUE(snapshot(d.path).empty());  // metrics touches no database
+}

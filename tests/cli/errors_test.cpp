@@ -130,3 +130,18 @@ TEST(CliErrors, HelpIsNotAnError) {
     }
     EXPECT_TRUE(snapshot(d.path).empty());
 }
+
+// memwall metrics (CUPTI's host API, no GPU): a misspelt metric or an unknown chip is refused,
+// one line each, and a metric list needs a chip.
+TEST(CliErrors, MetricsNamesCuptiDoesNotKnow) {
+    TempDir d;
+    if (run_memwall({"metrics"}, d.path).status != 0) GTEST_SKIP() << "CUPTI unavailable here";
+    expect_refused(d, {"metrics", "--chip", "GH100", "--metrics", "dram__bytes_read.sum,dram__bytez_read.sum"},
+                   "'dram__bytez_read.sum' is not a metric of GH100");
+    expect_refused(d, {"metrics", "--chip", "XX100"}, "unknown chip 'XX100'");
+    expect_refused(d, {"metrics", "--metrics", "dram__bytes_read.sum"}, "need --chip");
+    // Two bad names: two lines.
+    const Result r = run_memwall({"metrics", "--chip", "GH100", "--metrics", "a.sum,lts__t_bytes.sum,b.sum"}, d.path);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(lines(r.err).size(), 2u) << r.err;
+}

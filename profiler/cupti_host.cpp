@@ -1,0 +1,214 @@
+#include "profiler/cupti_host.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#if defined(MEMWALL_HAVE_CUPTI)
+#include <cupti_profiler_host.h>
+#include <cupti_result.h>
+#include <dlfcn.h>
+#endif
+
+namespace memwall::cupti {
+
+const std::vector<std::string>& default_metrics() {
+    static const std::vector<std::string> metrics = {
+        "dram__bytes_read.sum",
+        "dram__bytes_write.sum",
+        "lts__t_bytes.sum",
+        "l1tex__t_bytes.sum",
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+        "gpu__time_duration.sum",
+    };
+    return metrics;
+}
+
+#if defined(MEMWALL_HAVE_CUPTI)
+
+namespace {
+
+// The functions memwall calls, from libcupti opened once per process.
+struct Api {
+    decltype(&cuptiGetResultString) result_string = nullptr;
+    decltype(&cuptiProfilerHostGetSupportedChips) supported_chips = nullptr;
+    decltype(&cuptiProfilerHostInitialize) initialize = nullptr;
+    decltype(&cuptiProfilerHostDeinitialize) deinitialize = nullptr;
+    decltype(&cuptiProfilerHostGetBaseMetrics) base_metrics = nullptr;
+    decltype(&cuptiProfilerHostGetMetricProperties) metric_properties = nullptr;
+    decltype(&cuptiProfilerHostConfigAddMetrics) add_metrics = nullptr;
+    decltype(&cuptiProfilerHostGetConfigImageSize) config_image_size = nullptr;
+    decltype(&cuptiProfilerHostGetConfigImage) config_image = nullptr;
+    decltype(&cuptiProfilerHostGetNumOfPasses) passes = nullptr;
+};
+
+// The toolkit's libcupti: by its soname on the loader's path, else where the toolkit memwall was
+// built with keeps it.
+const Api& api() {
+    static const Api loaded = [] {
+        void* lib = dlopen(MEMWALL_CUPTI_SONAME, RTLD_NOW | RTLD_LOCAL);
+        if (!lib) lib = dlopen(MEMWALL_CUPTI_TOOLKIT_PATH, RTLD_NOW | RTLD_LOCAL);
+        if (!lib)
+            throw Unavailable(std::string("cannot load CUPTI (" MEMWALL_CUPTI_SONAME ", nor ") +
+                                   MEMWALL_CUPTI_TOOLKIT_PATH + "): " + dlerror());
+        auto bind = [lib](auto& f, const char* symbol) {
+            f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib, symbol));
+            if (!f) throw Unavailable(std::string(MEMWALL_CUPTI_SONAME " lacks ") + symbol);
+        };
+        Api a;
+        bind(a.result_string, "cuptiGetResultString");
+        bind(a.supported_chips, "cuptiProfilerHostGetSupportedChips");
+        bind(a.initialize, "cuptiProfilerHostInitialize");
+        bind(a.deinitialize, "cuptiProfilerHostDeinitialize");
+        bind(a.base_metrics, "cuptiProfilerHostGetBaseMetrics");
+        bind(a.metric_properties, "cuptiProfilerHostGetMetricProperties");
+        bind(a.add_metrics, "cuptiProfilerHostConfigAddMetrics");
+        bind(a.config_image_size, "cuptiProfilerHostGetConfigImageSize");
+        bind(a.config_image, "cuptiProfilerHostGetConfigImage");
+        bind(a.passes, "cuptiProfilerHostGetNumOfPasses");
+        return a;
+    }();
+    return loaded;
+}
+
+void check(CUptiResult r, const char* call) {
+    if (r == CUPTI_SUCCESS) return;
+    const char* text = nullptr;
+    if (api().result_string(r, &text) != CUPTI_SUCCESS || !text) text = "unknown CUPTI result";
+    throw std::runtime_error(std::string(call) + " failed: " + text + " (" + std::to_string(static_cast<int>(r)) + ")");
+}
+
+const char* type_name(CUpti_MetricType t) {
+    switch (t) {
+        case CUPTI_METRIC_TYPE_COUNTER: return "counter";
+        case CUPTI_METRIC_TYPE_RATIO: return "ratio";
+        case CUPTI_METRIC_TYPE_THROUGHPUT: return "throughput";
+        default: return "?";
+    }
+}
+
+std::string joined(const std::vector<std::string>& xs) {
+    std::string s;
+    for (const std::string& x : xs) s += (s.empty() ? "" : " ") + x;
+    return s;
+}
+
+// A range-profiler host object of one chip.
+class HostObject {
+public:
+    explicit HostObject(const std::string& chip) {
+        CUpti_Profiler_Host_Initialize_Params p{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+        p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+        p.pChipName = chip.c_str();
+        check(api().initialize(&p), "cuptiProfilerHostInitialize");
+        object_ = p.pHostObject;
+    }
+    ~HostObject() {
+        CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+        p.pHostObject = object_;
+        api().deinitialize(&p);  // nothing to do about a failure while tearing down
+    }
+    HostObject(const HostObject&) = delete;
+    HostObject& operator=(const HostObject&) = delete;
+    CUpti_Profiler_Host_Object* get() const { return object_; }
+
+private:
+    CUpti_Profiler_Host_Object* object_ = nullptr;
+};
+
+}  // namespace
+
+struct ChipMetrics::Host {
+    explicit Host(const std::string& chip) : object(chip) {}
+    HostObject object;
+};
+
+std::vector<std::string> supported_chips() {
+    CUpti_Profiler_Host_GetSupportedChips_Params p{CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE};
+    check(api().supported_chips(&p), "cuptiProfilerHostGetSupportedChips");
+    return {p.ppChipNames, p.ppChipNames + p.numChips};
+}
+
+ChipMetrics::ChipMetrics(const std::string& chip) : chip_(chip) {
+    const std::vector<std::string> chips = supported_chips();
+    if (std::find(chips.begin(), chips.end(), chip) == chips.end())
+        throw std::invalid_argument("unknown chip '" + chip + "' (CUPTI knows: " + joined(chips) + ")");
+    host_ = std::make_unique<Host>(chip);
+}
+
+ChipMetrics::~ChipMetrics() = default;
+
+std::vector<std::pair<std::string, std::string>> ChipMetrics::base_metrics() const {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (CUpti_MetricType t : {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
+        CUpti_Profiler_Host_GetBaseMetrics_Params p{CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+        p.pHostObject = host_->object.get();
+        p.metricType = t;
+        check(api().base_metrics(&p), "cuptiProfilerHostGetBaseMetrics");
+        for (std::size_t i = 0; i < p.numMetrics; ++i) out.emplace_back(p.ppMetricNames[i], type_name(t));
+    }
+    return out;
+}
+
+std::optional<MetricProperties> ChipMetrics::properties(const std::string& metric) const {
+    CUpti_Profiler_Host_GetMetricProperties_Params p{CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+    p.pHostObject = host_->object.get();
+    p.pMetricName = metric.c_str();
+    const CUptiResult r = api().metric_properties(&p);
+    if (r == CUPTI_ERROR_INVALID_METRIC_NAME) return std::nullopt;
+    check(r, "cuptiProfilerHostGetMetricProperties");
+    auto text = [](const char* s) { return std::string(s ? s : ""); };
+    return MetricProperties{text(p.pDescription), text(p.pHwUnit), text(p.pDimUnit), type_name(p.metricType)};
+}
+
+MetricConfig ChipMetrics::configure(const std::vector<std::string>& metrics) const {
+    std::vector<std::string> unknown;
+    for (const std::string& m : metrics)
+        if (!properties(m)) unknown.push_back("'" + m + "'");
+    if (!unknown.empty()) throw std::invalid_argument("not metrics of " + chip_ + ": " + joined(unknown));
+    // A host object of its own: metrics added to one stay in its configuration.
+    const HostObject host(chip_);
+    std::vector<const char*> names;
+    for (const std::string& m : metrics) names.push_back(m.c_str());
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+    add.pHostObject = host.get();
+    add.ppMetricNames = names.data();
+    add.numMetrics = names.size();
+    check(api().add_metrics(&add), "cuptiProfilerHostConfigAddMetrics");
+    CUpti_Profiler_Host_GetConfigImageSize_Params size{CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+    size.pHostObject = host.get();
+    check(api().config_image_size(&size), "cuptiProfilerHostGetConfigImageSize");
+    MetricConfig c;
+    c.image.resize(size.configImageSize);
+    CUpti_Profiler_Host_GetConfigImage_Params image{CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+    image.pHostObject = host.get();
+    image.configImageSize = c.image.size();
+    image.pConfigImage = c.image.data();
+    check(api().config_image(&image), "cuptiProfilerHostGetConfigImage");
+    CUpti_Profiler_Host_GetNumOfPasses_Params passes{CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    passes.configImageSize = c.image.size();
+    passes.pConfigImage = c.image.data();
+    check(api().passes(&passes), "cuptiProfilerHostGetNumOfPasses");
+    c.passes = passes.numOfPasses;
+    return c;
+}
+
+#else  // built without the CUDA toolkit
+
+namespace {
+[[noreturn]] void unavailable() {
+    throw Unavailable("CUPTI is unavailable: memwall was built without the CUDA toolkit (/usr/local/cuda)");
+}
+}  // namespace
+
+struct ChipMetrics::Host {};
+
+std::vector<std::string> supported_chips() { unavailable(); }
+ChipMetrics::ChipMetrics(const std::string& chip) : chip_(chip) { unavailable(); }
+ChipMetrics::~ChipMetrics() = default;
+std::vector<std::pair<std::string, std::string>> ChipMetrics::base_metrics() const { unavailable(); }
+std::optional<MetricProperties> ChipMetrics::properties(const std::string&) const { unavailable(); }
+MetricConfig ChipMetrics::configure(const std::vector<std::string>&) const { unavailable(); }
+
+#endif
+
+}  // namespace memwall::cupti
