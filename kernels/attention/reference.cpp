@@ -1,12 +1,12 @@
 // The attention workload: seeded inputs, the float64 reference of selected rows, the check.
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <random>
 #include <set>
 
 #include "cuda_emu/bfloat16.hpp"
 #include "kernels/attention/attention.hpp"
+#include "kernels/kit/output_check.hpp"
 
 namespace memwall {
 
@@ -111,44 +111,26 @@ AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t se
 
 Check AttentionWorkload::check(const float* o) const {
     const AttentionProblem& p = problem_;
-    Check c;
-    c.tolerance = tolerance();
     const std::size_t size = p.q_size();
-    for (std::size_t e = 0; e < size; ++e) {
-        if (std::isfinite(o[e])) continue;
+    if (const std::size_t e = kit::first_not_finite(size, [&](std::size_t j) { return o[j]; }); e < size) {
         const auto d = static_cast<std::size_t>(p.head_dim);
         const std::size_t row = e / d;
         const auto sq = static_cast<std::size_t>(p.seq_q);
         const auto h = static_cast<std::size_t>(p.heads);
-        char msg[160];
-        std::snprintf(msg, sizeof msg, "O[b=%zu, h=%zu, i=%zu, d=%zu] is %g: not written or not finite",
-                      row / sq / h, row / sq % h, row % sq, e % d, static_cast<double>(o[e]));
-        c.message = msg;
-        c.error = std::numeric_limits<double>::infinity();
-        return c;
+        return kit::not_finite("O[b=" + std::to_string(row / sq / h) + ", h=" + std::to_string(row / sq % h) +
+                                   ", i=" + std::to_string(row % sq) + ", d=" + std::to_string(e % d) + "]",
+                               o[e], tolerance());
     }
-    double err = 0;
-    double norm = 0;
+    // Sampled rows (every row of a small problem); every checked row fully masked leaves a zero
+    // reference, and the error is then absolute.
+    kit::RelativeL2 l2;
     const std::int64_t d = p.head_dim;
     for (std::size_t r = 0; r < rows_.size(); ++r) {
         const float* out = o + rows_[r] * d;
         const double* ref = reference_.data() + static_cast<std::int64_t>(r) * d;
-        for (std::int64_t x = 0; x < d; ++x) {
-            const double diff = static_cast<double>(out[x]) - ref[x];
-            err += diff * diff;
-            norm += ref[x] * ref[x];
-        }
+        for (std::int64_t x = 0; x < d; ++x) l2.add(out[x], ref[x]);
     }
-    // Every checked row fully masked: the reference is zero, so the error is absolute.
-    c.error = norm > 0 ? std::sqrt(err / norm) : std::sqrt(err);
-    c.ok = c.error < c.tolerance;
-    if (!c.ok) {
-        char msg[160];
-        std::snprintf(msg, sizeof msg, "relative L2 error %.3g over %zu reference rows exceeds %.3g",
-                      c.error, rows_.size(), c.tolerance);
-        c.message = msg;
-    }
-    return c;
+    return l2.result(tolerance(), "over " + std::to_string(rows_.size()) + " reference rows");
 }
 
 }  // namespace memwall

@@ -1,11 +1,10 @@
 // The conv workload: seeded inputs, the float64 reference and the check.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <limits>
 #include <random>
 
 #include "kernels/conv/conv.hpp"
+#include "kernels/kit/output_check.hpp"
 
 namespace memwall {
 
@@ -35,31 +34,12 @@ const std::vector<double>& ConvWorkload::reference() const {
 
 Check ConvWorkload::check(const float* out) const {
     const std::size_t size = problem_.output_size();
-    Check c;
-    c.tolerance = tolerance();
-    for (std::size_t i = 0; i < size; ++i)
-        if (!std::isfinite(out[i])) {
-            char msg[96];
-            std::snprintf(msg, sizeof msg, "out[%zu] is %g: not written or not finite", i, static_cast<double>(out[i]));
-            c.message = msg;
-            c.error = std::numeric_limits<double>::infinity();
-            return c;
-        }
+    if (const std::size_t i = kit::first_not_finite(size, [&](std::size_t j) { return out[j]; }); i < size)
+        return kit::not_finite("out[" + std::to_string(i) + "]", out[i], tolerance());
     const std::vector<double>& ref = reference();
-    double err = 0, norm = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-        const double d = out[i] - ref[i];
-        err += d * d;
-        norm += ref[i] * ref[i];
-    }
-    c.error = std::sqrt(err / norm);
-    c.ok = c.error < c.tolerance;
-    if (!c.ok) {
-        char msg[96];
-        std::snprintf(msg, sizeof msg, "relative L2 error %.3g exceeds %.3g", c.error, c.tolerance);
-        c.message = msg;
-    }
-    return c;
+    kit::RelativeL2 l2;
+    for (std::size_t i = 0; i < size; ++i) l2.add(out[i], ref[i]);
+    return l2.result(tolerance());
 }
 
 // Output rows of one (n, k) are independent: threads take whole planes. Per tap (c, r, s) the

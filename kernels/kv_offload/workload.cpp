@@ -2,10 +2,10 @@
 // every step and the check.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <random>
 
 #include "kernels/kv_offload/kv_offload.hpp"
+#include "kernels/kit/output_check.hpp"
 
 namespace memwall {
 
@@ -67,27 +67,17 @@ double KvWorkload::tolerance() const {
 }
 
 Check KvWorkload::check(const float* out) const {
-    Check c;
-    c.tolerance = tolerance();
-    double err = 0, norm = 0;
-    for (std::size_t i = 0; i < reference_.size(); ++i) {
-        if (!std::isfinite(out[i])) {
-            char buf[160];
-            const auto per_step = static_cast<std::size_t>(problem_.heads * problem_.head_dim);
-            std::snprintf(buf, sizeof buf, "output element %zu (step %zu, head %zu) is %g: unwritten or not finite", i,
-                          i / per_step, i % per_step / static_cast<std::size_t>(problem_.head_dim),
-                          static_cast<double>(out[i]));
-            c.message = buf;
-            c.error = INFINITY;
-            return c;
-        }
-        const double e = static_cast<double>(out[i]) - reference_[i];
-        err += e * e;
-        norm += reference_[i] * reference_[i];
+    const std::size_t size = reference_.size();
+    if (const std::size_t i = kit::first_not_finite(size, [&](std::size_t j) { return out[j]; }); i < size) {
+        const auto per_step = static_cast<std::size_t>(problem_.heads * problem_.head_dim);
+        return kit::not_finite("output element " + std::to_string(i) + " (step " + std::to_string(i / per_step) +
+                                   ", head " + std::to_string(i % per_step / static_cast<std::size_t>(problem_.head_dim)) +
+                                   ")",
+                               out[i], tolerance());
     }
-    c.error = std::sqrt(err / std::max(norm, 1e-300));
-    c.ok = c.error <= c.tolerance;
-    return c;
+    kit::RelativeL2 l2;
+    for (std::size_t i = 0; i < size; ++i) l2.add(out[i], reference_[i]);
+    return l2.result(tolerance());
 }
 
 }  // namespace memwall

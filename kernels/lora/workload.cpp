@@ -2,12 +2,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdio>
-#include <limits>
 #include <random>
 
 #include "cuda_emu/bfloat16.hpp"
 #include "kernels/kit/openblas.hpp"
+#include "kernels/kit/output_check.hpp"
 #include "kernels/lora/lora.hpp"
 
 namespace memwall {
@@ -121,32 +120,13 @@ Check LoraWorkload::check(const void* y, bool base_only) const {
     auto value = [&](std::size_t i) -> double {
         return bf16 ? bf16_value(static_cast<const std::uint16_t*>(y)[i]) : static_cast<const float*>(y)[i];
     };
-    Check c;
-    c.tolerance = tolerance();
-    for (std::size_t i = 0; i < size; ++i)
-        if (!std::isfinite(value(i))) {
-            char msg[112];
-            std::snprintf(msg, sizeof msg, "Y[%zu][%zu] is %g: not written or not finite", i / problem_.n,
-                          i % problem_.n, value(i));
-            c.message = msg;
-            c.error = std::numeric_limits<double>::infinity();
-            return c;
-        }
+    if (const std::size_t i = kit::first_not_finite(size, value); i < size)
+        return kit::not_finite("Y[" + std::to_string(i / problem_.n) + "][" + std::to_string(i % problem_.n) + "]",
+                               value(i), tolerance());
     const std::vector<double>& ref = base_only ? reference().base : reference().full;
-    double err = 0, norm = 0;
-    for (std::size_t i = 0; i < size; ++i) {
-        const double d = value(i) - ref[i];
-        err += d * d;
-        norm += ref[i] * ref[i];
-    }
-    c.error = std::sqrt(err / norm);
-    c.ok = c.error < c.tolerance;
-    if (!c.ok) {
-        char msg[96];
-        std::snprintf(msg, sizeof msg, "relative L2 error %.3g exceeds %.3g", c.error, c.tolerance);
-        c.message = msg;
-    }
-    return c;
+    kit::RelativeL2 l2;
+    for (std::size_t i = 0; i < size; ++i) l2.add(value(i), ref[i]);
+    return l2.result(tolerance());
 }
 
 }  // namespace memwall

@@ -1,10 +1,8 @@
 // The stream workload: seeded inputs and the check against the float64 reference.
-#include <cmath>
-#include <cstdio>
-#include <limits>
 #include <random>
 
 #include "core/errors.hpp"
+#include "kernels/kit/output_check.hpp"
 #include "kernels/stream/stream.hpp"
 
 namespace memwall {
@@ -52,21 +50,14 @@ StreamWorkload::StreamWorkload(const StreamProblem& p, std::uint64_t seed) : pro
 
 Check StreamWorkload::check(const float* z) const {
     const StreamProblem& p = problem_;
-    Check c;
-    c.tolerance = tolerance;
+    const auto size = static_cast<std::size_t>(p.n);
+    if (const std::size_t i = kit::first_not_finite(size, [&](std::size_t j) { return z[j]; }); i < size)
+        return kit::not_finite("z[" + std::to_string(i) + "]", z[i], tolerance);
     const double s = stream_scalar;
-    double err = 0, norm = 0;
-    for (std::int64_t i = 0; i < p.n; ++i) {
-        if (!std::isfinite(z[i])) {
-            char msg[96];
-            std::snprintf(msg, sizeof msg, "z[%lld] is %g: not written or not finite", static_cast<long long>(i),
-                          static_cast<double>(z[i]));
-            c.message = msg;
-            c.error = std::numeric_limits<double>::infinity();
-            return c;
-        }
-        const double x = x_[static_cast<std::size_t>(i)];
-        const double y = p.reads_y() ? y_[static_cast<std::size_t>(i)] : 0.0;
+    kit::RelativeL2 l2;
+    for (std::size_t i = 0; i < size; ++i) {
+        const double x = x_[i];
+        const double y = p.reads_y() ? y_[i] : 0.0;
         double ref = 0;
         switch (p.op) {
             case StreamOp::copy: ref = x; break;
@@ -74,18 +65,9 @@ Check StreamWorkload::check(const float* z) const {
             case StreamOp::add: ref = x + y; break;
             case StreamOp::triad: ref = x + s * y; break;
         }
-        const double d = z[i] - ref;
-        err += d * d;
-        norm += ref * ref;
+        l2.add(z[i], ref);
     }
-    c.error = std::sqrt(err / norm);
-    c.ok = c.error < c.tolerance;
-    if (!c.ok) {
-        char msg[96];
-        std::snprintf(msg, sizeof msg, "relative L2 error %.3g exceeds %.3g", c.error, c.tolerance);
-        c.message = msg;
-    }
-    return c;
+    return l2.result(tolerance);
 }
 
 }  // namespace memwall
