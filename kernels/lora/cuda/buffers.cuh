@@ -1,8 +1,11 @@
-// The device buffers every lora case has, for the launchers (lora_forward.cu, cublas_unfused.cu):
-// the inputs uploaded, Y poisoned, downloaded and checked, and the workspace of the method.
+// The device buffers every lora case has, for the launchers (lora_forward.cu, lora_tensor_core.cu,
+// cublas_unfused.cu): the inputs uploaded, Y poisoned, downloaded and checked, the workspace of the
+// method; and fused's and multi_adapter's launch sequence over them.
 #pragma once
 
 #include "kernels/kit/cuda/device_array.cuh"
+#include "kernels/lora/cuda/down_project.cuh"
+#include "kernels/lora/cuda/gemm.cuh"
 #include "kernels/lora/cuda/device_case.hpp"
 
 namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
@@ -42,6 +45,26 @@ protected:
     T* t_work() const { return xd_work() + z(s_.m) * z(s_.k); }
     const T* a_of(int adapter) const { return a_.get() + z(adapter) * z(s_.k) * z(s_.r); }
     const T* b_of(int adapter) const { return b_.get() + z(adapter) * z(s_.r) * z(s_.n); }
+
+    // fused's and multi_adapter's launches, whichever kernels a case runs them with: per call
+    // the down-projection S = α/(1-p)(mask⊙X)·A, then the GEMM adding S·B in its epilogue.
+    // fused makes one call per adapter's tokens; multi_adapter one per `group` adapters, each
+    // token (down-projection) and each tile row (epilogue) looking up its adapter.
+    template <class Down, class Gemm>
+    void fused_calls(Method m, int group, Down down, Gemm gemm) {
+        const bool batched = m == Method::multi_adapter;
+        const int step = batched ? group : 1;
+        const float scale = s_.alpha * s_.keep_scale;
+        for (int a = 0; a < s_.adapters; a += step) {
+            const long long t0 = s_.segment_begin(a);
+            const int rows = s_.segment_begin(a + step < s_.adapters ? a + step : s_.adapters) - s_.segment_begin(a);
+            const int* ids = batched ? adapter_of_.get() + t0 : nullptr;
+            down(DownArgs<T>{rows, s_.k, s_.r, scale, x_.get() + t0 * s_.k, mask_.get() + t0 * s_.mask_words(),
+                             batched ? a_.get() : a_of(a), ids, s_work() + t0 * s_.r});
+            gemm(GemmArgs<T>{rows, s_.n, s_.k, x_.get() + t0 * s_.k, w_.get(), y_.get() + t0 * s_.n,
+                             s_work() + t0 * s_.r, batched ? b_.get() : b_of(a), ids, s_.r});
+        }
+    }
 
     Shape s_;
     DeviceArray<T> x_, w_, a_, b_;

@@ -59,4 +59,14 @@ __global__ void down_project_kernel(DownArgs<T> d) {
     }
 }
 
+// The instantiation for rank r: columns of S per lane, r / 32 rounded up to a power of two
+// (r <= max_rank).
+template <class T>
+auto down_project_for(int r) -> void (*)(DownArgs<T>) {
+    if (r <= 32) return down_project_kernel<T, 1>;
+    if (r <= 64) return down_project_kernel<T, 2>;
+    if (r <= 128) return down_project_kernel<T, 4>;
+    return down_project_kernel<T, 8>;
+}
+
 }  // namespace memwall::lora_cuda::MEMWALL_CUDA_NS

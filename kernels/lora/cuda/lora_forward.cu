@@ -18,9 +18,6 @@ namespace {
 
 template <class T>
 using Gemm = void (*)(GemmArgs<T>, Tuning);
-template <class T>
-using Down = void (*)(DownArgs<T>);
-
 // The register tiles are template arguments: one instantiation per allowed size.
 template <class T, int TM>
 Gemm<T> gemm_for_tn(int tn) {
@@ -42,15 +39,6 @@ Gemm<T> gemm_for(int tm, int tn) {
     }
 }
 
-// Columns of S per lane: r / 32 rounded up to a power of two (r <= max_rank).
-template <class T>
-Down<T> down_for(int r) {
-    if (r <= 32) return down_project_kernel<T, 1>;
-    if (r <= 64) return down_project_kernel<T, 2>;
-    if (r <= 128) return down_project_kernel<T, 4>;
-    return down_project_kernel<T, 8>;
-}
-
 cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
     cuda::LaunchConfig c;
     c.grid = grid;
@@ -63,8 +51,7 @@ cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared, const emu:
 template <class T>
 class Case final : public LoraBuffers<T> {
     using B = LoraBuffers<T>;
-    using B::s_, B::x_, B::w_, B::a_, B::b_, B::mask_, B::adapter_of_, B::y_, B::s_work, B::xd_work, B::t_work,
-        B::a_of, B::b_of;
+    using B::s_, B::x_, B::w_, B::mask_, B::y_, B::s_work, B::xd_work, B::t_work, B::a_of, B::b_of;
 
 public:
     Case(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
@@ -74,8 +61,10 @@ public:
         switch (method_) {
             case Method::base: return gemm(plain_gemm<T>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
             case Method::unfused: return unfused();
-            case Method::fused: return fused();
-            case Method::multi_adapter: return multi_adapter();
+            case Method::fused:
+            case Method::multi_adapter:
+                return this->fused_calls(method_, t_.group, [this](const DownArgs<T>& d) { down(d); },
+                                         [this](const GemmArgs<T>& g) { gemm(g); });
             case Method::cublas_unfused: break;
         }
     }
@@ -87,10 +76,9 @@ private:
     }
 
     void down(const DownArgs<T>& d) {
-        cuda::launch(config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_), down_for<T>(s_.r), d);
+        cuda::launch(config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_),
+                     down_project_for<T>(s_.r), d);
     }
-
-    float lora_scale() const { return s_.alpha * s_.keep_scale; }
 
     // PyTorch's passes: Y = X·W; X' = dropout(X); per adapter S = X'·A_a and T = S·B_a; Y += α·T.
     void unfused() {
@@ -107,32 +95,6 @@ private:
             gemm(plain_gemm<T>(rows, s_.n, s_.r, s_work() + t0 * s_.r, b_of(a), t_work() + t0 * s_.n));
         }
         launch_scaled_add<T>(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), options_);
-    }
-
-    // One fused call per adapter's tokens: the down-projection, then the GEMM adding S·B_a in its
-    // epilogue.
-    void fused() {
-        for (int a = 0; a < s_.adapters; ++a) {
-            const long long t0 = s_.segment_begin(a);
-            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
-            down({rows, s_.k, s_.r, lora_scale(), x_.get() + t0 * s_.k, mask_.get() + t0 * s_.mask_words(), a_of(a),
-                  nullptr, s_work() + t0 * s_.r});
-            gemm({rows, s_.n, s_.k, x_.get() + t0 * s_.k, w_.get(), y_.get() + t0 * s_.n, s_work() + t0 * s_.r, b_of(a),
-                  nullptr, s_.r});
-        }
-    }
-
-    // The tokens of `group` adapters at once: each token (down-projection) and each tile row
-    // (epilogue) looks up its adapter.
-    void multi_adapter() {
-        for (int a = 0; a < s_.adapters; a += t_.group) {
-            const long long t0 = s_.segment_begin(a);
-            const int rows = s_.segment_begin(std::min(s_.adapters, a + t_.group)) - s_.segment_begin(a);
-            down({rows, s_.k, s_.r, lora_scale(), x_.get() + t0 * s_.k, mask_.get() + t0 * s_.mask_words(), a_.get(),
-                  adapter_of_.get() + t0, s_work() + t0 * s_.r});
-            gemm({rows, s_.n, s_.k, x_.get() + t0 * s_.k, w_.get(), y_.get() + t0 * s_.n, s_work() + t0 * s_.r,
-                  b_.get(), adapter_of_.get() + t0, s_.r});
-        }
     }
 
     Method method_;
