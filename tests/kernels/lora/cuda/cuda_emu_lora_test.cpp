@@ -41,15 +41,21 @@ const char* name(Method m) {
     return "?";
 }
 
-// One forward pass on a poisoned Y, checked (base against X·W alone).
-Check run_emulated(const LoraProblem& p, Method m, const Tuning& t, const emu::EmulationOptions& options = {}) {
-    const LoraWorkload w(p, 7);
-    auto device = lora_cuda::cuda_emu::make_device_case(cuda_shape(p), m, t, cuda_inputs(w), options);
+// Y (as it downloads: floats) after one forward pass on a poisoned Y.
+std::vector<float> forward_emulated(const LoraWorkload& w, Method m, const Tuning& t,
+                                    const emu::EmulationOptions& options = {}) {
+    auto device = lora_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), m, t, cuda_inputs(w), options);
     device->poison();
     device->forward();
     std::vector<float> y(device->output_size());
     device->download(y.data());
-    return check_cuda_output(w, y.data(), m == Method::base);
+    return y;
+}
+
+// One forward pass on a poisoned Y, checked (base against X·W alone).
+Check run_emulated(const LoraProblem& p, Method m, const Tuning& t, const emu::EmulationOptions& options = {}) {
+    const LoraWorkload w(p, 7);
+    return check_cuda_output(w, forward_emulated(w, m, t, options).data(), m == Method::base);
 }
 
 LoraProblem bf16(LoraProblem p) {
@@ -150,11 +156,7 @@ TEST(CudaEmuLora, AnOutputNeverWrittenFailsTheCheck) {
 TEST(CudaEmuLora, BaseIsNotTheLoraOutput) {
     const LoraProblem p = problems[0];
     const LoraWorkload w(p, 2);
-    auto device = lora_cuda::cuda_emu::make_device_case(cuda_shape(p), Method::base, Tuning{}, cuda_inputs(w));
-    device->poison();
-    device->forward();
-    std::vector<float> y(device->output_size());
-    device->download(y.data());
+    const std::vector<float> y = forward_emulated(w, Method::base, Tuning{});
     EXPECT_TRUE(check_cuda_output(w, y.data(), true).ok);
     EXPECT_FALSE(check_cuda_output(w, y.data(), false).ok);
 }
@@ -192,11 +194,7 @@ TEST(CudaEmuLora, TensorCoreRulesRefuseFp32AndOtherMethods) {
 TEST(CudaEmuLora, Bf16OutputIsCheckedBitForBit) {
     const LoraProblem p = bf16(problems[0]);
     const LoraWorkload w(p, 4);
-    auto device = lora_cuda::cuda_emu::make_device_case(cuda_shape(p), Method::fused, Tuning{}, cuda_inputs(w));
-    device->poison();
-    device->forward();
-    std::vector<float> y(device->output_size());
-    device->download(y.data());
+    std::vector<float> y = forward_emulated(w, Method::fused, Tuning{});
     EXPECT_TRUE(check_cuda_output(w, y.data(), false).ok);
     y[5] = std::numeric_limits<float>::infinity();
     EXPECT_FALSE(check_cuda_output(w, y.data(), false).ok);
