@@ -63,9 +63,18 @@ void for_row_groups(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, std
 // branch on bits a tenth of which fail at random. k is a multiple of the vector width.
 inline vf load_vec(const float* p) { return simd::load(p); }
 inline vf load_vec(const std::uint16_t* p) {
+#if defined(__AVX512F__)
+    // One zero-extending load and a shift: GCC, tuned for 256-bit vectors on Zen 4, splits the
+    // generic conversion into six instructions, which took a third of the bf16 up-projection.
+    // (maskz forms: the plain ones start from _mm512_undefined, which GCC 12 flags as uninitialised.)
+    const __m512i h = _mm512_maskz_cvtepu16_epi32(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    const __m512i u = _mm512_maskz_slli_epi32(0xffff, h, 16);
+    return std::bit_cast<vf>(u);
+#else
     vh h;
     std::memcpy(&h, p, sizeof h);
     return std::bit_cast<vf>(__builtin_convertvector(h, vu) << 16);
+#endif
 }
 inline vf mask_vec(const std::uint32_t* mask, std::int64_t k) {
     vu lane;
