@@ -19,11 +19,14 @@ struct Gemm::State {
     dnnl::stream stream;
     dnnl::matmul matmul;
     memory weights, a, c;
+    // B in oneDNN's layout, on huge pages as the workload's arrays are: in oneDNN's own 4 KiB pages
+    // the GEMM's time moved with where each instance's copy landed.
+    ByteBuffer packed{kit::PlacedAllocator<std::byte>(lora_slot::w)};
     std::string implementation;
 };
 
 Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b)
-    : state_(new State{dtype, rows, k, n, b, {}, {}, {}, {}, {}, {}, {}}) {
+    : state_(new State{dtype, rows, k, n, b}) {
     if (dtype == LoraDtype::fp32) {
         (void)kit::openblas::sgemm();  // loads OpenBLAS now: a failure is the case's, not the run's
         return;
@@ -37,7 +40,8 @@ Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, c
                                           s.engine);
     s.implementation = pd.impl_info_str();
     memory user(b_user, s.engine, const_cast<void*>(b));
-    s.weights = memory(pd.weights_desc(), s.engine);
+    s.packed.resize(pd.weights_desc().get_size());
+    s.weights = memory(pd.weights_desc(), s.engine, s.packed.data());
     dnnl::reorder(user, s.weights).execute(s.stream, user, s.weights);
     s.stream.wait();
     s.matmul = dnnl::matmul(pd);
