@@ -4,6 +4,7 @@
 
 #include "cli/app.hpp"
 #include "cli/isolation_args.hpp"
+#include "cli/metrics_option.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
@@ -30,6 +31,7 @@ struct RunArgs {
     bool retry_failed = false;
     bool tuned_abandoned = false;
     IsolationArgs isolation;
+    std::string metrics = "default";
 };
 
 SweepSpec spec_from(const RunArgs& a) {
@@ -131,6 +133,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     }
     if (a.retry_failed && !resuming) throw UsageError("--retry-failed is for --resume");
     const IsolationOptions isolation = isolation_from(a.isolation);
+    const std::vector<std::string> metrics = metrics_from(a.metrics);
     if (resuming && (a.tuned || !a.device_model.empty()))
         throw UsageError("--tuned cannot be combined with --resume: a run made with --tuned resumes tuned");
     if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
@@ -163,6 +166,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     RunnerOptions opt;
     opt.measure.sampler = spec.sampler;
     opt.measure.case_timeout = a.case_timeout;
+    opt.measure.metrics = metrics;
     opt.isolation = isolation;
     opt.seed = spec.seed;
     opt.repetitions = gbench.repetitions;
@@ -227,6 +231,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
                     "as timeout (default 120)");
     cmd->add_flag("--retry-failed", a->retry_failed, "with --resume: measure the failed and timed-out cases again");
     add_isolation_options(cmd, a->isolation);
+    add_metrics_option(cmd, a->metrics);
     cmd->callback([a, &ctx, cmd] {
         if (cmd->count("--resume") && a->resume.empty()) a->resume = "latest";
         run_command(*a, ctx, cmd);

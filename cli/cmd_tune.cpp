@@ -7,6 +7,7 @@
 
 #include "cli/app.hpp"
 #include "cli/isolation_args.hpp"
+#include "cli/metrics_option.hpp"
 #include "cli/tune_progress.hpp"
 #include "cli/tuning_output.hpp"
 #include "core/errors.hpp"
@@ -40,6 +41,7 @@ struct TuneArgs {
     SamplerSettings sampler;
     double case_timeout = 120;
     IsolationArgs isolation;
+    std::string metrics = "default";
 };
 
 TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
@@ -178,6 +180,7 @@ void tune_live(const TuneArgs& a, Context& ctx) {
                          "on " + a.backend + " times are measured");
     }
     a.sampler.validate();
+    const std::vector<std::string> metrics = metrics_from(a.metrics);
     const LiveTarget target = live_target(ctx.catalogue, a.family, a.variant, *backend, a.axes);
     auto strategy = make_strategy(a.strategy, target.space, a.seed);
     const BackendStatus status = probe_backend(*backend);
@@ -217,6 +220,7 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     LiveOptions options;
     options.measure.sampler = a.sampler;
     options.measure.case_timeout = a.case_timeout;
+    options.measure.metrics = metrics;
     options.isolation = isolation_from(a.isolation);
     options.predict_for = predict_for;
     LiveObjective objective(target, detect_memory_hierarchy(), options);
@@ -270,6 +274,7 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
                      "seconds a configuration may take from set-up to its last sample; past it it is stopped and "
                      "fails (default 120)");
     add_isolation_options(tune, a->isolation);
+    add_metrics_option(tune, a->metrics);
     tune->callback([a, &ctx, tune] { tune_command(*a, ctx, tune); });
 
     auto* eval = app.add_subcommand("tune-eval", "score strategies on recorded spaces against the exact "

@@ -62,6 +62,12 @@ public:
     // Counters summarising the timed runs, read after sampling: the median time of each phase
     // of a variant that times its phases (spgemm's symbolic and numeric).
     virtual std::vector<Counter> sampled_counters() const { return {}; }
+    // The device's counters of one more run, collected by the backend's profiler (CUPTI's range
+    // profiler on cuda) under their profiler names, `metrics`. Empty where the backend has none.
+    virtual std::vector<Counter> profile(const std::vector<std::string>& metrics) {
+        (void)metrics;
+        return {};
+    }
     // What the variant chose for this case that a reader needs to trust its time (a library's
     // implementation and ISA, a layout reorder): stored in the case's message. Empty: nothing.
     virtual std::string detail() const { return {}; }

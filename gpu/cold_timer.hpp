@@ -21,6 +21,8 @@ public:
     // std::runtime_error on CUDA errors or when the spinning kernel timed out before the host
     // released it.
     double seconds(const std::function<void()>& enqueue);
+    // Enqueues the L2 flush alone (before a profiled run).
+    void flush_l2();
 
 private:
     struct State;

@@ -1,5 +1,6 @@
 // The GPU-only parts of the cuda backend: cold timing, NVTX ranges, device properties. nvcc
 // only; not yet run on a GPU.
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "gpu/cold_timer.hpp"
+#include "gpu/context.hpp"
 #include "gpu/device_properties.hpp"
 #include "gpu/nvtx_range.hpp"
 
@@ -72,9 +74,14 @@ ColdTimer::~ColdTimer() {
     cudaFree(state_->l2_buffer);
 }
 
-double ColdTimer::seconds(const std::function<void()>& enqueue) {
+void ColdTimer::flush_l2() {
     State& s = *state_;
     if (s.l2_bytes > 0) check(cudaMemsetAsync(s.l2_buffer, 0, s.l2_bytes), "cudaMemsetAsync");
+}
+
+double ColdTimer::seconds(const std::function<void()>& enqueue) {
+    State& s = *state_;
+    flush_l2();
     volatile int* flags = s.flags;
     flags[0] = 0;
     flags[1] = 0;
@@ -91,6 +98,29 @@ double ColdTimer::seconds(const std::function<void()>& enqueue) {
     check(cudaEventElapsedTime(&ms, s.start, s.stop), "cudaEventElapsedTime");
     return static_cast<double>(ms) * 1e-3;
 }
+
+void* current_context() {
+    check(cudaFree(nullptr), "cudaFree(nullptr)");  // creates and makes current the primary context
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found),
+          "cudaGetDriverEntryPointByVersion(cuCtxGetCurrent)");
+    if (found != cudaDriverEntryPointSuccess || !entry)
+        throw std::runtime_error("the CUDA driver has no cuCtxGetCurrent");
+    CUcontext context = nullptr;
+    const CUresult r = reinterpret_cast<CUresult (*)(CUcontext*)>(entry)(&context);
+    if (r != CUDA_SUCCESS || !context)
+        throw std::runtime_error("cuCtxGetCurrent failed (CUresult " + std::to_string(static_cast<int>(r)) + ")");
+    return context;
+}
+
+int current_device() {
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    return device;
+}
+
+void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 
 NvtxRange::NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }
 NvtxRange::~NvtxRange() { nvtxRangePop(); }

@@ -19,7 +19,8 @@ std::string encode_case_request(const PlannedCase& c, std::uint64_t seed, const 
                 {"config", c.config.to_json()},
                 {"seed", seed},
                 {"sampler", opt.sampler.to_json()},
-                {"case_timeout", opt.case_timeout}}
+                {"case_timeout", opt.case_timeout},
+                {"metrics", opt.metrics}}
         .dump();
 }
 
@@ -37,6 +38,7 @@ CaseRequest decode_case_request(const std::string& line, const Catalogue& catalo
         r.seed = j.at("seed").get<std::uint64_t>();
         r.options.sampler = SamplerSettings::from_json(j.at("sampler"));
         r.options.case_timeout = j.at("case_timeout").get<double>();
+        r.options.metrics = j.at("metrics").get<std::vector<std::string>>();
     } catch (const json::exception& e) {
         throw InputError(std::string("malformed case request: ") + e.what());
     }

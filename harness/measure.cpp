@@ -81,6 +81,14 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
             for (auto& m : g.read()) rec.counters.push_back(std::move(m));
         }
         for (auto& m : p.instance->sampled_counters()) rec.counters.push_back(std::move(m));
+        // A collection that fails costs the counters, not the time measured.
+        if (!opt.metrics.empty()) {
+            try {
+                for (auto& m : p.instance->profile(opt.metrics)) rec.counters.push_back(std::move(m));
+            } catch (const std::exception& e) {
+                rec.message += std::string("; counters not collected: ") + e.what();
+            }
+        }
         rec.summary = summarize(s.seconds);
         rec.samples.push_back(std::move(s.seconds));
         rec.message += "; sampling " + s.stop_reason;

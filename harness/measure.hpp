@@ -4,7 +4,9 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/catalogue.hpp"
 #include "harness/sampler.hpp"
@@ -22,6 +24,9 @@ struct MeasureOptions {
     // Called as each stage begins: "set-up", "check", "warm-up", "sampling" (may be empty), so
     // a case that hangs or dies is reported with where.
     std::function<void(std::string_view)> stage;
+    // Device counters collected over one more run of each timed case, by their profiler names
+    // (CUPTI's on cuda; backends without a profiler ignore them). Empty: none.
+    std::vector<std::string> metrics;
 };
 
 // A case checked and ready to time: `record` holds its key, counters and status; `instance` is

@@ -1,12 +1,9 @@
 #include "profiler/cupti_host.hpp"
 
 #include <algorithm>
-#include <type_traits>
 
 #if defined(MEMWALL_HAVE_CUPTI)
-#include <cupti_profiler_host.h>
-#include <cupti_result.h>
-#include <dlfcn.h>
+#include "profiler/cupti_api.hpp"
 #endif
 
 namespace memwall::cupti {
@@ -27,55 +24,9 @@ const std::vector<std::string>& default_metrics() {
 
 namespace {
 
-// The functions memwall calls, from libcupti opened once per process.
-struct Api {
-    decltype(&cuptiGetResultString) result_string = nullptr;
-    decltype(&cuptiProfilerHostGetSupportedChips) supported_chips = nullptr;
-    decltype(&cuptiProfilerHostInitialize) initialize = nullptr;
-    decltype(&cuptiProfilerHostDeinitialize) deinitialize = nullptr;
-    decltype(&cuptiProfilerHostGetBaseMetrics) base_metrics = nullptr;
-    decltype(&cuptiProfilerHostGetMetricProperties) metric_properties = nullptr;
-    decltype(&cuptiProfilerHostConfigAddMetrics) add_metrics = nullptr;
-    decltype(&cuptiProfilerHostGetConfigImageSize) config_image_size = nullptr;
-    decltype(&cuptiProfilerHostGetConfigImage) config_image = nullptr;
-    decltype(&cuptiProfilerHostGetNumOfPasses) passes = nullptr;
-};
-
-// The toolkit's libcupti: by its soname on the loader's path, else where the toolkit memwall was
-// built with keeps it.
-const Api& api() {
-    static const Api loaded = [] {
-        void* lib = dlopen(MEMWALL_CUPTI_SONAME, RTLD_NOW | RTLD_LOCAL);
-        if (!lib) lib = dlopen(MEMWALL_CUPTI_TOOLKIT_PATH, RTLD_NOW | RTLD_LOCAL);
-        if (!lib)
-            throw Unavailable(std::string("cannot load CUPTI (" MEMWALL_CUPTI_SONAME ", nor ") +
-                                   MEMWALL_CUPTI_TOOLKIT_PATH + "): " + dlerror());
-        auto bind = [lib](auto& f, const char* symbol) {
-            f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(dlsym(lib, symbol));
-            if (!f) throw Unavailable(std::string(MEMWALL_CUPTI_SONAME " lacks ") + symbol);
-        };
-        Api a;
-        bind(a.result_string, "cuptiGetResultString");
-        bind(a.supported_chips, "cuptiProfilerHostGetSupportedChips");
-        bind(a.initialize, "cuptiProfilerHostInitialize");
-        bind(a.deinitialize, "cuptiProfilerHostDeinitialize");
-        bind(a.base_metrics, "cuptiProfilerHostGetBaseMetrics");
-        bind(a.metric_properties, "cuptiProfilerHostGetMetricProperties");
-        bind(a.add_metrics, "cuptiProfilerHostConfigAddMetrics");
-        bind(a.config_image_size, "cuptiProfilerHostGetConfigImageSize");
-        bind(a.config_image, "cuptiProfilerHostGetConfigImage");
-        bind(a.passes, "cuptiProfilerHostGetNumOfPasses");
-        return a;
-    }();
-    return loaded;
-}
-
-void check(CUptiResult r, const char* call) {
-    if (r == CUPTI_SUCCESS) return;
-    const char* text = nullptr;
-    if (api().result_string(r, &text) != CUPTI_SUCCESS || !text) text = "unknown CUPTI result";
-    throw std::runtime_error(std::string(call) + " failed: " + text + " (" + std::to_string(static_cast<int>(r)) + ")");
-}
+using detail::api;
+using detail::check;
+using detail::HostObject;
 
 const char* type_name(CUpti_MetricType t) {
     switch (t) {
@@ -91,29 +42,6 @@ std::string joined(const std::vector<std::string>& xs) {
     for (const std::string& x : xs) s += (s.empty() ? "" : " ") + x;
     return s;
 }
-
-// A range-profiler host object of one chip.
-class HostObject {
-public:
-    explicit HostObject(const std::string& chip) {
-        CUpti_Profiler_Host_Initialize_Params p{CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-        p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-        p.pChipName = chip.c_str();
-        check(api().initialize(&p), "cuptiProfilerHostInitialize");
-        object_ = p.pHostObject;
-    }
-    ~HostObject() {
-        CUpti_Profiler_Host_Deinitialize_Params p{CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-        p.pHostObject = object_;
-        api().deinitialize(&p);  // nothing to do about a failure while tearing down
-    }
-    HostObject(const HostObject&) = delete;
-    HostObject& operator=(const HostObject&) = delete;
-    CUpti_Profiler_Host_Object* get() const { return object_; }
-
-private:
-    CUpti_Profiler_Host_Object* object_ = nullptr;
-};
 
 }  // namespace
 
@@ -160,13 +88,21 @@ std::optional<MetricProperties> ChipMetrics::properties(const std::string& metri
     return MetricProperties{text(p.pDescription), text(p.pHwUnit), text(p.pDimUnit), type_name(p.metricType)};
 }
 
-MetricConfig ChipMetrics::configure(const std::vector<std::string>& metrics) const {
+void ChipMetrics::require(const std::vector<std::string>& metrics) const {
     std::vector<std::string> unknown;
     for (const std::string& m : metrics)
         if (!properties(m)) unknown.push_back("'" + m + "'");
     if (!unknown.empty()) throw std::invalid_argument("not metrics of " + chip_ + ": " + joined(unknown));
+}
+
+MetricConfig ChipMetrics::configure(const std::vector<std::string>& metrics) const {
+    require(metrics);
     // A host object of its own: metrics added to one stay in its configuration.
     const HostObject host(chip_);
+    return detail::add_metrics(host, metrics);
+}
+
+MetricConfig detail::add_metrics(const HostObject& host, const std::vector<std::string>& metrics) {
     std::vector<const char*> names;
     for (const std::string& m : metrics) names.push_back(m.c_str());
     CUpti_Profiler_Host_ConfigAddMetrics_Params add{CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
@@ -207,6 +143,7 @@ ChipMetrics::ChipMetrics(const std::string& chip) : chip_(chip) { unavailable();
 ChipMetrics::~ChipMetrics() = default;
 std::vector<std::pair<std::string, std::string>> ChipMetrics::base_metrics() const { unavailable(); }
 std::optional<MetricProperties> ChipMetrics::properties(const std::string&) const { unavailable(); }
+void ChipMetrics::require(const std::vector<std::string>&) const { unavailable(); }
 MetricConfig ChipMetrics::configure(const std::vector<std::string>&) const { unavailable(); }
 
 #endif

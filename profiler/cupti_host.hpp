@@ -61,8 +61,10 @@ public:
     // A metric's properties; nullopt when it is not a metric of this chip (a misspelt name, a
     // base name with an unknown rollup).
     std::optional<MetricProperties> properties(const std::string& metric) const;
-    // The configuration collecting `metrics` takes. Throws std::invalid_argument, in one line
-    // naming each, when some of them are not metrics of the chip.
+    // Throws std::invalid_argument, in one line naming each, when some of `metrics` are not
+    // metrics of the chip.
+    void require(const std::vector<std::string>& metrics) const;
+    // The configuration collecting `metrics` takes (required first).
     MetricConfig configure(const std::vector<std::string>& metrics) const;
 
 private:

@@ -7,7 +7,9 @@
 #include "cuda_emu/traffic.hpp"
 #ifdef MEMWALL_HAVE_CUDA
 #include "gpu/cold_timer.hpp"
+#include "gpu/context.hpp"
 #include "gpu/nvtx_range.hpp"
+#include "profiler/cupti_range.hpp"
 #endif
 
 namespace memwall::kit {
@@ -90,10 +92,31 @@ public:
         download();
     }
     double run_timed() override { return timer_.seconds([this] { device().forward(); }); }
+    // Each replay pass starts as a timed run does: outputs poisoned again (a forward pass
+    // rewrites them, as every timed run relies on), L2 flushed.
+    std::vector<Counter> profile(const std::vector<std::string>& metrics) override {
+        if (!profiler_ || profiled_ != metrics) {
+            profiler_.reset();
+            profiler_ = std::make_unique<cupti::RangeProfiler>(gpu::current_context(), gpu::current_device(), metrics);
+            profiled_ = metrics;
+        }
+        return profiler_->collect(
+            [this] {
+                device().poison();
+                timer_.flush_l2();
+                gpu::synchronize();
+            },
+            [this] {
+                device().forward();
+                gpu::synchronize();
+            });
+    }
 
 private:
     gpu::NvtxRange range_;
     gpu::ColdTimer timer_;
+    std::unique_ptr<cupti::RangeProfiler> profiler_;
+    std::vector<std::string> profiled_;
 };
 #endif
 
