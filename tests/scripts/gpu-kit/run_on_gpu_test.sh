@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# run-on-gpu.sh on a machine without a GPU: it says so in one line, runs nothing, writes nothing
+# and exits 3, a status of its own. Skips (77) where a GPU is present.
+#   run_on_gpu_test.sh SCRIPT
+set -uo pipefail
+script="$1"
+if command -v nvidia-smi >/dev/null 2>&1 && [ -n "$(nvidia-smi -L 2>/dev/null)" ]; then
+  echo "a GPU is present: the kit runs for real there"
+  exit 77
+fi
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+msg="$(bash "$script" "$out/results" 2>&1)"
+rc=$?
+[ $rc -eq 3 ] || { echo "expected exit 3 without a GPU, got $rc: $msg"; exit 1; }
+[[ "$msg" == *"no NVIDIA GPU here"* ]] || { echo "unexpected message: $msg"; exit 1; }
+[ ! -e "$out/results" ] || { echo "it wrote $out/results without a GPU"; exit 1; }
+# A usage error is 2, not 3.
+bash "$script" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 2 ] || { echo "expected exit 2 without OUTDIR, got $rc"; exit 1; }
+echo "ok: $msg"
