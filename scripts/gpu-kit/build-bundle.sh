@@ -16,8 +16,11 @@ tarball="${1:-$build/memwall-gpu-kit.tar.xz}"
 limit=$((64 * 1024 * 1024))
 
 command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || { echo "build-bundle: the CUDA toolkit (nvcc) is needed" >&2; exit 2; }
+mkdir -p "$build"
 cmake -S "$root" -B "$build/cmake" -DCMAKE_BUILD_TYPE=Release -DMEMWALL_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v3 -DMEMWALL_GUI=OFF \
-  -DMEMWALL_BUILD_BENCH=OFF -DMEMWALL_BUILD_TESTS=ON -DMEMWALL_WERROR=ON >/dev/null
+  -DMEMWALL_BUILD_BENCH=OFF -DMEMWALL_BUILD_TESTS=ON -DMEMWALL_WERROR=ON > "$build/configure.log"
+grep -q "cuda: on (.*sm 80, 90)" "$build/configure.log" ||
+  { echo "build-bundle: the build has no cuda backend for sm_80 and sm_90 (see $build/configure.log)" >&2; exit 2; }
 # The GPU tests are the test binaries labelled gpu.
 tests=(cuda_gpu_stream_test cuda_gpu_attention_test cuda_gpu_conv_test cuda_gpu_lora_test cuda_gpu_spgemm_test
        cuda_gpu_kv_offload_test)
@@ -27,11 +30,9 @@ bundle="$build/memwall-gpu-kit"
 rm -rf "$bundle"
 mkdir -p "$bundle/bin" "$bundle/tests" "$bundle/lib"
 cp "$build/cmake/memwall" "$bundle/bin/"
-cuobjdump="$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)"
-for arch in sm_80 sm_90; do
-  "$cuobjdump" --list-elf "$bundle/bin/memwall" | grep -q "$arch" ||
-    { echo "build-bundle: memwall has no $arch code: the cuda backend was not built" >&2; exit 1; }
-done
+objdump -h "$bundle/bin/memwall" > "$build/sections.txt"
+grep -q '\.nv_fatbin' "$build/sections.txt" ||
+  { echo "build-bundle: memwall holds no device code (.nv_fatbin)" >&2; exit 1; }
 for t in "${tests[@]}"; do cp "$(find "$build/cmake/tests" -name "$t" -type f -perm -u+x | head -1)" "$bundle/tests/"; done
 cp "$root/scripts/gpu-kit/run-on-gpu.sh" "$root/scripts/gpu-kit/counters_vs_emu.py" \
    "$root/scripts/gpu-kit/sdpa_peer.py" "$bundle/"
@@ -45,22 +46,30 @@ left_to_the_machine() {
   esac
   return 1
 }
-# The closure of every binary's libraries, as the loader here resolves them.
-for f in "$bundle"/bin/* "$bundle"/tests/*; do
-  ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
-done | sort -u | while read -r name path; do
-  left_to_the_machine "$name" || cp -L "$path" "$bundle/lib/$name"
-done
-# libraries opened at run time (dlopen) that the GPU machine lacks: OpenBLAS for the CPU sgemm.
+# Libraries opened at run time (dlopen) that the GPU machine lacks: OpenBLAS for the CPU sgemm.
 for lib in libopenblas.so.0; do
   path="$(ldconfig -p | awk -v n="$lib" '$1 == n {print $NF; exit}')"
   [ -n "$path" ] && cp -L "$path" "$bundle/lib/$lib"
+done
+# The closure of every binary's and library's libraries, as the loader here resolves them, until
+# no new one appears (OpenBLAS brings libgfortran, which brings libquadmath).
+while :; do
+  added=0
+  while read -r name path; do
+    if ! left_to_the_machine "$name" && [ ! -e "$bundle/lib/$name" ]; then
+      cp -L "$path" "$bundle/lib/$name"
+      added=1
+    fi
+  done < <(for f in "$bundle"/bin/* "$bundle"/tests/* "$bundle"/lib/*; do
+             LD_LIBRARY_PATH="$bundle/lib" ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
+           done | sort -u)
+  [ "$added" = 1 ] || break
 done
 
 # Relocatable: with LD_LIBRARY_PATH set to the bundle alone, every library a binary needs resolves
 # inside it, except those left to the machine.
 bad=0
-for f in "$bundle"/bin/* "$bundle"/tests/*; do
+for f in "$bundle"/bin/* "$bundle"/tests/* "$bundle"/lib/*; do
   while read -r name path; do
     if ! left_to_the_machine "$name" && [[ "$path" != "$bundle/lib/"* ]]; then
       echo "build-bundle: $(basename "$f") takes $name from $path, outside the bundle" >&2
