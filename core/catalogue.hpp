@@ -63,7 +63,8 @@ public:
     // of a variant that times its phases (spgemm's symbolic and numeric).
     virtual std::vector<Counter> sampled_counters() const { return {}; }
     // The device's counters of one more run, collected by the backend's profiler (CUPTI's range
-    // profiler on cuda) under their profiler names, `metrics`. Empty where the backend has none.
+    // profiler on cuda) under their profiler names, `metrics`, and the GPU time of each kernel it
+    // launches (kernel.<name>.seconds). Empty where the backend has none.
     virtual std::vector<Counter> profile(const std::vector<std::string>& metrics) {
         (void)metrics;
         return {};

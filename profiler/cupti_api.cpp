@@ -45,6 +45,11 @@ const Api& api() {
         bind(a.pop_range, "cuptiRangeProfilerPopRange");
         bind(a.decode, "cuptiRangeProfilerDecodeData");
         bind(a.counter_data_info, "cuptiRangeProfilerGetCounterDataInfo");
+        bind(a.activity_register_callbacks, "cuptiActivityRegisterCallbacks");
+        bind(a.activity_enable, "cuptiActivityEnable");
+        bind(a.activity_disable, "cuptiActivityDisable");
+        bind(a.activity_flush_all, "cuptiActivityFlushAll");
+        bind(a.next_record, "cuptiActivityGetNextRecord");
         return a;
     }();
     return loaded;

@@ -3,6 +3,7 @@
 // the profiler's CUPTI files (cupti_host.cpp, cupti_range.cpp); only built with the CUDA toolkit.
 #pragma once
 
+#include <cupti_activity.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -43,6 +44,12 @@ struct Api {
     decltype(&cuptiRangeProfilerPopRange) pop_range = nullptr;
     decltype(&cuptiRangeProfilerDecodeData) decode = nullptr;
     decltype(&cuptiRangeProfilerGetCounterDataInfo) counter_data_info = nullptr;
+    // The Activity API: kernels' GPU timestamps.
+    decltype(&cuptiActivityRegisterCallbacks) activity_register_callbacks = nullptr;
+    decltype(&cuptiActivityEnable) activity_enable = nullptr;
+    decltype(&cuptiActivityDisable) activity_disable = nullptr;
+    decltype(&cuptiActivityFlushAll) activity_flush_all = nullptr;
+    decltype(&cuptiActivityGetNextRecord) next_record = nullptr;
 };
 
 // The toolkit's libcupti: by its soname on the loader's path, else where the toolkit memwall was

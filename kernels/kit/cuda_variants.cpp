@@ -9,6 +9,7 @@
 #include "gpu/cold_timer.hpp"
 #include "gpu/context.hpp"
 #include "gpu/nvtx_range.hpp"
+#include "profiler/cupti_activity.hpp"
 #include "profiler/cupti_range.hpp"
 #endif
 
@@ -92,24 +93,28 @@ public:
         download();
     }
     double run_timed() override { return timer_.seconds([this] { device().forward(); }); }
-    // Each replay pass starts as a timed run does: outputs poisoned again (a forward pass
-    // rewrites them, as every timed run relies on), L2 flushed.
+    // The metrics, then the kernels' GPU times (Activity API) over one more run. Each run starts
+    // as a timed run does: outputs poisoned again (a forward pass rewrites them, as every timed
+    // run relies on), L2 flushed.
     std::vector<Counter> profile(const std::vector<std::string>& metrics) override {
         if (!profiler_ || profiled_ != metrics) {
             profiler_.reset();
             profiler_ = std::make_unique<cupti::RangeProfiler>(gpu::current_context(), gpu::current_device(), metrics);
             profiled_ = metrics;
         }
-        return profiler_->collect(
-            [this] {
-                device().poison();
-                timer_.flush_l2();
-                gpu::synchronize();
-            },
-            [this] {
-                device().forward();
-                gpu::synchronize();
-            });
+        const auto prepare = [this] {
+            device().poison();
+            timer_.flush_l2();
+            gpu::synchronize();
+        };
+        const auto work = [this] {
+            device().forward();
+            gpu::synchronize();
+        };
+        std::vector<Counter> out = profiler_->collect(prepare, work);
+        prepare();
+        for (Counter& c : cupti::kernel_counters(cupti::kernel_times(work))) out.push_back(std::move(c));
+        return out;
     }
 
 private:
