@@ -43,6 +43,12 @@ struct Check {
     std::string message;   // why it failed (unwritten element, NaN, error > tolerance)
 };
 
+// What Instance::profile collected, and why any part of it could not be (one line each).
+struct Profile {
+    std::vector<Counter> counters;
+    std::vector<std::string> failures;
+};
+
 // One prepared case: inputs bound, outputs and workspace allocated.
 class Instance {
 public:
@@ -65,7 +71,7 @@ public:
     // The device's counters of one more run, collected by the backend's profiler (CUPTI's range
     // profiler on cuda) under their profiler names, `metrics`, and the GPU time of each kernel it
     // launches (kernel.<name>.seconds). Empty where the backend has none.
-    virtual std::vector<Counter> profile(const std::vector<std::string>& metrics) {
+    virtual Profile profile(const std::vector<std::string>& metrics) {
         (void)metrics;
         return {};
     }

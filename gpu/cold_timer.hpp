@@ -21,8 +21,12 @@ public:
     // std::runtime_error on CUDA errors or when the spinning kernel timed out before the host
     // released it.
     double seconds(const std::function<void()>& enqueue);
-    // Enqueues the L2 flush alone (before a profiled run).
+    // Enqueues the L2 flush alone: a memset over an L2-sized buffer.
     void flush_l2();
+    // The flush, then a read of a second L2-sized buffer, so that the memset's dirty lines are
+    // written back now rather than inside the next run: before a profiled run, whose DRAM writes
+    // would otherwise include up to an L2 of them.
+    void flush_l2_clean();
 
 private:
     struct State;

@@ -38,7 +38,7 @@ CaseRequest decode_case_request(const std::string& line, const Catalogue& catalo
         r.seed = j.at("seed").get<std::uint64_t>();
         r.options.sampler = SamplerSettings::from_json(j.at("sampler"));
         r.options.case_timeout = j.at("case_timeout").get<double>();
-        r.options.metrics = j.at("metrics").get<std::vector<std::string>>();
+        r.options.metrics = j.value("metrics", std::vector<std::string>{});
     } catch (const json::exception& e) {
         throw InputError(std::string("malformed case request: ") + e.what());
     }

@@ -83,8 +83,11 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
         for (auto& m : p.instance->sampled_counters()) rec.counters.push_back(std::move(m));
         // A collection that fails costs the counters, not the time measured.
         if (!opt.metrics.empty()) {
+            if (opt.stage) opt.stage("counters");
             try {
-                for (auto& m : p.instance->profile(opt.metrics)) rec.counters.push_back(std::move(m));
+                Profile prof = p.instance->profile(opt.metrics);
+                for (auto& m : prof.counters) rec.counters.push_back(std::move(m));
+                for (const std::string& f : prof.failures) rec.message += "; " + f;
             } catch (const std::exception& e) {
                 rec.message += std::string("; counters not collected: ") + e.what();
             }

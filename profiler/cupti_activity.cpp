@@ -82,6 +82,7 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
         if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        if (k->end <= k->start) continue;  // a record CUPTI could not time
         got.push_back({k->name ? k->name : "?", 1e-9 * static_cast<double>(k->end - k->start)});
     }
     ::operator delete(buffer);
@@ -105,7 +106,10 @@ std::vector<KernelTime> kernel_times(const std::function<void()>& work) {
     try {
         work();
     } catch (...) {
-        api().activity_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);  // the work's error is the one to report
+        // The work's error is the one to report; its records are flushed now, so that none
+        // arrives in the next collection.
+        api().activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        api().activity_disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
         throw;
     }
     check(api().activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");

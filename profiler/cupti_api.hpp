@@ -1,6 +1,6 @@
 // libcupti's functions memwall calls, opened once per process (dlopen: memwall starts and runs
 // its other commands where CUPTI is missing), and the checks every call goes through. Internal to
-// the profiler's CUPTI files (cupti_host.cpp, cupti_range.cpp); only built with the CUDA toolkit.
+// the profiler's CUPTI files (cupti_host.cpp, cupti_range.cpp, cupti_activity.cpp); only built with the CUDA toolkit.
 #pragma once
 
 #include <cupti_activity.h>

@@ -124,14 +124,24 @@ RangeProfiler::RangeProfiler(void* context, int device, std::vector<std::string>
     check(api().enable(&enable), "cuptiRangeProfilerEnable");
     s.object = enable.pRangeProfilerObject;
 
-    CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    size.pRangeProfilerObject = s.object;
-    size.pMetricNames = s.names.data();
-    size.numMetrics = s.names.size();
-    size.maxNumOfRanges = ranges;
-    size.maxNumRangeTreeNodes = ranges;
-    check(api().counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
-    s.counter_data.resize(size.counterDataSize);
+    try {
+        CUpti_RangeProfiler_GetCounterDataSize_Params size{
+            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        size.pRangeProfilerObject = s.object;
+        size.pMetricNames = s.names.data();
+        size.numMetrics = s.names.size();
+        size.maxNumOfRanges = ranges;
+        size.maxNumRangeTreeNodes = ranges;
+        check(api().counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
+        s.counter_data.resize(size.counterDataSize);
+    } catch (...) {
+        // No destructor runs for a constructor that throws: left enabled, the profiler would
+        // refuse every later Enable on this context.
+        CUpti_RangeProfiler_Disable_Params p{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+        p.pRangeProfilerObject = s.object;
+        api().disable(&p);
+        throw;
+    }
 }
 
 RangeProfiler::~RangeProfiler() {
@@ -210,7 +220,9 @@ RangeProfiler::RangeProfiler(void*, int, std::vector<std::string>) {
 RangeProfiler::~RangeProfiler() = default;
 const std::string& RangeProfiler::chip() const { throw std::logic_error("RangeProfiler: no CUPTI"); }
 std::size_t RangeProfiler::passes() const { return 0; }
-std::vector<Counter> RangeProfiler::collect(const std::function<void()>&, const std::function<void()>&) { return {}; }
+std::vector<Counter> RangeProfiler::collect(const std::function<void()>&, const std::function<void()>&) {
+    throw std::logic_error("RangeProfiler: no CUPTI");
+}
 
 #endif
 

@@ -47,7 +47,9 @@ TEST(CudaGpuStream, TheRangeProfilerCountsATriadsDramBytes) {
     inst->poison();
     inst->run();
     ASSERT_TRUE(inst->check().ok);
-    const auto counters = inst->profile(cupti::default_metrics());
+    const Profile prof = inst->profile(cupti::default_metrics());
+    for (const std::string& f : prof.failures) ADD_FAILURE() << f;
+    const std::vector<Counter>& counters = prof.counters;
     for (const std::string& m : cupti::default_metrics()) EXPECT_TRUE(find_counter(counters, m)) << m;
     // The Activity API's record of the one kernel the triad launches.
     const Counter* launches = find_counter(counters, "kernels.count");
@@ -67,8 +69,10 @@ TEST(CudaGpuStream, TheRangeProfilerCountsATriadsDramBytes) {
     EXPECT_LT(written->value, 1.10 * array);
     EXPECT_GT(duration->value, 0.0);
     // A second collection of the same case gives the same bytes (each pass starts from the same state).
-    const auto again = inst->profile(cupti::default_metrics());
-    EXPECT_NEAR(find_counter(again, "dram__bytes_read.sum")->value, read->value, 0.03 * read->value);
+    const Profile again = inst->profile(cupti::default_metrics());
+    const Counter* read_again = find_counter(again.counters, "dram__bytes_read.sum");
+    ASSERT_TRUE(read_again);
+    EXPECT_NEAR(read_again->value, read->value, 0.03 * read->value);
 }
 
 }  // namespace
