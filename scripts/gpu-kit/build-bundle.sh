@@ -21,6 +21,8 @@ cmake -S "$root" -B "$build/cmake" -DCMAKE_BUILD_TYPE=Release -DMEMWALL_NATIVE=O
   -DMEMWALL_BUILD_BENCH=OFF -DMEMWALL_BUILD_TESTS=ON -DMEMWALL_WERROR=ON > "$build/configure.log"
 grep -q "cuda: on (.*sm 80, 90)" "$build/configure.log" ||
   { echo "build-bundle: the build has no cuda backend for sm_80 and sm_90 (see $build/configure.log)" >&2; exit 2; }
+grep -q "cupti: on" "$build/configure.log" ||
+  { echo "build-bundle: the build has no CUPTI (see $build/configure.log)" >&2; exit 2; }
 # The GPU tests are the test binaries labelled gpu.
 tests=(cuda_gpu_stream_test cuda_gpu_attention_test cuda_gpu_conv_test cuda_gpu_lora_test cuda_gpu_spgemm_test
        cuda_gpu_kv_offload_test)
@@ -49,7 +51,8 @@ left_to_the_machine() {
 # Libraries opened at run time (dlopen) that the GPU machine lacks: OpenBLAS for the CPU sgemm.
 for lib in libopenblas.so.0; do
   path="$(ldconfig -p | awk -v n="$lib" '$1 == n {print $NF; exit}')"
-  [ -n "$path" ] && cp -L "$path" "$bundle/lib/$lib"
+  [ -n "$path" ] || { echo "build-bundle: $lib is not installed here (scripts/bootstrap.sh)" >&2; exit 2; }
+  cp -L "$path" "$bundle/lib/$lib"
 done
 # The closure of every binary's and library's libraries, as the loader here resolves them, until
 # no new one appears (OpenBLAS brings libgfortran, which brings libquadmath).

@@ -28,6 +28,10 @@ def median_ms(db, case_id):
     return 1e3 * statistics.median(xs) if xs else float("nan")
 
 
+def fmt(x):
+    return "-" if x is None else f"{x:.4g}"
+
+
 def ratio(a, b):
     return f"{a / b:.2f}" if a and b else "-"
 
@@ -49,8 +53,8 @@ def compare(db):
         e, g = counters(db, eid, "emu"), counters(db, gid, "cupti")
         er, gr = e.get(METRICS[0]), g.get(METRICS[0])
         el, gl = e.get(METRICS[2]), g.get(METRICS[2])
-        print(f"| {fam}/{var} {problem} {config} | {er:.4g} | {gr if gr is None else f'{gr:.4g}'} | {ratio(gr, er)} "
-              f"| {el:.4g} | {gl if gl is None else f'{gl:.4g}'} | {ratio(gl, el)} | {median_ms(db, gid):.4g} |")
+        print(f"| {fam}/{var} {problem} {config} | {fmt(er)} | {fmt(gr)} | {ratio(gr, er)} "
+              f"| {fmt(el)} | {fmt(gl)} | {ratio(gl, el)} | {median_ms(db, gid):.4g} |")
         pairs += 1
     print(f"\n{pairs} cases on both backends (bytes; GPU: CUPTI range profiler, L2 flushed before each pass).")
 

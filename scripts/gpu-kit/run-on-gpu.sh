@@ -17,7 +17,10 @@ parts=("$@")
 for p in "${parts[@]}"; do
   case "$p" in device|tests|run|compare|ncu|sdpa|tune) ;; *) echo "run-on-gpu: unknown part '$p'" >&2; exit 2 ;; esac
 done
-if ! command -v nvidia-smi >/dev/null 2>&1 || [ -z "$(nvidia-smi -L 2>/dev/null)" ]; then
+# A GPU is a line "GPU 0: ..." from an nvidia-smi that succeeds (a broken driver prints its
+# failure on stdout).
+gpus="$(nvidia-smi -L 2>/dev/null)" || gpus=""
+if ! grep '^GPU ' <<< "$gpus" > /dev/null; then
   echo "run-on-gpu: no NVIDIA GPU here (nvidia-smi finds none); nothing was run" >&2
   exit 3
 fi
@@ -55,9 +58,10 @@ step() {
 
 part_device() {
 section "Device"
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,clocks.mem,power.limit,clocks_throttle_reasons.active \
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,clocks.sm,clocks.mem,power.limit,clocks_event_reasons.active \
   --format=csv 2>&1 | fenced
-nvidia-smi -q 2>/dev/null | grep -E "CUDA Version|Persistence Mode|Compute Mode|Product Name|MIG Mode" -A0 | sed 's/^ *//' | fenced
+nvidia-smi -q 2>/dev/null | grep -E "CUDA Version|Persistence Mode|Compute Mode|Product Name|MIG Mode|RmProfilingAdminOnly" | sed 's/^ *//' | fenced
+grep -h RmProfilingAdminOnly /proc/driver/nvidia/params 2>/dev/null | fenced  # 1: counters need root
 lscpu | grep -E "Model name|^CPU\(s\)" | fenced
 }
 
@@ -92,13 +96,15 @@ step compare-spgemm 120 "${compare[@]}" spgemm -a scale=7 -a nx=5
 }
 
 part_ncu() {
-# Nsight Compute on one kernel, as a cross-check of memwall's own collection of the same case.
+# Nsight Compute on one kernel, as a cross-check of memwall's own collection of the same case:
+# the checked run's launch (-c 1). ncu serialises launches, so the timed runs behind the cold
+# timer's blocking kernel then fail under it; their times come from the step before.
 section "ncu cross-check (stream triad, 2^26 floats)"
 triad=(-f stream -v grid_stride -b cuda -a op=triad -a n=67108864 --no-isolate -q)
 step ncu-memwall 120 "$kit/bin/memwall" --db "$out/memwall.db" run "${triad[@]}" --tag kit=ncu-crosscheck
 if command -v ncu >/dev/null; then
   step ncu 300 ncu --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,gpu__time_duration.sum \
-    -k regex:stream_kernel -c 3 --csv "$kit/bin/memwall" --db "$out/ncu.db" run "${triad[@]}" --metrics none \
+    -k regex:stream_kernel -c 1 --csv "$kit/bin/memwall" --db "$out/ncu.db" run "${triad[@]}" --metrics none \
     --warmup 0 --min-samples 3 --min-time 0
   grep -E '^"' "$out/logs/ncu.log" | head -20 | fenced
   [ -n "$py" ] && "$py" "$kit/counters_vs_emu.py" "$out/memwall.db" --tag kit=ncu-crosscheck >> "$report" 2>&1
