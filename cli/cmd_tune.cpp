@@ -33,7 +33,7 @@ RecordedSpace load_space(const std::string& path) {
 
 struct TuneArgs {
     std::string replay, family, variant, backend = "cpu", device_model, strategy = "guided";
-    std::vector<std::string> axes;
+    std::vector<std::string> axes, priors;
     std::size_t budget = 100, stale = 0, confirm = Confirmation{}.candidates;
     double seconds = 0;
     std::uint64_t seed = 1;
@@ -144,10 +144,31 @@ std::string values_text(const Parameter& p) {
            " values)";
 }
 
+// Other devices' recordings of the kernel, over the target's space; each one used is announced.
+std::vector<DevicePrior> device_priors(const std::vector<std::string>& files, const TuningSpace& target,
+                                       const std::string& target_device) {
+    std::vector<DevicePrior> out;
+    for (const std::string& f : files) {
+        const RecordedSpace other = load_space(f);
+        if (other.device == target_device)
+            throw UsageError("prior " + f + " was recorded on " + other.device + ", the device tuned: a prior comes from another device");
+        out.push_back(device_prior_from(other, target));
+        const DevicePrior& d = out.back();
+        using S = DevicePrior::Source;
+        std::cout << "prior     " << other.device << " (" << f << "): " << d.count(S::recorded) << " of the "
+                  << target.size() << " configurations recorded there, " << d.count(S::failed) << " failed there\n";
+    }
+    return out;
+}
+
 void tune_replay(const TuneArgs& a, Context& ctx) {
     const RecordedSpace space = load_space(a.replay);
     ReplayObjective objective(space);
-    const CounterPrior prior = counter_prior_from(space);
+    std::cout << a.replay << ": " << space.kernel << " on " << space.device << " (recorded), " << space.space.size()
+              << " configurations\n";
+    Prior prior;
+    prior.counters = counter_prior_from(space);
+    prior.devices = device_priors(a.priors, space.space, space.device);
     auto strategy = make_strategy(a.strategy, space.space, a.seed, &prior);
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 
@@ -159,8 +180,6 @@ void tune_replay(const TuneArgs& a, Context& ctx) {
     info.time_source = TimeSource::recorded;
     info.source_file = a.replay;
     SessionRecorder recorder(store, info, space.space);
-    std::cout << a.replay << ": " << space.kernel << " on " << space.device << " (recorded), " << space.space.size()
-              << " configurations\n";
     const Trace trace = run_session(objective, *strategy, a, recorder, time_label(TimeSource::recorded, space.device));
     report(store, recorder.id(), trace, a, ctx);
 }
@@ -182,10 +201,12 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     a.sampler.validate();
     const std::vector<std::string> metrics = metrics_from(a.metrics);
     const LiveTarget target = live_target(ctx.catalogue, a.family, a.variant, *backend, a.axes);
-    auto strategy = make_strategy(a.strategy, target.space, a.seed);
     const BackendStatus status = probe_backend(*backend);
     if (!status.available)
         throw UsageError("backend " + a.backend + " is not available here: " + status.reason);
+    Prior prior;
+    prior.devices = device_priors(a.priors, target.space, status.device);
+    auto strategy = make_strategy(a.strategy, target.space, a.seed, &prior);
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 
     TuningSessionInfo info = session_info(a, ctx);
@@ -254,6 +275,10 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     tune->add_option("--device-model", a->device_model,
                      "cuda-emu: the GPU whose datasheet roofline predicts the time (default H100 SXM)");
     tune->add_option("--replay", a->replay, "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz)");
+    tune->add_option("--prior", a->priors,
+                     "recordings of the same kernel on other devices (Kernel Tuner cache, KTT JSON), which guided "
+                     "learns from before measuring and trusts as far as they predict the measurements here")
+        ->delimiter(',');
     tune->add_option("--strategy", a->strategy, "exhaustive, random, anneal, genetic, guided (counter-guided; given a recording's "
                      "device-independent counters when it has them) or guided-online (never given them)");
     tune->add_option("--budget", a->budget,
@@ -285,12 +310,19 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     eval->add_option("files", *files, "Kernel Tuner cache or KTT JSON files (.json, .json.gz)")->required();
     eval->add_option("--strategy", *strategies, "strategies to compare (default: all)")->delimiter(',');
     eval->add_option("--seeds", opt->seeds, "seeds per strategy and space (default 100)");
-    eval->callback([files, strategies, opt, &ctx] {
-        std::vector<RecordedSpace> spaces;
+    auto prior_files = std::make_shared<std::vector<std::string>>();
+    eval->add_option("--prior", *prior_files,
+                     "recordings guided learns from before measuring: each space is given those of the same "
+                     "parameters from other devices")
+        ->delimiter(',');
+    eval->callback([files, prior_files, strategies, opt, &ctx] {
+        std::vector<RecordedSpace> spaces, prior_spaces;
         for (const auto& f : *files) spaces.push_back(load_space(f));
+        for (const auto& f : *prior_files) prior_spaces.push_back(load_space(f));
         std::vector<const RecordedSpace*> ptrs;
         for (const auto& s : spaces) ptrs.push_back(&s);
         TuneEvalOptions o = *opt;
+        for (const auto& s : prior_spaces) o.priors.push_back(&s);
         if (isatty(STDERR_FILENO)) {
             o.progress = [](double f) {
                 std::fprintf(stderr, "\r\033[Ktune-eval %3.0f%%", f * 100);

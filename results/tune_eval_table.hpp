@@ -37,6 +37,8 @@ struct TuneEvalSpace {
     // The device-independent counters strategies that read a CounterPrior were given (empty:
     // none, or no such strategy asked for).
     std::vector<std::string> prior_counters;
+    // The other devices' recordings they were given, as "device (file): n recorded, ...".
+    std::vector<std::string> prior_devices;
     std::vector<TuneEvalRow> rows;  // one per strategy, in the order asked
 };
 

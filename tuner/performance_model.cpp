@@ -21,9 +21,14 @@ bool is_extensive(const Counter& c) {
 }
 
 constexpr double kNone = -1e300;
-// Pull of the work model's weights towards equal shares, in squared log-counts: it fades once a
-// few configurations that differ in their counts are measured.
-constexpr double kWorkRidge = 1.0;
+// Pulls of the work model, in squared log-units: of the prior's slope towards 1 (it fades once a
+// few configurations the prior tells apart are measured), and of each column's own weight
+// towards the prior's (it needs many more: a handful of measurements cannot tell a dozen
+// correlated counts apart).
+constexpr double kSlopeRidge = 1.0;
+constexpr double kDeviationRidge = 2.0;
+// Errors of log(time) below this are noise, in which neither model is better than the other.
+constexpr double kErrorFloor = 0.02;
 
 // Evaluations from one source list their counters in the same order: try `hint` first.
 const Counter* counter_named(const Evaluation& e, const std::string& name, std::size_t hint) {
@@ -61,29 +66,49 @@ double median_of(std::vector<double> xs) {
 
 }  // namespace
 
-PerformanceModel::PerformanceModel(const TuningSpace& space, const CounterPrior* prior)
-    : space_(space), levels_(levels_of(space)), additive_(levels_), rest_(levels_), failure_(levels_) {
+PerformanceModel::PerformanceModel(const TuningSpace& space, const Prior* prior)
+    : space_(space), levels_(levels_of(space)), additive_(levels_), rest_(levels_), prior_rest_(levels_),
+      failure_(levels_) {
     if (!prior || prior->empty() || space.size() == 0) return;
-    if (prior->values.size() != space.size()) throw std::invalid_argument("the counter prior does not cover the space");
-    // Each count that varies over the space, as log((1 + count) / (1 + its median)).
     const std::size_t n = space.size();
+    if ((!prior->counters.empty() && prior->counters.values.size() != n) ||
+        std::any_of(prior->devices.begin(), prior->devices.end(), [&](const DevicePrior& d) { return d.log_seconds.size() != n; }))
+        throw std::invalid_argument("the prior does not cover the space");
+    // Each column that varies over the space, less its median: log(1 + count), log(seconds elsewhere).
     std::vector<std::vector<double>> columns;
-    for (std::size_t k = 0; k < prior->names.size(); ++k) {
-        std::vector<double> column(n);
-        for (std::size_t id = 0; id < n; ++id) column[id] = std::log1p(prior->values[id][k]);
-        if (std::all_of(column.begin(), column.end(), [&](double v) { return v == column[0]; })) continue;
+    std::vector<bool> is_time;
+    const auto add = [&](std::vector<double> column, bool time) {
+        if (std::all_of(column.begin(), column.end(), [&](double v) { return v == column[0]; })) return;
         const double m = median_of(column);
         for (double& v : column) v -= m;
         columns.push_back(std::move(column));
+        is_time.push_back(time);
+    };
+    for (std::size_t k = 0; k < prior->counters.names.size(); ++k) {
+        std::vector<double> column(n);
+        for (std::size_t id = 0; id < n; ++id) column[id] = std::log1p(prior->counters.values[id][k]);
+        add(std::move(column), false);
     }
+    for (const DevicePrior& d : prior->devices) add(d.log_seconds, true);
     if (columns.empty()) return;
     work_.features.assign(n, std::vector<double>(columns.size()));
     for (std::size_t id = 0; id < n; ++id)
         for (std::size_t k = 0; k < columns.size(); ++k) work_.features[id][k] = columns[k][id];
-    work_.weights.assign(columns.size(), 1.0 / static_cast<double>(columns.size()));
+    // Another device's time already holds what the counts cost: the counts start at no weight then.
+    const auto times = static_cast<double>(std::count(is_time.begin(), is_time.end(), true));
+    for (bool t : is_time)
+        work_.initial.push_back(times > 0 ? (t ? 1.0 / times : 0.0) : 1.0 / static_cast<double>(columns.size()));
+    work_.weights = work_.initial;
+    work_.failed.assign(n, 0.0);
+    work_.devices = prior->devices.size();
+    for (const DevicePrior& d : prior->devices)
+        for (std::size_t id = 0; id < n; ++id)
+            if (d.source[id] == DevicePrior::Source::failed)
+                work_.failed[id] += 1.0 / static_cast<double>(prior->devices.size());
 }
 
 void PerformanceModel::fit(const History& h, std::mt19937_64& rng) {
+    if (has_prior()) score_members(h);
     std::vector<const Config*> rows, all_rows;
     std::vector<double> y, failed;
     std::vector<const Evaluation*> ok;
@@ -99,16 +124,43 @@ void PerformanceModel::fit(const History& h, std::mt19937_64& rng) {
     additive_.fit(rows, y);
     if (has_prior()) {
         fit_work(h);
+        std::vector<double> rest = y;
         for (std::size_t i = 0, j = 0; i < h.evaluations(); ++i)
-            if (h.entry(i).evaluation.ok()) y[j++] -= log_work(h.entry(i).config);
-    } else {
-        fit_counters(h);
-        if (!counters_.empty())
-            for (std::size_t i = 0; i < y.size(); ++i) y[i] -= measured_log_bound(*ok[i]);
+            if (h.entry(i).evaluation.ok()) rest[j++] -= log_work(h.entry(i).config);
+        prior_rest_.fit(rows, rest, rng);
     }
+    fit_counters(h);
+    if (!counters_.empty())
+        for (std::size_t i = 0; i < y.size(); ++i) y[i] -= measured_log_bound(*ok[i]);
     rest_.fit(rows, y, rng);
     any_failed_ = rows.size() < all_rows.size();
     if (any_failed_) failure_.fit(all_rows, failed, rng);
+    fitted_ = true;
+}
+
+// Scores both models on the ok evaluations that arrived since the last fit, with what that fit
+// predicted for them: out of sample, as each was a proposal then.
+void PerformanceModel::score_members(const History& h) {
+    for (; scored_ < h.evaluations(); ++scored_) {
+        const auto& e = h.entry(scored_);
+        if (!fitted_ || !e.evaluation.ok()) continue;
+        const double y = std::log(e.evaluation.seconds);
+        sse_online_ += std::pow(y - predict_online(e.config).mean, 2);
+        sse_prior_ += std::pow(y - predict_with_prior(e.config).mean, 2);
+        ++scored_ok_;
+    }
+}
+
+double PerformanceModel::prior_weight() const {
+    if (!has_prior()) return 0.0;
+    if (scored_ok_ == 0) return 1.0;
+    // The log-likelihood ratio of the two under Gaussian errors of their pooled variance, from
+    // even odds (a head start for the prior cost more on priors that mislead than it gained on
+    // those that help): each scored measurement moves it by at most one nat, whatever the
+    // errors' scale.
+    const double m = static_cast<double>(scored_ok_);
+    const double log_odds = m * (sse_online_ - sse_prior_) / (sse_online_ + sse_prior_ + m * kErrorFloor * kErrorFloor);
+    return 1.0 / (1.0 + std::exp(-log_odds));
 }
 
 void PerformanceModel::fit_counters(const History& h) {
@@ -141,7 +193,6 @@ void PerformanceModel::fit_counters(const History& h) {
 
 void PerformanceModel::fit_work(const History& h) {
     const std::size_t k = work_.weights.size();
-    const double equal = 1.0 / static_cast<double>(k);
     std::vector<std::size_t> ids;
     std::vector<double> y;
     for (std::size_t i = 0; i < h.evaluations(); ++i)
@@ -150,18 +201,31 @@ void PerformanceModel::fit_work(const History& h) {
             y.push_back(std::log(e.evaluation.seconds));
         }
     if (ids.empty()) return;
-    // Centred ridge regression of what equal weights leave unexplained on the features.
+    // First how much the prior's own prediction (the initial weights' sum, z) explains: one
+    // slope, pulled towards 1, which data settle within a few measurements, so a prior that
+    // predicts nothing is soon scaled down to nothing. Then, in a ridge regression pulled harder
+    // towards 0, which columns deserve more or less weight than the prior gave them.
     const double n = static_cast<double>(ids.size());
+    std::vector<double> z(ids.size(), 0.0);
+    double mean_z = 0, mean_y = 0;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        for (std::size_t a = 0; a < k; ++a) z[i] += work_.initial[a] * work_.features[ids[i]][a];
+        mean_z += z[i] / n;
+        mean_y += y[i] / n;
+    }
+    double szz = 0, szy = 0;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        szz += (z[i] - mean_z) * (z[i] - mean_z);
+        szy += (z[i] - mean_z) * (y[i] - mean_y);
+    }
+    const double slope = (szy + kSlopeRidge) / (szz + kSlopeRidge);
     std::vector<double> mean_f(k, 0.0);
     double mean_r = 0;
     std::vector<double> r(ids.size());
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const auto& f = work_.features[ids[i]];
-        r[i] = y[i];
-        for (std::size_t a = 0; a < k; ++a) {
-            r[i] -= equal * f[a];
-            mean_f[a] += f[a] / n;
-        }
+        r[i] = y[i] - slope * z[i];
+        for (std::size_t a = 0; a < k; ++a) mean_f[a] += f[a] / n;
         mean_r += r[i] / n;
     }
     std::vector<std::vector<double>> gram(k, std::vector<double>(k, 0.0));
@@ -174,13 +238,13 @@ void PerformanceModel::fit_work(const History& h) {
         }
     }
     for (std::size_t a = 0; a < k; ++a) {
-        gram[a][a] += kWorkRidge;
+        gram[a][a] += kDeviationRidge;
         for (std::size_t b = 0; b < a; ++b) gram[b][a] = gram[a][b];
     }
     const std::vector<double> d = solve_spd(std::move(gram), std::move(rhs));
     work_.intercept = mean_r;
     for (std::size_t a = 0; a < k; ++a) {
-        work_.weights[a] = equal + d[a];
+        work_.weights[a] = slope * work_.initial[a] + d[a];
         work_.intercept -= mean_f[a] * d[a];
     }
 }
@@ -219,16 +283,37 @@ Prediction PerformanceModel::predict(const Config& c) const {
 }
 
 Prediction PerformanceModel::predict(std::size_t id) const {
+    if (!has_prior()) return predict_online(id);
+    const double w = prior_weight();
+    const Prediction p = predict_with_prior(id);
+    if (w >= 1.0) return p;
+    const Prediction o = predict_online(id);
+    // The mixture's mean and spread: each model's spread, and their disagreement.
+    const double mean = w * p.mean + (1 - w) * o.mean;
+    const double var = w * p.sd * p.sd + (1 - w) * o.sd * o.sd + w * (1 - w) * (p.mean - o.mean) * (p.mean - o.mean);
+    return {mean, std::sqrt(var)};
+}
+
+Prediction PerformanceModel::predict_online(std::size_t id) const {
     const Config& c = space_.config(id);
     const Prediction rest = rest_.predict(c);
     const double unseen = additive_.sd(c);
     Prediction p{rest.mean, std::sqrt(rest.sd * rest.sd + unseen * unseen)};
-    if (has_prior())
-        p.mean += log_work(id);
-    else if (!counters_.empty())
-        p.mean += log_bound(c);
+    if (!counters_.empty()) p.mean += log_bound(c);
     // A likely failure counts as twice as slow: the search keeps out of failing regions.
     if (any_failed_) p.mean += std::log(2.0) * failure_.predict(c).mean;
+    return p;
+}
+
+Prediction PerformanceModel::predict_with_prior(std::size_t id) const {
+    const Config& c = space_.config(id);
+    const Prediction rest = prior_rest_.predict(c);
+    const double unseen = additive_.sd(c);
+    Prediction p{rest.mean + log_work(id), std::sqrt(rest.sd * rest.sd + unseen * unseen)};
+    // Failures here, learned, and where the prior's devices failed, before any is seen here.
+    double failing = work_.failed[id];
+    if (any_failed_) failing = work_.devices ? 0.5 * (failure_.predict(c).mean + failing) : failure_.predict(c).mean;
+    p.mean += std::log(2.0) * failing;
     return p;
 }
 

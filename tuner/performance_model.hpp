@@ -9,11 +9,15 @@
 // forest learns the rest, log(time / bound), the inefficiency. Without counters the forest learns
 // log(time) directly. Failures are learned separately, as a probability, and count as slowness.
 //
-// With a CounterPrior (device-independent counters of every configuration, known before
-// measuring), the work of every configuration is known rather than predicted, but not what each
-// counter costs on the device: log(time) is regressed on the logarithms of the prior's counts,
-// starting from their geometric mean (every counted resource equally to blame) and learning from
-// the measured times which counts matter; the forest learns the rest.
+// With a Prior, known before measuring: device-independent counters of every configuration
+// (the work is known rather than predicted, but not what each count costs on the device) and
+// other devices' times of the same kernel (a ranking that may or may not hold here). log(time) is
+// regressed on the prior's columns (log counts, log times elsewhere), starting from their
+// geometric mean, or from the other devices' times where there are some, and learning from the
+// measured times which columns matter; a forest learns the rest. A prior can be wrong, so the
+// model keeps the prior-free model beside it and mixes the two by how well each predicted every
+// measurement before it was made (each scored out of sample): a prior that misleads loses its
+// weight within a few measurements, and one that predicts well keeps it.
 #pragma once
 
 #include <random>
@@ -22,7 +26,7 @@
 
 #include "tuner/additive_model.hpp"
 #include "tuner/forest.hpp"
-#include "tuner/strategies/counter_prior.hpp"
+#include "tuner/strategies/prior.hpp"
 #include "tuner/tune.hpp"
 
 namespace memwall {
@@ -30,7 +34,7 @@ namespace memwall {
 class PerformanceModel {
 public:
     // `prior`, when given, must cover every configuration of `space`.
-    explicit PerformanceModel(const TuningSpace& space, const CounterPrior* prior = nullptr);
+    explicit PerformanceModel(const TuningSpace& space, const Prior* prior = nullptr);
 
     // Refits on every evaluation in `h`; needs at least one ok evaluation to predict.
     void fit(const History& h, std::mt19937_64& rng);
@@ -40,9 +44,12 @@ public:
     Prediction predict(const Config& c) const;
 
     bool has_prior() const { return !work_.weights.empty(); }
-    // With a prior: log(time) as the prior's counts alone predict it, up to a constant; usable
-    // before the first fit (the geometric mean of the counts, each over its median).
+    // With a prior: log(time) as the prior's columns alone predict it, up to a constant; usable
+    // before the first fit (the mean of the columns, each over its median).
     double log_work(std::size_t id) const;
+    // The prior's share of the predictions: 1 until the prior-free model has been scored, then
+    // moved by how well each predicted the measurements; 0 without a prior.
+    double prior_weight() const;
 
     // The counters the roofline bound uses (empty without counters).
     std::vector<std::string> bound_counters() const;
@@ -57,25 +64,37 @@ private:
         double log_rate = 0;    // best throughput measured: max log(count / seconds)
     };
 
-    // log(time) ~ intercept + weights . features(config): ridge regression towards equal weights.
+    // log(time) ~ intercept + weights . features(config): ridge regression towards the initial weights.
     struct WorkModel {
-        std::vector<std::vector<double>> features;  // [config]: log of each varying count over its median
+        std::vector<std::vector<double>> features;  // [config]: each varying column over its median
+        std::vector<double> initial;                // equal shares of the counts, or of the devices' times
         std::vector<double> weights;
         double intercept = 0;
+        std::vector<double> failed;  // [config]: the share of the prior's devices it failed on
+        std::size_t devices = 0;
     };
 
     void fit_counters(const History& h);
     void fit_work(const History& h);
+    void score_members(const History& h);
     double measured_log_bound(const Evaluation& e) const;
+    Prediction predict_online(std::size_t id) const;
+    Prediction predict_with_prior(std::size_t id) const;
 
     const TuningSpace& space_;
     std::vector<std::size_t> levels_;
     AdditiveModel additive_;  // of log(time): where values went unmeasured, and how much each parameter matters
     Forest rest_;             // of log(time), or of log(time / bound) with counters
+    Forest prior_rest_;       // of log(time) - log_work
     Forest failure_;          // of 1 for a failure, 0 for success
     bool any_failed_ = false;
     std::vector<CounterModel> counters_;
     WorkModel work_;
+    // Out-of-sample squared errors of the two models on the measurements scored so far.
+    bool fitted_ = false;
+    std::size_t scored_ = 0;  // evaluations of the history already scored
+    std::size_t scored_ok_ = 0;
+    double sse_online_ = 0, sse_prior_ = 0;
 };
 
 }  // namespace memwall

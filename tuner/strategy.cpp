@@ -15,7 +15,7 @@ bool uses_prior(std::string_view name) { return name == "guided"; }
 std::string_view without_prior(std::string_view name) { return uses_prior(name) ? "guided-online" : name; }
 
 std::unique_ptr<Strategy> make_strategy(std::string_view name, const TuningSpace& space, std::uint64_t seed,
-                                        const CounterPrior* prior) {
+                                        const Prior* prior) {
     if (name == "exhaustive") return make_exhaustive();
     if (name == "random") return make_random(space, seed);
     if (name == "anneal") return make_anneal(space, seed);

@@ -72,6 +72,24 @@ std::string file_name(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Whether `other` can be a prior of `target`: the same parameters, recorded on another device.
+bool is_transferable(const RecordedSpace& other, const RecordedSpace& target) {
+    if (other.device == target.device) return false;
+    std::vector<std::string> a, b;
+    for (const auto& p : other.space.parameters()) a.push_back(p.name);
+    for (const auto& p : target.space.parameters()) b.push_back(p.name);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return a == b;
+}
+
+std::string describe(const DevicePrior& d) {
+    using S = DevicePrior::Source;
+    return d.device + " (" + file_name(d.origin) + "): " + std::to_string(d.count(S::recorded)) + " recorded, " +
+           std::to_string(d.count(S::failed)) + " failed there, " + std::to_string(d.count(S::estimated)) +
+           " estimated";
+}
+
 // A tolerance so that "within 0%" of the optimum matches the optimum itself.
 double threshold(double optimum, double fraction) { return optimum * (1.0 + fraction) * (1.0 + 1e-12); }
 
@@ -80,17 +98,26 @@ double threshold(double optimum, double fraction) { return optimum * (1.0 + frac
 TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const std::vector<std::string>& strategies,
                         const TuneEvalOptions& options) {
     if (options.seeds == 0) throw UsageError("tune-eval needs at least one seed");
-    const CounterPrior no_prior;
-    for (const auto& s : strategies) make_strategy(s, TuningSpace{}, 0, &no_prior);  // unknown names fail early
+    for (const auto& s : strategies) make_strategy(s, TuningSpace{}, 0);  // unknown names fail early
     const bool any_prior = std::any_of(strategies.begin(), strategies.end(), [](const std::string& s) { return uses_prior(s); });
 
     TuneEvalTable table;
     table.seeds = options.seeds;
     std::vector<RandomBaseline> baselines;
-    std::vector<CounterPrior> priors;
+    std::vector<Prior> priors;
+    std::vector<bool> prior_used(options.priors.size(), false);
     for (const RecordedSpace* rs : spaces) {
         baselines.emplace_back(*rs);
-        priors.push_back(any_prior ? counter_prior_from(*rs) : CounterPrior{});
+        Prior prior;
+        if (any_prior) {
+            prior.counters = counter_prior_from(*rs);
+            for (std::size_t i = 0; i < options.priors.size(); ++i)
+                if (const RecordedSpace& other = *options.priors[i]; is_transferable(other, *rs)) {
+                    prior.devices.push_back(device_prior_from(other, rs->space));
+                    prior_used[i] = true;
+                }
+        }
+        priors.push_back(std::move(prior));
         const RandomBaseline& b = baselines.back();
         TuneEvalSpace s;
         s.name = file_name(rs->origin);
@@ -105,9 +132,16 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
         s.random_within5 = b.expected_draws_to(threshold(b.optimum(), 0.05));
         s.random_optimum = b.expected_draws_to(threshold(b.optimum(), 0.0));
         s.has_counters = std::any_of(rs->results.begin(), rs->results.end(), [](const Evaluation& e) { return !e.counters.empty(); });
-        s.prior_counters = priors.back().names;
+        s.prior_counters = priors.back().counters.names;
+        for (const DevicePrior& d : priors.back().devices)
+            s.prior_devices.push_back(describe(d));
         table.spaces.push_back(std::move(s));
     }
+
+    for (std::size_t i = 0; i < options.priors.size(); ++i)
+        if (any_prior && !prior_used[i])
+            throw UsageError("prior " + options.priors[i]->origin + " (" + options.priors[i]->device +
+                             ") tunes the parameters of no space on another device");
 
     const std::size_t per_space = strategies.size() * options.seeds;
     const std::size_t tasks = spaces.size() * per_space;
@@ -223,6 +257,7 @@ std::string render_tune_eval(const TuneEvalTable& table) {
                std::to_string(s.ok) + " ok" + (s.has_counters ? ", with counters" : "") + ")\n";
         if (!s.prior_counters.empty())
             out += "  prior: " + std::to_string(s.prior_counters.size()) + " device-independent counters of every configuration\n";
+        for (const std::string& d : s.prior_devices) out += "  prior: the times on " + d + "\n";
         out += "  optimum " + seconds_text(s.optimum_seconds) + ", median " + seconds_text(s.median_seconds) +
                "; score budget " + std::to_string(s.budget) + " evaluations; " + std::to_string(table.seeds) + " seeds\n";
         out += format("  %-13s %7s %6s  %-22s %-22s %-22s %s\n", "strategy", "score", "sd", "within 10% [IQR]",
@@ -243,8 +278,9 @@ std::string render_tune_eval(const TuneEvalTable& table) {
     });
     if (prior_asked)
         out += "  guided is also given, before measuring, the prior: device-independent counters of every\n"
-               "    configuration (instruction counts, memory requests: what the code does, not how fast);\n"
-               "    where a recording has none it searches as guided-online, which is never given one, does\n";
+               "    configuration (instruction counts, memory requests: what the code does, not how fast) and\n"
+               "    other devices' recordings given with --prior; where it has neither it searches as\n"
+               "    guided-online, which is never given a prior, does\n";
     out += "mean score over " + std::to_string(table.spaces.size()) + " spaces:";
     for (const auto& [name, score] : table.mean_scores) out += format(" %s %.3f", name.c_str(), score);
     out += "\n";

@@ -1,7 +1,8 @@
 // tune-eval: every strategy replayed over every recorded space with many seeds, scored against
 // the exact random-search baseline (Willemsen et al.), with the evaluations each run needed to
-// get within 10% and 5% of the optimum and to the optimum. Strategies that read a CounterPrior
-// (guided) are given the recording's device-independent counters.
+// get within 10% and 5% of the optimum and to the optimum. Strategies that read a Prior (guided)
+// are given the recording's device-independent counters and the other devices' recordings of the
+// same kernel among `priors`.
 #pragma once
 
 #include <cstddef>
@@ -23,9 +24,13 @@ struct TuneEvalOptions {
     std::size_t max_evaluations = 0;
     int threads = 0;  // 0: OpenMP's default
     std::function<void(double)> progress;  // fraction of runs done; may be empty
+    // Recordings of the same kernels on other devices: each space is given those that tune the
+    // same parameters on another device.
+    std::vector<const RecordedSpace*> priors;
 };
 
-// Throws UsageError for an unknown strategy or zero seeds, InputError for a space with no ok result.
+// Throws UsageError for an unknown strategy, zero seeds or a prior that no space can use,
+// InputError for a space with no ok result.
 TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const std::vector<std::string>& strategies,
                         const TuneEvalOptions& options = {});
 

@@ -113,7 +113,7 @@ TEST(PerformanceModel, CountersPredictWhereTimesAloneCannot) {
 // not matter (requests): measured near one corner, the model is asked about the far one.
 struct PriorKernel {
     TuningSpace space;
-    CounterPrior prior;
+    Prior prior;
     Trace trace;
 
     PriorKernel() {
@@ -121,10 +121,10 @@ struct PriorKernel {
         for (int i = 0; i < 6; ++i) as.emplace_back(std::int64_t{i});
         for (int i = 0; i < 5; ++i) bs.emplace_back(std::int64_t{i});
         space = TuningSpace({{"a", as}, {"b", bs}}, grid([](int, int) { return true; }));
-        prior.names = {"inst", "requests"};
+        prior.counters.names = {"inst", "requests"};
         for (std::size_t id = 0; id < space.size(); ++id) {
             const Config& c = space.config(id);
-            prior.values.push_back({instructions(c), 100.0 * (c[1] + 1)});
+            prior.counters.values.push_back({instructions(c), 100.0 * (c[1] + 1)});
             if (c[0] + c[1] > 2) continue;
             TraceEntry e;
             e.config = id;
@@ -159,6 +159,31 @@ TEST(PerformanceModel, APriorLearnsWhichCountCostsTime) {
     // requests cost nothing: b barely moves the prediction
     EXPECT_NEAR(m.predict({5, 0}).mean, m.predict(corner).mean, 0.3);
     EXPECT_THROW(m.predict(Config{6, 0}), std::invalid_argument);
+}
+
+// Fits as the guided strategy does, after each measurement, so each is scored out of sample.
+double prior_weight_after(const PriorKernel& k, const Prior& prior) {
+    PerformanceModel m(k.space, &prior);
+    std::mt19937_64 rng(5);
+    Trace prefix;
+    for (const TraceEntry& e : k.trace.entries) {
+        prefix.entries.push_back(e);
+        const History h(k.space, prefix);
+        m.fit(h, rng);
+    }
+    return m.prior_weight();
+}
+
+TEST(PerformanceModel, APriorKeepsItsWeightAsFarAsItPredictsTheMeasurements) {
+    const PriorKernel k;
+    EXPECT_DOUBLE_EQ(PerformanceModel(k.space, &k.prior).prior_weight(), 1.0);  // nothing scored yet
+    EXPECT_DOUBLE_EQ(PerformanceModel(k.space).prior_weight(), 0.0);
+    EXPECT_GT(prior_weight_after(k, k.prior), 0.7);
+    // Counts that have nothing to do with the time (scrambled over the configurations): the
+    // prior loses to the model that ignores it.
+    Prior scrambled = k.prior;
+    for (std::size_t id = 0; id < k.space.size(); ++id) scrambled.counters.values[id] = k.prior.counters.values[(id * 7) % k.space.size()];
+    EXPECT_LT(prior_weight_after(k, scrambled), 0.3);
 }
 
 }  // namespace

@@ -111,5 +111,30 @@ TEST(TuneEval, RejectsUnknownStrategiesAndZeroSeeds) {
     EXPECT_THROW(tune_eval({&conv}, {"random"}, none), UsageError);
 }
 
+TEST(TuneEval, GivesGuidedTheOtherDevicesRecordingsOfTheSameKernel) {
+    const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
+    const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");
+    RecordedSpace elsewhere = conv;  // the same kernel on a device twice as slow
+    elsewhere.origin = "elsewhere.json";
+    elsewhere.device = "another GPU";
+    for (Evaluation& e : elsewhere.results) e.seconds *= 2;
+    TuneEvalOptions options;
+    options.seeds = 5;
+    options.priors = {&elsewhere};
+    const TuneEvalTable table = tune_eval({&conv, &pnpoly}, {"guided-online", "guided"}, options);
+    ASSERT_EQ(table.spaces[0].prior_devices.size(), 1u);
+    EXPECT_NE(table.spaces[0].prior_devices[0].find("another GPU (elsewhere.json)"), std::string::npos);
+    EXPECT_TRUE(table.spaces[1].prior_devices.empty());
+    // The same ranking: guided's first configuration is the optimum.
+    EXPECT_EQ(table.spaces[0].rows[1].within10.median, 1.0);
+    EXPECT_NE(render_tune_eval(table).find("prior: the times on another GPU"), std::string::npos);
+
+    // A prior no space can use: the same device's, another kernel's.
+    options.priors = {&conv};
+    EXPECT_THROW(tune_eval({&conv}, {"guided"}, options), UsageError);
+    options.priors = {&pnpoly};
+    EXPECT_THROW(tune_eval({&conv}, {"guided"}, options), UsageError);
+}
+
 }  // namespace
 }  // namespace memwall

@@ -11,10 +11,10 @@
 // the model here is learned online from the configurations already measured, bounds time with
 // the roofline of its predicted counters, and keeps a share of global exploration.
 //
-// Given a CounterPrior (where the source has one), KTT's offline knowledge in exact form:
-// device-independent counts of every configuration, it starts from the configuration of least
-// work (the geometric mean of its counts over their medians) instead of random ones, and its
-// model learns from the measured times what each count costs on the device.
+// Given a Prior: KTT's offline knowledge in exact form (device-independent counts of every
+// configuration, where the source has them) and other devices' recordings of the same kernel,
+// it starts from the configuration the prior predicts fastest instead of random ones, and its
+// model learns from the measured times how the prior maps to this device, and how far to trust it.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -40,7 +40,7 @@ double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); 
 
 class Guided final : public Strategy {
 public:
-    Guided(const TuningSpace& space, std::uint64_t seed, const CounterPrior* prior)
+    Guided(const TuningSpace& space, std::uint64_t seed, const Prior* prior)
         : space_(space), rng_(seed), model_(space, prior) {}
 
     std::optional<std::size_t> propose(const History& h) override {
@@ -142,7 +142,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed, const CounterPrior* prior) {
+std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed, const Prior* prior) {
     return std::make_unique<Guided>(space, seed, prior);
 }
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <random>
 
-#include "tuner/strategies/counter_prior.hpp"
+#include "tuner/strategies/prior.hpp"
 #include "tuner/tune.hpp"
 
 namespace memwall {
@@ -17,7 +17,7 @@ std::unique_ptr<Strategy> make_random(const TuningSpace& space, std::uint64_t se
 std::unique_ptr<Strategy> make_anneal(const TuningSpace& space, std::uint64_t seed);
 std::unique_ptr<Strategy> make_genetic(const TuningSpace& space, std::uint64_t seed);
 // Without a prior (null or empty) guided learns online only.
-std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed, const CounterPrior* prior);
+std::unique_ptr<Strategy> make_guided(const TuningSpace& space, std::uint64_t seed, const Prior* prior);
 
 namespace search {
 
