@@ -100,7 +100,7 @@ PerformanceModel::PerformanceModel(const TuningSpace& space, const Prior* prior)
         work_.initial.push_back(times > 0 ? (t ? 1.0 / times : 0.0) : 1.0 / static_cast<double>(columns.size()));
     work_.weights = work_.initial;
     work_.failed.assign(n, 0.0);
-    work_.devices = prior->devices.size();
+    work_.has_devices = !prior->devices.empty();
     for (const DevicePrior& d : prior->devices)
         for (std::size_t id = 0; id < n; ++id)
             if (d.source[id] == DevicePrior::Source::failed)
@@ -145,8 +145,9 @@ void PerformanceModel::score_members(const History& h) {
         const auto& e = h.entry(scored_);
         if (!fitted_ || !e.evaluation.ok()) continue;
         const double y = std::log(e.evaluation.seconds);
-        sse_online_ += std::pow(y - predict_online(e.config).mean, 2);
-        sse_prior_ += std::pow(y - predict_with_prior(e.config).mean, 2);
+        const Shared k = shared(space_.config(e.config));
+        sse_online_ += std::pow(y - predict_online(e.config, k).mean, 2);
+        sse_prior_ += std::pow(y - predict_with_prior(e.config, k).mean, 2);
         ++scored_ok_;
     }
 }
@@ -283,36 +284,38 @@ Prediction PerformanceModel::predict(const Config& c) const {
 }
 
 Prediction PerformanceModel::predict(std::size_t id) const {
-    if (!has_prior()) return predict_online(id);
+    const Shared k = shared(space_.config(id));
+    if (!has_prior()) return predict_online(id, k);
     const double w = prior_weight();
-    const Prediction p = predict_with_prior(id);
+    const Prediction p = predict_with_prior(id, k);
     if (w >= 1.0) return p;
-    const Prediction o = predict_online(id);
+    const Prediction o = predict_online(id, k);
     // The mixture's mean and spread: each model's spread, and their disagreement.
     const double mean = w * p.mean + (1 - w) * o.mean;
     const double var = w * p.sd * p.sd + (1 - w) * o.sd * o.sd + w * (1 - w) * (p.mean - o.mean) * (p.mean - o.mean);
     return {mean, std::sqrt(var)};
 }
 
-Prediction PerformanceModel::predict_online(std::size_t id) const {
+PerformanceModel::Shared PerformanceModel::shared(const Config& c) const {
+    return {additive_.sd(c), any_failed_ ? failure_.predict(c).mean : 0.0};
+}
+
+Prediction PerformanceModel::predict_online(std::size_t id, const Shared& k) const {
     const Config& c = space_.config(id);
     const Prediction rest = rest_.predict(c);
-    const double unseen = additive_.sd(c);
-    Prediction p{rest.mean, std::sqrt(rest.sd * rest.sd + unseen * unseen)};
+    Prediction p{rest.mean, std::sqrt(rest.sd * rest.sd + k.unseen * k.unseen)};
     if (!counters_.empty()) p.mean += log_bound(c);
     // A likely failure counts as twice as slow: the search keeps out of failing regions.
-    if (any_failed_) p.mean += std::log(2.0) * failure_.predict(c).mean;
+    if (any_failed_) p.mean += std::log(2.0) * k.failing;
     return p;
 }
 
-Prediction PerformanceModel::predict_with_prior(std::size_t id) const {
-    const Config& c = space_.config(id);
-    const Prediction rest = prior_rest_.predict(c);
-    const double unseen = additive_.sd(c);
-    Prediction p{rest.mean + log_work(id), std::sqrt(rest.sd * rest.sd + unseen * unseen)};
+Prediction PerformanceModel::predict_with_prior(std::size_t id, const Shared& k) const {
+    const Prediction rest = prior_rest_.predict(space_.config(id));
+    Prediction p{rest.mean + log_work(id), std::sqrt(rest.sd * rest.sd + k.unseen * k.unseen)};
     // Failures here, learned, and where the prior's devices failed, before any is seen here.
     double failing = work_.failed[id];
-    if (any_failed_) failing = work_.devices ? 0.5 * (failure_.predict(c).mean + failing) : failure_.predict(c).mean;
+    if (any_failed_) failing = work_.has_devices ? 0.5 * (k.failing + failing) : k.failing;
     p.mean += std::log(2.0) * failing;
     return p;
 }

@@ -71,15 +71,22 @@ private:
         std::vector<double> weights;
         double intercept = 0;
         std::vector<double> failed;  // [config]: the share of the prior's devices it failed on
-        std::size_t devices = 0;
+        bool has_devices = false;
     };
 
     void fit_counters(const History& h);
     void fit_work(const History& h);
     void score_members(const History& h);
     double measured_log_bound(const Evaluation& e) const;
-    Prediction predict_online(std::size_t id) const;
-    Prediction predict_with_prior(std::size_t id) const;
+    // What both models take alike from the measurements: the spread of c's unmeasured values,
+    // and its learned chance of failing (0 before any failure).
+    struct Shared {
+        double unseen = 0;
+        double failing = 0;
+    };
+    Shared shared(const Config& c) const;
+    Prediction predict_online(std::size_t id, const Shared& k) const;
+    Prediction predict_with_prior(std::size_t id, const Shared& k) const;
 
     const TuningSpace& space_;
     std::vector<std::size_t> levels_;
