@@ -2,14 +2,15 @@
 //
 // 1. Exhaustive, once: every configuration measured (median of its samples), the fastest three
 //    confirmed (tuner/tune.hpp): the optimum.
-// 2. Guided, live, with a budget of 30% of the space's size in measurements (its confirmation
-//    included), for a few seeds: its best, judged by its own measurement, by the exhaustive
-//    measurement of the configuration it chose, and head to head: it and the exhaustive optimum
-//    measured alternately, three times each (on a shared machine medians drift between runs;
-//    alternating cancels slow drift).
-// 3. Guided replayed over the exhaustive record for 100 seeds (noise-free): how often it gets
-//    within 5% inside the budget, and the evaluations it needs, beside random search's exact
-//    expectation.
+// 2. Guided, live, for a few seeds, as `memwall tune` runs it by default: the model's counts of
+//    every configuration as its prior, no budget, stopped by the stopping rule (then the best
+//    confirmed): the share of the space it measured, and its best judged by its own measurement,
+//    by the exhaustive measurement of the configuration it chose, and head to head: it and the
+//    exhaustive optimum measured alternately, three times each (on a shared machine medians drift
+//    between runs; alternating cancels slow drift).
+// 3. Guided and guided-online replayed over the exhaustive record for 100 seeds (noise-free),
+//    the same rule: the evaluations each needs to get within 5%, where the rule stops it, and how
+//    often it stopped within 5%, beside random search's exact expectation.
 // Usage: bench_tune_live [FAMILY VARIANT [axis=value ...]] [--live-seeds N]
 //   default: attention flash seq_q=2048 seq_k=2048 head_dim=64 causal=0 (issue 4, acceptance 3);
 //   conv im2win layer=conv8 is issue 14's acceptance 4.
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "tuner/live/live_objective.hpp"
+#include "tuner/live/model_prior.hpp"
 #include "results/statistics.hpp"
 #include "tuner/random_baseline.hpp"
 #include "tuner/replay.hpp"
@@ -33,6 +35,8 @@ namespace {
 
 using namespace memwall;
 
+constexpr double kStopChance = 0.05;  // memwall tune's default
+
 // Evaluations until the best so far is within `target`, judged by the exhaustive record;
 // infinity when never.
 double evaluations_to(const Trace& t, const RecordedSpace& record, double target) {
@@ -43,6 +47,18 @@ double evaluations_to(const Trace& t, const RecordedSpace& record, double target
         if (best <= target) return static_cast<double>(i + 1);
     }
     return std::numeric_limits<double>::infinity();
+}
+
+// "improvement unlikely (chance 3.1%)", or the other reason it stopped.
+std::string stop_text(const Trace& t) {
+    std::string out = t.stop_reason;
+    if (!t.entries.empty() && !std::isnan(t.entries.back().improvement_chance)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, " (chance %.1f%% of beating it by %.1f%%)", t.entries.back().improvement_chance * 100,
+                      t.noise * 100);
+        out += buf;
+    }
+    return out;
 }
 
 // Median over `rounds` of a's median / b's median, measured alternately.
@@ -80,11 +96,11 @@ int main(int argc, char** argv) {
     register_builtin_kernels(cat);
     const LiveTarget target = live_target(cat, family, variant, Backend::cpu, axes);
     const std::size_t n = target.space.size();
-    const std::size_t budget = static_cast<std::size_t>(std::floor(0.3 * static_cast<double>(n)));
-    std::printf("%s/%s on cpu (%s), %s: %zu configurations, guided budget %zu (30%%)\n", family.c_str(),
-                variant.c_str(), cpu_model().c_str(), target.problem.label().c_str(), n, budget);
+    std::printf("%s/%s on cpu (%s), %s: %zu configurations\n", family.c_str(), variant.c_str(), cpu_model().c_str(),
+                target.problem.label().c_str(), n);
     std::fflush(stdout);
-    LiveObjective objective(target, detect_memory_hierarchy(), LiveOptions{});
+    const MemoryHierarchy mh = detect_memory_hierarchy();
+    LiveObjective objective(target, mh, LiveOptions{});
 
     // 1. Exhaustive.
     TuneHooks progress;
@@ -117,14 +133,19 @@ int main(int argc, char** argv) {
     std::printf("  slowest ok: %.2f ms (%.2fx the optimum)\n", ranked.back().first * 1e3, ranked.back().first / optimum);
     std::fflush(stdout);
 
-    // 2. Guided, live.
+    // 2. Guided, live: the model's counts as its prior, the stopping rule on, no budget.
     const std::size_t opt_config = ranked.front().second;
-    std::printf("\nguided, live, budget %zu measurements (vs optimum: its own median; the exhaustive median of its "
-                "choice; head to head):\n  %-4s %-16s %12s %12s %12s %12s %12s %13s\n",
-                budget, "seed", "best", "its median", "own", "exhaustive", "head2head", "within 5% at", "measurements");
+    Prior prior;
+    prior.counters = model_counter_prior(target, mh);
+    const Budget rule{0, 0, 0, kStopChance};
+    std::printf("\nguided, live, model prior (%zu counters), stopping rule (chance < %.2f), no budget (vs optimum: its "
+                "own median; the exhaustive median of its choice; head to head):\n  %-4s %-16s %12s %12s %12s %12s "
+                "%12s %10s %18s\n",
+                prior.counters.names.size(), kStopChance, "seed", "best", "its median", "own", "exhaustive", "head2head",
+                "within 5% at", "space", "measurements");
     for (int seed = 1; seed <= live_seeds; ++seed) {
-        auto guided = make_strategy("guided", target.space, static_cast<std::uint64_t>(seed));
-        const Trace t = tune(objective, *guided, Budget{budget, 0, 0}, progress);
+        auto guided = make_strategy("guided", target.space, static_cast<std::uint64_t>(seed), &prior);
+        const Trace t = tune(objective, *guided, rule, progress);
         std::fputs("\r\033[K", stderr);
         const auto best = t.best();
         if (!best) {
@@ -135,32 +156,38 @@ int main(int argc, char** argv) {
         const double own = t.entries[*best].evaluation.seconds;
         const double at = evaluations_to(t, record, 1.05 * optimum);
         const double h2h = c == opt_config ? 1.0 : head_to_head(objective, c, opt_config, 3);
-        std::printf("  %-4d %-16s %9.2f ms %+11.1f%% %+11.1f%% %+11.1f%% %12s %6zu (%zu+%zu)\n", seed,
-                    target.space.label(c).c_str(), own * 1e3, (own / optimum - 1) * 100,
+        std::printf("  %-4d %-16s %9.2f ms %+11.1f%% %+11.1f%% %+11.1f%% %12s %9.0f%% %6zu (%zu+%zu)  stopped by %s\n",
+                    seed, target.space.label(c).c_str(), own * 1e3, (own / optimum - 1) * 100,
                     (record.results[c].seconds / optimum - 1) * 100, (h2h - 1) * 100,
-                    std::isfinite(at) ? std::to_string(static_cast<int>(at)).c_str() : "never", t.measurements(),
-                    t.entries.size(), t.confirmations);
+                    std::isfinite(at) ? std::to_string(static_cast<int>(at)).c_str() : "never",
+                    100.0 * static_cast<double>(t.entries.size()) / static_cast<double>(n), t.measurements(),
+                    t.entries.size(), t.confirmations, stop_text(t).c_str());
         std::fflush(stdout);
     }
 
-    // 3. Guided replayed over the record.
+    // 3. Replayed over the record (noise-free), the same rule: where it stops, and how close.
     constexpr int seeds = 100;
     ReplayObjective replay(record);
-    std::vector<double> needed;
-    int within_budget = 0;
-    for (int seed = 1; seed <= seeds; ++seed) {
-        auto guided = make_strategy("guided", target.space, static_cast<std::uint64_t>(seed));
-        const Trace t = tune(replay, *guided, {});
-        const double at = evaluations_to(t, record, 1.05 * optimum);
-        needed.push_back(at);
-        within_budget += at <= static_cast<double>(budget);
-    }
-    std::sort(needed.begin(), needed.end());
     const RandomBaseline random(record);
-    std::printf("\nguided replayed over the exhaustive record, %d seeds: within 5%% inside %zu evaluations in %d%% "
-                "of seeds; evaluations to within 5%%: median %.0f (IQR %.0f-%.0f); random search expects %.1f\n",
-                seeds, budget, within_budget * 100 / seeds, quantile_sorted(needed, 0.5),
-                quantile_sorted(needed, 0.25), quantile_sorted(needed, 0.75),
-                random.expected_draws_to(1.05 * optimum));
+    std::printf("\nreplayed over the exhaustive record, %d seeds, stopping rule on; random search expects %.1f "
+                "evaluations to within 5%%:\n  %-14s %24s %22s %20s\n",
+                seeds, random.expected_draws_to(1.05 * optimum), "strategy", "within 5% at (IQR)", "stopped at (IQR)",
+                "within 5% at stop");
+    for (const char* name : {"guided", "guided-online"}) {
+        std::vector<double> needed, stopped;
+        int close = 0;
+        for (int seed = 1; seed <= seeds; ++seed) {
+            auto strategy = make_strategy(name, target.space, static_cast<std::uint64_t>(seed), &prior);
+            const Trace t = tune(replay, *strategy, rule);
+            needed.push_back(evaluations_to(t, record, 1.05 * optimum));
+            stopped.push_back(static_cast<double>(t.entries.size()));
+            close += t.best() && record.results[t.entries[*t.best()].config].seconds <= 1.05 * optimum;
+        }
+        std::sort(needed.begin(), needed.end());
+        std::sort(stopped.begin(), stopped.end());
+        std::printf("  %-14s %8.0f (%4.0f-%4.0f)      %8.0f (%4.0f-%4.0f) %17d%%\n", name, quantile_sorted(needed, 0.5),
+                    quantile_sorted(needed, 0.25), quantile_sorted(needed, 0.75), quantile_sorted(stopped, 0.5),
+                    quantile_sorted(stopped, 0.25), quantile_sorted(stopped, 0.75), close * 100 / seeds);
+    }
     return 0;
 }

@@ -1,6 +1,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -16,6 +18,7 @@
 #include "results/report.hpp"
 #include "results/tune_eval_store.hpp"
 #include "tuner/live/live_objective.hpp"
+#include "tuner/live/model_prior.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_eval.hpp"
@@ -34,8 +37,9 @@ RecordedSpace load_space(const std::string& path) {
 struct TuneArgs {
     std::string replay, family, variant, backend = "cpu", device_model, strategy = "guided";
     std::vector<std::string> axes, priors;
-    std::size_t budget = 100, stale = 0, confirm = Confirmation{}.candidates;
-    double seconds = 0;
+    std::optional<std::size_t> budget;  // default: none for guided (the stopping rule), else 100
+    std::size_t stale = 0, confirm = Confirmation{}.candidates;
+    double seconds = 0, stop_chance = 0.05;
     std::uint64_t seed = 1;
     bool quiet = false;
     SamplerSettings sampler;
@@ -44,13 +48,18 @@ struct TuneArgs {
     std::string metrics = "default";
 };
 
+// Strategies with a model stop by the rule; the others need a budget.
+bool stops_by_rule(const TuneArgs& a) { return a.stop_chance > 0 && (a.strategy == "guided" || a.strategy == "guided-online"); }
+
+std::size_t evaluation_budget(const TuneArgs& a) { return a.budget.value_or(stops_by_rule(a) ? 0 : 100); }
+
 TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
     const Provenance who = Provenance::here(ctx.command_line);
     TuningSessionInfo info;
     info.host = who.host;
     info.strategy = a.strategy;
     info.seed = a.seed;
-    info.budget_evaluations = static_cast<std::int64_t>(a.budget);
+    info.budget_evaluations = static_cast<std::int64_t>(evaluation_budget(a));
     info.budget_seconds = a.seconds;
     info.budget_stale = static_cast<std::int64_t>(a.stale);
     info.git_revision = who.git_revision;
@@ -64,15 +73,17 @@ TuningSessionInfo session_info(const TuneArgs& a, const Context& ctx) {
 Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, SessionRecorder& recorder,
                   const std::string& time_label) {
     const TuningSpace& space = objective.space();
-    const Budget budget{a.budget, a.seconds, a.stale};
+    const std::size_t evaluations = evaluation_budget(a);
+    const Budget budget{evaluations, a.seconds, a.stale, a.stop_chance};
     Confirmation confirmation;
     confirmation.candidates = a.confirm;
     const std::size_t reserve = confirmation_reserve(objective, budget, confirmation);
     if (reserve == 0 && objective.noisy() && a.confirm > 1)
-        std::cerr << "memwall: no confirmation of the best: a budget of " << a.budget
+        std::cerr << "memwall: no confirmation of the best: a budget of " << evaluations
                   << " evaluations leaves none to spare (confirming " << a.confirm << " candidates needs more than "
                   << 2 * a.confirm * confirmation.rounds << ")\n";
-    TuneProgress progress(a.budget ? std::min(a.budget, space.size() + reserve) : space.size(), time_label, !a.quiet);
+    TuneProgress progress(evaluations ? std::min(evaluations, space.size() + reserve) : space.size() + reserve, time_label,
+                          !a.quiet);
     std::size_t done = 0;
     double best = std::numeric_limits<double>::infinity();
     TuneHooks hooks;
@@ -100,6 +111,12 @@ Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, S
     return trace;
 }
 
+std::string percent(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, fraction < 0.1 ? "%.1f%%" : "%.0f%%", fraction * 100);
+    return buf;
+}
+
 // The session as stored: its trials, then the best; the exit status says how it ended.
 void report(const Store& store, std::int64_t id, const Trace& trace, const TuneArgs& a, Context& ctx) {
     const TuningSessionSummary s = *tuning_session(store, id);
@@ -113,6 +130,15 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
                   << " measurements, " << trace.measurements() << " in all)";
     }
     std::cout << "; session " << id << " in " << ctx.db_path << "\n";
+    std::optional<std::size_t> judged;
+    for (std::size_t i = 0; i < trace.entries.size(); ++i)
+        if (!std::isnan(trace.entries[i].improvement_chance)) judged = i;
+    if (judged)
+        std::cout << "stopping rule: after " << *judged + 1 << " evaluations, a " << percent(trace.entries[*judged].improvement_chance)
+                  << " chance that the most promising unmeasured configuration is more than " << percent(trace.noise)
+                  << " faster than the best (stops below " << percent(a.stop_chance) << ")\n";
+    else if (stops_by_rule(a))
+        std::cout << "stopping rule: not judged (too few evaluations)\n";
     if (!a.quiet) {
         std::cout << "\n";
         print_trials(std::cout, s, rows);
@@ -204,8 +230,12 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     const BackendStatus status = probe_backend(*backend);
     if (!status.available)
         throw UsageError("backend " + a.backend + " is not available here: " + status.reason);
+    const MemoryHierarchy mh = detect_memory_hierarchy();
     Prior prior;
     prior.devices = device_priors(a.priors, target.space, status.device);
+    if (uses_prior(a.strategy)) {
+        prior.counters = model_counter_prior(target, mh);
+    }
     auto strategy = make_strategy(a.strategy, target.space, a.seed, &prior);
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 
@@ -237,6 +267,11 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     } else {
         std::cout << "time      median of the samples, measured here\n";
     }
+    if (!prior.counters.empty()) {
+        std::cout << "prior     the model's counts of each configuration: ";
+        for (std::size_t k = 0; k < prior.counters.names.size(); ++k) std::cout << (k ? ", " : "") << prior.counters.names[k];
+        std::cout << "\n";
+    }
 
     LiveOptions options;
     options.measure.sampler = a.sampler;
@@ -244,7 +279,7 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     options.measure.metrics = metrics;
     options.isolation = isolation_from(a.isolation);
     options.predict_for = predict_for;
-    LiveObjective objective(target, detect_memory_hierarchy(), options);
+    LiveObjective objective(target, mh, options);
     SessionRecorder recorder(store, info, target.space);
     const Trace trace = run_session(objective, *strategy, a, recorder, label);
     report(store, recorder.id(), trace, a, ctx);
@@ -282,7 +317,12 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     tune->add_option("--strategy", a->strategy, "exhaustive, random, anneal, genetic, guided (counter-guided; given a recording's "
                      "device-independent counters when it has them) or guided-online (never given them)");
     tune->add_option("--budget", a->budget,
-                     "measurements: unique configurations, plus --confirm's (0: no limit; default 100)");
+                     "measurements: unique configurations, plus --confirm's (0: no limit; default: none for guided, "
+                     "which stops by the rule of --stop-chance, 100 for the other strategies)");
+    tune->add_option("--stop-chance", a->stop_chance,
+                     "guided stops when its model gives the most promising unmeasured configuration less than this "
+                     "chance to beat the best by more than the measurements' noise (default 0.05; 0: off)")
+        ->check(CLI::Range(0.0, 1.0));
     tune->add_option("--confirm", a->confirm,
                      "measured times: measure the fastest N (within 10%) twice more at the end and keep each "
                      "one's median; the measurements come out of --budget (0: off; default 3)");

@@ -104,6 +104,20 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
 
 }  // namespace
 
+double noise_margin(const Trace& trace) {
+    std::vector<double> spreads;
+    for (const TraceEntry& e : trace.entries) {
+        if (!e.evaluation.ok() || e.evaluation.samples.size() < 2) continue;
+        std::vector<double> s = e.evaluation.samples;
+        std::sort(s.begin(), s.end());
+        const double median = quantile_sorted(s, 0.5);
+        if (median > 0) spreads.push_back((quantile_sorted(s, 0.75) - quantile_sorted(s, 0.25)) / 1.349 / median);
+    }
+    if (spreads.empty()) return min_noise_margin;
+    std::sort(spreads.begin(), spreads.end());
+    return std::max(min_noise_margin, quantile_sorted(spreads, 0.5));
+}
+
 std::size_t confirmation_reserve(const Objective& objective, const Budget& budget, const Confirmation& c) {
     const std::size_t wanted = c.candidates > 1 ? c.candidates * c.rounds : 0;
     const bool confirming = objective.noisy() && wanted > 0 && (budget.evaluations == 0 || budget.evaluations > 2 * wanted);
@@ -172,7 +186,24 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         history.record_last();
         trace.entries.back().best_seconds = history.best_seconds();
         since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
+        bool unlikely = false;
+        if (budget.stop_chance > 0) {
+            const auto t1 = clock::now();
+            trace.noise = noise_margin(trace);
+            const std::optional<double> chance = strategy.improvement_chance(history, trace.noise);
+            TraceEntry& last = trace.entries.back();
+            const double judging = std::chrono::duration<double>(clock::now() - t1).count();
+            last.strategy_seconds += judging;
+            elapsed += judging;
+            last.elapsed_seconds = elapsed;
+            if (chance) last.improvement_chance = *chance;
+            unlikely = chance && *chance < budget.stop_chance;
+        }
         if (hooks.evaluated) hooks.evaluated(trace);
+        if (unlikely) {
+            trace.stop_reason = "improvement unlikely";
+            break;
+        }
     }
     trace.elapsed_seconds = elapsed;
     if (confirming && trace.stop_reason != "interrupted") confirm(objective, trace, budget, hooks, confirmation);

@@ -21,6 +21,11 @@ struct Budget {
     std::size_t evaluations = 0;  // measurements: unique configurations, plus confirmations; 0: no limit
     double seconds = 0;           // evaluation cost plus strategy time; 0: no limit
     std::size_t stale = 0;        // stop after this many evaluations without a better time; 0: never
+    // The stopping rule: stop when the strategy's model puts the chance that the most promising
+    // configuration not yet evaluated beats the best by more than the noise (noise_margin) below
+    // this; 0: never.
+    // Strategies without a model (all but guided) never stop by it.
+    double stop_chance = 0;
 };
 
 // The end of a session on a noisy objective (Objective::noisy: a time measured here varies by a
@@ -46,13 +51,18 @@ struct TraceEntry {
     // Each measurement's time: one, or more when confirmed (evaluation.seconds is their median,
     // evaluation.samples all their samples, evaluation.cost_seconds their total cost).
     std::vector<double> times;
+    // With the stopping rule on: the chance, after this evaluation, that the most promising
+    // unevaluated configuration beats the best by more than the noise; NaN when the strategy
+    // could not judge it (yet).
+    double improvement_chance = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct Trace {
     std::vector<TraceEntry> entries;
-    // "evaluations", "time", "no improvement", "space exhausted", "strategy finished" or
-    // "interrupted".
+    // "evaluations", "time", "no improvement", "improvement unlikely" (the stopping rule), "space
+    // exhausted", "strategy finished" or "interrupted".
     std::string stop_reason;
+    double noise = 0;  // the stopping rule's margin when it last judged (noise_margin)
     std::size_t confirmations = 0;  // measurements of the confirmation
     double elapsed_seconds = 0;     // the whole session's, the confirmation included
 
@@ -93,7 +103,18 @@ public:
     // The next configuration to evaluate, never one already evaluated; nullopt when the
     // strategy has nothing left to try.
     virtual std::optional<std::size_t> propose(const History& history) = 0;
+    // The chance, as the strategy's model sees it, that the most promising configuration not yet
+    // evaluated is faster than the best so far by more than `margin` (relative: 0.01 = 1%);
+    // nullopt for a strategy without a model, or with too few evaluations to judge.
+    virtual std::optional<double> improvement_chance(const History&, double /*margin*/) { return std::nullopt; }
 };
+
+// The stopping rule's margin: the relative difference the measurements cannot tell apart. That
+// is the median, over the ok evaluations with several samples, of their samples' robust relative
+// spread (IQR / 1.349 / median), and never below min_noise_margin (recorded and predicted
+// times, or a quiet machine, still differ by that much between runs and builds).
+inline constexpr double min_noise_margin = 0.01;
+double noise_margin(const Trace& trace);
 
 // What a caller sees while tune() runs; each may be empty.
 struct TuneHooks {
@@ -108,7 +129,8 @@ struct TuneHooks {
 // whose evaluation budget is unlimited or more than twice that, else 0.
 std::size_t confirmation_reserve(const Objective& objective, const Budget& budget, const Confirmation& c);
 
-// Runs `strategy` against `objective` until the budget or the space is exhausted, then confirms
+// Runs `strategy` against `objective` until the budget or the space is exhausted, or the
+// stopping rule says the best is unlikely to be beaten (Budget::stop_chance), then confirms
 // the best on a noisy objective. Throws std::logic_error when a strategy proposes a
 // configuration twice or one outside the space.
 Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks = {},

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "core/errors.hpp"
@@ -161,6 +162,37 @@ TEST(Strategies, GuidedLearnsFromAnotherDevicesRecordingAndIsNotMisledForLongByA
     EXPECT_LT(mean_evaluations_to_optimum(rs, "guided", device_prior(rs, 1)), 1.5);
     // Times that have nothing to do with these cost a few measurements, not the search.
     EXPECT_LT(mean_evaluations_to_optimum(rs, "guided", device_prior(rs, 37)), 1.5 * online + 3);
+}
+
+// The stopping rule on the synthetic bowl: guided stops well before the space is exhausted, at
+// the optimum in most seeds, and near it in every one; strategies without a model cannot judge.
+TEST(Strategies, GuidedStopsWhenItsModelRulesOutABetterConfiguration) {
+    const RecordedSpace rs = testing::synthetic_space();
+    ReplayObjective objective(rs);
+    const Prior prior = x_work_prior(rs);
+    for (const char* name : {"guided", "guided-online"}) {
+        std::size_t at_optimum = 0, measured = 0;
+        constexpr std::size_t seeds = 20;
+        for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+            auto s = make_strategy(name, rs.space, seed, &prior);
+            const Trace t = tune(objective, *s, Budget{0, 0, 0, 0.05});
+            SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
+            EXPECT_EQ(t.stop_reason, "improvement unlikely");
+            ASSERT_TRUE(t.best());
+            EXPECT_LE(t.entries[*t.best()].evaluation.seconds, 1.1e-3);
+            at_optimum += t.entries[*t.best()].evaluation.seconds <= 1.0001e-3;
+            measured += t.entries.size();
+            // Not judged before a handful of evaluations; judged from then on.
+            for (std::size_t i = 0; i < t.entries.size(); ++i)
+                EXPECT_EQ(std::isnan(t.entries[i].improvement_chance), i + 1 < 10) << i;
+        }
+        EXPECT_GE(at_optimum, seeds * 8 / 10) << name;
+        EXPECT_LT(measured, seeds * rs.space.size() / 2) << name;
+    }
+    auto random = make_strategy("random", rs.space, 1);
+    const Trace none;
+    const History h(rs.space, none);
+    EXPECT_FALSE(random->improvement_chance(h, 0.01));
 }
 
 }  // namespace

@@ -89,6 +89,71 @@ TEST(Tune, StopsAfterEvaluationsWithoutImprovement) {
     EXPECT_EQ(t.stop_reason, "no improvement");
 }
 
+// Proposes in order and answers the stopping rule from a script: the chance after each evaluation.
+class Judging final : public Strategy {
+public:
+    explicit Judging(std::vector<std::optional<double>> chances) : chances_(std::move(chances)) {}
+    std::optional<std::size_t> propose(const History& h) override { return h.evaluations(); }
+    std::optional<double> improvement_chance(const History& h, double margin) override {
+        margins.push_back(margin);
+        return chances_.at(h.evaluations() - 1);
+    }
+    std::vector<double> margins;
+
+private:
+    std::vector<std::optional<double>> chances_;
+};
+
+TEST(Tune, TheStoppingRuleStopsWhenTheChanceOfABetterConfigurationIsSmall) {
+    const RecordedSpace rs = testing::synthetic_space();
+    ReplayObjective objective(rs);
+    Judging s({std::nullopt, 0.5, 0.2, 0.04, 0.01});
+    const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
+    ASSERT_EQ(t.entries.size(), 4u);
+    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+    EXPECT_TRUE(std::isnan(t.entries[0].improvement_chance));
+    EXPECT_DOUBLE_EQ(t.entries[1].improvement_chance, 0.5);
+    EXPECT_DOUBLE_EQ(t.entries[3].improvement_chance, 0.04);
+    // Recorded times carry no samples to measure noise by: the margin is the floor.
+    EXPECT_EQ(s.margins, std::vector<double>(4, min_noise_margin));
+    EXPECT_DOUBLE_EQ(t.noise, min_noise_margin);
+
+    // Off, the rule is never asked; the budget stays the hard cap when it is on.
+    Judging off({0.0, 0.0, 0.0});
+    EXPECT_EQ(tune(objective, off, Budget{3, 0, 0}).stop_reason, "evaluations");
+    EXPECT_TRUE(off.margins.empty());
+    Judging capped({0.9, 0.9, 0.9, 0.9});
+    EXPECT_EQ(tune(objective, capped, Budget{3, 0, 0, 0.05}).stop_reason, "evaluations");
+    // A strategy without a model never stops by it.
+    auto random = make_strategy("random", rs.space, 1);
+    EXPECT_EQ(tune(objective, *random, Budget{0, 0, 0, 0.05}).stop_reason, "space exhausted");
+}
+
+TEST(Tune, TheNoiseMarginIsTheMeasurementsTypicalSpread) {
+    Trace t;
+    const auto add = [&](std::vector<double> samples, EvalStatus status = EvalStatus::ok) {
+        TraceEntry e;
+        e.evaluation.status = status;
+        e.evaluation.seconds = samples.empty() ? 0 : samples[samples.size() / 2];
+        e.evaluation.samples = std::move(samples);
+        t.entries.push_back(e);
+    };
+    EXPECT_DOUBLE_EQ(noise_margin(t), min_noise_margin);
+    // Robust relative spreads: IQR / 1.349 / median.
+    add({0.96, 0.98, 1.00, 1.02, 1.04});                    // 0.04 / 1.349 = 0.0297
+    add({1.99, 1.995, 2.00, 2.005, 2.01});                  // 0.01 / 1.349 / 2 = 0.0037
+    add({9.0, 10.0, 11.0, 12.0, 13.0});                     // 2 / 1.349 / 11 = 0.135
+    add({5.0});                                             // one sample: no spread
+    add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);    // failed: not counted
+    EXPECT_NEAR(noise_margin(t), 0.04 / 1.349, 1e-9);       // the median of the three
+    Trace quiet;
+    TraceEntry e;
+    e.evaluation.seconds = 1;
+    e.evaluation.samples = {1.0, 1.0001, 1.0002, 1.0003};
+    quiet.entries.push_back(e);
+    EXPECT_DOUBLE_EQ(noise_margin(quiet), min_noise_margin);
+}
+
 TEST(Tune, RejectsAStrategyThatProposesTwice) {
     const RecordedSpace rs = testing::synthetic_space();
     ReplayObjective objective(rs);
