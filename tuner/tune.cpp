@@ -104,18 +104,32 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
 
 }  // namespace
 
-double noise_margin(const Trace& trace) {
-    std::vector<double> spreads;
-    for (const TraceEntry& e : trace.entries) {
-        if (!e.evaluation.ok() || e.evaluation.samples.size() < 2) continue;
-        std::vector<double> s = e.evaluation.samples;
-        std::sort(s.begin(), s.end());
-        const double median = quantile_sorted(s, 0.5);
-        if (median > 0) spreads.push_back((quantile_sorted(s, 0.75) - quantile_sorted(s, 0.25)) / 1.349 / median);
-    }
+namespace {
+
+// An ok evaluation's robust relative spread (IQR / 1.349 / median of its samples); nullopt
+// without two samples to tell it by.
+std::optional<double> relative_spread(const Evaluation& e) {
+    if (!e.ok() || e.samples.size() < 2) return std::nullopt;
+    std::vector<double> s = e.samples;
+    std::sort(s.begin(), s.end());
+    const double median = quantile_sorted(s, 0.5);
+    if (median <= 0) return std::nullopt;
+    return (quantile_sorted(s, 0.75) - quantile_sorted(s, 0.25)) / 1.349 / median;
+}
+
+double margin_of(std::vector<double> spreads) {
     if (spreads.empty()) return min_noise_margin;
     std::sort(spreads.begin(), spreads.end());
     return std::max(min_noise_margin, quantile_sorted(spreads, 0.5));
+}
+
+}  // namespace
+
+double noise_margin(const Trace& trace) {
+    std::vector<double> spreads;
+    for (const TraceEntry& e : trace.entries)
+        if (const auto s = relative_spread(e.evaluation)) spreads.push_back(*s);
+    return margin_of(std::move(spreads));
 }
 
 std::size_t confirmation_reserve(const Objective& objective, const Budget& budget, const Confirmation& c) {
@@ -135,6 +149,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
     History history(space, trace);
     double elapsed = 0, ok_cost = 0;
     std::size_t since_improvement = 0, ok_count = 0;
+    std::vector<double> spreads;  // of each evaluation, for the stopping rule's margin
     for (;;) {
         if (search_limit && trace.entries.size() >= search_limit) {
             trace.stop_reason = "evaluations";
@@ -189,7 +204,8 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         bool unlikely = false;
         if (budget.stop_chance > 0) {
             const auto t1 = clock::now();
-            trace.noise = noise_margin(trace);
+            if (const auto s = relative_spread(trace.entries.back().evaluation)) spreads.push_back(*s);
+            trace.noise = margin_of(spreads);
             const std::optional<double> chance = strategy.improvement_chance(history, trace.noise);
             TraceEntry& last = trace.entries.back();
             const double judging = std::chrono::duration<double>(clock::now() - t1).count();

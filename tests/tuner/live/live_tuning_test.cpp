@@ -4,7 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/machine.hpp"
-#include "kernels/register_builtin.hpp"
+#include "tests/support/builtin_catalogue.hpp"
 
 namespace memwall {
 namespace {
@@ -15,14 +15,7 @@ std::vector<std::int64_t> ints(const std::vector<Value>& vs) {
     return out;
 }
 
-const Catalogue& builtin() {
-    static const Catalogue c = [] {
-        Catalogue x;
-        register_builtin_kernels(x);
-        return x;
-    }();
-    return c;
-}
+const Catalogue& builtin() { return testing::builtin_catalogue(); }
 
 TEST(LiveTuning, DefaultRangesArePowersOfTwoAndMidpointsWithinTheBounds) {
     Axis br = tunable(int_axis("Br", {32}, "rows"));

@@ -4,19 +4,12 @@
 
 #include <algorithm>
 
-#include "kernels/register_builtin.hpp"
+#include "tests/support/builtin_catalogue.hpp"
 
 namespace memwall {
 namespace {
 
-const Catalogue& builtin() {
-    static const Catalogue c = [] {
-        Catalogue x;
-        register_builtin_kernels(x);
-        return x;
-    }();
-    return c;
-}
+const Catalogue& builtin() { return testing::builtin_catalogue(); }
 
 MemoryHierarchy small_caches() {
     MemoryHierarchy mh;
