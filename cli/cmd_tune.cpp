@@ -350,6 +350,10 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     eval->add_option("files", *files, "Kernel Tuner cache or KTT JSON files (.json, .json.gz)")->required();
     eval->add_option("--strategy", *strategies, "strategies to compare (default: all)")->delimiter(',');
     eval->add_option("--seeds", opt->seeds, "seeds per strategy and space (default 100)");
+    eval->add_option("--stop-chance", opt->stop_chance,
+                     "replay with tune's stopping rule on at this chance, and report where it stopped each run "
+                     "(default 0: off, runs go on to the optimum)")
+        ->check(CLI::Range(0.0, 1.0));
     auto prior_files = std::make_shared<std::vector<std::string>>();
     eval->add_option("--prior", *prior_files,
                      "recordings guided learns from before measuring: each space is given those of the same "

@@ -285,6 +285,16 @@ DROP TABLE tuning_trial_counters;
 ALTER TABLE tuning_trial_counters_v7 RENAME TO tuning_trial_counters;
 )sql";
 
+// Version 8: tune-eval may replay with the stopping rule on (its chance, 0 for off); each
+// strategy's row then says where the rule stopped its runs.
+constexpr const char* kSchemaTuneEvalStops = R"sql(
+ALTER TABLE tune_evals ADD COLUMN stop_chance REAL NOT NULL DEFAULT 0 CHECK (stop_chance >= 0 AND stop_chance <= 1);
+ALTER TABLE tune_eval_scores ADD COLUMN stopped_q1 REAL;
+ALTER TABLE tune_eval_scores ADD COLUMN stopped_median REAL;
+ALTER TABLE tune_eval_scores ADD COLUMN stopped_q3 REAL;
+ALTER TABLE tune_eval_scores ADD COLUMN stopped_reached INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
@@ -293,6 +303,7 @@ constexpr std::array kMigrations{
     Migration{5, "owners of runs and tuning sessions, why sampling stopped", kSchemaV5},
     Migration{6, "trust and provenance of ceilings", kSchemaCeilingTrust},
     Migration{7, "counters timed by the variant (source timer)", kSchemaTimerSource},
+    Migration{8, "where tune-eval's stopping rule stopped each strategy", kSchemaTuneEvalStops},
 };
 
 }  // namespace

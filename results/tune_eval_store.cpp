@@ -30,15 +30,15 @@ std::int64_t save_tune_eval(Store& store, const TuneEvalTable& table, const Tune
     sqlite3* db = store.handle();
     Transaction tx(db);
     Statement eval(db,
-                   "INSERT INTO tune_evals (created_at, host, seeds, git_revision, command_line, memwall_version) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                   "INSERT INTO tune_evals (created_at, host, seeds, git_revision, command_line, memwall_version, "
+                   "stop_chance) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     eval.bind(1, info.created_at.empty() ? utc_timestamp() : info.created_at).bind(2, info.host);
     eval.bind(3, static_cast<std::int64_t>(table.seeds));
     if (info.git_revision.empty())
         eval.bind_null(4);
     else
         eval.bind(4, info.git_revision);
-    eval.bind(5, info.command_line).bind(6, info.memwall_version).run();
+    eval.bind(5, info.command_line).bind(6, info.memwall_version).bind(7, table.stop_chance).run();
     const std::int64_t id = sqlite3_last_insert_rowid(db);
 
     Statement space(db,
@@ -48,8 +48,10 @@ std::int64_t save_tune_eval(Store& store, const TuneEvalTable& table, const Tune
     Statement score(db,
                     "INSERT INTO tune_eval_scores (eval_id, space, strategy, score, score_sd, within10_q1, "
                     "within10_median, within10_q3, within10_reached, within5_q1, within5_median, within5_q3, "
-                    "within5_reached, optimum_q1, optimum_median, optimum_q3, optimum_reached, strategy_seconds) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
+                    "within5_reached, optimum_q1, optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, "
+                    "stopped_q3, stopped_reached, strategy_seconds) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+                    "?21, ?22)");
     for (const TuneEvalSpace& s : table.spaces) {
         space.reset();
         space.bind(1, id).bind(2, s.name).bind(3, s.device).bind(4, s.kernel);
@@ -63,12 +65,12 @@ std::int64_t save_tune_eval(Store& store, const TuneEvalTable& table, const Tune
             score.reset();
             score.bind(1, id).bind(2, s.name).bind(3, r.strategy).bind(4, r.score).bind(5, r.score_sd);
             int col = 6;
-            for (const EvaluationsNeeded* n : {&r.within10, &r.within5, &r.optimum}) {
+            for (const EvaluationsNeeded* n : {&r.within10, &r.within5, &r.optimum, &r.stopped}) {
                 score.bind(col, finite_or_null(n->q1)).bind(col + 1, finite_or_null(n->median));
                 score.bind(col + 2, finite_or_null(n->q3)).bind(col + 3, static_cast<std::int64_t>(n->reached));
                 col += 4;
             }
-            score.bind(18, r.strategy_seconds).run();
+            score.bind(22, r.strategy_seconds).run();
         }
     }
     tx.commit();
@@ -77,11 +79,12 @@ std::int64_t save_tune_eval(Store& store, const TuneEvalTable& table, const Tune
 
 std::optional<TuneEvalTable> load_tune_eval(const Store& store, std::int64_t id) {
     sqlite3* db = store.handle();
-    Statement eval(db, "SELECT seeds FROM tune_evals WHERE id = ?1");
+    Statement eval(db, "SELECT seeds, stop_chance FROM tune_evals WHERE id = ?1");
     eval.bind(1, id);
     if (!eval.step()) return std::nullopt;
     TuneEvalTable table;
     table.seeds = static_cast<std::size_t>(eval.int64(0));
+    table.stop_chance = eval.real(1);
 
     Statement spaces(db,
                      "SELECT space, device, kernel, size, ok, optimum_seconds, median_seconds, budget, "
@@ -110,7 +113,8 @@ std::optional<TuneEvalTable> load_tune_eval(const Store& store, std::int64_t id)
     Statement scores(db,
                      "SELECT space, strategy, score, score_sd, within10_q1, within10_median, within10_q3, "
                      "within10_reached, within5_q1, within5_median, within5_q3, within5_reached, optimum_q1, "
-                     "optimum_median, optimum_q3, optimum_reached, strategy_seconds FROM tune_eval_scores "
+                     "optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, stopped_q3, stopped_reached, "
+                     "strategy_seconds FROM tune_eval_scores "
                      "WHERE eval_id = ?1 ORDER BY space, strategy");
     scores.bind(1, id);
     std::vector<std::pair<std::string, double>> sums;  // strategy, score sum; first-seen order
@@ -120,13 +124,13 @@ std::optional<TuneEvalTable> load_tune_eval(const Store& store, std::int64_t id)
         r.score = scores.real(2);
         r.score_sd = scores.real(3);
         int col = 4;
-        for (EvaluationsNeeded* n : {&r.within10, &r.within5, &r.optimum}) {
+        for (EvaluationsNeeded* n : {&r.within10, &r.within5, &r.optimum, &r.stopped}) {
             n->q1 = read_needed(scores, col++);
             n->median = read_needed(scores, col++);
             n->q3 = read_needed(scores, col++);
             n->reached = static_cast<std::size_t>(scores.int64(col++));
         }
-        r.strategy_seconds = scores.real(16);
+        r.strategy_seconds = scores.real(20);
         auto sum = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == r.strategy; });
         if (sum == sums.end()) sum = sums.insert(sums.end(), {r.strategy, 0.0});
         sum->second += r.score;

@@ -22,6 +22,9 @@ struct TuneEvalRow {
     double score = 0;     // mean over seeds (and over the budget)
     double score_sd = 0;  // standard deviation of the per-seed scores
     EvaluationsNeeded within10, within5, optimum;
+    // With the stopping rule on: evaluations until the rule stopped a run (infinite for runs it
+    // did not stop: ended at the optimum, or out of evaluations).
+    EvaluationsNeeded stopped;
     double strategy_seconds = 0;  // mean wall time a run spent proposing
 };
 
@@ -44,6 +47,7 @@ struct TuneEvalSpace {
 
 struct TuneEvalTable {
     std::size_t seeds = 0;
+    double stop_chance = 0;  // the stopping rule's chance (Budget::stop_chance); 0: off
     std::vector<TuneEvalSpace> spaces;
     // Mean score of each strategy over the spaces, in the order asked.
     std::vector<std::pair<std::string, double>> mean_scores;

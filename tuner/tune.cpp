@@ -150,6 +150,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
     double elapsed = 0, ok_cost = 0;
     std::size_t since_improvement = 0, ok_count = 0;
     std::vector<double> spreads;  // of each evaluation, for the stopping rule's margin
+    std::size_t last_gain = 0;     // evaluations up to the last that beat the best by more than the margin
     for (;;) {
         if (search_limit && trace.entries.size() >= search_limit) {
             trace.stop_reason = "evaluations";
@@ -206,6 +207,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             const auto t1 = clock::now();
             if (const auto s = relative_spread(trace.entries.back().evaluation)) spreads.push_back(*s);
             trace.noise = margin_of(spreads);
+            if (history.best_seconds() * (1 + trace.noise) < before) last_gain = trace.entries.size();
             const std::optional<double> chance = strategy.improvement_chance(history, trace.noise);
             TraceEntry& last = trace.entries.back();
             const double judging = std::chrono::duration<double>(clock::now() - t1).count();
@@ -213,7 +215,11 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             elapsed += judging;
             last.elapsed_seconds = elapsed;
             if (chance) last.improvement_chance = *chance;
-            unlikely = chance && *chance < budget.stop_chance;
+            // A search still finding configurations faster by more than the noise is not done,
+            // whatever its model says: on a rugged space the model misses what it has not come
+            // near yet. So the best must have held for at least half of the evaluations.
+            const bool held = 2 * last_gain <= trace.entries.size();
+            unlikely = held && chance && *chance < budget.stop_chance;
         }
         if (hooks.evaluated) hooks.evaluated(trace);
         if (unlikely) {

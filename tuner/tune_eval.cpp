@@ -31,6 +31,9 @@ public:
         if (h.evaluations() >= budget_ && h.best_seconds() <= optimum_) return std::nullopt;
         return inner_->propose(h);
     }
+    std::optional<double> improvement_chance(const History& h, double margin) override {
+        return inner_->improvement_chance(h, margin);
+    }
 
 private:
     std::unique_ptr<Strategy> inner_;
@@ -41,6 +44,7 @@ private:
 struct RunResult {
     double score = 0;
     double within10 = kInf, within5 = kInf, optimum = kInf;  // evaluations needed
+    double stopped = kInf;                                   // evaluations when the stopping rule stopped it
     double strategy_seconds = 0;
 };
 
@@ -98,11 +102,14 @@ double threshold(double optimum, double fraction) { return optimum * (1.0 + frac
 TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const std::vector<std::string>& strategies,
                         const TuneEvalOptions& options) {
     if (options.seeds == 0) throw UsageError("tune-eval needs at least one seed");
+    if (!(options.stop_chance >= 0 && options.stop_chance <= 1))
+        throw UsageError("the stop chance must be between 0 and 1");
     for (const auto& s : strategies) make_strategy(s, TuningSpace{}, 0);  // unknown names fail early
     const bool any_prior = std::any_of(strategies.begin(), strategies.end(), [](const std::string& s) { return uses_prior(s); });
 
     TuneEvalTable table;
     table.seeds = options.seeds;
+    table.stop_chance = options.stop_chance;
     std::vector<RandomBaseline> baselines;
     std::vector<Prior> priors;
     std::vector<bool> prior_used(options.priors.size(), false);
@@ -176,12 +183,13 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
             const std::size_t budget = table.spaces[si].budget;
             ReplayObjective objective(rs);
             StopAtOptimum strategy(make_strategy(strategies[ki], rs.space, seed, &priors[si]), b.optimum(), budget);
-            const Trace trace = tune(objective, strategy, Budget{options.max_evaluations, 0, 0});
+            const Trace trace = tune(objective, strategy, Budget{options.max_evaluations, 0, 0, options.stop_chance});
             RunResult& r = results[task];
             r.score = willemsen_score(best_so_far(trace, budget, b.worst()), b);
             r.within10 = evaluations_to(trace, threshold(b.optimum(), 0.10));
             r.within5 = evaluations_to(trace, threshold(b.optimum(), 0.05));
             r.optimum = evaluations_to(trace, threshold(b.optimum(), 0.0));
+            if (trace.stop_reason == "improvement unlikely") r.stopped = static_cast<double>(trace.entries.size());
             for (const auto& e : trace.entries) r.strategy_seconds += e.strategy_seconds;
         } catch (...) {
 #pragma omp critical(tune_eval_failure)
@@ -201,13 +209,14 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
             const std::size_t first = si * per_space + ki * options.seeds;
             TuneEvalRow row;
             row.strategy = strategies[ki];
-            std::vector<double> scores, w10, w5, wopt;
+            std::vector<double> scores, w10, w5, wopt, stopped;
             for (std::size_t i = 0; i < options.seeds; ++i) {
                 const RunResult& r = results[first + i];
                 scores.push_back(r.score);
                 w10.push_back(r.within10);
                 w5.push_back(r.within5);
                 wopt.push_back(r.optimum);
+                stopped.push_back(r.stopped);
                 row.strategy_seconds += r.strategy_seconds / static_cast<double>(options.seeds);
             }
             const Summary s = summarize(scores);
@@ -216,6 +225,7 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
             row.within10 = needed(w10);
             row.within5 = needed(w5);
             row.optimum = needed(wopt);
+            row.stopped = needed(stopped);
             score_sums[ki] += row.score;
             table.spaces[si].rows.push_back(std::move(row));
         }
@@ -260,19 +270,28 @@ std::string render_tune_eval(const TuneEvalTable& table) {
         for (const std::string& d : s.prior_devices) out += "  prior: the times on " + d + "\n";
         out += "  optimum " + seconds_text(s.optimum_seconds) + ", median " + seconds_text(s.median_seconds) +
                "; score budget " + std::to_string(s.budget) + " evaluations; " + std::to_string(table.seeds) + " seeds\n";
-        out += format("  %-13s %7s %6s  %-22s %-22s %-22s %s\n", "strategy", "score", "sd", "within 10% [IQR]",
-                      "within 5% [IQR]", "optimum [IQR]", "ms/run");
+        const bool rule = table.stop_chance > 0;
+        out += format("  %-13s %7s %6s  %-22s %-22s %-22s %s%s\n", "strategy", "score", "sd", "within 10% [IQR]",
+                      "within 5% [IQR]", "optimum [IQR]", rule ? "stopped by the rule [IQR]  " : "", "ms/run");
         out += format("  %-13s %7s %6s  %-22s %-22s %-22s\n", "random*", "0", "-",
                       count_text(s.random_within10).c_str(), count_text(s.random_within5).c_str(),
                       count_text(s.random_optimum).c_str());
-        for (const TuneEvalRow& r : s.rows)
-            out += format("  %-13s %7.3f %6.3f  %-22s %-22s %-22s %.1f\n", r.strategy.c_str(), r.score, r.score_sd,
+        for (const TuneEvalRow& r : s.rows) {
+            const std::string stopped =
+                rule ? format("%-27s", (needed_text(r.stopped) + " (" + std::to_string(r.stopped.reached) + ")").c_str()) : "";
+            out += format("  %-13s %7.3f %6.3f  %-22s %-22s %-22s %s%.1f\n", r.strategy.c_str(), r.score, r.score_sd,
                           needed_text(r.within10).c_str(), needed_text(r.within5).c_str(),
-                          needed_text(r.optimum).c_str(), r.strategy_seconds * 1e3);
+                          needed_text(r.optimum).c_str(), stopped.c_str(), r.strategy_seconds * 1e3);
+        }
         out += "\n";
     }
     out += "  * random: the exact baseline (expected evaluations, not simulated); evaluations are counted\n"
            "    until the first within 10% / within 5% / at the optimum; ms/run: time the strategy took\n";
+    if (table.stop_chance > 0)
+        out += format("  the stopping rule was on (chance %g, as memwall tune --stop-chance): ", table.stop_chance) +
+               "a run ends where it\n"
+               "    stops it, and one stopped before getting within 10% never does; stopped by the rule: at\n"
+               "    how many evaluations (how many runs it stopped; the others ran to the optimum or their end)\n";
     const bool prior_asked = std::any_of(table.spaces.begin(), table.spaces.end(), [](const TuneEvalSpace& s) {
         return std::any_of(s.rows.begin(), s.rows.end(), [](const TuneEvalRow& r) { return uses_prior(r.strategy); });
     });

@@ -22,6 +22,9 @@ struct TuneEvalOptions {
     double budget_fraction = 0.95;  // of the way from the median to the optimum
     // Evaluations per run at most; 0: until the optimum is found (and at least the budget).
     std::size_t max_evaluations = 0;
+    // The stopping rule (Budget::stop_chance), as `memwall tune` runs it: each run ends where it
+    // stops it, if before the run's other end; 0: off.
+    double stop_chance = 0;
     int threads = 0;  // 0: OpenMP's default
     std::function<void(double)> progress;  // fraction of runs done; may be empty
     // Recordings of the same kernels on other devices: each space is given those that tune the
@@ -29,7 +32,8 @@ struct TuneEvalOptions {
     std::vector<const RecordedSpace*> priors;
 };
 
-// Throws UsageError for an unknown strategy, zero seeds or a prior that no space can use,
+// Throws UsageError for an unknown strategy, zero seeds, a stop chance outside [0, 1] or a prior
+// that no space can use,
 // InputError for a space with no ok result.
 TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const std::vector<std::string>& strategies,
                         const TuneEvalOptions& options = {});

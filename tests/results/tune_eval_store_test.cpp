@@ -27,11 +27,15 @@ TEST(TuneEvalStore, RoundTripsTheTable) {
     TuneEvalTable table = small_table();
     // A strategy that never reached the optimum in some seeds: its quartiles are infinite.
     table.spaces[0].rows[1].optimum.q3 = std::numeric_limits<double>::infinity();
+    // Replayed with the stopping rule: where it stopped random's runs (made up: it stops none).
+    table.stop_chance = 0.05;
+    table.spaces[0].rows[0].stopped = {12, 15, std::numeric_limits<double>::infinity(), 3};
     const std::int64_t id = save_tune_eval(store, table, {"", "host", "abc123", "memwall tune-eval x", "0.1"});
     EXPECT_FALSE(load_tune_eval(store, id + 1));
 
     const TuneEvalTable back = load_tune_eval(store, id).value();
     EXPECT_EQ(back.seeds, 4u);
+    EXPECT_DOUBLE_EQ(back.stop_chance, 0.05);
     ASSERT_EQ(back.spaces.size(), 1u);
     const TuneEvalSpace& a = table.spaces[0];
     const TuneEvalSpace& b = back.spaces[0];
@@ -49,6 +53,10 @@ TEST(TuneEvalStore, RoundTripsTheTable) {
     EXPECT_DOUBLE_EQ(b.rows[0].optimum.median, a.rows[1].optimum.median);
     EXPECT_EQ(b.rows[0].within5.reached, a.rows[1].within5.reached);
     EXPECT_DOUBLE_EQ(b.rows[1].within10.q1, a.rows[0].within10.q1);
+    EXPECT_DOUBLE_EQ(b.rows[1].stopped.median, 15);
+    EXPECT_TRUE(std::isinf(b.rows[1].stopped.q3));
+    EXPECT_EQ(b.rows[1].stopped.reached, 3u);
+    EXPECT_EQ(b.rows[0].stopped.reached, 0u);
     ASSERT_EQ(back.mean_scores.size(), 2u);
     EXPECT_DOUBLE_EQ(back.mean_scores[1].second, table.mean_scores[0].second);
 }

@@ -111,6 +111,36 @@ TEST(TuneEval, RejectsUnknownStrategiesAndZeroSeeds) {
     EXPECT_THROW(tune_eval({&conv}, {"random"}, none), UsageError);
 }
 
+TEST(TuneEval, ReplaysWithTheStoppingRuleAndSaysWhereItStopped) {
+    const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
+    RecordedSpace elsewhere = conv;  // the same ranking elsewhere: guided starts at the optimum
+    elsewhere.origin = "elsewhere.json";
+    elsewhere.device = "another GPU";
+    for (Evaluation& e : elsewhere.results) e.seconds *= 2;
+    TuneEvalOptions options;
+    options.seeds = 5;
+    options.priors = {&elsewhere};
+    options.stop_chance = 0.05;
+    const TuneEvalTable table = tune_eval({&conv}, {"random", "guided"}, options);
+    EXPECT_DOUBLE_EQ(table.stop_chance, 0.05);
+    const TuneEvalRow& random = table.spaces[0].rows[0];
+    const TuneEvalRow& guided = table.spaces[0].rows[1];
+    EXPECT_EQ(random.stopped.reached, 0u);  // no model, no rule
+    EXPECT_TRUE(std::isinf(random.stopped.median));
+    // Sure of its optimum from the first evaluation, guided stops once it may judge (10
+    // evaluations, the best held for half of them), before the score's budget runs out.
+    EXPECT_EQ(guided.stopped.reached, 5u);
+    EXPECT_GE(guided.stopped.q1, 10.0);
+    EXPECT_LT(guided.stopped.q3, static_cast<double>(table.spaces[0].budget));
+    EXPECT_EQ(guided.within10.median, 1.0);
+    const std::string text = render_tune_eval(table);
+    EXPECT_NE(text.find("stopped by the rule"), std::string::npos);
+    EXPECT_NE(text.find("ran to the optimum or their end)\n"), std::string::npos);
+
+    options.stop_chance = 1.5;
+    EXPECT_THROW(tune_eval({&conv}, {"guided"}, options), UsageError);
+}
+
 TEST(TuneEval, GivesGuidedTheOtherDevicesRecordingsOfTheSameKernel) {
     const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
     const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");

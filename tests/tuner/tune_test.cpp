@@ -89,11 +89,15 @@ TEST(Tune, StopsAfterEvaluationsWithoutImprovement) {
     EXPECT_EQ(t.stop_reason, "no improvement");
 }
 
-// Proposes in order and answers the stopping rule from a script: the chance after each evaluation.
+// Proposes `order` (or the space in its order) and answers the stopping rule from a script: the
+// chance after each evaluation.
 class Judging final : public Strategy {
 public:
-    explicit Judging(std::vector<std::optional<double>> chances) : chances_(std::move(chances)) {}
-    std::optional<std::size_t> propose(const History& h) override { return h.evaluations(); }
+    explicit Judging(std::vector<std::optional<double>> chances, std::vector<std::size_t> order = {})
+        : chances_(std::move(chances)), order_(std::move(order)) {}
+    std::optional<std::size_t> propose(const History& h) override {
+        return order_.empty() ? h.evaluations() : order_.at(h.evaluations());
+    }
     std::optional<double> improvement_chance(const History& h, double margin) override {
         margins.push_back(margin);
         return chances_.at(h.evaluations() - 1);
@@ -102,12 +106,14 @@ public:
 
 private:
     std::vector<std::optional<double>> chances_;
+    std::vector<std::size_t> order_;
 };
 
 TEST(Tune, TheStoppingRuleStopsWhenTheChanceOfABetterConfigurationIsSmall) {
     const RecordedSpace rs = testing::synthetic_space();
     ReplayObjective objective(rs);
-    Judging s({std::nullopt, 0.5, 0.2, 0.04, 0.01});
+    // The optimum first, so the best holds from the start.
+    Judging s({std::nullopt, 0.5, 0.2, 0.04, 0.01}, {id(rs, 4, 1, 2), id(rs, 0, 0, 0), id(rs, 0, 0, 1), id(rs, 1, 0, 0), id(rs, 1, 0, 1)});
     const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
     ASSERT_EQ(t.entries.size(), 4u);
     EXPECT_EQ(t.stop_reason, "improvement unlikely");
@@ -127,6 +133,21 @@ TEST(Tune, TheStoppingRuleStopsWhenTheChanceOfABetterConfigurationIsSmall) {
     // A strategy without a model never stops by it.
     auto random = make_strategy("random", rs.space, 1);
     EXPECT_EQ(tune(objective, *random, Budget{0, 0, 0, 0.05}).stop_reason, "space exhausted");
+}
+
+TEST(Tune, TheStoppingRuleWaitsUntilTheBestHasHeldForHalfTheEvaluations) {
+    const RecordedSpace rs = testing::synthetic_space();
+    ReplayObjective objective(rs);
+    // Five evaluations, each faster than the last by far more than the noise, then slower ones:
+    // the model's small chance counts only from the tenth evaluation on.
+    std::vector<std::size_t> order;
+    for (std::uint16_t x = 0; x <= 4; ++x) order.push_back(id(rs, x, 1, 2));
+    for (std::uint16_t z = 0; z < 3; ++z) order.push_back(id(rs, 0, 0, z));
+    for (std::uint16_t z = 0; z < 4; ++z) order.push_back(id(rs, 1, 0, z));
+    Judging s(std::vector<std::optional<double>>(order.size(), 0.01), order);
+    const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
+    EXPECT_EQ(t.entries.size(), 10u);
+    EXPECT_EQ(t.stop_reason, "improvement unlikely");
 }
 
 TEST(Tune, TheNoiseMarginIsTheMeasurementsTypicalSpread) {
