@@ -49,7 +49,7 @@ double evaluations_to(const Trace& t, const RecordedSpace& record, double target
     return std::numeric_limits<double>::infinity();
 }
 
-// "improvement unlikely (chance 3.1%)", or the other reason it stopped.
+// "improvement unlikely (chance 3.1% of beating it by 1.0%)", or the other reason it stopped.
 std::string stop_text(const Trace& t) {
     std::string out = t.stop_reason;
     if (!t.entries.empty() && !std::isnan(t.entries.back().improvement_chance)) {

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 #include "cli/app.hpp"
 #include "cli/isolation_args.hpp"
@@ -233,9 +233,7 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     const MemoryHierarchy mh = detect_memory_hierarchy();
     Prior prior;
     prior.devices = device_priors(a.priors, target.space, status.device);
-    if (uses_prior(a.strategy)) {
-        prior.counters = model_counter_prior(target, mh);
-    }
+    if (uses_prior(a.strategy)) prior.counters = model_counter_prior(target, mh);
     auto strategy = make_strategy(a.strategy, target.space, a.seed, &prior);
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 

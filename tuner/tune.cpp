@@ -102,10 +102,6 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
     }
 }
 
-}  // namespace
-
-namespace {
-
 // An ok evaluation's robust relative spread (IQR / 1.349 / median of its samples); nullopt
 // without two samples to tell it by.
 std::optional<double> relative_spread(const Evaluation& e) {

@@ -14,6 +14,15 @@ namespace {
 
 const std::string kData = std::string(MEMWALL_TEST_DATA) + "/tuning/";
 
+// The same kernel recorded on "another GPU" (elsewhere.json), twice as slow everywhere.
+RecordedSpace twice_as_slow_elsewhere(const RecordedSpace& rs) {
+    RecordedSpace elsewhere = rs;
+    elsewhere.origin = "elsewhere.json";
+    elsewhere.device = "another GPU";
+    for (Evaluation& e : elsewhere.results) e.seconds *= 2;
+    return elsewhere;
+}
+
 TEST(TuneEval, ScoresEveryStrategyOnEverySpace) {
     const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
     const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");
@@ -113,10 +122,7 @@ TEST(TuneEval, RejectsUnknownStrategiesAndZeroSeeds) {
 
 TEST(TuneEval, ReplaysWithTheStoppingRuleAndSaysWhereItStopped) {
     const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
-    RecordedSpace elsewhere = conv;  // the same ranking elsewhere: guided starts at the optimum
-    elsewhere.origin = "elsewhere.json";
-    elsewhere.device = "another GPU";
-    for (Evaluation& e : elsewhere.results) e.seconds *= 2;
+    const RecordedSpace elsewhere = twice_as_slow_elsewhere(conv);  // the same ranking: guided starts at the optimum
     TuneEvalOptions options;
     options.seeds = 5;
     options.priors = {&elsewhere};
@@ -144,10 +150,7 @@ TEST(TuneEval, ReplaysWithTheStoppingRuleAndSaysWhereItStopped) {
 TEST(TuneEval, GivesGuidedTheOtherDevicesRecordingsOfTheSameKernel) {
     const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
     const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");
-    RecordedSpace elsewhere = conv;  // the same kernel on a device twice as slow
-    elsewhere.origin = "elsewhere.json";
-    elsewhere.device = "another GPU";
-    for (Evaluation& e : elsewhere.results) e.seconds *= 2;
+    const RecordedSpace elsewhere = twice_as_slow_elsewhere(conv);
     TuneEvalOptions options;
     options.seeds = 5;
     options.priors = {&elsewhere};
