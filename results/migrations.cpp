@@ -295,6 +295,15 @@ ALTER TABLE tune_eval_scores ADD COLUMN stopped_q3 REAL;
 ALTER TABLE tune_eval_scores ADD COLUMN stopped_reached INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 9: a strategy read with a prior is compared with its prior-free twin (the ratio of
+// their median evaluations to within 10%, with its bootstrap interval; NULL: infinite).
+constexpr const char* kSchemaTuneEvalVersus = R"sql(
+ALTER TABLE tune_eval_scores ADD COLUMN versus TEXT;
+ALTER TABLE tune_eval_scores ADD COLUMN versus_ratio REAL;
+ALTER TABLE tune_eval_scores ADD COLUMN versus_lo REAL;
+ALTER TABLE tune_eval_scores ADD COLUMN versus_hi REAL;
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
@@ -304,6 +313,7 @@ constexpr std::array kMigrations{
     Migration{6, "trust and provenance of ceilings", kSchemaCeilingTrust},
     Migration{7, "counters timed by the variant (source timer)", kSchemaTimerSource},
     Migration{8, "where tune-eval's stopping rule stopped each strategy", kSchemaTuneEvalStops},
+    Migration{9, "tune-eval compares a strategy with a prior with its prior-free twin", kSchemaTuneEvalVersus},
 };
 
 }  // namespace

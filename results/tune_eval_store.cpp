@@ -14,7 +14,8 @@ namespace memwall {
 
 namespace {
 
-// Quartiles of evaluations needed are infinite when too few seeds got there: stored as NULL.
+// Quartiles of evaluations needed, and ratios of them, are infinite when too few seeds got
+// there: stored as NULL.
 std::optional<double> finite_or_null(double x) {
     if (std::isfinite(x)) return x;
     return std::nullopt;
@@ -49,9 +50,9 @@ std::int64_t save_tune_eval(Store& store, const TuneEvalTable& table, const Tune
                     "INSERT INTO tune_eval_scores (eval_id, space, strategy, score, score_sd, within10_q1, "
                     "within10_median, within10_q3, within10_reached, within5_q1, within5_median, within5_q3, "
                     "within5_reached, optimum_q1, optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, "
-                    "stopped_q3, stopped_reached, strategy_seconds) "
+                    "stopped_q3, stopped_reached, strategy_seconds, versus, versus_ratio, versus_lo, versus_hi) "
                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-                    "?21, ?22)");
+                    "?21, ?22, ?23, ?24, ?25, ?26)");
     for (const TuneEvalSpace& s : table.spaces) {
         space.reset();
         space.bind(1, id).bind(2, s.name).bind(3, s.device).bind(4, s.kernel);
@@ -70,7 +71,14 @@ std::int64_t save_tune_eval(Store& store, const TuneEvalTable& table, const Tune
                 score.bind(col + 2, finite_or_null(n->q3)).bind(col + 3, static_cast<std::int64_t>(n->reached));
                 col += 4;
             }
-            score.bind(22, r.strategy_seconds).run();
+            score.bind(22, r.strategy_seconds);
+            if (r.versus.empty()) {
+                for (int c = 23; c <= 26; ++c) score.bind_null(c);
+            } else {
+                score.bind(23, r.versus).bind(24, finite_or_null(r.versus_ratio));
+                score.bind(25, finite_or_null(r.versus_lo)).bind(26, finite_or_null(r.versus_hi));
+            }
+            score.run();
         }
     }
     tx.commit();
@@ -114,7 +122,7 @@ std::optional<TuneEvalTable> load_tune_eval(const Store& store, std::int64_t id)
                      "SELECT space, strategy, score, score_sd, within10_q1, within10_median, within10_q3, "
                      "within10_reached, within5_q1, within5_median, within5_q3, within5_reached, optimum_q1, "
                      "optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, stopped_q3, stopped_reached, "
-                     "strategy_seconds FROM tune_eval_scores "
+                     "strategy_seconds, versus, versus_ratio, versus_lo, versus_hi FROM tune_eval_scores "
                      "WHERE eval_id = ?1 ORDER BY space, strategy");
     scores.bind(1, id);
     std::vector<std::pair<std::string, double>> sums;  // strategy, score sum; first-seen order
@@ -131,6 +139,12 @@ std::optional<TuneEvalTable> load_tune_eval(const Store& store, std::int64_t id)
             n->reached = static_cast<std::size_t>(scores.int64(col++));
         }
         r.strategy_seconds = scores.real(20);
+        if (!scores.is_null(21)) {
+            r.versus = scores.text(21);
+            r.versus_ratio = read_needed(scores, 22);
+            r.versus_lo = read_needed(scores, 23);
+            r.versus_hi = read_needed(scores, 24);
+        }
         auto sum = std::find_if(sums.begin(), sums.end(), [&](const auto& p) { return p.first == r.strategy; });
         if (sum == sums.end()) sum = sums.insert(sums.end(), {r.strategy, 0.0});
         sum->second += r.score;

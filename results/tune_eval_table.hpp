@@ -26,6 +26,12 @@ struct TuneEvalRow {
     // did not stop: ended at the optimum, or out of evaluations).
     EvaluationsNeeded stopped;
     double strategy_seconds = 0;  // mean wall time a run spent proposing
+    // For a strategy that reads a prior, beside its prior-free twin in the same table: the
+    // twin's name, and the evaluations to within 10% as median(this) / median(twin), with a 95%
+    // bootstrap interval over the seeds (infinite where too many runs never got there); an
+    // interval that holds 1 is a difference within the noise of the seeds. Empty when none.
+    std::string versus;
+    double versus_ratio = 0, versus_lo = 0, versus_hi = 0;
 };
 
 struct TuneEvalSpace {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <random>
 
 #include "core/errors.hpp"
 #include "results/statistics.hpp"
@@ -69,6 +70,37 @@ EvaluationsNeeded needed(std::vector<double> xs) {
     n.q3 = quantile_with_inf(xs, 0.75);
     n.reached = static_cast<std::size_t>(std::count_if(xs.begin(), xs.end(), [](double x) { return std::isfinite(x); }));
     return n;
+}
+
+// median(a) / median(b), a run that never got there counting as infinitely many evaluations:
+// infinite over infinite is 1 (both never did), anything else over infinite is 0.
+double median_ratio(std::vector<double> a, std::vector<double> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    const double x = quantile_with_inf(a, 0.5), y = quantile_with_inf(b, 0.5);
+    if (std::isinf(y)) return std::isinf(x) ? 1.0 : 0.0;
+    return x / y;
+}
+
+struct RatioEstimate {
+    double ratio = 0, lo = 0, hi = 0;
+};
+
+// The ratio of medians with its 95% percentile-bootstrap interval, each side's seeds resampled
+// with replacement on their own (runs of two strategies with one seed are not paired: their
+// searches share nothing but the seed's number). Seeded, so a table is reproducible.
+RatioEstimate bootstrap_median_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+    constexpr int kResamples = 2000;
+    std::mt19937_64 rng(20261125);
+    std::uniform_int_distribution<std::size_t> pick_a(0, a.size() - 1), pick_b(0, b.size() - 1);
+    std::vector<double> ratios, ra(a.size()), rb(b.size());
+    for (int i = 0; i < kResamples; ++i) {
+        for (double& x : ra) x = a[pick_a(rng)];
+        for (double& x : rb) x = b[pick_b(rng)];
+        ratios.push_back(median_ratio(ra, rb));
+    }
+    std::sort(ratios.begin(), ratios.end());
+    return {median_ratio(a, b), quantile_with_inf(ratios, 0.025), quantile_with_inf(ratios, 0.975)};
 }
 
 std::string file_name(const std::string& path) {
@@ -204,6 +236,11 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
     for (std::size_t task = 0; task < tasks; ++task) results[task] = results[copy_of[task]];
 
     std::vector<double> score_sums(strategies.size(), 0.0);
+    const auto within10_of = [&](std::size_t si, std::size_t ki) {
+        std::vector<double> xs;
+        for (std::size_t i = 0; i < options.seeds; ++i) xs.push_back(results[si * per_space + ki * options.seeds + i].within10);
+        return xs;
+    };
     for (std::size_t si = 0; si < spaces.size(); ++si) {
         for (std::size_t ki = 0; ki < strategies.size(); ++ki) {
             const std::size_t first = si * per_space + ki * options.seeds;
@@ -226,6 +263,17 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
             row.within5 = needed(w5);
             row.optimum = needed(wopt);
             row.stopped = needed(stopped);
+            if (uses_prior(strategies[ki])) {
+                const auto twin = std::find(strategies.begin(), strategies.end(), without_prior(strategies[ki]));
+                if (twin != strategies.end()) {
+                    const auto r = bootstrap_median_ratio(
+                        w10, within10_of(si, static_cast<std::size_t>(twin - strategies.begin())));
+                    row.versus = *twin;
+                    row.versus_ratio = r.ratio;
+                    row.versus_lo = r.lo;
+                    row.versus_hi = r.hi;
+                }
+            }
             score_sums[ki] += row.score;
             table.spaces[si].rows.push_back(std::move(row));
         }
@@ -251,6 +299,8 @@ std::string count_text(double x) {
 std::string needed_text(const EvaluationsNeeded& n) {
     return count_text(n.median) + " [" + count_text(n.q1) + ", " + count_text(n.q3) + "]";
 }
+
+std::string ratio_text(double x) { return std::isfinite(x) ? format("%.2f", x) : "inf"; }
 
 std::string seconds_text(double s) {
     if (s >= 1) return format("%.3g s", s);
@@ -283,10 +333,24 @@ std::string render_tune_eval(const TuneEvalTable& table) {
                           needed_text(r.within10).c_str(), needed_text(r.within5).c_str(),
                           needed_text(r.optimum).c_str(), stopped.c_str(), r.strategy_seconds * 1e3);
         }
+        for (const TuneEvalRow& r : s.rows)
+            if (!r.versus.empty())
+                out += format("  %s vs %s, evaluations to within 10%%: median ratio %s [%s, %s], %s\n",
+                              r.strategy.c_str(), r.versus.c_str(), ratio_text(r.versus_ratio).c_str(),
+                              ratio_text(r.versus_lo).c_str(), ratio_text(r.versus_hi).c_str(),
+                              r.versus_hi < 1   ? "faster beyond the noise"
+                              : r.versus_lo > 1 ? "slower beyond the noise"
+                                                : "within the noise");
         out += "\n";
     }
     out += "  * random: the exact baseline (expected evaluations, not simulated); evaluations are counted\n"
            "    until the first within 10% / within 5% / at the optimum; ms/run: time the strategy took\n";
+    const bool versus = std::any_of(table.spaces.begin(), table.spaces.end(), [](const TuneEvalSpace& s) {
+        return std::any_of(s.rows.begin(), s.rows.end(), [](const TuneEvalRow& r) { return !r.versus.empty(); });
+    });
+    if (versus)
+        out += "  median ratio: evaluations to within 10% with the prior over those without, and its 95%\n"
+               "    bootstrap interval over the seeds: below 1, the prior helped\n";
     if (table.stop_chance > 0)
         out += format("  the stopping rule was on (chance %g, as memwall tune --stop-chance): ", table.stop_chance) +
                "a run ends where it\n"

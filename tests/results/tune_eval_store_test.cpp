@@ -30,6 +30,11 @@ TEST(TuneEvalStore, RoundTripsTheTable) {
     // Replayed with the stopping rule: where it stopped random's runs (made up: it stops none).
     table.stop_chance = 0.05;
     table.spaces[0].rows[0].stopped = {12, 15, std::numeric_limits<double>::infinity(), 3};
+    // Compared with a twin (made up: exhaustive reads no prior), one bound infinite.
+    table.spaces[0].rows[1].versus = "random";
+    table.spaces[0].rows[1].versus_ratio = 0.5;
+    table.spaces[0].rows[1].versus_lo = 0.25;
+    table.spaces[0].rows[1].versus_hi = std::numeric_limits<double>::infinity();
     const std::int64_t id = save_tune_eval(store, table, {"", "host", "abc123", "memwall tune-eval x", "0.1"});
     EXPECT_FALSE(load_tune_eval(store, id + 1));
 
@@ -57,6 +62,11 @@ TEST(TuneEvalStore, RoundTripsTheTable) {
     EXPECT_TRUE(std::isinf(b.rows[1].stopped.q3));
     EXPECT_EQ(b.rows[1].stopped.reached, 3u);
     EXPECT_EQ(b.rows[0].stopped.reached, 0u);
+    EXPECT_EQ(b.rows[0].versus, "random");
+    EXPECT_DOUBLE_EQ(b.rows[0].versus_ratio, 0.5);
+    EXPECT_DOUBLE_EQ(b.rows[0].versus_lo, 0.25);
+    EXPECT_TRUE(std::isinf(b.rows[0].versus_hi));
+    EXPECT_TRUE(b.rows[1].versus.empty());
     ASSERT_EQ(back.mean_scores.size(), 2u);
     EXPECT_DOUBLE_EQ(back.mean_scores[1].second, table.mean_scores[0].second);
 }

@@ -147,6 +147,40 @@ TEST(TuneEval, ReplaysWithTheStoppingRuleAndSaysWhereItStopped) {
     EXPECT_THROW(tune_eval({&conv}, {"guided"}, options), UsageError);
 }
 
+TEST(TuneEval, ComparesAStrategyWithAPriorWithItsPriorFreeTwin) {
+    const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
+    TuneEvalOptions options;
+    options.seeds = 20;
+    // Without a prior guided searches as guided-online does: the same runs, a ratio of exactly 1,
+    // and an interval about it as wide as the seeds' spread.
+    TuneEvalTable table = tune_eval({&conv}, {"guided-online", "guided"}, options);
+    const TuneEvalRow& same = table.spaces[0].rows[1];
+    EXPECT_TRUE(table.spaces[0].rows[0].versus.empty());  // it reads no prior
+    EXPECT_EQ(same.versus, "guided-online");
+    EXPECT_EQ(same.versus_ratio, 1.0);
+    EXPECT_LT(same.versus_lo, 1.0);
+    EXPECT_GT(same.versus_hi, 1.0);
+    EXPECT_NE(render_tune_eval(table).find("guided vs guided-online, evaluations to within 10%: median ratio 1.00 ["),
+              std::string::npos);
+    EXPECT_NE(render_tune_eval(table).find("], within the noise\n"), std::string::npos);
+
+    // A prior that ranks as the target does: guided starts at the optimum, every seed.
+    const RecordedSpace elsewhere = twice_as_slow_elsewhere(conv);
+    options.priors = {&elsewhere};
+    table = tune_eval({&conv}, {"guided-online", "guided"}, options);
+    const TuneEvalRow& online = table.spaces[0].rows[0];
+    const TuneEvalRow& guided = table.spaces[0].rows[1];
+    EXPECT_EQ(guided.within10.median, 1.0);
+    EXPECT_DOUBLE_EQ(guided.versus_ratio, 1.0 / online.within10.median);
+    EXPECT_LE(guided.versus_lo, guided.versus_ratio);
+    EXPECT_GE(guided.versus_hi, guided.versus_ratio);
+    EXPECT_LT(guided.versus_hi, 1.0);
+    EXPECT_NE(render_tune_eval(table).find("faster beyond the noise"), std::string::npos);
+    // Without the twin there is nothing to compare with.
+    table = tune_eval({&conv}, {"random", "guided"}, options);
+    EXPECT_TRUE(table.spaces[0].rows[1].versus.empty());
+}
+
 TEST(TuneEval, GivesGuidedTheOtherDevicesRecordingsOfTheSameKernel) {
     const RecordedSpace conv = load_recorded_space(kData + "convolution_milo_A100_slice.json.gz");
     const RecordedSpace pnpoly = load_recorded_space(kData + "pnpoly_RTX_2080Ti_slice.json");
