@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "tuner/live/live_objective.hpp"
 #include "tuner/live/model_prior.hpp"
 #include "tuner/replay.hpp"
+#include "tuner/stored_session.hpp"
 #include "tuner/strategy.hpp"
 #include "tuner/tune_eval.hpp"
 #include "tuner/tuning_session.hpp"
@@ -28,8 +30,11 @@ namespace memwall::cli {
 
 namespace {
 
+// A recording file, or "DB#ID": session ID of a memwall database (a file named so is a file).
 RecordedSpace load_space(const std::string& path) {
-    RecordedSpace s = load_recorded_space(path);
+    const auto ref = std::filesystem::exists(path) ? std::nullopt : session_reference(path);
+    RecordedSpace s = ref ? recorded_space_from_session(Store::open(ref->database, Store::Mode::read_only), ref->session, path)
+                          : load_recorded_space(path);
     for (const auto& note : s.notes) std::cerr << path << ": " << note << "\n";
     return s;
 }
@@ -307,9 +312,10 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
                      "tunables not given are searched over a default range");
     tune->add_option("--device-model", a->device_model,
                      "cuda-emu: the GPU whose datasheet roofline predicts the time (default H100 SXM)");
-    tune->add_option("--replay", a->replay, "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz)");
+    tune->add_option("--replay", a->replay, "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz), or a stored session DB#ID");
     tune->add_option("--prior", a->priors,
-                     "recordings of the same kernel on other devices (Kernel Tuner cache, KTT JSON), which guided "
+                     "recordings of the same kernel on other devices (Kernel Tuner cache, KTT JSON, or a session DB#ID "
+                     "tuned elsewhere), which guided "
                      "learns from before measuring and trusts as far as they predict the measurements here")
         ->delimiter(',');
     tune->add_option("--strategy", a->strategy, "exhaustive, random, anneal, genetic, guided (counter-guided; given a recording's "
@@ -345,7 +351,7 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     auto files = std::make_shared<std::vector<std::string>>();
     auto strategies = std::make_shared<std::vector<std::string>>(strategy_names());
     auto opt = std::make_shared<TuneEvalOptions>();
-    eval->add_option("files", *files, "Kernel Tuner cache or KTT JSON files (.json, .json.gz)")->required();
+    eval->add_option("files", *files, "Kernel Tuner cache or KTT JSON files (.json, .json.gz), or stored sessions DB#ID")->required();
     eval->add_option("--strategy", *strategies, "strategies to compare (default: all)")->delimiter(',');
     eval->add_option("--seeds", opt->seeds, "seeds per strategy and space (default 100)");
     eval->add_option("--stop-chance", opt->stop_chance,

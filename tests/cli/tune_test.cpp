@@ -76,6 +76,27 @@ TEST(CliTune, ReplaysARecordedSpaceAndStoresTheSession) {
     EXPECT_NE(list.out.find("recorded on"), std::string::npos) << list.out;
 }
 
+// A stored session is a recorded space too: replayed, scored, or (from another device) a prior.
+TEST(CliTune, ReplaysAStoredSession) {
+    TempDir d;
+    const std::string pnpoly = fixtures + "pnpoly_RTX_2080Ti_slice.json";
+    ASSERT_EQ(run_memwall({"--db", "a.db", "tune", "--replay", pnpoly, "--strategy", "exhaustive"}, d.path).status, 0);
+    const Result r = run_memwall({"--db", "b.db", "tune", "--replay", "a.db#1", "--strategy", "random", "--budget", "5"}, d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("a.db#1: Pnpoly"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(recorded on NVIDIA GeForce RTX 2080 Ti)"), std::string::npos) << r.out;
+    EXPECT_EQ(query(d.path / "b.db", "SELECT source_file FROM tuning_sessions"), "a.db#1");
+    const Result eval = run_memwall({"--db", "b.db", "tune-eval", "a.db#1", "--strategy", "random", "--seeds", "2"}, d.path);
+    ASSERT_EQ(eval.status, 0) << eval.err;
+    EXPECT_NE(eval.out.find("a.db#1: Pnpoly on NVIDIA GeForce RTX 2080 Ti"), std::string::npos) << eval.out;
+
+    const Result same = run_memwall({"--db", "b.db", "tune", "--replay", pnpoly, "--prior", "a.db#1"}, d.path);
+    EXPECT_EQ(same.status, 2);
+    EXPECT_NE(same.err.find("a prior comes from another device"), std::string::npos) << same.err;
+    EXPECT_EQ(run_memwall({"--db", "b.db", "tune", "--replay", "a.db#7"}, d.path).err,
+              "memwall: error: a.db#7: no tuning session 7 in the database\n");
+}
+
 // A KTT recording carries counters, so guided gets its prior from the file itself.
 TEST(CliTune, GuidedReplaysWithTheRecordingsCounters) {
     TempDir d;
