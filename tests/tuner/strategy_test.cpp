@@ -97,11 +97,18 @@ TEST(Strategies, GuidedWithoutAPriorOrWithAnEmptyOneSearchesAsGuidedOnline) {
     }
 }
 
-TEST(Strategies, GuidedWithAPriorStartsWhereItPredictsLeastWork) {
+TEST(Strategies, GuidedWithAPriorStartsWhereItPredictsLeastWorkInRegionsApart) {
     const RecordedSpace rs = testing::synthetic_space();
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-        const Trace t = run(rs, "guided", seed, 1);
-        EXPECT_EQ(rs.space.config(t.entries[0].config)[0], 4);  // x = 4: least work
+        const Trace t = run(rs, "guided", seed, 3);
+        ASSERT_EQ(t.entries.size(), 3u);
+        // x = 4: least work, each time; the prior says nothing of y and z, so the three differ
+        // from one another in both (at least two of the three parameters).
+        for (std::size_t i = 0; i < 3; ++i) {
+            EXPECT_EQ(rs.space.config(t.entries[i].config)[0], 4);
+            for (std::size_t j = 0; j < i; ++j)
+                EXPECT_GE(TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)), 2);
+        }
     }
 }
 

@@ -13,8 +13,8 @@
 //
 // Given a Prior: KTT's offline knowledge in exact form (device-independent counts of every
 // configuration, where the source has them) and other devices' recordings of the same kernel,
-// it starts from the configuration the prior predicts fastest instead of random ones, and its
-// model learns from the measured times how the prior maps to this device, and how far to trust it.
+// it starts from the configurations the prior predicts fastest instead of random ones (a few, far
+// apart: the fastest region elsewhere need not be the fastest here), and its model learns from the measured times how the prior maps to this device, and how far to trust it.
 //
 // The stopping rule asks the same model for the chance that the most promising unevaluated
 // configuration is faster than the best by more than the noise (probability of improvement,
@@ -36,7 +36,7 @@ namespace memwall {
 
 namespace {
 
-constexpr std::size_t kInitial = 3;         // random configurations before the first model, without a prior
+constexpr std::size_t kInitial = 3;         // configurations before the first model: random, or far apart by the prior
 constexpr std::size_t kRefitDivisor = 25;   // refit after max(1, n / kRefitDivisor) new evaluations
 constexpr std::size_t kGlobalSample = 500;  // random candidates of a global step
 constexpr std::size_t kElite = 3;           // best configurations whose neighbourhoods are searched
@@ -54,7 +54,8 @@ public:
         : space_(space), rng_(seed), model_(space, prior) {}
 
     std::optional<std::size_t> propose(const History& h) override {
-        if (model_.has_prior() && h.evaluations() == 0) return least_work(h);
+        if (model_.has_prior() && h.evaluations() < kInitial)
+            if (auto c = least_work(h)) return c;
         if ((!model_.has_prior() && h.evaluations() < kInitial) || !h.best_config())
             return search::random_unevaluated(h, rng_);
         if (h.evaluations() >= next_fit_) fit(h);
@@ -120,19 +121,31 @@ private:
         return out;
     }
 
-    // The unevaluated configuration the prior alone predicts fastest; ties broken at random.
+    // The unevaluated configuration the prior alone predicts fastest, among those that differ
+    // from every one evaluated in at least half of the varying parameters (a prior from another
+    // device may rank one region first that is not the fastest here: the first few start in
+    // different regions); ties broken at random. nullopt when none is that far.
     std::optional<std::size_t> least_work(const History& h) {
+        std::size_t varying = 0;
+        for (const auto& p : space_.parameters()) varying += p.values.size() > 1 ? 1 : 0;
+        const int apart = static_cast<int>((varying + 1) / 2);
+        std::vector<const Config*> evaluated;
+        for (std::size_t i = 0; i < h.evaluations(); ++i) evaluated.push_back(&space_.config(h.entry(i).config));
         std::optional<std::size_t> pick;
         double pick_work = 0;
         std::size_t ties = 0;
         for (std::size_t c = 0; c < space_.size(); ++c) {
             if (h.evaluated(c)) continue;
             const double w = model_.log_work(c);
+            if (pick && w > pick_work) continue;
+            if (std::any_of(evaluated.begin(), evaluated.end(),
+                            [&](const Config* e) { return TuningSpace::hamming(*e, space_.config(c)) < apart; }))
+                continue;
             if (!pick || w < pick_work) {
                 pick = c;
                 pick_work = w;
                 ties = 1;
-            } else if (w == pick_work && std::uniform_int_distribution<std::size_t>(0, ties++)(rng_) == 0) {
+            } else if (std::uniform_int_distribution<std::size_t>(0, ties++)(rng_) == 0) {
                 pick = c;
             }
         }
