@@ -117,16 +117,12 @@ RecordedSpace parse_kernel_tuner_cache(std::string text, std::string_view origin
         parameters.push_back(std::move(p));
     }
 
-    struct Row {
-        Config config;
-        Evaluation eval;
-    };
-    std::vector<Row> rows;
+    std::vector<RecordedRow> rows;
     rows.reserve(cache.size());
     for (const auto& [key, entry] : cache.items()) {
         const std::string at = where + ": cache entry \"" + key + "\"";
         if (!entry.is_object()) throw InputError(at + " is not an object");
-        Row row{Config(parameters.size()), {}};
+        RecordedRow row{Config(parameters.size()), {}};
         for (std::size_t p = 0; p < parameters.size(); ++p) {
             auto v = entry.find(parameters[p].name);
             if (v == entry.end()) throw InputError(at + ": no value for '" + parameters[p].name + "'");
@@ -160,20 +156,7 @@ RecordedSpace parse_kernel_tuner_cache(std::string text, std::string_view origin
     }
     if (rows.empty()) throw InputError(where + ": the cache holds no configuration");
 
-    // Parameter order, like a nested loop: deterministic, and what exhaustive search walks.
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.config < b.config; });
-    auto last = std::unique(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.config == b.config; });
-    if (last != rows.end()) {
-        rs.notes.push_back(std::to_string(rows.end() - last) + " entries repeat a configuration; kept the first");
-        rows.erase(last, rows.end());
-    }
-    std::vector<Config> configs;
-    configs.reserve(rows.size());
-    for (Row& r : rows) {
-        configs.push_back(std::move(r.config));
-        rs.results.push_back(std::move(r.eval));
-    }
-    rs.space = TuningSpace(std::move(parameters), std::move(configs));
+    set_recorded_rows(rs, std::move(parameters), std::move(rows), "entries");
     return rs;
 }
 

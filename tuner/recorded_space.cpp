@@ -25,6 +25,26 @@ double RecordedSpace::optimum_seconds() const {
     return best;
 }
 
+void set_recorded_rows(RecordedSpace& rs, std::vector<Parameter> parameters, std::vector<RecordedRow> rows,
+                       const std::string& rows_named) {
+    const auto by_config = [](const RecordedRow& a, const RecordedRow& b) { return a.config < b.config; };
+    std::stable_sort(rows.begin(), rows.end(), by_config);
+    const auto last =
+        std::unique(rows.begin(), rows.end(), [](const RecordedRow& a, const RecordedRow& b) { return a.config == b.config; });
+    if (last != rows.end()) {
+        rs.notes.push_back(std::to_string(rows.end() - last) + " " + rows_named + " repeat a configuration; kept the first");
+        rows.erase(last, rows.end());
+    }
+    std::vector<Config> configs;
+    configs.reserve(rows.size());
+    rs.results.clear();
+    for (RecordedRow& r : rows) {
+        configs.push_back(std::move(r.config));
+        rs.results.push_back(std::move(r.eval));
+    }
+    rs.space = TuningSpace(std::move(parameters), std::move(configs));
+}
+
 std::string read_maybe_gzipped(const std::string& path) {
     // gzread passes uncompressed files through unchanged.
     errno = 0;

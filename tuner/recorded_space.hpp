@@ -27,6 +27,18 @@ struct RecordedSpace {
     double optimum_seconds() const;
 };
 
+// One configuration an importer read, with its result.
+struct RecordedRow {
+    Config config;
+    Evaluation eval;
+};
+
+// Sets rs.space and rs.results from the rows: in parameter order (as a nested loop, and
+// exhaustive search, walks them), the first row of a repeated configuration kept, with a note
+// saying how many `rows_named` ("entries", "trials") repeated one.
+void set_recorded_rows(RecordedSpace& rs, std::vector<Parameter> parameters, std::vector<RecordedRow> rows,
+                       const std::string& rows_named);
+
 // Reads a Kernel Tuner cache (.json or .json.gz; either error encoding; a file left
 // unterminated by an interrupted run is repaired as Kernel Tuner does) or a KTT JSON output
 // file (.json or .json.gz), telling them apart by content. Throws InputError with one line

@@ -55,14 +55,10 @@ RecordedSpace recorded_space_from_session(const Store& store, std::int64_t sessi
     }
     for (Parameter& p : parameters) std::sort(p.values.begin(), p.values.end(), importer::value_less);
 
-    struct Row {
-        Config config;
-        Evaluation eval;
-    };
-    std::vector<Row> rows;
+    std::vector<RecordedRow> rows;
     for (std::size_t i = 0; i < stored.size(); ++i) {
         const TrialRecord& t = stored[i];
-        Row row{Config(parameters.size()), {}};
+        RecordedRow row{Config(parameters.size()), {}};
         for (std::size_t p = 0; p < parameters.size(); ++p)
             row.config[p] = static_cast<std::uint16_t>(
                 *importer::index_of(parameters[p].values, *importer::value_of(configs[i][parameters[p].name])));
@@ -81,20 +77,9 @@ RecordedSpace recorded_space_from_session(const Store& store, std::int64_t sessi
         e.cost_seconds = t.cost_seconds;
         rows.push_back(std::move(row));
     }
-    // Parameter order, as the importers give it; the first trial of a configuration (a session
-    // measures each once, and folds its confirmations into that trial).
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.config < b.config; });
-    const auto last = std::unique(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.config == b.config; });
-    if (last != rows.end()) {
-        rs.notes.push_back(std::to_string(rows.end() - last) + " trials repeat a configuration; kept the first");
-        rows.erase(last, rows.end());
-    }
-    std::vector<Config> space_configs;
-    for (Row& r : rows) {
-        space_configs.push_back(std::move(r.config));
-        rs.results.push_back(std::move(r.eval));
-    }
-    rs.space = TuningSpace(std::move(parameters), std::move(space_configs));
+    // A session measures each configuration once and folds its confirmations into that trial,
+    // so a repeat is a damaged or hand-made database: its first trial counts.
+    set_recorded_rows(rs, std::move(parameters), std::move(rows), "trials");
     return rs;
 }
 
