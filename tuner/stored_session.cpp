@@ -36,22 +36,23 @@ RecordedSpace recorded_space_from_session(const Store& store, std::int64_t sessi
     rs.kernel = summary->info.family.empty() ? summary->info.variant : summary->info.family + "/" + summary->info.variant;
 
     // Each trial's configuration, by name, and the values each name took.
-    std::vector<nlohmann::json> configs;
+    std::vector<std::vector<Value>> configs;  // [trial][parameter]
     std::vector<Parameter> parameters;
     for (const TrialRecord& t : stored) {
         const std::string at = rs.origin + ": trial " + std::to_string(t.index);
-        nlohmann::json c = nlohmann::json::parse(t.config, nullptr, false);
+        const nlohmann::json c = nlohmann::json::parse(t.config, nullptr, false);
         if (!c.is_object() || c.empty()) throw InputError(at + ": the configuration is not a JSON object of values");
         if (configs.empty())
             for (const auto& [name, v] : c.items()) parameters.push_back({name, {}});
         if (c.size() != parameters.size()) throw InputError(at + ": its parameters differ from the first trial's");
+        std::vector<Value>& values = configs.emplace_back();
         for (Parameter& p : parameters) {
             const auto v = c.find(p.name);
-            const auto value = v == c.end() ? std::nullopt : importer::value_of(*v);
+            auto value = v == c.end() ? std::nullopt : importer::value_of(*v);
             if (!value) throw InputError(at + ": no number or string for '" + p.name + "'");
             if (!importer::index_of(p.values, *value)) p.values.push_back(*value);
+            values.push_back(std::move(*value));
         }
-        configs.push_back(std::move(c));
     }
     for (Parameter& p : parameters) std::sort(p.values.begin(), p.values.end(), importer::value_less);
 
@@ -60,8 +61,7 @@ RecordedSpace recorded_space_from_session(const Store& store, std::int64_t sessi
         const TrialRecord& t = stored[i];
         RecordedRow row{Config(parameters.size()), {}};
         for (std::size_t p = 0; p < parameters.size(); ++p)
-            row.config[p] = static_cast<std::uint16_t>(
-                *importer::index_of(parameters[p].values, *importer::value_of(configs[i][parameters[p].name])));
+            row.config[p] = static_cast<std::uint16_t>(*importer::index_of(parameters[p].values, configs[i][p]));
         const auto status = eval_status_from(t.status);
         if (!status) throw InputError(rs.origin + ": trial " + std::to_string(t.index) + ": unknown status '" + t.status + "'");
         Evaluation& e = row.eval;

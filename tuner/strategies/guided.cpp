@@ -14,7 +14,8 @@
 // Given a Prior: KTT's offline knowledge in exact form (device-independent counts of every
 // configuration, where the source has them) and other devices' recordings of the same kernel,
 // it starts from the configurations the prior predicts fastest instead of random ones (a few, far
-// apart: the fastest region elsewhere need not be the fastest here), and its model learns from the measured times how the prior maps to this device, and how far to trust it.
+// apart: the fastest region elsewhere need not be the fastest here), and its model learns from
+// the measured times how the prior maps to this device, and how far to trust it.
 //
 // The stopping rule asks the same model for the chance that the most promising unevaluated
 // configuration is faster than the best by more than the noise (probability of improvement,
