@@ -37,6 +37,7 @@ private:
     std::vector<std::vector<double>> effect_;  // per parameter and value index
     std::vector<std::vector<double>> count_;   // measurements per parameter and value index
     std::vector<double> scale_;                // per parameter: variance of its effects
+    double residual_var_ = 0;                  // of the targets about the fit, per measurement
 };
 
 // Penalties for exact targets such as counts: their effects are smoothed and shrunk only lightly.
