@@ -140,7 +140,7 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
         if (!std::isnan(trace.entries[i].improvement_chance)) judged = i;
     if (judged)
         std::cout << "stopping rule: after " << *judged + 1 << " evaluations, a " << percent(trace.entries[*judged].improvement_chance)
-                  << " chance that the most promising unmeasured configuration is more than " << percent(trace.noise)
+                  << " chance that an unmeasured configuration is more than " << percent(trace.noise)
                   << " faster than the best (stops below " << percent(a.stop_chance) << ")\n";
     else if (stops_by_rule(a))
         std::cout << "stopping rule: not judged (too few evaluations)\n";
@@ -324,8 +324,8 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
                      "measurements: unique configurations, plus --confirm's (0: no limit; default: none for guided, "
                      "which stops by the rule of --stop-chance, 100 for the other strategies)");
     tune->add_option("--stop-chance", a->stop_chance,
-                     "guided stops when its model gives the most promising unmeasured configuration less than this "
-                     "chance to beat the best by more than the measurements' noise (default 0.05; 0: off)")
+                     "guided stops when its model gives the unmeasured configurations less than this chance "
+                     "that any beats the best by more than the measurements' noise (default 0.05; 0: off)")
         ->check(CLI::Range(0.0, 1.0));
     tune->add_option("--confirm", a->confirm,
                      "measured times: measure the fastest N (within 10%) twice more at the end and keep each "

@@ -114,9 +114,9 @@ std::optional<double> relative_spread(const Evaluation& e) {
 }
 
 double margin_of(std::vector<double> spreads) {
-    if (spreads.empty()) return min_noise_margin;
+    if (spreads.empty()) return noise_margin_per_spread * min_noise;
     std::sort(spreads.begin(), spreads.end());
-    return std::max(min_noise_margin, quantile_sorted(spreads, 0.5));
+    return noise_margin_per_spread * std::max(min_noise, quantile_sorted(spreads, 0.5));
 }
 
 }  // namespace

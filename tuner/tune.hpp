@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,10 +22,10 @@ struct Budget {
     std::size_t evaluations = 0;  // measurements: unique configurations, plus confirmations; 0: no limit
     double seconds = 0;           // evaluation cost plus strategy time; 0: no limit
     std::size_t stale = 0;        // stop after this many evaluations without a better time; 0: never
-    // The stopping rule: stop when the strategy's model puts the chance that the most promising
-    // configuration not yet evaluated beats the best by more than the noise (noise_margin) below
-    // this, once the best has held (not beaten by more than the noise) for at least half of the
-    // evaluations; 0: never. Strategies without a model (all but guided) never stop by it.
+    // The stopping rule: stop when the strategy's model puts the chance that a configuration not
+    // yet evaluated beats the best by more than the noise (noise_margin) below this, once the
+    // best has held (not beaten by more than the noise) for at least half of the evaluations;
+    // 0: never. Strategies without a model (all but guided) never stop by it.
     double stop_chance = 0;
 };
 
@@ -51,9 +52,9 @@ struct TraceEntry {
     // Each measurement's time: one, or more when confirmed (evaluation.seconds is their median,
     // evaluation.samples all their samples, evaluation.cost_seconds their total cost).
     std::vector<double> times;
-    // With the stopping rule on: the chance, after this evaluation, that the most promising
-    // unevaluated configuration beats the best by more than the noise; NaN when the strategy
-    // could not judge it (yet).
+    // With the stopping rule on: the chance, after this evaluation, that an unevaluated
+    // configuration beats the best by more than the noise; NaN when the strategy could not
+    // judge it (yet).
     double improvement_chance = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -103,17 +104,20 @@ public:
     // The next configuration to evaluate, never one already evaluated; nullopt when the
     // strategy has nothing left to try.
     virtual std::optional<std::size_t> propose(const History& history) = 0;
-    // The chance, as the strategy's model sees it, that the most promising configuration not yet
-    // evaluated is faster than the best so far by more than `margin` (relative: 0.01 = 1%);
-    // nullopt for a strategy without a model, or with too few evaluations to judge.
+    // The chance, as the strategy's model sees it, that a configuration not yet evaluated is
+    // faster than the best so far by more than `margin` (relative: 0.01 = 1%); nullopt for a
+    // strategy without a model, or with too few evaluations to judge.
     virtual std::optional<double> improvement_chance(const History&, double /*margin*/) { return std::nullopt; }
 };
 
-// The stopping rule's margin: the relative difference the measurements cannot tell apart. That
-// is the median, over the ok evaluations with several samples, of their samples' robust relative
-// spread (IQR / 1.349 / median), and never below min_noise_margin (recorded and predicted
-// times, or a quiet machine, still differ by that much between runs and builds).
-inline constexpr double min_noise_margin = 0.01;
+// The stopping rule's margin: the relative difference that two measurements of one
+// configuration exceed only by chance 1 time in 20 (1.96 sqrt(2) times one measurement's spread,
+// the spread of their difference); a smaller one the measurements cannot tell from noise. One
+// measurement's spread is the median, over the ok evaluations with several samples, of their
+// samples' robust relative spread (IQR / 1.349 / median), and never below min_noise (recorded
+// and predicted times, or a quiet machine, still differ by that much between runs and builds).
+inline constexpr double min_noise = 0.01;
+inline constexpr double noise_margin_per_spread = 1.96 * std::numbers::sqrt2;
 double noise_margin(const Trace& trace);
 
 // What a caller sees while tune() runs; each may be empty.

@@ -120,9 +120,9 @@ TEST(Tune, TheStoppingRuleStopsWhenTheChanceOfABetterConfigurationIsSmall) {
     EXPECT_TRUE(std::isnan(t.entries[0].improvement_chance));
     EXPECT_DOUBLE_EQ(t.entries[1].improvement_chance, 0.5);
     EXPECT_DOUBLE_EQ(t.entries[3].improvement_chance, 0.04);
-    // Recorded times carry no samples to measure noise by: the margin is the floor.
-    EXPECT_EQ(s.margins, std::vector<double>(4, min_noise_margin));
-    EXPECT_DOUBLE_EQ(t.noise, min_noise_margin);
+    // Recorded times carry no samples to measure noise by: the margin is that of the floor.
+    EXPECT_EQ(s.margins, std::vector<double>(4, noise_margin_per_spread * min_noise));
+    EXPECT_DOUBLE_EQ(t.noise, noise_margin_per_spread * min_noise);
 
     // Off, the rule is never asked; the budget stays the hard cap when it is on.
     Judging off({0.0, 0.0, 0.0});
@@ -150,7 +150,7 @@ TEST(Tune, TheStoppingRuleWaitsUntilTheBestHasHeldForHalfTheEvaluations) {
     EXPECT_EQ(t.stop_reason, "improvement unlikely");
 }
 
-TEST(Tune, TheNoiseMarginIsTheMeasurementsTypicalSpread) {
+TEST(Tune, TheNoiseMarginIsWhatTwoMeasurementsOfTheTypicalSpreadRarelyExceed) {
     Trace t;
     const auto add = [&](std::vector<double> samples, EvalStatus status = EvalStatus::ok) {
         TraceEntry e;
@@ -159,20 +159,21 @@ TEST(Tune, TheNoiseMarginIsTheMeasurementsTypicalSpread) {
         e.evaluation.samples = std::move(samples);
         t.entries.push_back(e);
     };
-    EXPECT_DOUBLE_EQ(noise_margin(t), min_noise_margin);
+    EXPECT_DOUBLE_EQ(noise_margin(t), noise_margin_per_spread * min_noise);
+    EXPECT_NEAR(noise_margin_per_spread, 2.77, 0.01);  // 1.96 sd of the difference of two measurements
     // Robust relative spreads: IQR / 1.349 / median.
     add({0.96, 0.98, 1.00, 1.02, 1.04});                    // 0.04 / 1.349 = 0.0297
     add({1.99, 1.995, 2.00, 2.005, 2.01});                  // 0.01 / 1.349 / 2 = 0.0037
     add({9.0, 10.0, 11.0, 12.0, 13.0});                     // 2 / 1.349 / 11 = 0.135
     add({5.0});                                             // one sample: no spread
     add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);    // failed: not counted
-    EXPECT_NEAR(noise_margin(t), 0.04 / 1.349, 1e-9);       // the median of the three
+    EXPECT_NEAR(noise_margin(t), noise_margin_per_spread * 0.04 / 1.349, 1e-9);  // the median of the three
     Trace quiet;
     TraceEntry e;
     e.evaluation.seconds = 1;
     e.evaluation.samples = {1.0, 1.0001, 1.0002, 1.0003};
     quiet.entries.push_back(e);
-    EXPECT_DOUBLE_EQ(noise_margin(quiet), min_noise_margin);
+    EXPECT_DOUBLE_EQ(noise_margin(quiet), noise_margin_per_spread * min_noise);
 }
 
 TEST(Tune, RejectsAStrategyThatProposesTwice) {
