@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "tuner/live/live_objective.hpp"
 #include "tuner/live/model_prior.hpp"
 #include "results/statistics.hpp"
@@ -103,14 +105,20 @@ int main(int argc, char** argv) {
     LiveObjective objective(target, mh, LiveOptions{});
 
     // 1. Exhaustive.
+    // A live count of the measurements on a terminal; in a log it would only pile up.
+    const bool terminal = isatty(STDERR_FILENO);
     TuneHooks progress;
-    progress.evaluated = [](const Trace& t) {
-        std::fprintf(stderr, "\rmeasured %zu", t.entries.size());
-        std::fflush(stderr);
+    if (terminal)
+        progress.evaluated = [](const Trace& t) {
+            std::fprintf(stderr, "\rmeasured %zu", t.entries.size());
+            std::fflush(stderr);
+        };
+    const auto clear_progress = [terminal] {
+        if (terminal) std::fputs("\r\033[K", stderr);
     };
     auto exhaustive = make_strategy("exhaustive", target.space, 1);
     const Trace full = tune(objective, *exhaustive, {}, progress);
-    std::fputs("\r\033[K", stderr);
+    clear_progress();
     RecordedSpace record;
     record.origin = "exhaustive";
     record.space = target.space;
@@ -146,7 +154,7 @@ int main(int argc, char** argv) {
     for (int seed = 1; seed <= live_seeds; ++seed) {
         auto guided = make_strategy("guided", target.space, static_cast<std::uint64_t>(seed), &prior);
         const Trace t = tune(objective, *guided, rule, progress);
-        std::fputs("\r\033[K", stderr);
+        clear_progress();
         const auto best = t.best();
         if (!best) {
             std::printf("  %-4d no configuration succeeded\n", seed);
