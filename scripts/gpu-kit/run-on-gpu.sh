@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # memwall's GPU path on a GPU machine, from the unpacked kit (build-bundle.sh): writes the results
 # database and a Markdown report to OUTDIR (docs/gpu.md).
-#   ./run-on-gpu.sh OUTDIR [PART...]
+#   ./run-on-gpu.sh [--within SECONDS] OUTDIR [PART...]
 # PARTs (default all, in this order): device tests run compare ncu sdpa tune. A later call with
 # the same OUTDIR adds to its database and report, so the parts can be split across calls.
 # Exit status: 0 when it ran (the report says what failed), 2 on a usage error, 3 when there is no
 # GPU here (nothing is run). Each step has a time limit and appends to the report as it ends, so a
-# run cut short still leaves what it measured.
+# run cut short still leaves what it measured. --within SECONDS fits the whole run into a lease:
+# each step's limit is cut to the time left (less a reserve for the report), and a step with too
+# little left is skipped and said so.
 set -uo pipefail
 kit="$(cd "$(dirname "$0")" && pwd)"
-[ $# -ge 1 ] || { echo "usage: run-on-gpu.sh OUTDIR [device|tests|run|compare|ncu|sdpa|tune ...]" >&2; exit 2; }
+usage="usage: run-on-gpu.sh [--within SECONDS] OUTDIR [device|tests|run|compare|ncu|sdpa|tune ...]"
+within=0
+if [ "${1:-}" = --within ]; then
+  [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "run-on-gpu: --within takes a whole number of seconds" >&2; exit 2; }
+  within="$2"
+  shift 2
+fi
+[ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
 out="$1"
 shift
 parts=("$@")
@@ -39,9 +48,20 @@ report="$out/report.md"
 section() { printf '\n## %s\n\n' "$1" >> "$report"; }
 fenced() { { echo '```'; cat; echo '```'; } >> "$report"; }
 # step NAME SECONDS COMMAND...: runs it with a limit, its output to logs/NAME.log; says how it ended.
+# Under --within, the limit is at most the time left less 15 s for the report; with under 20 s
+# left the step is skipped (status 124, as if it had hit its limit).
 step() {
   local name="$1" limit="$2"; shift 2
   local t0=$SECONDS
+  if [ "$within" -gt 0 ]; then
+    local left=$((within - SECONDS - 15))
+    if [ "$left" -lt 5 ]; then
+      echo "$name: skipped, the run's ${within} s were spent" >> "$out/logs/steps.txt"
+      : > "$out/logs/$name.log"
+      return 124
+    fi
+    [ "$left" -lt "$limit" ] && limit="$left"
+  fi
   timeout --kill-after=10 "$limit" "$@" > "$out/logs/$name.log" 2>&1
   local rc=$?
   local how="exit $rc"
