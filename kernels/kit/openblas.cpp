@@ -10,11 +10,15 @@ namespace memwall::kit::openblas {
 
 namespace {
 
+// The build's OpenBLAS (the OpenMP one, found by pkg-config) first; else any by its soname, as
+// the loader finds it (LD_LIBRARY_PATH: a relocated memwall, such as the GPU kit's, carries its
+// own copy).
 void* library() {
     static void* const lib = [] {
-        void* l = dlopen(MEMWALL_OPENBLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-        if (!l) throw std::runtime_error("cannot load OpenBLAS: " + std::string(dlerror()));
-        return l;
+        if (void* l = dlopen(MEMWALL_OPENBLAS_LIBRARY, RTLD_NOW | RTLD_LOCAL)) return l;
+        const std::string first = dlerror();
+        if (void* l = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL)) return l;
+        throw std::runtime_error("cannot load OpenBLAS: " + first + "; " + std::string(dlerror()));
     }();
     return lib;
 }
@@ -22,7 +26,7 @@ void* library() {
 template <class F>
 F symbol(const char* name) {
     auto f = reinterpret_cast<F>(dlsym(library(), name));
-    if (!f) throw std::runtime_error(std::string(MEMWALL_OPENBLAS_LIBRARY) + " lacks " + name);
+    if (!f) throw std::runtime_error(std::string("OpenBLAS lacks ") + name);
     return f;
 }
 
