@@ -17,6 +17,7 @@ namespace {
 using memwall::emu::detail::Arena;
 
 thread_local cudaError_t last_error = cudaSuccess;
+thread_local unsigned long long waits = 0;
 
 cudaError_t result(cudaError_t e) {
     if (e != cudaSuccess) last_error = e;
@@ -25,7 +26,15 @@ cudaError_t result(cudaError_t e) {
 
 bool on_device(const void* p, std::size_t bytes) { return Arena::instance().holds(p, bytes); }
 
+// A call that would make the host wait for the device (memwall::emu::host_waits).
+cudaError_t waited(cudaError_t e) {
+    ++waits;
+    return e;
+}
+
 }  // namespace
+
+unsigned long long memwall::emu::host_waits() { return waits; }
 
 const char* cudaGetErrorName(cudaError_t error) {
     switch (error) {
@@ -59,7 +68,7 @@ cudaError_t cudaGetLastError() {
 
 cudaError_t cudaPeekAtLastError() { return last_error; }
 
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() { return waited(cudaSuccess); }
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
     if (!ptr) return result(cudaErrorInvalidValue);
@@ -69,7 +78,7 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
 
 cudaError_t cudaFree(void* ptr) {
     if (!ptr) return cudaSuccess;
-    return Arena::instance().release(ptr) ? cudaSuccess : result(cudaErrorInvalidDevicePointer);
+    return waited(Arena::instance().release(ptr) ? cudaSuccess : result(cudaErrorInvalidDevicePointer));
 }
 
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned int flags) {
@@ -95,7 +104,10 @@ cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int fla
     return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+namespace {
+
+// The copy itself, which every variant of cudaMemcpy makes.
+cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
     if (bytes == 0) return cudaSuccess;
     if (!dst || !src) return result(cudaErrorInvalidValue);
     bool ok = true;
@@ -112,9 +124,28 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
     return cudaSuccess;
 }
 
+bool crosses(const void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+    if (kind == cudaMemcpyDefault) return on_device(dst, bytes) != on_device(src, bytes);
+    return kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToHost;
+}
+
+}  // namespace
+
+// A synchronous copy between host and device waits for the work queued before it; one within
+// the device does not (CUDA's "API synchronization behavior").
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+    const bool waits = bytes > 0 && crosses(dst, src, bytes, kind);
+    const cudaError_t e = copy(dst, src, bytes, kind);
+    return waits ? waited(e) : e;
+}
+
+// An asynchronous copy into pageable host memory returns only once it has completed.
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t) {
-    return cudaMemcpy(dst, src, bytes, kind);
+    const bool waits = bytes > 0 && crosses(dst, src, bytes, kind) && !on_device(dst, bytes) &&
+                       !Arena::host().holds(dst, bytes);
+    const cudaError_t e = copy(dst, src, bytes, kind);
+    return waits ? waited(e) : e;
 }
 
 cudaError_t cudaMemset(void* ptr, int value, std::size_t bytes) {
@@ -140,7 +171,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return waited(cudaSuccess); }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned int) {
     return event ? cudaSuccess : result(cudaErrorInvalidResourceHandle);
@@ -172,7 +203,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-    return event ? cudaSuccess : result(cudaErrorInvalidResourceHandle);
+    return waited(event ? cudaSuccess : result(cudaErrorInvalidResourceHandle));
 }
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 
+#include "cuda_emu/host_waits.hpp"
 #include "cuda_emu/vector_types.hpp"
 
 // Values as in CUDA's driver_types.h.
@@ -101,3 +102,4 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 // Host wall time between two recorded events, in milliseconds.
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+

@@ -21,6 +21,10 @@ public:
     // std::runtime_error on CUDA errors or when the spinning kernel timed out before the host
     // released it.
     double seconds(const std::function<void()>& enqueue);
+    // The same for work that makes the host wait for the device (kit::CudaKernel::waits_on_host):
+    // no spinning kernel, which such work would deadlock, so the gaps between its launches are
+    // timed too (nvbench's `sync` tag).
+    double seconds_waiting(const std::function<void()>& enqueue);
     // Enqueues the L2 flush alone: a memset over an L2-sized buffer.
     void flush_l2();
     // The flush, then a read of a second L2-sized buffer, so that the memset's dirty lines are

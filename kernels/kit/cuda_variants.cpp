@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "cuda_emu/host_waits.hpp"
 #include "cuda_emu/traffic.hpp"
 #ifdef MEMWALL_HAVE_CUDA
 #include "gpu/cold_timer.hpp"
@@ -61,13 +62,20 @@ private:
 // last run(), the one the harness checks. Its times are emulation times, never GPU times.
 class EmuInstance final : public DeviceInstance {
 public:
-    using DeviceInstance::DeviceInstance;
+    EmuInstance(std::string kernel, bool waits_on_host, const Workload& w, std::unique_ptr<DeviceCase> device,
+                Checker check)
+        : DeviceInstance(w, std::move(device), std::move(check)), kernel_(std::move(kernel)),
+          waits_on_host_(waits_on_host) {}
     void run() override {
+        const auto waits = emu::host_waits();
         {
             emu::TrafficScope scope;
             device().forward();
             traffic_ = scope.stats();
         }
+        if (!waits_on_host_ && emu::host_waits() != waits)
+            throw std::logic_error(kernel_ + ": its forward pass makes the host wait for the device, which would " +
+                                   "deadlock the cold timer on a GPU; its CudaKernel must set waits_on_host");
         download();
     }
     double run_timed() override {
@@ -78,6 +86,8 @@ public:
     std::vector<Counter> measured_counters() const override { return emu::traffic_counters(traffic_); }
 
 private:
+    std::string kernel_;
+    bool waits_on_host_;
     emu::TrafficStats traffic_;
 };
 
@@ -86,13 +96,17 @@ private:
 // case. Not yet run on a GPU.
 class GpuInstance final : public DeviceInstance {
 public:
-    GpuInstance(const std::string& range, const Workload& w, std::unique_ptr<DeviceCase> device, Checker check)
-        : DeviceInstance(w, std::move(device), std::move(check)), range_(range) {}
+    GpuInstance(const std::string& range, bool waits_on_host, const Workload& w, std::unique_ptr<DeviceCase> device,
+                Checker check)
+        : DeviceInstance(w, std::move(device), std::move(check)), range_(range), waits_on_host_(waits_on_host) {}
     void run() override {
         device().forward();
         download();
     }
-    double run_timed() override { return timer_.seconds([this] { device().forward(); }); }
+    double run_timed() override {
+        const auto forward = [this] { device().forward(); };
+        return waits_on_host_ ? timer_.seconds_waiting(forward) : timer_.seconds(forward);
+    }
     // The kernels' GPU times (Activity API, which needs no profiling privilege), then the
     // metrics (range profiler, which a machine may reserve for administrators), each over more
     // runs that start as a timed run does: outputs poisoned again (a forward pass rewrites them,
@@ -125,6 +139,7 @@ public:
 
 private:
     gpu::NvtxRange range_;
+    bool waits_on_host_;
     gpu::ColdTimer timer_;
 };
 #endif
@@ -144,18 +159,19 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
     v.default_axes = k.default_axes;
     if (backend == Backend::cuda_emu) {
         v.default_axes.insert(v.default_axes.begin(), k.emu_default_axes.begin(), k.emu_default_axes.end());
-        v.prepare = [emu = k.emu, check = Checker{k.check, k.check_case}](const Workload& w,
-                                                                         const Params& point) -> std::unique_ptr<Instance> {
-            return std::make_unique<EmuInstance>(w, make(emu, w, point), check);
+        v.prepare = [kernel = family + "/" + k.name, waits = k.waits_on_host, emu = k.emu,
+                     check = Checker{k.check, k.check_case}](const Workload& w,
+                                                             const Params& point) -> std::unique_ptr<Instance> {
+            return std::make_unique<EmuInstance>(kernel, waits, w, make(emu, w, point), check);
         };
         return v;
     }
     const std::string kernel = family + "/" + k.name + "/cuda/";
 #ifdef MEMWALL_HAVE_CUDA
-    v.prepare = [kernel, gpu = k.gpu, check = Checker{k.check, k.check_case}](
+    v.prepare = [kernel, waits = k.waits_on_host, gpu = k.gpu, check = Checker{k.check, k.check_case}](
                     const Workload& w, const Params& point) -> std::unique_ptr<Instance> {
         if (!gpu) throw std::runtime_error(kernel + ": no GPU build of the kernel");
-        return std::make_unique<GpuInstance>(kernel + point.label(), w, make(gpu, w, point), check);
+        return std::make_unique<GpuInstance>(kernel + point.label(), waits, w, make(gpu, w, point), check);
     };
 #else
     v.prepare = [kernel](const Workload&, const Params&) -> std::unique_ptr<Instance> {

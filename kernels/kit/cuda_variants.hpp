@@ -24,6 +24,12 @@ struct CudaKernel {
     // Non-empty when emulation cannot run the kernel (tensor cores, cp.async, TMA, PTX): then
     // only the cuda variant is added, and this says why.
     std::string gpu_only_reason;
+    // The forward pass makes the host wait for the device (spgemm copies its row counts back to
+    // size the output). Such work cannot be queued behind the cold timer's spinning kernel, which
+    // holds the stream until the host has queued everything: it is timed without it, launch gaps
+    // included, as nvbench's `sync` tag does. cuda-emu counts the waits (emu::host_waits), and a
+    // checked run that waits without this set fails with std::logic_error.
+    bool waits_on_host = false;
     // The model (Variant's fields of the same names): `model` from the point alone, or, for a
     // family whose counts follow from its inputs (spgemm's products depend on the matrix),
     // `input_model` from the workload as well, which is then used instead.

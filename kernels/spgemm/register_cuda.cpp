@@ -106,11 +106,14 @@ double tunable_or(const Params& p, const char* name, double fallback) {
 
 bool power_of_two(std::int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
-// What every CUDA spgemm kernel shares: the check of C, the model, emulation's default problems.
+// What every CUDA spgemm kernel shares: the check of C, the model, emulation's default problems,
+// and a forward pass that waits on the host: C's size is known only once a pass has counted it,
+// so the host reads it back to size the output, as GPU libraries do.
 kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string description) {
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
+    k.waits_on_host = true;
     k.check_case = [](const Workload& w, const kit::DeviceCase& device) {
         const auto* c = dynamic_cast<const spgemm_cuda::SpgemmCase*>(&device);
         if (!c) throw std::logic_error("spgemm: checked a device case of another family");

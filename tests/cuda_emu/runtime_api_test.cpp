@@ -112,4 +112,44 @@ TEST(RuntimeApi, StreamsAndEventsAreSequential) {
     EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
 }
 
+TEST(RuntimeApi, CountsTheCallsThatWouldMakeTheHostWaitOnAGpu) {
+    float* d = nullptr;
+    float* pinned = nullptr;
+    ASSERT_EQ(cudaMalloc(&d, 4 * sizeof(float)), cudaSuccess);
+    ASSERT_EQ(cudaMallocHost(&pinned, 4 * sizeof(float)), cudaSuccess);
+    float host[4] = {1, 2, 3, 4};
+    cudaStream_t s = nullptr;
+    ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+    cudaEvent_t e = nullptr;
+    ASSERT_EQ(cudaEventCreate(&e), cudaSuccess);
+    const auto waits = [] { return memwall::emu::host_waits(); };
+
+    // Queued without waiting: kernels' neighbours in stream order.
+    auto before = waits();
+    EXPECT_EQ(cudaMemcpyAsync(d, host, sizeof host, cudaMemcpyHostToDevice, s), cudaSuccess);
+    EXPECT_EQ(cudaMemcpyAsync(pinned, d, sizeof host, cudaMemcpyDeviceToHost, s), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(d + 2, d, 2 * sizeof(float), cudaMemcpyDeviceToDevice), cudaSuccess);
+    EXPECT_EQ(cudaMemsetAsync(d, 0, sizeof host, s), cudaSuccess);
+    EXPECT_EQ(cudaEventRecord(e, s), cudaSuccess);
+    EXPECT_EQ(cudaStreamWaitEvent(s, e), cudaSuccess);
+    EXPECT_EQ(waits(), before);
+
+    // Each of these waits on a GPU.
+    EXPECT_EQ(cudaMemcpy(d, host, sizeof host, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_EQ(waits(), before + 1);
+    EXPECT_EQ(cudaMemcpy(host, d, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(host, d, sizeof host, cudaMemcpyDefault), cudaSuccess);
+    EXPECT_EQ(cudaMemcpyAsync(host, d, sizeof host, cudaMemcpyDeviceToHost, s), cudaSuccess);
+    EXPECT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+    EXPECT_EQ(cudaEventSynchronize(e), cudaSuccess);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(waits(), before + 7);
+    EXPECT_EQ(cudaFree(d), cudaSuccess);
+    EXPECT_EQ(waits(), before + 8);
+
+    EXPECT_EQ(cudaEventDestroy(e), cudaSuccess);
+    EXPECT_EQ(cudaStreamDestroy(s), cudaSuccess);
+    EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+
 }  // namespace

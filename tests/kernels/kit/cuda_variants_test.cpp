@@ -1,8 +1,9 @@
 // The kit's CUDA adapter on a toy family built with memwall_add_family: the cuda-emu variant
 // poisons, runs, checks and counts the traffic of the family's DeviceCase; the cuda variant is
-// registered beside it; a GPU-only kernel gets no cuda-emu variant; a device case's detail (what
-// a library chose at run time) reaches the instance; an output that is not floats is checked on
-// the device case (check_case), and a model from the workload (input_model) is passed through.
+// registered beside it; a GPU-only kernel gets no cuda-emu variant; a forward pass that waits on
+// the host must say so; a device case's detail (what a library chose at run time) reaches the
+// instance; an output that is not floats is checked on the device case (check_case), and a model
+// from the workload (input_model) is passed through.
 #include "kernels/kit/cuda_variants.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "cuda_emu/runtime_api.hpp"
 #include "toy_family.hpp"
 
 namespace memwall::kit {
@@ -77,6 +79,49 @@ TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
     const Check ch = inst->check();
     EXPECT_FALSE(ch.ok);
     EXPECT_EQ(ch.message, "element 0 is wrong");
+}
+
+// A device case whose forward pass reads a size back, as spgemm's does: the host waits on a GPU.
+class Waiting final : public DeviceCase {
+public:
+    explicit Waiting(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
+    void poison() override { c_->poison(); }
+    void forward() override {
+        c_->forward();
+        EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    }
+    std::size_t output_size() const override { return c_->output_size(); }
+    void download(float* out) const override { c_->download(out); }
+
+private:
+    std::unique_ptr<DeviceCase> c_;
+};
+
+TEST(CudaVariants, AForwardPassThatWaitsOnTheHostMustSaySo) {
+    for (bool declared : {false, true}) {
+        Catalogue c;
+        c.add_family(kit_test::toy_family());
+        CudaKernel k = kit_test::scale_kernel();
+        k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<Waiting>(real(w, p)); };
+        k.waits_on_host = declared;
+        add_cuda_variants(c, "toy", k);
+        const Params p = point(100, false);
+        const auto w = c.family("toy").make_workload(p, 1);
+        auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
+        inst->poison();
+        if (!declared) {
+            try {
+                inst->run();
+                ADD_FAILURE() << "an undeclared wait passed";
+            } catch (const std::logic_error& e) {
+                EXPECT_NE(std::string(e.what()).find("toy/scale: its forward pass makes the host wait"), std::string::npos)
+                    << e.what();
+            }
+            continue;
+        }
+        inst->run();
+        EXPECT_TRUE(inst->check().ok);
+    }
 }
 
 // A device case that reports what it chose at run time.
