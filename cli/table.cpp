@@ -93,7 +93,7 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
             row.push_back(format_duration(c.summary.median) + (emulated(c) ? " (emu)" : ""));
             row.push_back(format_duration(c.summary.iqr));
             row.push_back(std::to_string(c.summary.n) + (cut_short(c) ? "!" : ""));
-            const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
+            const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));
             row.push_back(p.flops > 0 ? format_fixed(p.flops_per_second / 1e9, 1) : "-");
             // Traffic and intensity at the level that bounds the case (the outermost level when
             // compute bounds it), so the row reads as one roofline point.
@@ -120,7 +120,7 @@ void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const 
             {false, false, false, false, false, true, true, true, true, false});
     for (const auto& c : cases) {
         if (c.status != CaseStatus::ok || c.summary.n == 0) continue;
-        const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
+        const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));
         auto add = [&](const RooflineLevel& l, bool beside) {
             t.add({c.key.family + "/" + c.key.variant + "/" + c.key.backend, params_label(c.key.problem),
                    params_label(c.key.config), l.level + (!beside && l.level == p.bound ? " (bound)" : ""),

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/machine.hpp"
 #include "harness/device_description.hpp"
+#include "profiler/gpu_ceilings.hpp"
 
 namespace memwall {
 
@@ -104,6 +105,34 @@ Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCas
 
 namespace {
 
+double number(const std::map<std::string, std::string>& p, const std::string& key) {
+    const auto it = p.find(key);
+    if (it == p.end()) return 0;
+    try {
+        return std::stod(it->second);
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+}  // namespace
+
+Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties) {
+    Ceilings out = have.for_backend("cpu");
+    const auto name = properties.find("cuda.name");
+    if (name == properties.end()) return out;
+    GpuFigures d;
+    d.name = name->second;
+    d.compute_capability = static_cast<int>(10 * number(properties, "cuda.compute_capability") + 0.5);  // "9.0"
+    d.sms = static_cast<int>(number(properties, "cuda.sms"));
+    d.sm_clock_hz = number(properties, "cuda.sm_clock_hz");
+    d.memory_bandwidth = number(properties, "cuda.memory_bandwidth_bytes_per_s");
+    for (Ceiling& c : theoretical_gpu_ceilings(d)) out.items.push_back(std::move(c));
+    return out;
+}
+
+namespace {
+
 Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const SessionOptions& options,
                           const MemoryHierarchy& mh) {
     if (options.given_ceilings) return *options.given_ceilings;
@@ -111,7 +140,7 @@ Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const Session
     if (options.ceilings == CeilingsMode::reuse) {
         const ReuseChoice choice = choose_ceilings_to_reuse(store, host_name(), run_id);
         if (choice.from) {
-            Ceilings c = store.ceilings(*choice.from);
+            Ceilings c = store.ceilings(*choice.from).for_backend("cpu");  // its device's are its own
             c.reused_from_run = *choice.from;
             return c;
         }
@@ -135,7 +164,12 @@ RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>
     if (store.run_properties(id).empty()) store.set_run_properties(id, describe_devices(backends, mh_));
     ceilings_ = store.ceilings(id);
     if (ceilings_.empty()) {
-        ceilings_ = ceilings_for_run(store, id, options, mh_);
+        // The host's roofs serve cpu and cuda-emu cases; a run of cuda cases alone needs none.
+        const bool host_cases =
+            std::any_of(backends.begin(), backends.end(), [](Backend b) { return b != Backend::cuda; });
+        if (host_cases || options.given_ceilings) ceilings_ = ceilings_for_run(store, id, options, mh_);
+        if (options.ceilings != CeilingsMode::none && !options.given_ceilings)
+            ceilings_ = with_device_ceilings(ceilings_, store.run_properties(id));
         if (!ceilings_.empty()) store.save_ceilings(id, ceilings_);
     }
 }

@@ -58,6 +58,12 @@ CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress
 // cases' order.
 Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCase>& cases);
 
+// `have` with the theoretical ceilings of the CUDA device that `properties` (a run's device
+// properties, describe_devices) describe, named "cuda:..." (gpu_ceilings.hpp); `have`'s own
+// "cuda:" ceilings, another run's device, are dropped. `have` alone when no CUDA device is
+// described.
+Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties);
+
 struct SessionOptions {
     CeilingsMode ceilings = CeilingsMode::reuse;
     std::optional<Ceilings> given_ceilings;  // used as they are (a run measured beside another)
@@ -66,7 +72,8 @@ struct SessionOptions {
 
 class RunSession {
 public:
-    // A new run: its row, the device properties of `backends`, its ceilings.
+    // A new run: its row, the device properties of `backends`, its ceilings: the host's (none
+    // when every backend is cuda) and, with cuda, the device's (with_device_ceilings).
     static RunSession begin(Store& store, const RunInfo& info, const std::vector<Backend>& backends,
                             const SessionOptions& options);
     // An existing run, resumed: properties and ceilings added where missing.

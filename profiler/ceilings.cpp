@@ -42,6 +42,19 @@ bool Ceilings::reliable() const {
     return std::all_of(items.begin(), items.end(), [](const Ceiling& c) { return c.reliable(); });
 }
 
+Ceilings Ceilings::for_backend(std::string_view backend) const {
+    Ceilings out;
+    out.reused_from_run = reused_from_run;
+    const bool cuda = backend == "cuda";
+    for (const Ceiling& c : items) {
+        const bool device = c.name.starts_with(cuda_ceiling_prefix);
+        if (device != cuda) continue;
+        out.items.push_back(c);
+        if (device) out.items.back().name.erase(0, cuda_ceiling_prefix.size());
+    }
+    return out;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -31,6 +31,10 @@ struct Ceiling {
     bool reliable() const { return unreliable.empty(); }
 };
 
+// A CUDA device's ceilings sit in a run's set beside the host's, named with this prefix
+// ("cuda:dram"); Ceilings::for_backend gives each backend its own.
+inline constexpr std::string_view cuda_ceiling_prefix = "cuda:";
+
 struct Ceilings {
     std::vector<Ceiling> items;
     // The run that measured them, when a run reuses another's; 0 when measured for this run.
@@ -42,6 +46,10 @@ struct Ceilings {
     bool empty() const { return items.empty(); }
     // None of them flagged unreliable.
     bool reliable() const;
+    // The roofs a case of `backend` is placed against: for "cuda" the CUDA device's (prefix
+    // removed), for any other backend the host's. A case is never placed on another machine's
+    // roofs: a cuda case of a run without device ceilings gets none.
+    Ceilings for_backend(std::string_view backend) const;
 };
 
 // One point of the bandwidth sweep: working set (all threads) and the best rate observed.

@@ -169,7 +169,7 @@ bool single_backend(const std::string& b) { return !b.empty() && b.find(',') == 
 // inverse of the fraction of the bounding roof the case reaches (lower is better, like a time).
 // 0 when the run's ceilings or the case's counters are missing.
 double roof_scale(const CaseRecord& c, const Ceilings& ceilings) {
-    const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
+    const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));
     if (!p.valid) return 0;
     if (p.flops > 0) return p.attainable > 0 ? p.attainable / p.flops : 0;
     return p.roof_seconds > 0 ? 1 / p.roof_seconds : 0;

@@ -77,7 +77,7 @@ std::string label(const ojson& params) {
 // be placed (no FLOP or byte counters, no ceilings).
 std::optional<RooflinePoint> roofline_of(const CaseRecord& c, const Ceilings& ceilings) {
     if (c.status != CaseStatus::ok || c.summary.n == 0) return std::nullopt;
-    RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings);
+    RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));
     if (!p.valid) return std::nullopt;
     return p;
 }

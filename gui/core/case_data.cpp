@@ -82,7 +82,7 @@ void complete_case_row(CaseRow& row, const std::vector<Counter>& counters, const
     row.search_text = row.family + QLatin1Char('/') + row.variant + QLatin1Char('/') + row.backend +
                       QLatin1Char(' ') + row.params_text + QLatin1Char(' ') +
                       qstr(to_string(row.status)) + QLatin1Char(' ') + row.message;
-    if (row.timed()) row.point = place_on_roofline(counters, row.median, ceilings);
+    if (row.timed()) row.point = place_on_roofline(counters, row.median, ceilings.for_backend(row.key.backend));
 }
 
 QString case_label(const CaseRow& row) {

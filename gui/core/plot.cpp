@@ -16,6 +16,8 @@ QString kernel_of(const CaseRow& r) { return r.family + QLatin1Char('/') + r.var
 QString ceilings_note(const Ceilings& c) {
     if (c.empty()) return QStringLiteral("no ceilings stored");
     const std::string& method = c.items.front().method;
+    if (method.find("theoretical") != std::string::npos)
+        return QStringLiteral("theoretical device ceilings (not measured)");
     return QStringLiteral("ceilings measured (%1)").arg(QString::fromStdString(method.substr(0, method.find(','))));
 }
 
@@ -34,10 +36,18 @@ std::vector<const CaseRow*> pointers(const std::vector<CaseRow>& rows) {
     return out;
 }
 
+Ceilings roofs_for(const Ceilings& all, const std::vector<const CaseRow*>& rows) {
+    const bool gpu = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const CaseRow* r) {
+        return r->backend == QLatin1String("cuda");
+    });
+    return all.for_backend(gpu ? "cuda" : "cpu");
+}
+
 void configure_roofline(RooflineChart& chart, const RunRow& run, const std::vector<const CaseRow*>& rows) {
+    const Ceilings roofs = roofs_for(run.ceilings, rows);
     chart.set_title(QStringLiteral("Roofline: ") + run_title(run.info),
-                    QString::fromStdString(run.info.device) + QStringLiteral(" · ") + ceilings_note(run.ceilings));
-    chart.set_ceilings(run.ceilings);
+                    QString::fromStdString(run.info.device) + QStringLiteral(" · ") + ceilings_note(roofs));
+    chart.set_ceilings(roofs);
     chart.set_cases(rows);
 }
 
@@ -73,8 +83,8 @@ void configure_compare(RooflineChart& chart, const RunRow& baseline, const RunRo
                         .arg(o.threshold * 100)
                         .arg(o.alpha)
                         .arg(comparison.normalised ? QStringLiteral(" · normalised by each run's roofline") : QString(),
-                             ceilings_note(candidate.ceilings)));
-    chart.set_ceilings(candidate.ceilings);
+                             ceilings_note(roofs_for(candidate.ceilings, points))));
+    chart.set_ceilings(roofs_for(candidate.ceilings, points));
     chart.set_level("");
     chart.set_cases(points);
     std::vector<LegendEntry> legend{{LegendEntry::Kind::heading, QStringLiteral("Baseline → candidate")}};
@@ -174,7 +184,7 @@ void plot(const ResultsReader& reader, const PlotRequest& q) {
 
     if (q.kind == "roofline") {
         if (!q.level.empty() && q.level != RooflineChart::every_level) {
-            const Ceiling* c = run.ceilings.find(q.level);
+            const Ceiling* c = roofs_for(run.ceilings, ptrs).find(q.level);
             if (!c || c->kind != CeilingKind::bandwidth)
                 throw UsageError("--level " + q.level + ": run " + std::to_string(run.info.id) +
                                  " has no bandwidth ceiling of that name (levels: all, dram, llc, l2, l1)");

@@ -19,6 +19,9 @@ namespace memwall::gui {
 
 std::vector<const CaseRow*> pointers(const std::vector<CaseRow>& rows);
 
+// The roofs drawn behind `rows`: the CUDA device's when every row is a cuda case, else the host's
+// (each point is placed on its own backend's roofs either way, CaseRow::point).
+Ceilings roofs_for(const Ceilings& all, const std::vector<const CaseRow*>& rows);
 // Title, ceilings and points of `run`'s roofline.
 void configure_roofline(RooflineChart& chart, const RunRow& run, const std::vector<const CaseRow*>& rows);
 

@@ -40,6 +40,7 @@ struct RoofArrow {
 class RooflineChart : public Chart {
 public:
     void set_title(const QString& title, const QString& subtitle);
+    const QString& subtitle() const { return subtitle_; }
     void set_ceilings(const Ceilings& c);
     const Ceilings& ceilings() const { return ceilings_; }
     // The memory level whose intensity places the points: "dram", "llc", "l2", "l1", "" for

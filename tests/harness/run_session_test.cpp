@@ -102,6 +102,53 @@ TEST(RunSession, ReuseTakesTheNewestTrustedCeilingsAndNeverFlaggedOnes) {
     EXPECT_EQ(store.ceilings(flagged).items[1].unreliable, busy.items[1].unreliable);
 }
 
+// The device properties an H100 recorded (2026-11-27).
+std::map<std::string, std::string> h100_properties() {
+    return {{"cuda.name", "NVIDIA H100 80GB HBM3"}, {"cuda.compute_capability", "9.0"},
+            {"cuda.sms", "132"},  {"cuda.sm_clock_hz", "1980000000"},
+            {"cuda.memory_bandwidth_bytes_per_s", "3352320000000"}};
+}
+
+TEST(RunSession, ACudaDevicesRoofsComeFromItsOwnProperties) {
+    Ceilings host = two_ceilings();
+    host.reused_from_run = 4;
+    const Ceilings with = with_device_ceilings(host, h100_properties());
+    ASSERT_EQ(with.items.size(), 4u);
+    EXPECT_EQ(with.reused_from_run, 4);
+    EXPECT_DOUBLE_EQ(with.find("dram")->value, 20e9);
+    ASSERT_NE(with.find("cuda:dram"), nullptr);
+    EXPECT_DOUBLE_EQ(with.find("cuda:dram")->value, 3352.32e9);
+    ASSERT_NE(with.find("cuda:fp32_fma"), nullptr);
+    EXPECT_NEAR(with.find("cuda:fp32_fma")->value, 66.9e12, 0.1e12);
+    EXPECT_DOUBLE_EQ(with.for_backend("cuda").peak_flops(), with.find("cuda:fp32_fma")->value);
+    EXPECT_DOUBLE_EQ(with.for_backend("cpu").peak_flops(), 1e12);
+
+    // Another run's device roofs never stay: a machine without a queried device has none.
+    const Ceilings without = with_device_ceilings(with, {{"cuda.summary", "CUDA device 0 could not be queried"}});
+    EXPECT_EQ(without.items.size(), 2u);
+    EXPECT_TRUE(without.for_backend("cuda").empty());
+    // Unreadable figures leave their ceiling out rather than failing the run.
+    auto odd = h100_properties();
+    odd["cuda.memory_bandwidth_bytes_per_s"] = "fast";
+    const Ceilings partial = with_device_ceilings({}, odd);
+    ASSERT_EQ(partial.items.size(), 1u);
+    EXPECT_EQ(partial.items[0].name, "cuda:fp32_fma");
+}
+
+TEST(RunSession, ARunOfCudaCasesAloneNeitherMeasuresNorReusesTheHostsCeilings) {
+    test::TempDir dir;
+    Store store = Store::open(dir.file("s.db"), Store::Mode::create);
+    const RunInfo info = run_info(SweepSpec{}, {}, Provenance::here("memwall run"), {});
+    RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = two_ceilings()});
+    // No GPU here: the device is not described, so the run has no roofs at all (with the host's
+    // ceilings it would reuse them, or spend half a minute measuring them).
+    RunSession gpu = RunSession::begin(store, info, {Backend::cuda}, {.ceilings = CeilingsMode::reuse});
+    EXPECT_TRUE(gpu.ceilings().for_backend("cpu").empty());
+    // A run with host cases beside cuda still gets the host's.
+    RunSession both = RunSession::begin(store, info, {Backend::cpu, Backend::cuda}, {.ceilings = CeilingsMode::reuse});
+    EXPECT_EQ(both.ceilings().for_backend("cpu").items.size(), 2u);
+}
+
 TEST(RunSession, TagsCeilingModesAndGoogleBenchmarkFlagsAreValidated) {
     EXPECT_EQ(parse_tags({"a=1", "b=x=y"}).at("b"), "x=y");
     EXPECT_THROW(parse_tags({"novalue"}), UsageError);

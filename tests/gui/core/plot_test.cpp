@@ -60,6 +60,28 @@ private slots:
         configure_compare(cmp, runs[0], runs[1], compared, comparison);
         QCOMPARE(cmp.points().size(), rows.size());
     }
+    void cuda_cases_are_drawn_on_the_devices_roofs() {
+        Ceilings all;
+        all.items = {{"dram", CeilingKind::bandwidth, 20e9, "B/s", "measured, 3 working sets"},
+                     {"fp32_fma", CeilingKind::compute, 1e12, "FLOP/s", "measured"},
+                     {"cuda:dram", CeilingKind::bandwidth, 3.35e12, "B/s", "memory bandwidth (theoretical peak)"}};
+        CaseRow gpu, host;
+        gpu.backend = QStringLiteral("cuda");
+        host.backend = QStringLiteral("cpu");
+        const Ceilings on_gpu = roofs_for(all, {&gpu});
+        QCOMPARE(on_gpu.items.size(), std::size_t(1));
+        QCOMPARE(on_gpu.items[0].name, std::string("dram"));
+        QCOMPARE(on_gpu.items[0].value, 3.35e12);
+        // Mixed or empty: the host's roofs.
+        QCOMPARE(roofs_for(all, {&gpu, &host}).items.size(), std::size_t(2));
+        QCOMPARE(roofs_for(all, {}).find("dram")->value, 20e9);
+        RunRow run;
+        run.ceilings = all;
+        RooflineChart chart;
+        configure_roofline(chart, run, {&gpu});
+        QCOMPARE(chart.ceilings().items.size(), std::size_t(1));
+        QVERIFY(chart.subtitle().contains(QStringLiteral("theoretical device ceilings")));
+    }
     void tuning_studies_by_session_or_name() {
         const ResultsReader reader(db_);
         const auto studies = tuning_studies(tuning_sessions(reader.store()));
