@@ -150,7 +150,10 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
     v.backend = backend;
     v.description = k.description + (backend == Backend::cuda_emu
                                          ? " (CUDA source run on the CPU by cuda-emu; emu traffic counters)"
-                                         : " (sm_80/sm_90 build; not yet run on a GPU)");
+                                     : k.checked_on_gpu.empty()
+                                         ? " (sm_80/sm_90 build; not yet run on a GPU)"
+                                         : " (sm_80/sm_90 build; matched the reference on " +
+                                               std::string(k.checked_on_gpu) + ")");
     v.tunables = k.tunables;
     v.constraints = k.constraints;
     v.gpu_only_reason = k.gpu_only_reason;

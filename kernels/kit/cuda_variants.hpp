@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/catalogue.hpp"
@@ -30,6 +31,10 @@ struct CudaKernel {
     // included, as nvbench's `sync` tag does. cuda-emu counts the waits (emu::host_waits), and a
     // checked run that waits without this set fails with std::logic_error.
     bool waits_on_host = false;
+    // Where and when the kernel's GPU test (every variant against the reference, on the device)
+    // last passed, one of gpu_runs below; empty while it has not: the cuda variant's description
+    // says which.
+    std::string_view checked_on_gpu;
     // The model (Variant's fields of the same names): `model` from the point alone, or, for a
     // family whose counts follow from its inputs (spgemm's products depend on the matrix),
     // `input_model` from the workload as well, which is then used instead.
@@ -47,6 +52,11 @@ struct CudaKernel {
     // output_size or download. The harness checks right after the run it checks.
     std::function<Check(const Workload&, const DeviceCase&)> check_case;
 };
+
+// GPU runs that checked kernels, each with its report under docs/gpu-runs/.
+namespace gpu_runs {
+inline constexpr std::string_view h100_2026_11_27 = "an NVIDIA H100 80GB HBM3 on 2026-11-27";
+}  // namespace gpu_runs
 
 // Adds the cuda-emu variant (unless the kernel is GPU-only) and the cuda variant to `family`.
 // Throws std::logic_error unless exactly one of check and check_case, and one of model and

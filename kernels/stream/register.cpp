@@ -45,6 +45,7 @@ kit::CudaKernel grid_stride_kernel() {
     kit::CudaKernel k;
     k.name = "grid_stride";
     k.description = "a grid-stride loop, one element per thread per step, coalesced loads and stores";
+    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
     Axis threads = tunable(int_axis("threads", {256}, "threads per block"));
     k.tunables = {bounded(threads, 32, stream_cuda::max_threads)};
     k.constraints = {{"threads is a multiple of 32 (whole warps)",

@@ -173,7 +173,7 @@ std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, co
 }  // namespace cuda_emu
 
 namespace cuda_gpu {
-// direct, im2win and implicit_gemm on the current CUDA device (nvcc build; not yet run on a GPU).
+// direct, im2win and implicit_gemm on the current CUDA device (nvcc build; checked on an H100, docs/gpu-runs/).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in);
 // The im2col kernel, then one cublasSgemmStridedBatched over the images (im2col_gemm.cu).
 std::unique_ptr<DeviceCase> make_im2col_gemm_case(const Shape& s, const Inputs& in);

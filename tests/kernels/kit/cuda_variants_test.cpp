@@ -167,6 +167,13 @@ TEST(CudaVariants, TheCudaVariantIsRegisteredAndAGpuOnlyKernelHasNoEmulation) {
     const Catalogue c = kit_test::toy_catalogue();
     const Variant& gpu = c.variant("toy", "scale", Backend::cuda);
     EXPECT_NE(gpu.description.find("not yet run on a GPU"), std::string::npos);
+    Catalogue checked;
+    checked.add_family(kit_test::toy_family());
+    CudaKernel k = kit_test::scale_kernel();
+    k.checked_on_gpu = gpu_runs::h100_2026_11_27;
+    add_cuda_variants(checked, "toy", k);
+    EXPECT_EQ(checked.variant("toy", "scale", Backend::cuda).description,
+              "out = 2 in (sm_80/sm_90 build; matched the reference on an NVIDIA H100 80GB HBM3 on 2026-11-27)");
     const Catalogue only = kit_test::toy_catalogue("tensor-core MMA");
     EXPECT_EQ(only.family("toy").find("scale", Backend::cuda_emu), nullptr);
     EXPECT_EQ(only.variant("toy", "scale", Backend::cuda).gpu_only_reason, "tensor-core MMA");
