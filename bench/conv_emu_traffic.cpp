@@ -8,7 +8,7 @@
 // emu.global_store_bytes: exact counts of the access stream) against the model's loads and
 // stores (its bytes.l1). Table 2, the levels: the emulator's coalescing model (32-byte sectors of
 // each warp request), its L1 model's misses plus stores reaching L2, and its L2 model's DRAM
-// traffic (H100's 50 MiB, cold at each launch), against the model's bytes.l1, bytes.l2 and
+// traffic (H100's 50 MiB, warm across the pass's launches), against the model's bytes.l1, bytes.l2 and
 // bytes.dram. These are properties of the CUDA kernels' access streams counted on the CPU, not
 // GPU measurements; the emulation time is this CPU's.
 #include <cmath>
@@ -144,6 +144,6 @@ int main() {
     std::printf("\nerror %% = (model - emu) / emu. Table 1 is the model's claim to exactness. In table 2 the model's l1\n"
                 "is table 1's requested bytes (every warp request taken as coalesced): its gap to emu's sectors is\n"
                 "the kernels' coalescing loss (short runs: filter rows of R*S taps, rows of small images); its L2\n"
-                "and DRAM are estimates (per-block footprints, the workspace through DRAM between launches).\n");
+                "and DRAM are estimates (per-block footprints; the workspace kept in L2 between launches while it fits).\n");
     return 0;
 }

@@ -3,9 +3,10 @@
 // 0.1, from the emulator's L2 model, beside LoRAFusion's measured DRAM traffic of its fused
 // kernels over PyTorch's LoRA on H100 (0.63–0.76x; bf16, K = N = 4096..8192, M 2048..8192).
 //
-// Two L2 models: H100's 50 MiB, which holds this shape's every operand, so each launch moves
-// only its compulsory bytes (cold at every launch: what separates the methods is the passes and
-// their intermediates); and 1 MiB, half the shape's X + W + Y (2 MiB), as LoRAFusion's
+// Two L2 models, cold at the forward pass's start and warm across its launches: H100's 50 MiB,
+// which holds this shape's every operand and intermediate, so reads reach DRAM once and what
+// separates the methods is mostly their writes (every launch writes back what it dirtied); and
+// 1 MiB, half the shape's X + W + Y (2 MiB), as LoRAFusion's
 // lorafusion4096 shape at M 4096 (X + W + Y of 96 MiB in bf16) is about twice H100's L2, so the
 // GEMM's re-reads of X and W reach DRAM too. These are properties of the CUDA kernels' access
 // streams counted on the CPU, not GPU measurements; the emulation time is this CPU's.
@@ -88,7 +89,7 @@ int main() {
             emu::EmulationOptions options;
             options.l2.bytes = l2;
             std::printf("\nM %lld, K %lld, N %lld, r %lld, adapters %lld (X + W + Y %.2f MiB); L2 model %.0f MiB, "
-                        "%zu-byte lines, %zu ways, LRU, cold at every launch\n",
+                        "%zu-byte lines, %zu ways, LRU, warm across the pass's launches\n",
                         static_cast<long long>(p.m), static_cast<long long>(p.k), static_cast<long long>(p.n),
                         static_cast<long long>(p.r), static_cast<long long>(adapters), xwy / (1 << 20), mib(l2),
                         options.l2.line_bytes, options.l2.ways);

@@ -78,4 +78,12 @@ void SectorCache::clear() {
     written_back_ = 0;
 }
 
+void SectorCache::clean() {
+    if (dirty_ > 0)
+        for (Way& w : ways_)
+            if (w.epoch == epoch_) w.dirty = 0;
+    dirty_ = 0;
+    written_back_ = 0;
+}
+
 }  // namespace memwall::emu

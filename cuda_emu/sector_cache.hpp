@@ -27,6 +27,8 @@ public:
     void write(std::uint64_t address);
     // Empties the cache and zeroes the counts below; dirty sectors are dropped.
     void clear();
+    // Writes every dirty sector back: it stays valid, now clean. Zeroes the counts below.
+    void clean();
 
     std::uint64_t dirty_sectors() const { return dirty_; }        // dirty now
     std::uint64_t written_back() const { return written_back_; }  // dirty sectors evicted

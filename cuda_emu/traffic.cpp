@@ -1,6 +1,7 @@
 #include "cuda_emu/traffic.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -74,7 +75,13 @@ void detail::publish_traffic(const TrafficStats& s) {
     for (TrafficScope* scope : scopes) scope->stats_ += s;
 }
 
-TrafficScope::TrafficScope() { scopes.push_back(this); }
+std::uint64_t detail::scope_generation() { return scopes.empty() ? 0 : scopes.front()->generation_; }
+
+TrafficScope::TrafficScope() {
+    static std::atomic<std::uint64_t> generations{0};
+    generation_ = scopes.empty() ? ++generations : scopes.front()->generation_;
+    scopes.push_back(this);
+}
 
 TrafficScope::~TrafficScope() { scopes.erase(std::find(scopes.begin(), scopes.end(), this)); }
 

@@ -93,6 +93,10 @@ TrafficStats last_traffic();
 namespace detail {
 // Called at the end of each launch: records it as the last and adds it to the open scopes.
 void publish_traffic(const TrafficStats& s);
+// The outermost open TrafficScope of this thread, as a number no other scope had; 0 when none.
+// The L2 model starts cold at a launch outside any scope and at a scope's first launch, and stays
+// warm between the launches of one scope (recorder.cpp).
+std::uint64_t scope_generation();
 }  // namespace detail
 
 // Sums the traffic of every launch made by this thread while it lives (scopes may nest).
@@ -107,7 +111,9 @@ public:
 
 private:
     friend void detail::publish_traffic(const TrafficStats& s);
+    friend std::uint64_t detail::scope_generation();
     TrafficStats stats_;
+    std::uint64_t generation_ = 0;
 };
 
 // The stats as counters with source emu, named by the CUPTI metric they estimate where one

@@ -266,6 +266,37 @@ TEST(Traffic, ScopesSumTheirLaunches) {
     EXPECT_EQ(outer.stats().store.bytes, 4u * 96);
 }
 
+// y = a x + y twice over 1024 floats (4 KiB each): the second launch of a scope finds x and y in
+// L2, as a GPU's second kernel does; a launch outside a scope, or a new scope, starts cold.
+TEST(Traffic, TheL2StaysWarmAcrossTheLaunchesOfAScope) {
+    constexpr int n = 1024;
+    constexpr std::uint64_t array = 4 * n;
+    DeviceBuffer<float> x(std::vector<float>(n, 1.0f)), y(std::vector<float>(n, 1.0f));
+    saxpy(blocks_of(128, n), 1.0f, x.get(), y.get(), n);
+    const emu::TrafficStats alone = emu::last_traffic();
+    EXPECT_EQ(alone.dram_read_bytes, 2 * array);  // cold
+    EXPECT_EQ(alone.dram_write_bytes, array);
+    saxpy(blocks_of(128, n), 1.0f, x.get(), y.get(), n);
+    EXPECT_EQ(emu::last_traffic().dram_read_bytes, 2 * array);  // outside a scope: cold again
+    for (int scope = 0; scope < 2; ++scope) {
+        emu::TrafficScope pass;
+        saxpy(blocks_of(128, n), 1.0f, x.get(), y.get(), n);
+        EXPECT_EQ(emu::last_traffic().dram_read_bytes, 2 * array) << "a scope's first launch starts cold";
+        saxpy(blocks_of(128, n), 1.0f, x.get(), y.get(), n);
+        EXPECT_EQ(emu::last_traffic().dram_read_bytes, 0u) << "the second finds both arrays in L2";
+        // Its writes are still written back at its end, once per launch that dirtied them.
+        EXPECT_EQ(emu::last_traffic().dram_write_bytes, array);
+        {
+            emu::TrafficScope nested;  // part of the same pass: still warm
+            saxpy(blocks_of(128, n), 1.0f, x.get(), y.get(), n);
+            EXPECT_EQ(nested.stats().dram_read_bytes, 0u);
+        }
+        EXPECT_EQ(pass.stats().launches, 3u);
+        EXPECT_EQ(pass.stats().dram_read_bytes, 2 * array);
+        EXPECT_EQ(pass.stats().dram_write_bytes, 3 * array);
+    }
+}
+
 TEST(Traffic, CountersCarryCuptiNamesAndTheEmuSource) {
     DeviceBuffer<float> x(std::vector<float>(256, 1.0f)), y(std::vector<float>(256, 1.0f));
     saxpy(blocks_of(128, 256), 1.0f, x.get(), y.get(), 256);

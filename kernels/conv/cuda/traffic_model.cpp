@@ -126,10 +126,13 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
             x.stores += win;
             x.l2 = x.loads + x.stores;
             x.workspace = win;
-            // The window tensor leaves L2 for DRAM between the two kernels (as cuda-emu's L2,
-            // cold at every launch, has it); the convolution reads the columns its windows cover.
-            x.dram += win + 4.0 * dn * dc * static_cast<double>(p.p() * ((p.q() - 1) * p.stride + p.s) * p.r);
+            // The window tensor is written back by the first kernel; the convolution reads the
+            // columns its windows cover from L2 when every operand fits there with it (as a GPU's
+            // L2, and cuda-emu's, keep a forward pass's data between its launches), else from DRAM.
             x.working_set += win;
+            x.dram += win;
+            if (x.working_set > static_cast<double>(emu::EmulationOptions{}.l2.bytes))
+                x.dram += 4.0 * dn * dc * static_cast<double>(p.p() * ((p.q() - 1) * p.stride + p.s) * p.r);
             break;
         }
         case Algorithm::implicit_gemm: {

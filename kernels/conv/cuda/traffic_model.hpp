@@ -19,8 +19,9 @@ struct ConvCudaTraffic {
     double loads = 0;
     double stores = 0;
     // Estimates: the bytes reaching L2 (loads that miss an L1 which keeps what a block re-reads,
-    // plus every store), and DRAM's (the distinct bytes each kernel reads and writes, the
-    // workspace written by one kernel and read by the next).
+    // plus every store), and DRAM's (the distinct bytes each kernel reads and writes; the
+    // workspace written by one kernel, and read back by the next from DRAM only when the
+    // kernels' working set outgrows L2).
     double l2 = 0;
     double dram = 0;
     double block_working_set = 0;  // bytes a block re-reads between uses (L1 holds them or not)

@@ -60,11 +60,13 @@ KvCudaTraffic kv_cuda_traffic(const KvProblem& p, Method m, const kv_cuda::Tunin
     const double q = 4 * d(heads * dim), out = 4 * d(heads * dim), ids = looks_up ? 4 * d(s.selected) : 0;
     const double partial_bytes = 4 * d(heads * partials * (dim + 2));
     // Per step: the attention reads the query, the selections and the pages (from the device but
-    // for zero_copy; staging's pages were written by the copy) and writes the partials, which the
-    // combine reads back before writing the output.
+    // for zero_copy; staging's pages were written by the copy) and writes the partials back to
+    // DRAM; the combine reads them from L2 (a few KiB, kept between a pass's launches) before
+    // writing the output. A page selected again in the next step may still be in L2 too: not
+    // counted, so this is an upper bound.
     const double device_pages = m == Method::zero_copy ? 0 : pages;
     const double staging_writes = m == Method::staged || m == Method::pipelined ? pages : 0;
-    tr.dram = d(steps) * (q + ids + device_pages + staging_writes + 2 * partial_bytes + out);
+    tr.dram = d(steps) * (q + ids + device_pages + staging_writes + partial_bytes + out);
     tr.workspace = partial_bytes + (staging_writes > 0 ? 2 * pages : 0);  // staging: pinned and device
     // Every step's queries and outputs and selections, the KV in device memory (resident), the
     // partials and the staging buffer.

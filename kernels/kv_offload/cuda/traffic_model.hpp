@@ -26,8 +26,8 @@ struct KvCudaTraffic {
     // staged, pipelined: bytes cudaMemcpyAsync brings from pinned host memory, and the copies.
     double copied = 0;
     double copies = 0;
-    // DRAM: each launch reads the distinct bytes of its operands and writes its outputs once; the
-    // copies write the staging buffer.
+    // DRAM: each launch reads the distinct bytes of its operands not left in L2 by the launch
+    // before, and writes its outputs once; the copies write the staging buffer.
     double dram = 0;
     double working_set = 0;  // device bytes the launches touch
     double workspace = 0;    // bytes allocated beside the inputs and output: partials, staging

@@ -20,7 +20,9 @@ struct LoraCudaTraffic {
     double loads = 0;
     double stores = 0;
     // DRAM, pass by pass: each launch reads the distinct bytes of its operands and writes its
-    // outputs once (cuda-emu's L2 model is cold at every launch; a launch's operands fit in it).
+    // outputs once, as if L2 were flushed between launches: exact for one launch whose operands
+    // fit in L2, an upper bound where a pass's intermediates stay in L2 for the next launch (as
+    // they do on a GPU, and in cuda-emu's L2, warm across a forward pass's launches).
     // What separates the methods is the passes: unfused writes X', S and T and reads them back,
     // and reads and writes Y twice more; fused reads X twice (down-projection and GEMM) and
     // writes Y once, adding S·B_a in the GEMM's registers.

@@ -1,5 +1,6 @@
-// Global-memory traffic of the CUDA flash kernel under cuda-emu: exact byte counts, and the
-// effect of tile size that the IO analysis of FlashAttention, Theta(N^2 d^2 / M), predicts.
+// Global-memory traffic of the CUDA attention kernels under cuda-emu: flash's exact byte counts,
+// the effect of tile size that the IO analysis of FlashAttention, Theta(N^2 d^2 / M), predicts,
+// and naive's scores kept in L2 between its launches.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -29,13 +30,12 @@ AttentionProblem square(bool causal, AttentionDtype dtype = AttentionDtype::fp32
     return p;
 }
 
-// One checked flash forward pass with Br = Bc = tile; its traffic.
-emu::TrafficStats flash_traffic(bool causal, int tile, const emu::EmulationOptions& options = {},
-                                AttentionDtype dtype = AttentionDtype::fp32) {
+// One checked forward pass (flash with Br = Bc = tile); its traffic.
+emu::TrafficStats traffic(Tuning t, bool causal, const emu::EmulationOptions& options = {},
+                          AttentionDtype dtype = AttentionDtype::fp32) {
     const AttentionWorkload w(square(causal, dtype), 5);
-    auto device = attention_cuda::cuda_emu::make_device_case(
-        cuda_shape(w.problem()), Tuning{.algorithm = Algorithm::flash, .br = tile, .bc = tile, .warps = 4},
-        {w.q().data(), w.k().data(), w.v().data()}, options);
+    auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), t,
+                                                             {w.q().data(), w.k().data(), w.v().data()}, options);
     device->poison();
     emu::TrafficScope scope;
     device->forward();
@@ -44,6 +44,11 @@ emu::TrafficStats flash_traffic(bool causal, int tile, const emu::EmulationOptio
     EXPECT_TRUE(w.check(o.data()).ok);
     EXPECT_TRUE(scope.stats().counted);
     return scope.stats();
+}
+
+emu::TrafficStats flash_traffic(bool causal, int tile, const emu::EmulationOptions& options = {},
+                                AttentionDtype dtype = AttentionDtype::fp32) {
+    return traffic(Tuning{.algorithm = Algorithm::flash, .br = tile, .bc = tile, .warps = 4}, causal, options, dtype);
 }
 
 // Q read once, O written once; each query tile of Br rows reads K and V up to the last key
@@ -104,6 +109,21 @@ TEST(CudaEmuAttentionTraffic, LargerTilesReadLessDramThroughASmallL2) {
                         d64 = flash_traffic(false, 64, options).dram_read_bytes;
     EXPECT_GT(d16, 3 * d64);
     EXPECT_GE(d64, static_cast<std::uint64_t>(4 * 3 * n * d));  // Q, K and V at least once
+}
+
+// naive's passes are separate launches; its score matrix (256 x 256 floats, 256 KiB) stays in L2
+// between them, so DRAM sees Q, K and V once. With two heads of this shape an H100 read 4.18e5 B
+// (docs/gpu-runs/2026-11-27-h100.md), Q, K and V are 3.93e5, and an L2 model cold at every launch
+// counted 1.44e6.
+TEST(CudaEmuAttentionTraffic, NaiveReadsItsScoresBackFromL2) {
+    const emu::TrafficStats s = traffic(Tuning{.algorithm = Algorithm::naive}, false);
+    EXPECT_GT(s.launches, 1u);
+    EXPECT_EQ(s.dram_read_bytes, static_cast<std::uint64_t>(4 * 3 * n * d));
+    // Without room for the scores in L2, they come back from DRAM.
+    emu::EmulationOptions small;
+    small.l2.bytes = 32 << 10;
+    EXPECT_GT(traffic(Tuning{.algorithm = Algorithm::naive}, false, small).dram_read_bytes,
+              static_cast<std::uint64_t>(4 * (3 * n * d + n * n)));
 }
 
 }  // namespace

@@ -140,6 +140,9 @@ TEST(CudaEmuConvTraffic, Im2winMovesItsClosedForm) {
                     }
             EXPECT_EQ(x.last.load.bytes, conv_loads);
             EXPECT_EQ(x.last.store.bytes, 4 * static_cast<U>(p.output_size()));
+            // The window tensor the transform wrote is still in L2: the convolution's DRAM reads
+            // are the filter's alone (32-byte sectors of one allocation).
+            EXPECT_EQ(x.last.dram_read_bytes, (4 * static_cast<U>(p.filter_size()) + 31) / 32 * 32);
             expect_model(p, t, x.all);
         }
 }
