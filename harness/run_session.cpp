@@ -115,12 +115,47 @@ double number(const std::map<std::string, std::string>& p, const std::string& ke
     }
 }
 
+std::string mib(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g MiB", bytes / (1 << 20));
+    return buf;
+}
+
+// The measured figures as ceilings, each saying how it was measured.
+std::vector<Ceiling> measured_ceilings(const gpu::MeasuredDeviceCeilings& m) {
+    const std::string prefix(cuda_ceiling_prefix);
+    const std::string kernel = std::to_string(m.blocks) + " blocks of " + std::to_string(m.threads) +
+                               " threads, best of " + std::to_string(m.launches) + " launches";
+    std::vector<Ceiling> out;
+    auto bandwidth = [&](const char* level, double rate, double set, double capacity, const char* how) {
+        if (rate > 0)
+            out.push_back({prefix + level, CeilingKind::bandwidth, rate, "B/s",
+                           std::string("measured on the device: float4 reads ") + how + " over " + mib(set) +
+                               ", " + kernel,
+                           capacity});
+    };
+    bandwidth("l1", m.l1, m.l1_working_set, m.l1_capacity, "through L1 (__ldg)");
+    bandwidth("l2", m.l2, m.l2_working_set, m.l2_capacity, "cached in L2 only (__ldcg)");
+    bandwidth("dram", m.dram, m.dram_working_set, 0, "cached in L2 only (__ldcg), 4x L2");
+    if (m.fp32_fma > 0)
+        out.push_back({prefix + "fp32_fma", CeilingKind::compute, m.fp32_fma, "FLOP/s",
+                       "measured on the device: 8 independent FMA chains per thread, 8 blocks of " +
+                           std::to_string(m.threads) + " threads per SM, best of " + std::to_string(m.launches) +
+                           " launches"});
+    return out;
+}
+
 }  // namespace
 
-Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties) {
+Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties,
+                              const gpu::MeasuredDeviceCeilings* measured) {
     Ceilings out = have.for_backend("cpu");
     const auto name = properties.find("cuda.name");
     if (name == properties.end()) return out;
+    if (measured) {
+        for (Ceiling& c : measured_ceilings(*measured)) out.items.push_back(std::move(c));
+        return out;
+    }
     GpuFigures d;
     d.name = name->second;
     d.compute_capability = static_cast<int>(10 * number(properties, "cuda.compute_capability") + 0.5);  // "9.0"
@@ -168,8 +203,18 @@ RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>
         const bool host_cases =
             std::any_of(backends.begin(), backends.end(), [](Backend b) { return b != Backend::cuda; });
         if (host_cases || options.given_ceilings) ceilings_ = ceilings_for_run(store, id, options, mh_);
-        if (options.ceilings != CeilingsMode::none && !options.given_ceilings)
-            ceilings_ = with_device_ceilings(ceilings_, store.run_properties(id));
+        if (options.ceilings != CeilingsMode::none && !options.given_ceilings) {
+            const auto properties = store.run_properties(id);
+            std::optional<gpu::MeasuredDeviceCeilings> measured;
+            if (properties.count("cuda.name")) {
+                std::string why;
+                measured = gpu::measure_device_ceilings(&why);
+                if (!measured)
+                    std::fprintf(stderr, "memwall: the GPU's ceilings were not measured (%s): its theoretical peaks "
+                                         "are used\n", why.c_str());
+            }
+            ceilings_ = with_device_ceilings(ceilings_, properties, measured ? &*measured : nullptr);
+        }
         if (!ceilings_.empty()) store.save_ceilings(id, ceilings_);
     }
 }

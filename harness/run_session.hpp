@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
+#include "gpu/device_ceilings.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
 #include "profiler/ceilings.hpp"
@@ -58,11 +59,12 @@ CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress
 // cases' order.
 Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCase>& cases);
 
-// `have` with the theoretical ceilings of the CUDA device that `properties` (a run's device
-// properties, describe_devices) describe, named "cuda:..." (gpu_ceilings.hpp); `have`'s own
-// "cuda:" ceilings, another run's device, are dropped. `have` alone when no CUDA device is
-// described.
-Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties);
+// `have` with the ceilings of the CUDA device that `properties` (a run's device properties,
+// describe_devices) describe, named "cuda:...": those `measured` on it when given, else the
+// theoretical peaks of its properties (gpu_ceilings.hpp). `have`'s own "cuda:" ceilings, another
+// run's device, are dropped. `have` alone when no CUDA device is described.
+Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties,
+                              const gpu::MeasuredDeviceCeilings* measured = nullptr);
 
 struct SessionOptions {
     CeilingsMode ceilings = CeilingsMode::reuse;
@@ -73,7 +75,8 @@ struct SessionOptions {
 class RunSession {
 public:
     // A new run: its row, the device properties of `backends`, its ceilings: the host's (none
-    // when every backend is cuda) and, with cuda, the device's (with_device_ceilings).
+    // when every backend is cuda) and, with cuda, the device's (with_device_ceilings), measured
+    // on it when it can be (a line on stderr says why not).
     static RunSession begin(Store& store, const RunInfo& info, const std::vector<Backend>& backends,
                             const SessionOptions& options);
     // An existing run, resumed: properties and ceilings added where missing.

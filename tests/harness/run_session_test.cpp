@@ -135,6 +135,37 @@ TEST(RunSession, ACudaDevicesRoofsComeFromItsOwnProperties) {
     EXPECT_EQ(partial.items[0].name, "cuda:fp32_fma");
 }
 
+TEST(RunSession, ACudaDevicesMeasuredRoofsReplaceItsTheoreticalOnes) {
+    gpu::MeasuredDeviceCeilings m;
+    m.l1 = 20e12;
+    m.l2 = 7e12;
+    m.dram = 3e12;
+    m.fp32_fma = 50e12;
+    m.l1_working_set = 4.3e6;
+    m.l2_working_set = 25 << 20;
+    m.dram_working_set = 200 << 20;
+    m.l1_capacity = 228 << 10;
+    m.l2_capacity = 50 << 20;
+    m.blocks = 528;
+    m.threads = 256;
+    m.launches = 5;
+    const Ceilings c = with_device_ceilings(two_ceilings(), h100_properties(), &m).for_backend("cuda");
+    ASSERT_EQ(c.items.size(), 4u);
+    EXPECT_DOUBLE_EQ(c.find("dram")->value, 3e12);
+    EXPECT_DOUBLE_EQ(c.find("l2")->capacity_bytes, 50 << 20);
+    EXPECT_DOUBLE_EQ(c.peak_flops(), 50e12);
+    for (const Ceiling& x : c.items) {
+        EXPECT_EQ(x.method.find("theoretical"), std::string::npos) << x.name;
+        EXPECT_NE(x.method.find("measured on the device"), std::string::npos) << x.name;
+    }
+    EXPECT_NE(c.find("dram")->method.find("200 MiB"), std::string::npos) << c.find("dram")->method;
+    // What was not measured is left out, not guessed.
+    m.l1 = 0;
+    EXPECT_EQ(with_device_ceilings({}, h100_properties(), &m).find("cuda:l1"), nullptr);
+    // No device described: nothing, measured or not.
+    EXPECT_TRUE(with_device_ceilings({}, {}, &m).empty());
+}
+
 TEST(RunSession, ARunOfCudaCasesAloneNeitherMeasuresNorReusesTheHostsCeilings) {
     test::TempDir dir;
     Store store = Store::open(dir.file("s.db"), Store::Mode::create);
