@@ -10,6 +10,7 @@
 
 #include "core/errors.hpp"
 #include "core/machine.hpp"
+#include "gpu/device_properties.hpp"
 #include "harness/device_description.hpp"
 #include "profiler/gpu_ceilings.hpp"
 
@@ -29,12 +30,22 @@ std::map<std::string, std::string> parse_tags(const std::vector<std::string>& ta
     return out;
 }
 
+std::string run_device(const std::vector<Backend>& backends, const std::string& cpu, const std::string& gpu) {
+    const bool host = backends.empty() ||
+                      std::any_of(backends.begin(), backends.end(), [](Backend b) { return b != Backend::cuda; });
+    const bool device = !gpu.empty() && std::find(backends.begin(), backends.end(), Backend::cuda) != backends.end();
+    if (!device) return cpu;
+    return host ? cpu + " + " + gpu : gpu;
+}
+
 RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
                  std::map<std::string, std::string> tags) {
     RunInfo info;
     info.host = who.host;
     for (Backend b : spec.backends) info.backend += (info.backend.empty() ? "" : ",") + std::string(to_string(b));
-    info.device = cpu_description();
+    const bool cuda = std::find(spec.backends.begin(), spec.backends.end(), Backend::cuda) != spec.backends.end();
+    const auto gpu = cuda ? gpu::cuda_device_properties(0) : std::nullopt;
+    info.device = run_device(spec.backends, cpu_description(), gpu ? gpu->name : "");
     info.git_revision = who.git_revision;
     info.command_line = who.command_line;
     info.memwall_version = who.memwall_version;

@@ -30,6 +30,12 @@ std::map<std::string, std::string> parse_tags(const std::vector<std::string>& ta
 
 // The run row of a sweep: provenance, backends, the device, the spec (for --resume), tags, and
 // the axes of the families and variants of its cases.
+// What a run of `backends` measures on, as its row names it: the CPU for cpu and cuda-emu (whose
+// times are the CPU's), the GPU for cuda, both joined by " + " when a run has both ("" for a GPU
+// that cannot be queried leaves it out). Runs on different GPUs thus read as different devices
+// to `compare`, whatever their hosts' CPUs.
+std::string run_device(const std::vector<Backend>& backends, const std::string& cpu, const std::string& gpu);
+
 RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
                  std::map<std::string, std::string> tags);
 

@@ -41,6 +41,16 @@ TEST(RunSession, BeginsARunWithItsProvenanceDevicesAndCeilings) {
     EXPECT_EQ(store.run(s.id())->status, RunStatus::interrupted);
 }
 
+TEST(RunSession, ARunNamesTheDeviceItsCasesRanOn) {
+    const std::string cpu = "AMD EPYC 7B13, 2 threads", gpu = "NVIDIA H100 80GB HBM3";
+    EXPECT_EQ(run_device({Backend::cpu}, cpu, gpu), cpu);
+    EXPECT_EQ(run_device({Backend::cuda_emu}, cpu, gpu), cpu);  // emulation times are the CPU's
+    EXPECT_EQ(run_device({Backend::cuda}, cpu, gpu), gpu);
+    EXPECT_EQ(run_device({Backend::cpu, Backend::cuda}, cpu, gpu), cpu + " + " + gpu);
+    EXPECT_EQ(run_device({Backend::cuda}, cpu, ""), cpu);  // no GPU to name
+    EXPECT_EQ(run_device({}, cpu, gpu), cpu);
+}
+
 TEST(RunSession, ResumingKeepsTheRunsCeilingsAndNoneMeansNone) {
     test::TempDir dir;
     Store store = Store::open(dir.file("s.db"), Store::Mode::create);
