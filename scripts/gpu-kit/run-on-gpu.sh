@@ -2,8 +2,9 @@
 # memwall's GPU path on a GPU machine, from the unpacked kit (build-bundle.sh): writes the results
 # database and a Markdown report to OUTDIR (docs/gpu.md).
 #   ./run-on-gpu.sh [--within SECONDS] OUTDIR [PART...]
-# PARTs (default all, in this order): device tests run compare ncu sdpa tune. A later call with
-# the same OUTDIR adds to its database and report, so the parts can be split across calls.
+# PARTs (default all, in this order): device tests run tune sdpa ncu compare (the slowest, most of
+# it cuda-emu on the CPU, last). A later call with the same OUTDIR adds to its database and
+# report, so the parts can be split across calls.
 # Exit status: 0 when it ran (the report says what failed), 2 on a usage error, 3 when there is no
 # GPU here (nothing is run). Each step has a time limit and appends to the report as it ends, so a
 # run cut short still leaves what it measured. --within SECONDS fits the whole run into a lease:
@@ -22,7 +23,7 @@ fi
 out="$1"
 shift
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(device tests run compare ncu sdpa tune)
+[ ${#parts[@]} -gt 0 ] || parts=(device tests run tune sdpa ncu compare)
 for p in "${parts[@]}"; do
   case "$p" in device|tests|run|compare|ncu|sdpa|tune) ;; *) echo "run-on-gpu: unknown part '$p'" >&2; exit 2 ;; esac
 done
