@@ -3,18 +3,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <stdexcept>
-#include <string>
 
+#include "gpu/cuda_check.cuh"
 #include "gpu/device_ceilings.hpp"
 
 namespace memwall::gpu {
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(e));
-}
 
 constexpr int threads = 256;
 
@@ -74,12 +69,6 @@ double best_seconds(int launches, long long& work, Launch&& launch) {
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return best;
-}
-
-int attribute(cudaDeviceAttr a, int device) {
-    int v = 0;
-    check(cudaDeviceGetAttribute(&v, a, device), "cudaDeviceGetAttribute");
-    return v;
 }
 
 MeasuredDeviceCeilings measure() {

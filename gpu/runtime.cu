@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpu/cold_timer.hpp"
+#include "gpu/cuda_check.cuh"
 #include "gpu/context.hpp"
 #include "gpu/device_properties.hpp"
 #include "gpu/nvtx_range.hpp"
@@ -15,10 +16,6 @@
 namespace memwall::gpu {
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorString(e));
-}
 
 // nvbench's blocking kernel: holds the stream until the host sets *release, so the work
 // queued behind it starts back to back. Gives up after `timeout_ns` of GPU time (a host
@@ -45,12 +42,6 @@ __global__ void read_through(const int* data, long long words, int* sink) {
          i += static_cast<long long>(gridDim.x) * blockDim.x)
         sum += data[i];
     if (sum == 0x7fffffff) *sink = sum;
-}
-
-int attribute(cudaDeviceAttr a, int device) {
-    int v = 0;
-    check(cudaDeviceGetAttribute(&v, a, device), "cudaDeviceGetAttribute");
-    return v;
 }
 
 }  // namespace

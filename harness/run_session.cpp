@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/bytes.hpp"
 #include "core/errors.hpp"
 #include "core/machine.hpp"
 #include "gpu/device_properties.hpp"
@@ -30,9 +31,17 @@ std::map<std::string, std::string> parse_tags(const std::vector<std::string>& ta
     return out;
 }
 
+namespace {
+
+// Whether any backend runs on the host: cpu, and cuda-emu, whose times are the CPU's.
+bool has_host_backend(const std::vector<Backend>& backends) {
+    return std::any_of(backends.begin(), backends.end(), [](Backend b) { return b != Backend::cuda; });
+}
+
+}  // namespace
+
 std::string run_device(const std::vector<Backend>& backends, const std::string& cpu, const std::string& gpu) {
-    const bool host = backends.empty() ||
-                      std::any_of(backends.begin(), backends.end(), [](Backend b) { return b != Backend::cuda; });
+    const bool host = backends.empty() || has_host_backend(backends);
     const bool device = !gpu.empty() && std::find(backends.begin(), backends.end(), Backend::cuda) != backends.end();
     if (!device) return cpu;
     return host ? cpu + " + " + gpu : gpu;
@@ -126,12 +135,6 @@ double number(const std::map<std::string, std::string>& p, const std::string& ke
     }
 }
 
-std::string mib(double bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g MiB", bytes / (1 << 20));
-    return buf;
-}
-
 // The measured figures as ceilings, each saying how it was measured.
 std::vector<Ceiling> measured_ceilings(const gpu::MeasuredDeviceCeilings& m) {
     const std::string prefix(cuda_ceiling_prefix);
@@ -141,7 +144,7 @@ std::vector<Ceiling> measured_ceilings(const gpu::MeasuredDeviceCeilings& m) {
     auto bandwidth = [&](const char* level, double rate, double set, double capacity, const char* how) {
         if (rate > 0)
             out.push_back({prefix + level, CeilingKind::bandwidth, rate, "B/s",
-                           std::string("measured on the device: float4 reads ") + how + " over " + mib(set) +
+                           std::string("measured on the device: float4 reads ") + how + " over " + format_bytes(set) +
                                ", " + kernel,
                            capacity});
     };
@@ -211,9 +214,7 @@ RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>
     ceilings_ = store.ceilings(id);
     if (ceilings_.empty()) {
         // The host's roofs serve cpu and cuda-emu cases; a run of cuda cases alone needs none.
-        const bool host_cases =
-            std::any_of(backends.begin(), backends.end(), [](Backend b) { return b != Backend::cuda; });
-        if (host_cases || options.given_ceilings) ceilings_ = ceilings_for_run(store, id, options, mh_);
+        if (has_host_backend(backends) || options.given_ceilings) ceilings_ = ceilings_for_run(store, id, options, mh_);
         if (options.ceilings != CeilingsMode::none && !options.given_ceilings) {
             const auto properties = store.run_properties(id);
             std::optional<gpu::MeasuredDeviceCeilings> measured;

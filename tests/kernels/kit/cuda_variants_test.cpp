@@ -52,17 +52,24 @@ TEST(CudaVariants, TheEmuInstancePoisonsRunsChecksAndCountsTraffic) {
     }
 }
 
-// A device case whose kernel writes nothing.
-class Idle final : public DeviceCase {
+// A device case that forwards everything to the toy's: the cases below change one part of it.
+class Wrapped : public DeviceCase {
 public:
-    explicit Idle(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
+    explicit Wrapped(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
     void poison() override { c_->poison(); }
-    void forward() override {}
+    void forward() override { c_->forward(); }
     std::size_t output_size() const override { return c_->output_size(); }
     void download(float* out) const override { c_->download(out); }
 
 private:
     std::unique_ptr<DeviceCase> c_;
+};
+
+// A device case whose kernel writes nothing.
+class Idle final : public Wrapped {
+public:
+    using Wrapped::Wrapped;
+    void forward() override {}
 };
 
 TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
@@ -82,19 +89,13 @@ TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
 }
 
 // A device case whose forward pass reads a size back, as spgemm's does: the host waits on a GPU.
-class Waiting final : public DeviceCase {
+class Waiting final : public Wrapped {
 public:
-    explicit Waiting(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
-    void poison() override { c_->poison(); }
+    using Wrapped::Wrapped;
     void forward() override {
-        c_->forward();
+        Wrapped::forward();
         EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     }
-    std::size_t output_size() const override { return c_->output_size(); }
-    void download(float* out) const override { c_->download(out); }
-
-private:
-    std::unique_ptr<DeviceCase> c_;
 };
 
 TEST(CudaVariants, AForwardPassThatWaitsOnTheHostMustSaySo) {
@@ -125,17 +126,10 @@ TEST(CudaVariants, AForwardPassThatWaitsOnTheHostMustSaySo) {
 }
 
 // A device case that reports what it chose at run time.
-class Detailed final : public DeviceCase {
+class Detailed final : public Wrapped {
 public:
-    explicit Detailed(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
-    void poison() override { c_->poison(); }
-    void forward() override { c_->forward(); }
-    std::size_t output_size() const override { return c_->output_size(); }
-    void download(float* out) const override { c_->download(out); }
+    using Wrapped::Wrapped;
     std::string detail() const override { return "algorithm 7, workspace 1 KiB"; }
-
-private:
-    std::unique_ptr<DeviceCase> c_;
 };
 
 TEST(CudaVariants, TheInstanceForwardsTheDeviceCasesDetail) {
