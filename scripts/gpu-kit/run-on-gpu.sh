@@ -3,7 +3,8 @@
 # database and a Markdown report to OUTDIR (docs/gpu.md).
 #   ./run-on-gpu.sh [--within SECONDS] OUTDIR [PART...]
 # PARTs (default all, in this order): device tests run tune sdpa ncu compare (the slowest, most of
-# it cuda-emu on the CPU, last). A later call with the same OUTDIR adds to its database and
+# it cuda-emu on the CPU, last). run:FAMILY,... runs only those families, in that order (those
+# not yet seen to finish on a GPU first, say). A later call with the same OUTDIR adds to its database and
 # report, so the parts can be split across calls.
 # Exit status: 0 when it ran (the report says what failed), 2 on a usage error, 3 when there is no
 # GPU here (nothing is run). Each step has a time limit and appends to the report as it ends, so a
@@ -12,7 +13,7 @@
 # little left is skipped and said so.
 set -uo pipefail
 kit="$(cd "$(dirname "$0")" && pwd)"
-usage="usage: run-on-gpu.sh [--within SECONDS] OUTDIR [device|tests|run|compare|ncu|sdpa|tune ...]"
+usage="usage: run-on-gpu.sh [--within SECONDS] OUTDIR [device|tests|run[:FAMILY,...]|compare|ncu|sdpa|tune ...]"
 within=0
 if [ "${1:-}" = --within ]; then
   [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "run-on-gpu: --within takes a whole number of seconds" >&2; exit 2; }
@@ -25,7 +26,7 @@ shift
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(device tests run tune sdpa ncu compare)
 for p in "${parts[@]}"; do
-  case "$p" in device|tests|run|compare|ncu|sdpa|tune) ;; *) echo "run-on-gpu: unknown part '$p'" >&2; exit 2 ;; esac
+  case "$p" in device|tests|run|run:[a-z]*|compare|ncu|sdpa|tune) ;; *) echo "run-on-gpu: unknown part '$p'" >&2; exit 2 ;; esac
 done
 # A GPU is a line "GPU 0: ..." from an nvidia-smi that succeeds (a broken driver prints its
 # failure on stdout).
@@ -96,9 +97,12 @@ done | fenced
 }
 
 part_run() {
-# Families with CUDA variants, at their default sizes, with events, L2 flush and CUPTI's counters.
+# Families with CUDA variants (or those given), at their default sizes, with events, L2 flush and
+# CUPTI's counters.
+local families=(stream attention conv lora spgemm kv_offload)
+[ $# -gt 0 ] && IFS=, read -r -a families <<< "$1"
 section "memwall run --backend cuda"
-for f in stream attention conv lora spgemm kv_offload; do
+for f in "${families[@]}"; do
   step "run-$f" 300 "$kit/bin/memwall" --db "$out/memwall.db" run -f "$f" -b cuda -q --tag kit=cuda --case-timeout 60
   tail -n 40 "$out/logs/run-$f.log"
 done | fenced
@@ -153,7 +157,9 @@ step tune-guided 240 "$kit/bin/memwall" --db "$out/memwall.db" tune "${space[@]}
 for s in tune-exhaustive tune-guided; do echo "### $s"; tail -n 12 "$out/logs/$s.log"; done | fenced
 }
 
-for p in "${parts[@]}"; do "part_$p"; done
+for p in "${parts[@]}"; do
+  case "$p" in run:*) part_run "${p#run:}" ;; *) "part_$p" ;; esac
+done
 section "Steps"
 fenced < "$out/logs/steps.txt"
 echo "report: $report"

@@ -20,15 +20,18 @@ rc=$?
 bash "$script" >/dev/null 2>&1
 rc=$?
 [ $rc -eq 2 ] || { echo "expected exit 2 without OUTDIR, got $rc"; exit 1; }
-for bad in "--within" "--within 0 $out/results" "--within 1.5 $out/results" "--within soon $out/results" "$out/results gpu"; do
+for bad in "--within" "--within 0 $out/results" "--within 1.5 $out/results" "--within soon $out/results" "$out/results gpu" "$out/results run:"; do
   # shellcheck disable=SC2086  # split on purpose: each case is a whole command line
   bash "$script" $bad >/dev/null 2>&1
   rc=$?
   [ $rc -eq 2 ] || { echo "expected exit 2 for '$bad', got $rc"; exit 1; }
 done
 [ ! -e "$out/results" ] || { echo "a usage error wrote $out/results"; exit 1; }
-# A good --within passes the usage check and reaches the GPU check.
-bash "$script" --within 60 "$out/results" >/dev/null 2>&1
-rc=$?
-[ $rc -eq 3 ] || { echo "expected exit 3 with --within and no GPU, got $rc"; exit 1; }
+# A good --within, and a run of chosen families, pass the usage check and reach the GPU check.
+for good in "--within 60 $out/results" "$out/results device run:lora,spgemm"; do
+  # shellcheck disable=SC2086  # split on purpose, as above
+  bash "$script" $good >/dev/null 2>&1
+  rc=$?
+  [ $rc -eq 3 ] || { echo "expected exit 3 for '$good' with no GPU, got $rc"; exit 1; }
+done
 echo "ok: $msg"

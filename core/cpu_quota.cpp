@@ -1,0 +1,121 @@
+#include "core/cpu_quota.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+namespace memwall {
+
+namespace {
+
+std::string_view trimmed(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\n");
+    if (first == std::string_view::npos) return {};
+    return s.substr(first, s.find_last_not_of(" \t\n") - first + 1);
+}
+
+std::optional<long long> whole(std::string_view s) {
+    s = trimmed(s);
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::optional<int> cpus_of(long long quota, long long period) {
+    if (quota <= 0 || period <= 0) return std::nullopt;
+    return static_cast<int>(std::max(1.0, std::ceil(static_cast<double>(quota) / static_cast<double>(period))));
+}
+
+std::optional<std::string> read_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// "/a/b", "/a", "/": a cgroup and its ancestors, up to the root.
+std::vector<std::string> with_ancestors(std::string path) {
+    if (path.empty() || path.front() != '/') path.insert(path.begin(), '/');
+    std::vector<std::string> out{path};
+    while (path.size() > 1) {
+        path.erase(path.find_last_of('/'));
+        if (path.empty()) path = "/";
+        out.push_back(path);
+    }
+    return out;
+}
+
+void keep_tightest(std::optional<int>& limit, std::optional<int> found) {
+    if (found && (!limit || *found < *limit)) limit = found;
+}
+
+}  // namespace
+
+std::optional<int> cpus_of_cpu_max(std::string_view text) {
+    text = trimmed(text);
+    const auto space = text.find(' ');
+    if (space == std::string_view::npos) return std::nullopt;
+    const auto quota = whole(text.substr(0, space));
+    const auto period = whole(text.substr(space + 1));
+    if (!quota || !period) return std::nullopt;  // "max": no limit
+    return cpus_of(*quota, *period);
+}
+
+std::optional<int> cpus_of_cfs(std::string_view quota, std::string_view period) {
+    const auto q = whole(quota), p = whole(period);
+    if (!q || !p) return std::nullopt;
+    return cpus_of(*q, *p);
+}
+
+std::optional<int> cgroup_cpu_limit(std::string_view self_cgroup, const std::string& root) {
+    std::optional<int> limit;
+    std::istringstream lines{std::string(self_cgroup)};
+    std::string line;
+    while (std::getline(lines, line)) {
+        // "ID:CONTROLLERS:PATH"; v2's is "0::PATH".
+        const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+        if (b == std::string::npos) continue;
+        const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+        // Inside a cgroup namespace the path may not exist under the mount: its ancestors (the
+        // mount's root last) still say what limits it.
+        if (controllers.empty()) {
+            for (const std::string& dir : with_ancestors(path))
+                if (auto text = read_file(root + (dir == "/" ? "" : dir) + "/cpu.max"))
+                    keep_tightest(limit, cpus_of_cpu_max(*text));
+            continue;
+        }
+        const std::string listed = "," + controllers + ",";
+        if (listed.find(",cpu,") == std::string::npos) continue;
+        for (const std::string& mount : {root + "/" + controllers, root + "/cpu"})
+            for (const std::string& dir : with_ancestors(path)) {
+                const std::string base = mount + (dir == "/" ? "" : dir);
+                const auto quota = read_file(base + "/cpu.cfs_quota_us"), period = read_file(base + "/cpu.cfs_period_us");
+                if (quota && period) keep_tightest(limit, cpus_of_cfs(*quota, *period));
+            }
+    }
+    return limit;
+}
+
+std::optional<int> cgroup_cpu_limit() {
+    const auto self = read_file("/proc/self/cgroup");
+    return self ? cgroup_cpu_limit(*self, "/sys/fs/cgroup") : std::nullopt;
+}
+
+std::optional<int> fit_threads_to_cpu_quota() {
+    const char* chosen = std::getenv("OMP_NUM_THREADS");
+    if (chosen && *chosen) return std::nullopt;
+    const auto limit = cgroup_cpu_limit();
+    if (!limit || *limit >= omp_get_max_threads()) return std::nullopt;
+    omp_set_num_threads(*limit);
+    return limit;
+}
+
+}  // namespace memwall
