@@ -24,6 +24,7 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
+    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
     k.check = [method](const Workload& w, const float* y) {
         return check_cuda_output(workload_as<LoraWorkload>(w), y, method == Method::base);
     };
@@ -119,6 +120,10 @@ kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string 
     };
     if (method == Method::multi_adapter) k.tunables.push_back(group_tunable());
     k.default_axes = {"dtype=bf16"};
+    // A sweep of both dtypes (as `compare` asks) gives these only their bf16 points, as
+    // nvbench skips the type combinations a benchmark does not take.
+    k.constraints = {{"dtype is bf16 (the tensor cores take bf16; fp32 runs on the FMA variants)",
+                      [](const Params& p) { return p.str("dtype") == "bf16"; }}};
     k.emu_default_axes.clear();
     k.gpu_only_reason = "its GEMMs run on tensor cores (WMMA bf16), which cuda-emu does not emulate";
 #ifdef MEMWALL_HAVE_CUDA

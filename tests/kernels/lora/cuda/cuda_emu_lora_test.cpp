@@ -207,13 +207,21 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
     register_lora(c);
     for (const char* v : {"base", "unfused", "fused", "multi_adapter"}) {
         EXPECT_TRUE(c.variant("lora", v, Backend::cuda_emu).gpu_only_reason.empty()) << v;
-        EXPECT_NE(c.variant("lora", v, Backend::cuda).description.find("not yet run on a GPU"), std::string::npos) << v;
+        const std::string& d = c.variant("lora", v, Backend::cuda).description;
+        EXPECT_NE(d.find("matched the reference on an NVIDIA H100"), std::string::npos) << v;
     }
     EXPECT_FALSE(c.variant("lora", "cublas_unfused", Backend::cuda).gpu_only_reason.empty());
     for (const char* v : {"base_tc", "fused_tc", "multi_adapter_tc"}) {
         const Variant& tc = c.variant("lora", v, Backend::cuda);
         EXPECT_NE(tc.gpu_only_reason.find("tensor cores"), std::string::npos) << v;
         EXPECT_EQ(tc.default_axes, std::vector<std::string>{"dtype=bf16"}) << v;
+        // A sweep of both dtypes keeps only their bf16 points (not failed fp32 cases).
+        Params fp32, bf16;
+        fp32.set("dtype", std::string("fp32"));
+        bf16.set("dtype", std::string("bf16"));
+        ASSERT_EQ(tc.constraints.size(), 1u) << v;
+        EXPECT_FALSE(tc.constraints[0].allows(fp32)) << v;
+        EXPECT_TRUE(tc.constraints[0].allows(bf16)) << v;
         EXPECT_THROW((void)c.variant("lora", v, Backend::cuda_emu), std::exception) << v;
     }
     Params p;
