@@ -1,6 +1,6 @@
 // The roofline ceilings of the current CUDA device, measured on it: read bandwidth at L1, L2 and
 // DRAM and the FP32 FMA peak, each the best of several timed launches of a kernel built for it.
-// C++17 and free of CUDA headers (device_ceilings.cu is built by nvcc). Not yet run on a GPU.
+// C++17 and free of CUDA headers (device_ceilings.cu is built by nvcc).
 #pragma once
 
 #include <optional>

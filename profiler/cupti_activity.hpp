@@ -1,6 +1,6 @@
 // The kernels one piece of work launches and how long each ran on the GPU, from CUPTI's Activity
 // API (concurrent-kernel records, GPU timestamps): a multi-kernel case's time split by kernel, as
-// Nsight Systems shows it. Not yet run on a GPU.
+// Nsight Systems shows it.
 #pragma once
 
 #include <functional>

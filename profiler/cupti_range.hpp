@@ -2,7 +2,7 @@
 // collected as Nsight Compute collects a kernel's, in as many replay passes as the metrics need.
 // User range and user replay: the work runs once per pass, each pass after `prepare` (outputs
 // poisoned again, L2 flushed), so every pass starts from the same state and each metric sees
-// the same run. Then the counter data is decoded and evaluated on the host. Not yet run on a GPU.
+// the same run. Then the counter data is decoded and evaluated on the host.
 #pragma once
 
 #include <cstddef>

@@ -93,7 +93,7 @@ private:
 
 #ifdef MEMWALL_HAVE_CUDA
 // cuda: the kernels on the GPU, timed cold with CUDA events, inside an NVTX range for the whole
-// case. Not yet run on a GPU.
+// case.
 class GpuInstance final : public DeviceInstance {
 public:
     GpuInstance(const std::string& range, bool waits_on_host, const Workload& w, std::unique_ptr<DeviceCase> device,

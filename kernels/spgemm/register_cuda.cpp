@@ -113,6 +113,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
+    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
     k.waits_on_host = true;
     k.check_case = [](const Workload& w, const kit::DeviceCase& device) {
         const auto* c = dynamic_cast<const spgemm_cuda::SpgemmCase*>(&device);

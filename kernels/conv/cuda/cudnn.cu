@@ -3,7 +3,7 @@
 // math type CUDNN_FMA_MATH so it is plain FP32 FMA (no TF32, no tensor cores), and the workspace
 // that algorithm asks for (cudnnGetConvolutionForwardWorkspaceSize), allocated with the case and
 // reported in its detail. Cross-correlation, as memwall's reference. GPU-only; compiled by nvcc
-// alone and only when cuDNN was found. Not yet run on a GPU.
+// alone and only when cuDNN was found.
 #include <cudnn.h>
 
 #include <cstdio>

@@ -1,6 +1,6 @@
 // im2col_gemm on a GPU: the im2col kernel writes every image's column matrix, then one
 // cublasSgemmStridedBatched multiplies the filter by each. GPU-only (cuBLAS cannot run under
-// cuda-emu); compiled by nvcc alone (memwall_add_family's GPU_ONLY). Not yet run on a GPU.
+// cuda-emu); compiled by nvcc alone (memwall_add_family's GPU_ONLY).
 //
 // cuBLAS is column-major: row-major out[n] (K x P*Q) = filter (K x C*R*S) * col[n] (C*R*S x P*Q)
 // is, read column-major, out[n]^T = col[n]^T * filter^T with the same arrays, so m = P*Q, n = K,

@@ -129,7 +129,7 @@ std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tun
 }  // namespace cuda_emu
 
 namespace cuda_gpu {
-// The same on the current CUDA device (nvcc build; not yet run on a GPU).
+// The same on the current CUDA device (nvcc build).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
 // base, fused or multi_adapter on bf16 with tensor-core GEMMs (lora_tensor_core.cu).
 std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);

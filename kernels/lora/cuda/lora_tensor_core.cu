@@ -4,7 +4,7 @@
 // adapter),
 // their GEMMs on tensor cores (gemm_wmma.cuh), the down-projection memwall's (down_project.cuh,
 // float FMA: it moves X once and does 2·K·r FLOPs per token). GPU-only (cuda-emu has no tensor
-// cores); compiled by nvcc alone (memwall_add_family's GPU_ONLY). Not yet run on a GPU.
+// cores); compiled by nvcc alone (memwall_add_family's GPU_ONLY).
 #include "kernels/lora/cuda/device_case.hpp"
 
 #include "kernels/lora/cuda/buffers.cuh"

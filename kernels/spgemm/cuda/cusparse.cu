@@ -3,7 +3,7 @@
 // compute (likewise), C's size, C's arrays set, copy. Its work buffers and C's arrays grow to
 // what a run needs and are kept for the next, as memwall's own kernels keep C; the descriptors
 // are made each run. GPU-only (cuSPARSE cannot run under cuda-emu); compiled by nvcc alone
-// (memwall_add_family's GPU_ONLY). Not yet run on a GPU.
+// (memwall_add_family's GPU_ONLY).
 //
 // cuSPARSE is opened at the first case (dlopen), not linked, for the reason conv's cuBLAS is
 // (kernels/conv/cuda/im2col_gemm.cu): a GPU library linked into memwall maps its large writable

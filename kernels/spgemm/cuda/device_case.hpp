@@ -169,7 +169,7 @@ std::unique_ptr<SpgemmCase> make_device_case(const CsrMatrix& a, const CsrMatrix
 }  // namespace cuda_emu
 
 namespace cuda_gpu {
-// rowwise_hash and esc on the current CUDA device (nvcc build; not yet run on a GPU).
+// rowwise_hash and esc on the current CUDA device (nvcc build).
 std::unique_ptr<SpgemmCase> make_device_case(const CsrMatrix& a, const CsrMatrix& b, bool sorted, const Tuning& t);
 // cusparseSpGEMM (work estimation, compute, copy) with CUSPARSE_SPGEMM_DEFAULT (cusparse.cu).
 std::unique_ptr<SpgemmCase> make_cusparse_case(const CsrMatrix& a, const CsrMatrix& b);

@@ -1,6 +1,6 @@
 // The CUDA kv_offload variants on a real GPU (the cuda backend), against the float64 reference,
 // zero_copy aligned and misaligned. Built always; it skips itself unless a CUDA device is
-// present. Not yet run on a GPU.
+// present.
 #include <gtest/gtest.h>
 
 #include <stdlib.h>

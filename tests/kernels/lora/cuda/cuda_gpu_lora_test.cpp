@@ -1,6 +1,6 @@
 // The CUDA lora variants on a real GPU (the cuda backend), against the float64 reference, fp32
-// and bf16, the GPU-only bf16 tensor-core variants and the peer cublas_unfused included. Built always; it skips itself unless a CUDA device is
-// present. Not yet run on a GPU.
+// and bf16, the GPU-only bf16 tensor-core variants and the peer cublas_unfused included. Built
+// always; it skips itself unless a CUDA device is present.
 #include <gtest/gtest.h>
 
 #include <string>
