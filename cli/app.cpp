@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/cpu_quota.hpp"
 #include "core/errors.hpp"
 #include "core/machine.hpp"
 
@@ -27,6 +28,8 @@ namespace memwall {
 int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& register_kernels) {
     using namespace cli;
     Context ctx;
+    // Kernels and ceilings use the CPUs the container grants, not every CPU it shows.
+    fit_threads_to_cpu_quota();
 
     // Google Benchmark's own flags go to it untouched; the rest to CLI11.
     std::vector<std::string> args;
