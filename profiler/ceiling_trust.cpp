@@ -33,6 +33,13 @@ void add_hierarchy_reason(Ceiling& c, const std::string& why) {
 
 }  // namespace
 
+bool ran_together(std::span<const double> starts, std::span<const double> ends) {
+    if (starts.empty() || starts.size() != ends.size()) return false;
+    const auto [first, last] = std::minmax_element(starts.begin(), starts.end());
+    const double span = *std::max_element(ends.begin(), ends.end()) - *first;
+    return span > 0 && *last - *first <= 0.1 * span;
+}
+
 std::string busy_reason(std::span<const TrialRound> rounds) {
     if (rounds.empty()) return "not measured";
     double cpu = 0, wall = 0;

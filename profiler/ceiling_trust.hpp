@@ -18,8 +18,17 @@ struct TrialRound {
     double wall_seconds = 0;  // wall time of the same work
     double rate = 0;          // work per second of the round
     long reps = 1;            // repetitions of the work in the round
-    bool together = true;     // all threads ran at once for most of the round
+    bool together = true;     // all threads ran at once (ran_together)
 };
+
+// Whether the threads of a round ran together, from each thread's start and end (seconds from
+// any common origin): the last started within a tenth of the round's span of the first. On a
+// busy machine a thread may start a scheduler's slice late, and the rate of threads that took
+// turns is not the rate of threads running at once. When they finish is not asked: equal work
+// finishes apart on unequal cores (a VM's vCPUs that share a physical core, hybrid cores), and
+// that unevenness is part of what an equal split of any kernel gets; a thread descheduled
+// after its start shows in its CPU time (kMinCpuShare).
+bool ran_together(std::span<const double> starts, std::span<const double> ends);
 
 // Below this share of CPU time in wall time, the threads were taking turns with another
 // process: an idle machine gives the timed work well over 95%.

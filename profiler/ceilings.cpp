@@ -137,11 +137,10 @@ bool better(const std::string& again_doubt, double again_rate, const std::string
 // beside its wall time, read outside the timed span so the rate is not disturbed). ERT
 // schedule: reps double until a round lasts an eighth of the budget, then rounds repeat until
 // the budget is spent (at least three rounds).
-// Each thread times its own work, and a round counts only when the threads ran together for
-// 90% of it: on a busy machine a thread may start milliseconds late (the scheduler's slice),
-// and the rate of threads that took turns is not the rate of threads running at once. Rounds
-// go on (up to 8x the budget) until one counts; if none does, the best of the others, which
-// understates, is returned.
+// Each thread times its own work, and a round counts only when the threads ran together
+// (ran_together: they started within a tenth of the round of each other). Rounds go on (up to
+// 8x the budget) until one counts; if none does, the best of the others, which understates, is
+// returned.
 template <class Body>
 Timed best_rate(int threads, double budget, double work_per_rep, Body&& body) {
     std::vector<Clock::time_point> start(threads), end(threads);
@@ -169,8 +168,11 @@ Timed best_rate(int threads, double budget, double work_per_rep, Body&& body) {
                 };
                 const double span = secs(*std::max_element(end.begin(), end.end()) -
                                          *std::min_element(start.begin(), start.end()));
-                const double together = secs(*std::min_element(end.begin(), end.end()) -
-                                             *std::max_element(start.begin(), start.end()));
+                std::vector<double> starts(threads), ends(threads);
+                for (int i = 0; i < threads; ++i) {
+                    starts[i] = secs(start[i] - start[0]);
+                    ends[i] = secs(end[i] - start[0]);
+                }
                 double longest = 0;
                 TrialRound round{.reps = reps};
                 for (int i = 0; i < threads; ++i) {
@@ -180,7 +182,7 @@ Timed best_rate(int threads, double budget, double work_per_rep, Body&& body) {
                 }
                 spent += span;
                 ++rounds;
-                round.together = together >= 0.9 * span;
+                round.together = ran_together(starts, ends);
                 if (span > 0) {
                     round.rate = work_per_rep * static_cast<double>(reps) / span;
                     best_any = std::max(best_any, round.rate);

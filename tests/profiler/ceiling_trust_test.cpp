@@ -42,6 +42,22 @@ TEST(BusyReason, NoRoundWithAllThreadsTogetherIsBusy) {
     EXPECT_EQ(busy_reason(some), "");
 }
 
+TEST(RanTogether, ThreadsThatStartedTogetherRanTogetherHoweverUnevenlyTheyFinished) {
+    // Equal work on unequal cores (two vCPUs on one physical core) finishes up to 2x apart.
+    const std::vector<double> starts{0, 2e-6, 1e-6, 3e-6}, ends{1e-3, 2e-3, 1.1e-3, 1.9e-3};
+    EXPECT_TRUE(ran_together(starts, ends));
+    const std::vector<double> even{1e-3, 1e-3, 1e-3, 1e-3};
+    EXPECT_TRUE(ran_together(starts, even));
+}
+
+TEST(RanTogether, AThreadThatStartedASliceLateDidNot) {
+    // The last thread got its CPU 0.4 ms into a 1.4 ms round.
+    const std::vector<double> starts{0, 1e-6, 4e-4}, ends{1e-3, 1e-3, 1.4e-3};
+    EXPECT_FALSE(ran_together(starts, ends));
+    EXPECT_FALSE(ran_together(std::vector<double>{}, std::vector<double>{}));
+    EXPECT_FALSE(ran_together(std::vector<double>{0, 0}, std::vector<double>{0, 0}));  // no time passed
+}
+
 TEST(BusyReason, FullLengthRoundsSpreadFarApartAreBusy) {
     // The threads had their CPU time, but something else used the cores' caches or memory.
     const std::string why = busy_reason(rounds(0.99, {100e9, 30e9, 35e9, 31e9, 40e9}));
