@@ -166,17 +166,18 @@ Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, 
     Ceilings out = have.for_backend("cpu");
     const auto name = properties.find("cuda.name");
     if (name == properties.end()) return out;
-    if (measured) {
-        for (Ceiling& c : measured_ceilings(*measured)) out.items.push_back(std::move(c));
-        return out;
-    }
     GpuFigures d;
     d.name = name->second;
     d.compute_capability = static_cast<int>(10 * number(properties, "cuda.compute_capability") + 0.5);  // "9.0"
     d.sms = static_cast<int>(number(properties, "cuda.sms"));
     d.sm_clock_hz = number(properties, "cuda.sm_clock_hz");
     d.memory_bandwidth = number(properties, "cuda.memory_bandwidth_bytes_per_s");
-    for (Ceiling& c : theoretical_gpu_ceilings(d)) out.items.push_back(std::move(c));
+    std::vector<Ceiling> device = measured ? measured_ceilings(*measured) : std::vector<Ceiling>{};
+    // The roof memwall has no kernel to measure (the tensor cores') stays the theoretical one; a
+    // roof whose measurement failed is left out, not guessed.
+    for (Ceiling& c : theoretical_gpu_ceilings(d))
+        if (!measured || c.name == std::string(cuda_ceiling_prefix) + "bf16_tensor") device.push_back(std::move(c));
+    for (Ceiling& c : device) out.items.push_back(std::move(c));
     return out;
 }
 

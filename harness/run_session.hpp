@@ -67,7 +67,8 @@ Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCas
 
 // `have` with the ceilings of the CUDA device that `properties` (a run's device properties,
 // describe_devices) describe, named "cuda:...": those `measured` on it when given, else the
-// theoretical peaks of its properties (gpu_ceilings.hpp). `have`'s own "cuda:" ceilings, another
+// theoretical peaks of its properties (gpu_ceilings.hpp); the bf16 tensor-core roof, which
+// memwall does not measure, is the theoretical one either way. `have`'s own "cuda:" ceilings, another
 // run's device, are dropped. `have` alone when no CUDA device is described.
 Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties,
                               const gpu::MeasuredDeviceCeilings* measured = nullptr);

@@ -38,6 +38,11 @@ double Ceilings::peak_flops() const {
     return best;
 }
 
+double Ceilings::compute_peak(std::string_view name) const {
+    const Ceiling* c = find(name);
+    return c && c->kind == CeilingKind::compute ? c->value : 0;
+}
+
 bool Ceilings::reliable() const {
     return std::all_of(items.begin(), items.end(), [](const Ceiling& c) { return c.reliable(); });
 }

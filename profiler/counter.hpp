@@ -27,6 +27,9 @@ struct Counter {
 // they cross, so a case can be placed on a hierarchical roofline.
 namespace counters {
 inline constexpr std::string_view flops = "flops";                // FLOP
+// FLOP, of `flops`, done on bf16 tensor cores: the roofline bounds them by that unit's peak
+// (the bf16_tensor ceiling) and the rest by the FP32 FMA peak.
+inline constexpr std::string_view flops_bf16_tensor = "flops.bf16_tensor";
 inline constexpr std::string_view bytes_min = "bytes.min";        // B, compulsory traffic
 inline constexpr std::string_view workspace = "workspace.bytes";  // B, allocated by the variant
 // Traffic at a level: "bytes.<level>" with level one of the ceiling names (dram, llc, l2, l1).

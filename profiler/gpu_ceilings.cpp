@@ -32,6 +32,16 @@ int fp32_lanes_per_sm(int cc) {
     }
 }
 
+int bf16_tensor_flops_per_sm(int cc) {
+    // The A100 and H100 whitepapers' dense BF16 peaks over SMs x boost clock: 312 TFLOP/s of
+    // 108 SMs at 1410 MHz, 989.4 of 132 at 1830 MHz.
+    switch (cc) {
+        case 80: return 2048;
+        case 90: return 4096;
+        default: return 0;
+    }
+}
+
 std::vector<Ceiling> theoretical_gpu_ceilings(const GpuFigures& d) {
     const std::string prefix(cuda_ceiling_prefix);
     const std::string of = " (theoretical peak of the device's properties, not measured)";
@@ -42,6 +52,11 @@ std::vector<Ceiling> theoretical_gpu_ceilings(const GpuFigures& d) {
     if (const int lanes = fp32_lanes_per_sm(d.compute_capability); lanes > 0 && d.sms > 0 && d.sm_clock_hz > 0)
         out.push_back({prefix + "fp32_fma", CeilingKind::compute, 2.0 * lanes * d.sms * d.sm_clock_hz, "FLOP/s",
                        std::to_string(d.sms) + " SMs x " + std::to_string(lanes) + " FP32 lanes x 2 FLOP x " +
+                           fixed(d.sm_clock_hz / 1e9, 3) + " GHz" + of});
+    if (const int per_sm = bf16_tensor_flops_per_sm(d.compute_capability); per_sm > 0 && d.sms > 0 && d.sm_clock_hz > 0)
+        out.push_back({prefix + "bf16_tensor", CeilingKind::compute, static_cast<double>(per_sm) * d.sms * d.sm_clock_hz,
+                       "FLOP/s",
+                       std::to_string(d.sms) + " SMs x " + std::to_string(per_sm) + " dense bf16 tensor FLOP x " +
                            fixed(d.sm_clock_hz / 1e9, 3) + " GHz" + of});
     if (const DeviceSpec* s = spec_of(d.name); s && s->l2_bandwidth)
         out.push_back({prefix + "l2", CeilingKind::bandwidth, *s->l2_bandwidth, "B/s",

@@ -55,7 +55,16 @@ RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double sec
     p.seconds = seconds;
     if (const Counter* flops = preferred(counters, memwall::counters::flops)) p.flops = std::max(flops->value, 0.0);
     if (seconds > 0) p.flops_per_second = p.flops / seconds;
-    const double peak = ceilings.peak_flops();
+    // FLOPs on tensor cores are bounded by their roof, the rest by the FP32 FMA roof; the units
+    // run side by side, so the longer of the two bounds. A unit without a roof bounds nothing
+    // (tensor FLOPs are never put on the FMA roof, which would overstate the percentage).
+    double tensor_flops = 0;
+    if (const Counter* t = preferred(counters, memwall::counters::flops_bf16_tensor))
+        tensor_flops = std::clamp(t->value, 0.0, p.flops);
+    const double fma_peak = ceilings.compute_peak("fp32_fma"), tensor_peak = ceilings.compute_peak("bf16_tensor");
+    const double compute_seconds = std::max(fma_peak > 0 ? (p.flops - tensor_flops) / fma_peak : 0,
+                                            tensor_peak > 0 ? tensor_flops / tensor_peak : 0);
+    const double peak = compute_seconds > 0 ? p.flops / compute_seconds : 0;  // the case's compute roof
 
     // One point per (level, source), then the preferred source of each level.
     std::vector<RooflineLevel> all;

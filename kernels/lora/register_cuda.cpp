@@ -18,6 +18,14 @@ namespace {
 
 using lora_cuda::Method;
 
+// The model with the FLOPs done on bf16 tensor cores, so the roofline bounds them by that unit's
+// roof: the tensor-core variants' GEMMs (X·W, and fused's and multi_adapter's S·B_a in the same
+// GEMM; their down-projection stays on FP32 FMA), and cublas_unfused's three GEMMs in bf16.
+std::vector<Counter> with_tensor_flops(std::vector<Counter> model, double flops) {
+    model.push_back({std::string(counters::flops_bf16_tensor), flops, "FLOP", CounterSource::model});
+    return model;
+}
+
 // What every CUDA lora kernel shares: the check (base against X·W alone), the model, and
 // emulation's default problems.
 kit::CudaKernel kernel_of(Method method, std::string name, std::string description) {
@@ -92,6 +100,11 @@ kit::CudaKernel cublas_unfused_kernel() {
                                   "the peer: unfused's passes with cuBLAS for the base, down- and up-projection GEMMs "
                                   "(fp32: cublasSgemm, CUBLAS_DEFAULT_MATH, FP32 FMA, no TF32; bf16: cublasGemmEx with "
                                   "float accumulation, tensor cores), memwall's dropout and scaled add between them");
+    k.model = [](const Params& point, const MemoryHierarchy&) {
+        const LoraProblem p = LoraProblem::from(point);
+        std::vector<Counter> model = lora_cuda_model(p, Method::cublas_unfused, lora_cuda::Tuning{});
+        return p.dtype == LoraDtype::bf16 ? with_tensor_flops(std::move(model), p.flops()) : model;
+    };
     k.gpu_only_reason = "calls cuBLAS (cublasSgemm, cublasGemmEx), which cuda-emu cannot run";
 #ifdef MEMWALL_HAVE_CUDA
     k.gpu = [](const Workload& wl, const Params&) {
@@ -116,7 +129,11 @@ kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string 
                                                                "; bf16 only, GEMMs on tensor cores (WMMA 16x16x16, float "
                                                                "accumulators, 64x64 tiles)");
     k.model = [method](const Params& point, const MemoryHierarchy&) {
-        return lora_cuda_model(LoraProblem::from(point), method, tensor_core_tuning(point));
+        const LoraProblem p = LoraProblem::from(point);
+        const double M = static_cast<double>(p.m), N = static_cast<double>(p.n);
+        const double gemm = 2 * M * N * static_cast<double>(p.k);
+        return with_tensor_flops(lora_cuda_model(p, method, tensor_core_tuning(point)),
+                                 method == Method::base ? gemm : gemm + 2 * M * N * static_cast<double>(p.r));
     };
     if (method == Method::multi_adapter) k.tunables.push_back(group_tunable());
     k.default_axes = {"dtype=bf16"};

@@ -66,6 +66,32 @@ TEST(PlaceOnRoofline, ASlowerTierBehindDramIsTheOutermostLevel) {
     EXPECT_DOUBLE_EQ(p.percent_of_bound, 50);
 }
 
+TEST(PlaceOnRoofline, TensorCoreFlopsAreBoundedByTheTensorRoofTheRestByTheFmaRoof) {
+    Ceilings c = machine();
+    c.items.push_back({"bf16_tensor", CeilingKind::compute, 16e12, "FLOP/s", "", 0});
+    // 1 GFLOP, 0.8 of it on tensor cores: FMA 0.2 GFLOP / 1 TFLOP/s = 0.2 ms, tensor 0.05 ms;
+    // the units overlap, so 0.2 ms bounds; in 0.4 ms that is 50%.
+    const std::vector<Counter> mixed{model("flops", 1e9), model("flops.bf16_tensor", 0.8e9), model("bytes.dram", 1e6)};
+    auto p = place_on_roofline(mixed, 0.4e-3, c);
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.bound, "compute");
+    EXPECT_NEAR(p.attainable, 5e12, 1e6);
+    EXPECT_NEAR(p.percent_of_bound, 50, 1e-6);
+    // All on tensor cores: 1 GFLOP / 16 TFLOP/s = 62.5 us of 0.4 ms, where the FMA roof alone
+    // would have claimed 1 ms, over 100%.
+    const std::vector<Counter> tensor{model("flops", 1e9), model("flops.bf16_tensor", 1e9), model("bytes.dram", 1e6)};
+    p = place_on_roofline(tensor, 0.4e-3, c);
+    EXPECT_EQ(p.bound, "compute");
+    EXPECT_NEAR(p.percent_of_bound, 15.625, 1e-6);
+    // Without a tensor roof, tensor FLOPs bound nothing: DRAM's 20 us bounds (5%).
+    p = place_on_roofline(tensor, 0.4e-3, machine());
+    EXPECT_EQ(p.bound, "dram");
+    EXPECT_NEAR(p.percent_of_bound, 5, 1e-6);
+    // Without the counter a tensor roof changes nothing: FLOPs are FMA FLOPs.
+    p = place_on_roofline({model("flops", 1e9), model("bytes.dram", 1e6)}, 2e-3, c);
+    EXPECT_NEAR(p.percent_of_bound, 50, 1e-6);
+}
+
 TEST(PlaceOnRoofline, ComputeBound) {
     auto p = place_on_roofline(
         {model("flops", 1e12), model("bytes.dram", 1e9), model("bytes.llc", 2e9)}, 2.0, machine());

@@ -149,6 +149,11 @@ private slots:
         chart_.set_roof_visible("l1", true);
         QVERIFY(render_chart(chart_, QSize(1200, 800)) == with);
     }
+    void roofs_are_labelled_by_what_they_are() {
+        QCOMPARE(ceiling_label("fp32_fma"), QStringLiteral("FP32 FMA"));
+        QCOMPARE(ceiling_label("bf16_tensor"), QStringLiteral("BF16 tensor"));
+        QCOMPARE(ceiling_label("tier.rand.4KiB"), QStringLiteral("TIER.RAND.4KIB"));
+    }
     void paints_without_ceilings_or_points() {
         RooflineChart empty;
         QCOMPARE(empty.x_range().lo, 0.01);

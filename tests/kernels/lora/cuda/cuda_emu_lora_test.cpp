@@ -238,6 +238,23 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
     inst->run();
     const Check ch = inst->check();
     EXPECT_TRUE(ch.ok) << ch.message;
+
+    // The FLOPs on tensor cores, for the roofline's tensor roof: the GEMM (X·W, and S·B in the
+    // fused ones), not the down-projection; cublas_unfused's all in bf16, none in fp32.
+    auto tensor_flops = [&](const char* v, const char* dtype) {
+        Params q = p;
+        q.set("group", std::int64_t{8});
+        q.set("dtype", std::string(dtype));
+        const auto model = c.variant("lora", v, Backend::cuda).model(q, MemoryHierarchy{});
+        const Counter* t = find_counter(model, counters::flops_bf16_tensor);
+        return t ? t->value : -1.0;
+    };
+    EXPECT_DOUBLE_EQ(tensor_flops("base_tc", "bf16"), 2.0 * 37 * 45 * 29);
+    EXPECT_DOUBLE_EQ(tensor_flops("fused_tc", "bf16"), 2.0 * 37 * 29 * (45 + 5));
+    EXPECT_DOUBLE_EQ(tensor_flops("multi_adapter_tc", "bf16"), 2.0 * 37 * 29 * (45 + 5));
+    EXPECT_DOUBLE_EQ(tensor_flops("cublas_unfused", "bf16"), 2.0 * 37 * (45 * 29 + 45 * 5 + 5 * 29));
+    EXPECT_EQ(tensor_flops("cublas_unfused", "fp32"), -1.0);
+    EXPECT_EQ(tensor_flops("fused", "bf16"), -1.0);
 }
 
 }  // namespace
