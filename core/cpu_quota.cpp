@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -28,9 +29,12 @@ std::optional<long long> whole(std::string_view s) {
     return v;
 }
 
+// Rounded down, at least 1: with 1.5 CPUs granted, two threads would be throttled a quarter of
+// the time, and the ceilings need threads that run at once.
 std::optional<int> cpus_of(long long quota, long long period) {
     if (quota <= 0 || period <= 0) return std::nullopt;
-    return static_cast<int>(std::max(1.0, std::ceil(static_cast<double>(quota) / static_cast<double>(period))));
+    const double cpus = std::floor(static_cast<double>(quota) / static_cast<double>(period));
+    return static_cast<int>(std::clamp(cpus, 1.0, static_cast<double>(std::numeric_limits<int>::max())));
 }
 
 std::optional<std::string> read_file(const std::string& path) {
@@ -84,8 +88,8 @@ std::optional<int> cgroup_cpu_limit(std::string_view self_cgroup, const std::str
         const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
         if (b == std::string::npos) continue;
         const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
-        // Inside a cgroup namespace the path may not exist under the mount: its ancestors (the
-        // mount's root last) still say what limits it.
+        // Without a cgroup namespace a container sees its host's path, which its own mount (the
+        // container's subtree) lacks: the ancestors, the mount's root last, still say what limits it.
         if (controllers.empty()) {
             for (const std::string& dir : with_ancestors(path))
                 if (auto text = read_file(root + (dir == "/" ? "" : dir) + "/cpu.max"))
@@ -94,10 +98,13 @@ std::optional<int> cgroup_cpu_limit(std::string_view self_cgroup, const std::str
         }
         const std::string listed = "," + controllers + ",";
         if (listed.find(",cpu,") == std::string::npos) continue;
-        for (const std::string& mount : {root + "/" + controllers, root + "/cpu"})
+        std::vector<std::string> mounts{root + "/" + controllers};
+        if (controllers != "cpu") mounts.push_back(root + "/cpu");
+        for (const std::string& mount : mounts)
             for (const std::string& dir : with_ancestors(path)) {
                 const std::string base = mount + (dir == "/" ? "" : dir);
-                const auto quota = read_file(base + "/cpu.cfs_quota_us"), period = read_file(base + "/cpu.cfs_period_us");
+                const auto quota = read_file(base + "/cpu.cfs_quota_us");
+                const auto period = read_file(base + "/cpu.cfs_period_us");
                 if (quota && period) keep_tightest(limit, cpus_of_cfs(*quota, *period));
             }
     }

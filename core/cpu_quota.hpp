@@ -10,7 +10,7 @@
 
 namespace memwall {
 
-// cpu.max's "QUOTA PERIOD": the CPUs it grants, rounded up (at least 1); nullopt for "max PERIOD"
+// cpu.max's "QUOTA PERIOD": the CPUs it grants, rounded down (at least 1); nullopt for "max PERIOD"
 // (no limit) or text that is not a quota.
 std::optional<int> cpus_of_cpu_max(std::string_view text);
 // v1's cpu.cfs_quota_us and cpu.cfs_period_us (quota -1: no limit), the same way.

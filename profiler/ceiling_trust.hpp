@@ -26,8 +26,9 @@ struct TrialRound {
 // busy machine a thread may start a scheduler's slice late, and the rate of threads that took
 // turns is not the rate of threads running at once. When they finish is not asked: equal work
 // finishes apart on unequal cores (a VM's vCPUs that share a physical core, hybrid cores), and
-// that unevenness is part of what an equal split of any kernel gets; a thread descheduled
-// after its start shows in its CPU time (kMinCpuShare).
+// that unevenness is part of what an equal split of any kernel gets. A thread descheduled after
+// its start lengthens its round, whose rate then loses to the best round's; threads taking turns
+// throughout show in their CPU time (kMinCpuShare).
 bool ran_together(std::span<const double> starts, std::span<const double> ends);
 
 // Below this share of CPU time in wall time, the threads were taking turns with another

@@ -54,8 +54,8 @@ std::vector<Ceiling> theoretical_gpu_ceilings(const GpuFigures& d) {
                        std::to_string(d.sms) + " SMs x " + std::to_string(lanes) + " FP32 lanes x 2 FLOP x " +
                            fixed(d.sm_clock_hz / 1e9, 3) + " GHz" + of});
     if (const int per_sm = bf16_tensor_flops_per_sm(d.compute_capability); per_sm > 0 && d.sms > 0 && d.sm_clock_hz > 0)
-        out.push_back({prefix + "bf16_tensor", CeilingKind::compute, static_cast<double>(per_sm) * d.sms * d.sm_clock_hz,
-                       "FLOP/s",
+        out.push_back({prefix + "bf16_tensor", CeilingKind::compute,
+                       static_cast<double>(per_sm) * d.sms * d.sm_clock_hz, "FLOP/s",
                        std::to_string(d.sms) + " SMs x " + std::to_string(per_sm) + " dense bf16 tensor FLOP x " +
                            fixed(d.sm_clock_hz / 1e9, 3) + " GHz" + of});
     if (const DeviceSpec* s = spec_of(d.name); s && s->l2_bandwidth)

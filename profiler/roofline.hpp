@@ -40,8 +40,8 @@ struct RooflinePoint {
     CounterSource bytes_source = CounterSource::model;
     // The bound: the roof with the longest minimum time (bytes / bandwidth at each level with a
     // ceiling; for compute, FLOPs / the fp32_fma peak, or with a flops.bf16_tensor counter the
-    // longer of the tensor FLOPs / the bf16_tensor peak and the rest / the fp32_fma peak); attainable = FLOPs / that time, and percent_of_bound
-    // = that time / seconds. Without FLOPs (a copy), compute is no roof and the percentage is
+    // longer of the tensor FLOPs / the bf16_tensor peak and the rest / the fp32_fma peak);
+    // attainable = FLOPs / that time, and percent_of_bound = that time / seconds. Without FLOPs (a copy), compute is no roof and the percentage is
     // of the bounding level's bandwidth.
     double attainable = 0;
     double roof_seconds = 0;       // the bound's minimum time

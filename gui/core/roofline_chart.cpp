@@ -158,8 +158,11 @@ Range RooflineChart::x_range() const {
         lo = std::min(lo, p.intensity / 2);
         hi = std::max(hi, p.intensity * 2);
     }
-    // Over a decade of each slanted roof left of its ridge, so its label has room.
-    const double peak = ceilings_.peak_flops();
+    // Over a decade of each slanted roof left of its ridge, so its label has room; the ridges
+    // are where the roofs meet the best visible compute roof, as painted.
+    double peak = 0;
+    for (const Ceiling& c : ceilings_.items)
+        if (c.kind == CeilingKind::compute && roof_visible(c.name)) peak = std::max(peak, c.value);
     for (const Ceiling& c : ceilings_.items) {
         if (c.kind != CeilingKind::bandwidth || !roof_visible(c.name) || !(c.value > 0) || !(peak > 0)) continue;
         lo = std::min(lo, peak / c.value / 20);

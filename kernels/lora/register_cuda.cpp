@@ -20,7 +20,7 @@ using lora_cuda::Method;
 
 // The model with the FLOPs done on bf16 tensor cores, so the roofline bounds them by that unit's
 // roof: the tensor-core variants' GEMMs (X·W, and fused's and multi_adapter's S·B_a in the same
-// GEMM; their down-projection stays on FP32 FMA), and cublas_unfused's three GEMMs in bf16.
+// GEMM; their down-projection stays on FP32 FMA), and all of cublas_unfused's GEMMs in bf16.
 std::vector<Counter> with_tensor_flops(std::vector<Counter> model, double flops) {
     model.push_back({std::string(counters::flops_bf16_tensor), flops, "FLOP", CounterSource::model});
     return model;

@@ -4,8 +4,8 @@
 #   ./run-on-gpu.sh [--within SECONDS] OUTDIR [PART...]
 # PARTs (default all, in this order): device tests run tune sdpa ncu compare (the slowest, most of
 # it cuda-emu on the CPU, last). run:FAMILY,... runs only those families, in that order (those
-# not yet seen to finish on a GPU first, say). A later call with the same OUTDIR adds to its database and
-# report, so the parts can be split across calls.
+# not yet seen to finish on a GPU first, say). A later call with the same OUTDIR adds to its
+# database and report, so the parts can be split across calls.
 # Exit status: 0 when it ran (the report says what failed), 2 on a usage error, 3 when there is no
 # GPU here (nothing is run). Each step has a time limit and appends to the report as it ends, so a
 # run cut short still leaves what it measured. --within SECONDS fits the whole run into a lease:
@@ -26,7 +26,8 @@ shift
 parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(device tests run tune sdpa ncu compare)
 for p in "${parts[@]}"; do
-  case "$p" in device|tests|run|run:[a-z]*|compare|ncu|sdpa|tune) ;; *) echo "run-on-gpu: unknown part '$p'" >&2; exit 2 ;; esac
+  [[ "$p" =~ ^(device|tests|run|compare|ncu|sdpa|tune|run:[a-z_]+(,[a-z_]+)*)$ ]] ||
+    { echo "run-on-gpu: unknown part '$p'" >&2; exit 2; }
 done
 # A GPU is a line "GPU 0: ..." from an nvidia-smi that succeeds (a broken driver prints its
 # failure on stdout).

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 namespace memwall {
@@ -12,10 +13,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(CpuQuota, CpuMaxGrantsItsQuotaOverItsPeriodRoundedUp) {
+TEST(CpuQuota, CpuMaxGrantsItsQuotaOverItsPeriodRoundedDown) {
     EXPECT_EQ(cpus_of_cpu_max("400000 100000\n"), 4);
-    EXPECT_EQ(cpus_of_cpu_max("150000 100000"), 2);
-    EXPECT_EQ(cpus_of_cpu_max("50000 100000"), 1);
+    EXPECT_EQ(cpus_of_cpu_max("150000 100000"), 1);  // two threads would be throttled
+    EXPECT_EQ(cpus_of_cpu_max("50000 100000"), 1);   // at least one
+    EXPECT_EQ(cpus_of_cpu_max("9000000000000000000 1"), std::numeric_limits<int>::max());
     EXPECT_EQ(cpus_of_cpu_max("max 100000\n"), std::nullopt);
     for (const char* bad : {"", "400000", "4e5 100000", "400000 0", "-1 100000", "400000 100000 7"})
         EXPECT_EQ(cpus_of_cpu_max(bad), std::nullopt) << bad;
@@ -48,7 +50,7 @@ TEST_F(FakeCgroups, V2TakesTheTightestQuotaOfTheCgroupAndItsAncestors) {
     EXPECT_EQ(cgroup_cpu_limit("0::/\n", root()), std::nullopt);
 }
 
-TEST_F(FakeCgroups, V2InsideANamespaceFallsBackToTheMountsRoot) {
+TEST_F(FakeCgroups, V2WithAHostPathTheMountLacksFallsBackToTheMountsRoot) {
     write("cpu.max", "400000 100000\n");
     EXPECT_EQ(cgroup_cpu_limit("0::/not/under/this/mount\n", root()), 4);
 }

@@ -20,7 +20,8 @@ rc=$?
 bash "$script" >/dev/null 2>&1
 rc=$?
 [ $rc -eq 2 ] || { echo "expected exit 2 without OUTDIR, got $rc"; exit 1; }
-for bad in "--within" "--within 0 $out/results" "--within 1.5 $out/results" "--within soon $out/results" "$out/results gpu" "$out/results run:"; do
+for bad in "--within" "--within 0 $out/results" "--within 1.5 $out/results" "--within soon $out/results" \
+           "$out/results gpu" "$out/results run:" "$out/results run:lora,,spgemm" "$out/results run:../x"; do
   # shellcheck disable=SC2086  # split on purpose: each case is a whole command line
   bash "$script" $bad >/dev/null 2>&1
   rc=$?
