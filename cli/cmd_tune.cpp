@@ -116,12 +116,6 @@ Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, S
     return trace;
 }
 
-std::string percent(double fraction) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, fraction < 0.1 ? "%.1f%%" : "%.0f%%", fraction * 100);
-    return buf;
-}
-
 // The session as stored: its trials, then the best; the exit status says how it ended.
 void report(const Store& store, std::int64_t id, const Trace& trace, const TuneArgs& a, Context& ctx) {
     const TuningSessionSummary s = *tuning_session(store, id);
@@ -139,9 +133,9 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
     for (std::size_t i = 0; i < trace.entries.size(); ++i)
         if (!std::isnan(trace.entries[i].improvement_chance)) judged = i;
     if (judged)
-        std::cout << "stopping rule: after " << *judged + 1 << " evaluations, a " << percent(trace.entries[*judged].improvement_chance)
-                  << " chance that an unmeasured configuration is more than " << percent(trace.noise)
-                  << " faster than the best (stops below " << percent(a.stop_chance) << ")\n";
+        std::cout << stopping_rule_line(*judged + 1, trace.entries[*judged].improvement_chance, trace.noise,
+                                        a.stop_chance)
+                  << "\n";
     else if (stops_by_rule(a))
         std::cout << "stopping rule: not judged (too few evaluations)\n";
     if (!a.quiet) {

@@ -1,6 +1,7 @@
 #include "cli/tuning_output.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "cli/table.hpp"
@@ -8,6 +9,20 @@
 #include "tuner/tuning_session.hpp"
 
 namespace memwall::cli {
+
+std::string percent(double fraction) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, fraction < 0.1 ? "%.1f%%" : "%.0f%%", fraction * 100);
+    return buf;
+}
+
+std::string stopping_rule_line(std::size_t evaluations, double chance, double noise, double stop_chance) {
+    const std::string faster = " more than " + percent(noise) + " faster than the best";
+    return "stopping rule: after " + std::to_string(evaluations) + " evaluations, " +
+           (chance >= 1 ? "the model cannot yet rule out an unmeasured configuration" + faster
+                        : "the chance of an unmeasured configuration" + faster + " is at most " + percent(chance)) +
+           " (stops below " + percent(stop_chance) + ")";
+}
 
 std::string session_kernel(const TuningSessionInfo& s) {
     if (s.backend == "replay") return "replay of " + s.variant;
