@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -65,6 +66,30 @@ private:
     std::unique_ptr<DeviceCase> c_;
 };
 
+// The toy scale kernel with its emu device case wrapped in `Case`.
+template <class Case>
+CudaKernel wrapped_kernel() {
+    CudaKernel k = kit_test::scale_kernel();
+    k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<Case>(real(w, p)); };
+    return k;
+}
+
+// The toy family with `k` as its CUDA kernel, and the kernel's cuda-emu instance on a
+// 100-element fp32 problem, poisoned; the workload it reads is kept beside it.
+struct ToyEmuCase {
+    explicit ToyEmuCase(const CudaKernel& k) {
+        c.add_family(kit_test::toy_family());
+        add_cuda_variants(c, "toy", k);
+        w = c.family("toy").make_workload(p, 1);
+        inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
+        inst->poison();
+    }
+    Catalogue c;
+    const Params p = point(100, false);
+    std::unique_ptr<Workload> w;
+    std::unique_ptr<Instance> inst;
+};
+
 // A device case whose kernel writes nothing.
 class Idle final : public Wrapped {
 public:
@@ -73,17 +98,9 @@ public:
 };
 
 TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
-    Catalogue c;
-    c.add_family(kit_test::toy_family());
-    CudaKernel k = kit_test::scale_kernel();
-    k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<Idle>(real(w, p)); };
-    add_cuda_variants(c, "toy", k);
-    const Params p = point(100, false);
-    const auto w = c.family("toy").make_workload(p, 1);
-    auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
-    inst->poison();
-    inst->run();
-    const Check ch = inst->check();
+    ToyEmuCase t(wrapped_kernel<Idle>());
+    t.inst->run();
+    const Check ch = t.inst->check();
     EXPECT_FALSE(ch.ok);
     EXPECT_EQ(ch.message, "element 0 is wrong");
 }
@@ -100,19 +117,12 @@ public:
 
 TEST(CudaVariants, AForwardPassThatWaitsOnTheHostMustSaySo) {
     for (bool declared : {false, true}) {
-        Catalogue c;
-        c.add_family(kit_test::toy_family());
-        CudaKernel k = kit_test::scale_kernel();
-        k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<Waiting>(real(w, p)); };
+        CudaKernel k = wrapped_kernel<Waiting>();
         k.waits_on_host = declared;
-        add_cuda_variants(c, "toy", k);
-        const Params p = point(100, false);
-        const auto w = c.family("toy").make_workload(p, 1);
-        auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
-        inst->poison();
+        ToyEmuCase t(k);
         if (!declared) {
             try {
-                inst->run();
+                t.inst->run();
                 ADD_FAILURE() << "an undeclared wait passed";
             } catch (const std::logic_error& e) {
                 EXPECT_NE(std::string(e.what()).find("toy/scale: its forward pass makes the host wait"), std::string::npos)
@@ -120,8 +130,8 @@ TEST(CudaVariants, AForwardPassThatWaitsOnTheHostMustSaySo) {
             }
             continue;
         }
-        inst->run();
-        EXPECT_TRUE(inst->check().ok);
+        t.inst->run();
+        EXPECT_TRUE(t.inst->check().ok);
     }
 }
 
@@ -133,21 +143,13 @@ public:
 };
 
 TEST(CudaVariants, TheInstanceForwardsTheDeviceCasesDetail) {
-    Catalogue c;
-    c.add_family(kit_test::toy_family());
-    CudaKernel k = kit_test::scale_kernel();
-    k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<Detailed>(real(w, p)); };
-    add_cuda_variants(c, "toy", k);
-    const Params p = point(100, false);
-    const auto w = c.family("toy").make_workload(p, 1);
-    auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
-    inst->poison();
-    inst->run();
-    EXPECT_TRUE(inst->check().ok);
-    EXPECT_EQ(inst->detail(), "algorithm 7, workspace 1 KiB");
+    ToyEmuCase t(wrapped_kernel<Detailed>());
+    t.inst->run();
+    EXPECT_TRUE(t.inst->check().ok);
+    EXPECT_EQ(t.inst->detail(), "algorithm 7, workspace 1 KiB");
     // A case that reports nothing adds nothing to the message.
     const Catalogue plain = kit_test::toy_catalogue();
-    EXPECT_EQ(plain.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p)->detail(), "");
+    EXPECT_EQ(plain.variant("toy", "scale", Backend::cuda_emu).prepare(*t.w, t.p)->detail(), "");
 }
 
 TEST(CudaVariants, ARuleTheDeviceCaseEnforcesIsAUsageError) {
@@ -193,23 +195,16 @@ private:
 };
 
 TEST(CudaVariants, CheckCaseChecksTheDeviceCaseAndNeverDownloadsFloats) {
-    Catalogue c;
-    c.add_family(kit_test::toy_family());
-    CudaKernel k = kit_test::scale_kernel();
-    k.emu = [real = k.emu](const Workload& w, const Params& p) { return std::make_unique<NotFloats>(real(w, p)); };
+    CudaKernel k = wrapped_kernel<NotFloats>();
     k.check_case = [check = k.check](const Workload& w, const DeviceCase& d) {
         return check(w, dynamic_cast<const NotFloats&>(d).own_output().data());
     };
     k.check = nullptr;
-    add_cuda_variants(c, "toy", k);
-    const Params p = point(100, false);
-    const auto w = c.family("toy").make_workload(p, 1);
-    auto inst = c.variant("toy", "scale", Backend::cuda_emu).prepare(*w, p);
-    inst->poison();
-    EXPECT_FALSE(inst->check().ok);  // poisoned: the check reads the device, not a stale copy
-    inst->run();
-    EXPECT_TRUE(inst->check().ok);
-    EXPECT_GT(counter(inst->measured_counters(), "emu.global_store_bytes"), 0);
+    ToyEmuCase t(k);
+    EXPECT_FALSE(t.inst->check().ok);  // poisoned: the check reads the device, not a stale copy
+    t.inst->run();
+    EXPECT_TRUE(t.inst->check().ok);
+    EXPECT_GT(counter(t.inst->measured_counters(), "emu.global_store_bytes"), 0);
 }
 
 TEST(CudaVariants, InputModelIsPassedThroughAndAKernelNeedsOneCheckAndOneModel) {
