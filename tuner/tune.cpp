@@ -146,7 +146,6 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
     double elapsed = 0, ok_cost = 0;
     std::size_t since_improvement = 0, ok_count = 0;
     std::vector<double> spreads;  // of each evaluation, for the stopping rule's margin
-    std::size_t last_gain = 0;     // evaluations up to the last that beat the best by more than the margin
     for (;;) {
         if (search_limit && trace.entries.size() >= search_limit) {
             trace.stop_reason = "evaluations";
@@ -203,7 +202,6 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             const auto t1 = clock::now();
             if (const auto s = relative_spread(trace.entries.back().evaluation)) spreads.push_back(*s);
             trace.noise = margin_of(spreads);
-            if (history.best_seconds() * (1 + trace.noise) < before) last_gain = trace.entries.size();
             const std::optional<double> chance = strategy.improvement_chance(history, trace.noise);
             TraceEntry& last = trace.entries.back();
             const double judging = std::chrono::duration<double>(clock::now() - t1).count();
@@ -211,10 +209,12 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             elapsed += judging;
             last.elapsed_seconds = elapsed;
             if (chance) last.improvement_chance = *chance;
-            // A search still finding configurations faster by more than the noise is not done,
-            // whatever its model says: on a rugged space the model misses what it has not come
-            // near yet. So the best must have held for at least half of the evaluations.
-            const bool held = 2 * last_gain <= trace.entries.size();
+            // A search still finding faster configurations is not done, whatever its model says:
+            // on a rugged space the model misses what it has not come near yet. So the best must
+            // have held for at least half of the evaluations: the best after the first half within
+            // the noise of the best now (steps each smaller than the noise add up).
+            const std::size_t half = trace.entries.size() / 2;
+            const bool held = half > 0 && trace.entries[half - 1].best_seconds <= history.best_seconds() * (1 + trace.noise);
             unlikely = held && chance && *chance < budget.stop_chance;
         }
         if (hooks.evaluated) hooks.evaluated(trace);

@@ -24,8 +24,8 @@ struct Budget {
     std::size_t stale = 0;        // stop after this many evaluations without a better time; 0: never
     // The stopping rule: stop when the strategy's model puts the chance that a configuration not
     // yet evaluated beats the best by more than the noise (noise_margin) below this, once the
-    // best has held (not beaten by more than the noise) for at least half of the evaluations;
-    // 0: never. Strategies without a model (all but guided) never stop by it.
+    // best has held for at least half of the evaluations (the best after the first half is within
+    // the noise of the best now); 0: never. Strategies without a model (all but guided) never stop by it.
     double stop_chance = 0;
 };
 

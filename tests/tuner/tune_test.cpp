@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <stdexcept>
@@ -147,6 +148,31 @@ TEST(Tune, TheStoppingRuleWaitsUntilTheBestHasHeldForHalfTheEvaluations) {
     Judging s(std::vector<std::optional<double>>(order.size(), 0.01), order);
     const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
     EXPECT_EQ(t.entries.size(), 10u);
+    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+}
+
+TEST(Tune, StepsEachSmallerThanTheNoiseAddUpAndTheBestHasNotHeld) {
+    // 30 configurations of one parameter, each 2% faster than the last up to the 12th (the
+    // margin is 2.8%), then level; the model is sure from the 10th on. The best after the first
+    // half must be within the margin of the best now: first at the 22nd evaluation (the 11th's
+    // 0.98^10 against 0.98^11), where counting only steps larger than the margin stopped at 10.
+    RecordedSpace rs;
+    std::vector<Value> values;
+    std::vector<Config> configs;
+    for (std::uint16_t i = 0; i < 30; ++i) {
+        values.emplace_back(std::int64_t{i});
+        configs.push_back({i});
+        Evaluation e;
+        e.seconds = 1e-3 * std::pow(0.98, std::min(i, std::uint16_t{11}));
+        rs.results.push_back(e);
+    }
+    rs.space = TuningSpace({{"i", values}}, configs);
+    ReplayObjective objective(rs);
+    std::vector<std::optional<double>> chances(30, 0.01);
+    std::fill(chances.begin(), chances.begin() + 9, std::nullopt);
+    Judging s(chances);
+    const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
+    EXPECT_EQ(t.entries.size(), 22u);
     EXPECT_EQ(t.stop_reason, "improvement unlikely");
 }
 
