@@ -8,12 +8,6 @@ namespace memwall {
 
 namespace {
 
-std::vector<std::size_t> levels_of(const TuningSpace& s) {
-    std::vector<std::size_t> l;
-    for (const auto& p : s.parameters()) l.push_back(p.values.size());
-    return l;
-}
-
 // Counters that measure an amount of work or traffic, which grows with what a configuration
 // does; percentages and ratios describe how well it did it and bound nothing.
 bool is_extensive(const Counter& c) {
@@ -67,7 +61,7 @@ double median_of(std::vector<double> xs) {
 }  // namespace
 
 PerformanceModel::PerformanceModel(const TuningSpace& space, const Prior* prior)
-    : space_(space), levels_(levels_of(space)), additive_(levels_), rest_(levels_), prior_rest_(levels_),
+    : space_(space), levels_(space.levels()), additive_(levels_), rest_(levels_), prior_rest_(levels_),
       failure_(levels_) {
     if (!prior || prior->empty() || space.size() == 0) return;
     const std::size_t n = space.size();

@@ -69,6 +69,12 @@ std::string TuningSpace::label(std::size_t id) const {
     return s;
 }
 
+std::vector<std::size_t> TuningSpace::levels() const {
+    std::vector<std::size_t> l;
+    for (const auto& p : parameters_) l.push_back(p.values.size());
+    return l;
+}
+
 std::span<const std::uint32_t> TuningSpace::line(std::size_t id, std::size_t p) const {
     return lines_[p][line_of_[p][id]];
 }

@@ -38,6 +38,8 @@ public:
     const std::vector<Parameter>& parameters() const { return parameters_; }
     std::size_t size() const { return configs_.size(); }
     const Config& config(std::size_t id) const { return configs_[id]; }
+    // The number of values of each parameter, in parameter order (what models over configurations size by).
+    std::vector<std::size_t> levels() const;
     std::optional<std::size_t> find(const Config& c) const;
 
     Params params(std::size_t id) const;

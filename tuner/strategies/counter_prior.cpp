@@ -50,8 +50,7 @@ CounterPrior counter_prior_from(const RecordedSpace& recorded) {
             if (auto it = column.find(c.name); it != column.end() && is_device_independent(c))
                 prior.values[id][it->second] = c.value;
 
-    std::vector<std::size_t> levels;
-    for (const auto& p : recorded.space.parameters()) levels.push_back(p.values.size());
+    const std::vector<std::size_t> levels = recorded.space.levels();
     for (std::size_t j = 0; j < k; ++j) {
         std::vector<const Config*> rows;
         std::vector<double> y;

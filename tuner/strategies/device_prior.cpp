@@ -81,9 +81,7 @@ DevicePrior device_prior_from(const RecordedSpace& other, const TuningSpace& tar
     }
 
     // Main effects of the other's recorded times, for what it did not record.
-    std::vector<std::size_t> levels;
-    for (const auto& p : tp) levels.push_back(p.values.size());
-    AdditiveModel effects(levels);
+    AdditiveModel effects(target.levels());
     std::vector<const Config*> rows;
     std::vector<double> y;
     for (std::size_t id = 0; id < other.space.size(); ++id)

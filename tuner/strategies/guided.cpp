@@ -17,20 +17,23 @@
 // apart: the fastest region elsewhere need not be the fastest here), and its model learns from
 // the measured times how the prior maps to this device, and how far to trust it.
 //
-// The stopping rule asks the same model for the chance that some unevaluated configuration is
-// faster than the best by more than the noise. Its errors are far from independent, so it takes
-// the sum of each one's chance, which bounds that union whatever their dependence (Boole), under
-// the model's spread widened where its errors on its latest proposals were wider. The sum falls
-// only once the model rules out nearly everything unmeasured, which on a large rugged space comes
-// late: the largest single chance, a lower bound, stopped a quarter of the runs on the shared
-// A100 recording short of 10% from the optimum. A model needs a few measurements before it can
-// rule anything out, so it does not judge before kJudgeAfter.
+// The stopping rule asks for the chance that some unevaluated configuration is faster than the
+// best by more than the noise. It asks a model of its own, a Gaussian process over the
+// parameters (AnovaProcess) on what the prior leaves of the measured times: the search's forest
+// ranks well, but the spread between its trees is no measure of its error (on attention/flash it
+// left a 13% chance at the likeliest configuration after a quarter of the space, the optimum
+// long found). The errors at different configurations are far from independent, so it takes the
+// sum of each one's chance, which bounds that union whatever their dependence (Boole). Once that
+// sum is below 1, the configuration likeliest to beat the best is measured next. A model needs
+// a few measurements before it can rule anything out, so it does not judge before kJudgeAfter.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "tuner/anova_process.hpp"
 #include "tuner/performance_model.hpp"
 #include "tuner/strategies/strategies.hpp"
 
@@ -45,7 +48,7 @@ constexpr std::size_t kElite = 3;           // best configurations whose neighbo
 constexpr double kGlobalShare = 0.2;        // of the steps
 constexpr double kBelief = 1.5;             // widens the model's spread in Thompson draws
 constexpr std::size_t kJudgeAfter = 10;     // evaluations before the stopping rule is judged, at least 2 per parameter
-constexpr std::size_t kCalibrateAfter = 5;  // scored recent proposals before the model's spread is calibrated
+constexpr std::size_t kJudgeRows = 200;     // measurements the stopping rule's model is fitted to, at most
 
 double normal_pdf(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2 * std::numbers::pi); }
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); }
@@ -53,62 +56,67 @@ double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); 
 class Guided final : public Strategy {
 public:
     Guided(const TuningSpace& space, std::uint64_t seed, const Prior* prior)
-        : space_(space), rng_(seed), model_(space, prior) {}
+        : space_(space), rng_(seed), model_(space, prior), judge_(space.levels()) {}
 
     std::optional<std::size_t> propose(const History& h) override {
         if (model_.has_prior() && h.evaluations() < kInitial)
             if (auto c = least_work(h)) return c;
         if ((!model_.has_prior() && h.evaluations() < kInitial) || !h.best_config())
             return search::random_unevaluated(h, rng_);
+        if (suspect_ && !h.evaluated(*suspect_)) return std::exchange(suspect_, std::nullopt);
         if (h.evaluations() >= next_fit_) fit(h);
         std::optional<std::size_t> c;
         if (!std::bernoulli_distribution(kGlobalShare)(rng_)) c = local_step(h);
         if (!c) c = global_step(h);
-        if (c) forecast_.emplace_back(*c, model_.predict(*c));
         return c;
     }
 
+    // Also picks the suspect: once the sum is below 1, the doubt lies in a few configurations,
+    // and measuring the likeliest of them next is what settles the question soonest.
     std::optional<double> improvement_chance(const History& h, double margin) override {
         const std::size_t judge_after = std::max(kJudgeAfter, 2 * space_.parameters().size());
         if (h.evaluations() < judge_after || !h.best_config()) return std::nullopt;
-        if (fitted_at_ != h.evaluations()) fit(h);
+        fit_judge(h, margin / noise_margin_per_spread);
         const double beat = std::log(h.best_seconds()) - std::log1p(margin);
-        const double scale = calibration(h);
-        double any = 0;
+        double any = 0, most = 0;
+        suspect_.reset();
         for (std::size_t c = 0; c < space_.size() && any < 1; ++c) {
             if (h.evaluated(c)) continue;
-            const Prediction p = model_.predict(c);
-            const double sd = scale * p.sd;
-            any += sd > 1e-12 ? normal_cdf((beat - p.mean) / sd) : (p.mean < beat ? 1.0 : 0.0);
+            const double chance = judge_.chance_below(space_.config(c), beat - model_.log_work(c));
+            any += chance;
+            if (chance > most) {
+                most = chance;
+                suspect_ = c;
+            }
         }
+        if (any >= 1) suspect_.reset();
         return std::min(1.0, any);
     }
 
 private:
-    // How far the model's spread falls short of its errors: the root mean square, over the later
-    // half of the configurations it proposed and that then ran, of (measured - predicted) /
-    // spread, as predicted when proposed (out of sample); the model learns, and its early errors
-    // no longer say how far off it is now. Never below 1: proposals lie where the model is
-    // surest (narrowing it to their errors stopped a noise-free search short of the optimum),
-    // so a model accurate there may still be wrong elsewhere. 1 until a few are scored.
-    double calibration(const History& h) const {
-        double sum = 0;
-        std::size_t n = 0;
-        for (std::size_t i = forecast_.size() / 2; i < forecast_.size(); ++i) {
-            const auto& [config, p] = forecast_[i];
-            const Evaluation* e = h.result(config);
-            if (!e || !e->ok() || p.sd <= 1e-12) continue;
-            const double z = (std::log(e->seconds) - p.mean) / p.sd;
-            sum += z * z;
-            ++n;
+    // The rule's process, fitted to what the prior's columns (none without a prior) leave of the
+    // log-times: of the fastest kJudgeRows at most (it costs the cube of its rows, and the
+    // question is about the fast end), reverting to the mean of all away from them, with the
+    // noise the margin was made of (a measurement's spread, at least 1%).
+    void fit_judge(const History& h, double noise) {
+        std::vector<std::pair<double, std::size_t>> ok;
+        for (std::size_t i = 0; i < h.evaluations(); ++i)
+            if (const auto& e = h.entry(i); e.evaluation.ok()) ok.emplace_back(std::log(e.evaluation.seconds), e.config);
+        double level = 0;
+        for (const auto& [y, c] : ok) level += (y - model_.log_work(c)) / static_cast<double>(ok.size());
+        const std::size_t keep = std::min(ok.size(), kJudgeRows);
+        std::partial_sort(ok.begin(), ok.begin() + static_cast<std::ptrdiff_t>(keep), ok.end());
+        std::vector<const Config*> rows;
+        std::vector<double> y;
+        for (std::size_t i = 0; i < keep; ++i) {
+            rows.push_back(&space_.config(ok[i].second));
+            y.push_back(ok[i].first - model_.log_work(ok[i].second));
         }
-        if (n < kCalibrateAfter) return 1.0;
-        return std::max(1.0, std::sqrt(sum / static_cast<double>(n)));
+        judge_.fit(rows, y, noise, level);
     }
 
     void fit(const History& h) {
         model_.fit(h, rng_);
-        fitted_at_ = h.evaluations();
         next_fit_ = h.evaluations() + std::max<std::size_t>(1, h.evaluations() / kRefitDivisor);
     }
 
@@ -204,9 +212,9 @@ private:
     search::Rng rng_;
     std::normal_distribution<double> normal_;
     PerformanceModel model_;
+    AnovaProcess judge_;  // the stopping rule's model
+    std::optional<std::size_t> suspect_;  // the configuration the rule last found likeliest to beat the best
     std::size_t next_fit_ = 0;
-    std::size_t fitted_at_ = 0;  // evaluations the model was last fitted on
-    std::vector<std::pair<std::size_t, Prediction>> forecast_;  // each proposal, as the model saw it then
 };
 
 }  // namespace

@@ -1,0 +1,112 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "tuner/anova_process.hpp"
+
+namespace memwall {
+namespace {
+
+// All configurations of an 8 x 6 x 4 grid.
+std::vector<Config> grid() {
+    std::vector<Config> g;
+    for (std::uint16_t a = 0; a < 8; ++a)
+        for (std::uint16_t b = 0; b < 6; ++b)
+            for (std::uint16_t c = 0; c < 4; ++c) g.push_back({a, b, c});
+    return g;
+}
+
+struct Fitted {
+    std::vector<Config> measured, unmeasured;
+    AnovaProcess process{{8, 6, 4}};
+};
+
+// Measures f, with noise of spread `noise`, at a random `share` of the grid.
+Fitted fit(double (*f)(const Config&), double share, double noise, std::uint64_t seed) {
+    Fitted out;
+    std::mt19937_64 rng(seed);
+    std::bernoulli_distribution take(share);
+    std::normal_distribution<double> error(0.0, noise);
+    std::vector<double> y;
+    for (const Config& c : grid()) {
+        if (take(rng)) {
+            out.measured.push_back(c);
+            y.push_back(f(c) + error(rng));
+        } else {
+            out.unmeasured.push_back(c);
+        }
+    }
+    std::vector<const Config*> rows;
+    for (const Config& c : out.measured) rows.push_back(&c);
+    out.process.fit(rows, y, noise);
+    return out;
+}
+
+double additive(const Config& c) { return 0.3 * c[0] - 0.05 * (c[1] - 3) * (c[1] - 3) + 0.1 * c[2]; }
+double interacting(const Config& c) { return 0.2 * c[0] + 0.1 * c[1] - 0.06 * c[0] * c[1] + 0.1 * (c[2] == 2); }
+
+// Out of sample: how far off the means are, and how often the truth lies outside 3 spreads.
+struct Score {
+    double worst = 0;
+    double outside = 0;  // share
+};
+Score score(const Fitted& f, double (*truth)(const Config&)) {
+    Score s;
+    for (const Config& c : f.unmeasured) {
+        const Prediction p = f.process.predict(c);
+        const double error = std::abs(p.mean - truth(c));
+        s.worst = std::max(s.worst, error);
+        s.outside += error > 3 * p.sd ? 1.0 : 0.0;
+    }
+    s.outside /= static_cast<double>(f.unmeasured.size());
+    return s;
+}
+
+TEST(AnovaProcess, PredictsAnAdditiveFunctionFromAQuarterOfTheGrid) {
+    const Fitted f = fit(additive, 0.25, 0.01, 1);
+    const Score s = score(f, additive);
+    EXPECT_LT(s.worst, 0.1);  // the function spans 2.6
+    EXPECT_LT(s.outside, 0.05);
+}
+
+TEST(AnovaProcess, LearnsPairwiseInteractions) {
+    const Fitted f = fit(interacting, 0.4, 0.01, 2);
+    const Score s = score(f, interacting);
+    EXPECT_LT(s.worst, 0.2);  // the interaction alone spans 2.1
+    EXPECT_LT(s.outside, 0.05);
+}
+
+TEST(AnovaProcess, SeesThroughNoiseAndIsSurerWhereItMeasured) {
+    const Fitted f = fit(additive, 0.5, 0.05, 3);
+    EXPECT_LT(score(f, additive).worst, 0.15);
+    // Far less sure at a corner with none of its values' neighbours measured than at a
+    // measured configuration.
+    AnovaProcess p({8, 6, 4});
+    const std::vector<Config> rows{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+    std::vector<const Config*> ptrs;
+    std::vector<double> y;
+    for (const Config& c : rows) {
+        ptrs.push_back(&c);
+        y.push_back(additive(c));
+    }
+    p.fit(ptrs, y, 0.01);
+    EXPECT_GT(p.predict({7, 5, 3}).sd, 3 * p.predict({1, 0, 0}).sd);
+}
+
+TEST(AnovaProcess, ItsChanceBelowALevelIsThatOfItsPrediction) {
+    const Fitted f = fit(additive, 0.25, 0.01, 4);
+    for (const Config& c : {Config{0, 0, 0}, Config{7, 5, 3}, Config{3, 3, 2}}) {
+        const Prediction p = f.process.predict(c);
+        for (double z : {-2.0, 0.0, 1.0}) {
+            const double level = p.mean + z * p.sd;
+            EXPECT_NEAR(f.process.chance_below(c, level), 0.5 * std::erfc(-z / std::numbers::sqrt2), 1e-9);
+        }
+        EXPECT_EQ(f.process.chance_below(c, p.mean - 100), 0.0);
+    }
+}
+
+}  // namespace
+}  // namespace memwall

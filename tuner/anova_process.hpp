@@ -1,0 +1,73 @@
+// A Gaussian process over configurations whose covariance is a sum of main effects and pairwise
+// interactions (an ANOVA kernel): k(c, c') = a sum_p r_p + b sum_{p<q} r_p r_q, with
+// r_p = exp(-|index of c_p - index of c'_p| / length), so neighbouring values of an ordered
+// parameter behave alike, plus a nugget: each configuration's own part, which no other
+// configuration tells (a rugged space has much of it). Its amplitudes and length are chosen by the marginal likelihood of the
+// measurements, so its spread is as wide as they show the function to be: what a rule
+// that asks "could an unmeasured configuration still be faster?" needs, where a forest's spread
+// between its trees says how much the trees differ, not how far off they are. The measurements'
+// noise is given, as measured from their samples: chosen by likelihood too, a few measurements
+// are as well explained by a flat function and loud noise, which rules everything out.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "tuner/forest.hpp"
+#include "tuner/tuning_space.hpp"
+
+namespace memwall {
+
+class AnovaProcess {
+public:
+    // `levels[p]`: number of values of parameter p.
+    explicit AnovaProcess(std::vector<std::size_t> levels);
+
+    // Conditions on rows (configurations) and their targets, log-times measured with noise of
+    // spread `noise`, with the hyperparameters that make them likeliest (all of the grid for a few
+    // rows, then a local search from those of the last fit). Needs at least one row to predict.
+    // `level`: where the process reverts to away from its rows (by default their mean).
+    void fit(std::span<const Config* const> rows, std::span<const double> targets, double noise,
+             std::optional<double> level = std::nullopt);
+    // The function's value at c (without measurement noise) and its spread.
+    Prediction predict(const Config& c) const;
+    // The chance that the function's value at c is below `level`; cheap where the mean alone
+    // rules it out (no prediction is less sure than the process before any measurement).
+    double chance_below(const Config& c, double level) const;
+private:
+    struct Hyper {
+        std::size_t main = 0, interaction = 0, length = 0, nugget = 0;  // indices into the grids
+        bool operator==(const Hyper&) const = default;
+    };
+
+    // The mean at c; fills k with the kernel between c and each row.
+    double mean(const Config& c, std::vector<double>& k) const;
+    double prior_variance(const Config& c) const;
+    // The variance at c given the rows, from the k that mean() filled (which it overwrites).
+    double variance(const Config& c, std::vector<double>& k) const;
+    // The kernel from the two sums.
+    double covariance(double main, double pairs, const Hyper& h) const;
+    // The two sums of the kernel between a and b at length index `length`: sum_p r_p and sum_{p<q} r_p r_q.
+    std::pair<double, double> sums(const Config& a, const Config& b, std::size_t length) const;
+    // The log marginal likelihood of the centred targets under h; fills the Cholesky factor and
+    // weights. -infinity where the covariance is not positive definite.
+    double condition(const Hyper& h, std::vector<double>& chol, std::vector<double>& alpha) const;
+
+    std::vector<std::size_t> levels_;
+    std::size_t varying_ = 0;  // parameters with more than one value
+    std::vector<std::vector<double>> power_;  // [length][distance]: exp(-distance / length)
+    Hyper hyper_;
+    double variance_ = 1;  // of the targets: the amplitudes' unit
+    double noise_ = 0;     // variance of a measurement
+    double mean_ = 0;
+    std::vector<Config> rows_;
+    std::vector<std::vector<double>> main_, pairs_;  // [length][i * n + j]: sums(rows_[i], rows_[j])
+    std::vector<double> centred_;
+    std::vector<double> chol_;   // lower Cholesky factor of K + noise, row-major n x n
+    std::vector<double> alpha_;  // (K + noise)^-1 (targets - mean)
+};
+
+}  // namespace memwall
