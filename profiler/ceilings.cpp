@@ -149,7 +149,7 @@ bool better(const std::string& again_doubt, double again_rate, const std::string
 template <class Body>
 Timed best_rate(int threads, double budget, double work_per_rep, Body&& body) {
     std::vector<Clock::time_point> start(threads), end(threads);
-    std::vector<double> cpu(threads);
+    std::vector<double> cpu(threads), starts(threads), ends(threads);  // seconds from thread 0's start
     std::vector<TrialRound> rounds_seen;
     double best_together = 0, best_any = 0, spent = 0;
     long reps = 1;
@@ -168,22 +168,18 @@ Timed best_rate(int threads, double budget, double work_per_rep, Body&& body) {
 #pragma omp barrier
 #pragma omp single
             {
-                auto secs = [](Clock::duration d) {
-                    return std::chrono::duration<double>(d).count();
-                };
-                const double span = secs(*std::max_element(end.begin(), end.end()) -
-                                         *std::min_element(start.begin(), start.end()));
-                std::vector<double> starts(threads), ends(threads);
                 for (int i = 0; i < threads; ++i) {
-                    starts[i] = secs(start[i] - start[0]);
-                    ends[i] = secs(end[i] - start[0]);
+                    starts[i] = std::chrono::duration<double>(start[i] - start[0]).count();
+                    ends[i] = std::chrono::duration<double>(end[i] - start[0]).count();
                 }
+                const double span = *std::max_element(ends.begin(), ends.end()) -
+                                    *std::min_element(starts.begin(), starts.end());
                 double longest = 0;
                 TrialRound round{.reps = reps};
                 for (int i = 0; i < threads; ++i) {
-                    longest = std::max(longest, secs(end[i] - start[i]));
+                    longest = std::max(longest, ends[i] - starts[i]);
                     round.cpu_seconds += cpu[i];
-                    round.wall_seconds += secs(end[i] - start[i]);
+                    round.wall_seconds += ends[i] - starts[i];
                 }
                 spent += span;
                 ++rounds;

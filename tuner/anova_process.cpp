@@ -86,15 +86,16 @@ double AnovaProcess::covariance(double main, double pairs, const Hyper& h) const
     return (kMain[h.main] * main + kInteraction[h.interaction] * pairs + own) * variance_;
 }
 
-double AnovaProcess::condition(const Hyper& h, std::vector<double>& chol, std::vector<double>& alpha) const {
+double AnovaProcess::condition(const Hyper& h, const Design& d, std::vector<double>& chol,
+                               std::vector<double>& alpha) const {
     const std::size_t n = rows_.size();
-    const auto& m = main_[h.length];
-    const auto& q = pairs_[h.length];
+    const auto& m = d.main[h.length];
+    const auto& q = d.pairs[h.length];
     chol.resize(n * n);
     for (std::size_t i = 0; i < n * n; ++i) chol[i] = covariance(m[i], q[i], h);
     for (std::size_t i = 0; i < n; ++i) chol[i * n + i] += noise_;
     if (!cholesky(chol, n)) return -std::numeric_limits<double>::infinity();
-    alpha = centred_;
+    alpha = d.centred;
     forward(chol, n, alpha);
     double fit = 0, log_det = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -116,24 +117,24 @@ void AnovaProcess::fit(std::span<const Config* const> rows, std::span<const doub
     variance_ = 0;
     for (double y : targets) variance_ += (y - mean_) * (y - mean_) / static_cast<double>(n);
     if (level) mean_ = *level;
-    centred_.clear();
-    for (double y : targets) centred_.push_back(y - mean_);
     // Spread below the noise says nothing of the amplitudes: keep them from vanishing.
     variance_ = std::max(variance_, noise_);
-    main_.assign(kLength.size(), std::vector<double>(n * n));
-    pairs_.assign(kLength.size(), std::vector<double>(n * n));
+    Design d;
+    for (double y : targets) d.centred.push_back(y - mean_);
+    d.main.assign(kLength.size(), std::vector<double>(n * n));
+    d.pairs.assign(kLength.size(), std::vector<double>(n * n));
     for (std::size_t l = 0; l < kLength.size(); ++l)
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) {
                 const auto [s, q] = sums(rows_[i], rows_[j], l);
-                main_[l][i * n + j] = main_[l][j * n + i] = s;
-                pairs_[l][i * n + j] = pairs_[l][j * n + i] = q;
+                d.main[l][i * n + j] = d.main[l][j * n + i] = s;
+                d.pairs[l][i * n + j] = d.pairs[l][j * n + i] = q;
             }
 
     std::vector<double> chol, alpha;
-    double best = condition(hyper_, chol_, alpha_);
+    double best = condition(hyper_, d, chol_, alpha_);
     const auto consider = [&](const Hyper& h) {
-        const double ll = condition(h, chol, alpha);
+        const double ll = condition(h, d, chol, alpha);
         if (ll > best) {
             best = ll;
             hyper_ = h;

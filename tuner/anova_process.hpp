@@ -42,6 +42,11 @@ private:
         std::size_t main = 0, interaction = 0, length = 0, nugget = 0;  // indices into the grids
         bool operator==(const Hyper&) const = default;
     };
+    // What every candidate's likelihood needs, from the rows of one fit.
+    struct Design {
+        std::vector<std::vector<double>> main, pairs;  // [length][i * n + j]: sums(rows_[i], rows_[j])
+        std::vector<double> centred;                   // targets less mean_
+    };
 
     // The mean at c; fills k with the kernel between c and each row.
     double mean(const Config& c, std::vector<double>& k) const;
@@ -54,7 +59,7 @@ private:
     std::pair<double, double> sums(const Config& a, const Config& b, std::size_t length) const;
     // The log marginal likelihood of the centred targets under h; fills the Cholesky factor and
     // weights. -infinity where the covariance is not positive definite.
-    double condition(const Hyper& h, std::vector<double>& chol, std::vector<double>& alpha) const;
+    double condition(const Hyper& h, const Design& d, std::vector<double>& chol, std::vector<double>& alpha) const;
 
     std::vector<std::size_t> levels_;
     std::size_t varying_ = 0;  // parameters with more than one value
@@ -64,8 +69,6 @@ private:
     double noise_ = 0;     // variance of a measurement
     double mean_ = 0;
     std::vector<Config> rows_;
-    std::vector<std::vector<double>> main_, pairs_;  // [length][i * n + j]: sums(rows_[i], rows_[j])
-    std::vector<double> centred_;
     std::vector<double> chol_;   // lower Cholesky factor of K + noise, row-major n x n
     std::vector<double> alpha_;  // (K + noise)^-1 (targets - mean)
 };

@@ -102,15 +102,17 @@ private:
         std::vector<std::pair<double, std::size_t>> ok;
         for (std::size_t i = 0; i < h.evaluations(); ++i)
             if (const auto& e = h.entry(i); e.evaluation.ok()) ok.emplace_back(std::log(e.evaluation.seconds), e.config);
-        double level = 0;
-        for (const auto& [y, c] : ok) level += (y - model_.log_work(c)) / static_cast<double>(ok.size());
         const std::size_t keep = std::min(ok.size(), kJudgeRows);
         std::partial_sort(ok.begin(), ok.begin() + static_cast<std::ptrdiff_t>(keep), ok.end());
         std::vector<const Config*> rows;
         std::vector<double> y;
-        for (std::size_t i = 0; i < keep; ++i) {
+        double level = 0;
+        for (std::size_t i = 0; i < ok.size(); ++i) {
+            const double rest = ok[i].first - model_.log_work(ok[i].second);
+            level += rest / static_cast<double>(ok.size());
+            if (i >= keep) continue;
             rows.push_back(&space_.config(ok[i].second));
-            y.push_back(ok[i].first - model_.log_work(ok[i].second));
+            y.push_back(rest);
         }
         judge_.fit(rows, y, noise, level);
     }
