@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <random>
 
 namespace memwall {
 
@@ -202,5 +203,50 @@ double AnovaProcess::chance_below(const Config& c, double level) const {
     return sd > 1e-12 ? 0.5 * std::erfc((m - level) / (sd * std::numbers::sqrt2)) : (m < level ? 1.0 : 0.0);
 }
 
+double AnovaProcess::chance_any_below(std::span<const Config* const> cs, std::span<const double> levels,
+                                      std::size_t draws, std::uint64_t seed) const {
+    const std::size_t n = rows_.size(), m = cs.size();
+    if (m == 0 || draws == 0) return 0.0;
+    // The joint mean and covariance at the cs given the rows: prior - V^T V with V = L^-1 K(rows, cs).
+    std::vector<double> means(m), v(m * n), cov(m * m), k;
+    for (std::size_t i = 0; i < m; ++i) {
+        means[i] = mean(*cs[i], k);
+        forward(chol_, n, k);
+        std::copy(k.begin(), k.end(), v.begin() + static_cast<std::ptrdiff_t>(i * n));
+    }
+    for (std::size_t i = 0; i < m; ++i)
+        for (std::size_t j = 0; j <= i; ++j) {
+            const auto [s, q] = sums(*cs[i], *cs[j], hyper_.length);
+            double c = covariance(s, q, hyper_);
+            for (std::size_t r = 0; r < n; ++r) c -= v[i * n + r] * v[j * n + r];
+            cov[i * m + j] = cov[j * m + i] = c;
+        }
+    // Rounding leaves the posterior covariance short of positive definite where the rows pin
+    // values down: a jitter far below the noise.
+    std::vector<double> chol;
+    for (double jitter = 1e-9 * variance_;; jitter *= 100) {
+        chol = cov;
+        for (std::size_t i = 0; i < m; ++i) chol[i * m + i] += jitter;
+        if (cholesky(chol, m)) break;
+        if (jitter > noise_) return 1.0;  // cannot happen for a covariance; claim nothing
+    }
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal;
+    std::vector<double> z(m);
+    std::size_t below = 0;
+    for (std::size_t d = 0; d < draws; ++d) {
+        // Values one at a time (row i of L needs z up to i): a draw ends at its first one below.
+        for (std::size_t i = 0; i < m; ++i) {
+            z[i] = normal(rng);
+            double f = means[i];
+            for (std::size_t j = 0; j <= i; ++j) f += chol[i * m + j] * z[j];
+            if (f < levels[i]) {
+                ++below;
+                break;
+            }
+        }
+    }
+    return static_cast<double>(below) / static_cast<double>(draws);
+}
 
 }  // namespace memwall

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <utility>
@@ -37,6 +38,12 @@ public:
     // The chance that the function's value at c is below `level`; cheap where the mean alone
     // rules it out (no prediction is less sure than the process before any measurement).
     double chance_below(const Config& c, double level) const;
+    // The chance that the function is below levels[i] at one cs[i] at least: the share of `draws`
+    // joint draws from the process given its rows (seeded by `seed`: the same answer each time).
+    // Where the values at the cs move together, far less than the sum of each one's chance.
+    double chance_any_below(std::span<const Config* const> cs, std::span<const double> levels, std::size_t draws,
+                            std::uint64_t seed) const;
+
 private:
     struct Hyper {
         std::size_t main = 0, interaction = 0, length = 0, nugget = 0;  // indices into the grids
