@@ -31,13 +31,6 @@ const Ceiling* Ceilings::find(std::string_view name) const {
     return nullptr;
 }
 
-double Ceilings::peak_flops() const {
-    double best = 0;
-    for (const auto& c : items)
-        if (c.kind == CeilingKind::compute) best = std::max(best, c.value);
-    return best;
-}
-
 double Ceilings::compute_peak(std::string_view name) const {
     const Ceiling* c = find(name);
     return c && c->kind == CeilingKind::compute ? c->value : 0;

@@ -41,8 +41,6 @@ struct Ceilings {
     std::int64_t reused_from_run = 0;
 
     const Ceiling* find(std::string_view name) const;
-    // The best compute ceiling (FLOP/s); 0 when none.
-    double peak_flops() const;
     // The compute ceiling called `name` ("fp32_fma", "bf16_tensor"), FLOP/s; 0 when none.
     double compute_peak(std::string_view name) const;
     bool empty() const { return items.empty(); }

@@ -36,7 +36,7 @@ TEST(RunSession, BeginsARunWithItsProvenanceDevicesAndCeilings) {
     EXPECT_TRUE(props.count("cpu.summary"));
     EXPECT_TRUE(props.count("cuda-emu.summary"));
     EXPECT_EQ(store.ceilings(s.id()).items.size(), 2u);
-    EXPECT_EQ(s.ceilings().peak_flops(), 1e12);
+    EXPECT_EQ(s.ceilings().compute_peak("fp32_fma"), 1e12);
     s.finish(RunStatus::interrupted);
     EXPECT_EQ(store.run(s.id())->status, RunStatus::interrupted);
 }
@@ -132,7 +132,7 @@ TEST(RunSession, ACudaDevicesRoofsComeFromItsOwnProperties) {
     EXPECT_NEAR(with.find("cuda:fp32_fma")->value, 66.9e12, 0.1e12);
     EXPECT_DOUBLE_EQ(with.for_backend("cuda").compute_peak("fp32_fma"), with.find("cuda:fp32_fma")->value);
     EXPECT_NEAR(with.for_backend("cuda").compute_peak("bf16_tensor"), 1070e12, 1e12);
-    EXPECT_DOUBLE_EQ(with.for_backend("cpu").peak_flops(), 1e12);
+    EXPECT_DOUBLE_EQ(with.for_backend("cpu").compute_peak("fp32_fma"), 1e12);
 
     // Another run's device roofs never stay: a machine without a queried device has none.
     const Ceilings without = with_device_ceilings(with, {{"cuda.summary", "CUDA device 0 could not be queried"}});

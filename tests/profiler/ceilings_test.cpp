@@ -34,14 +34,15 @@ std::vector<BandwidthSample> step_curve(double max_ws) {
 TEST(CeilingSet, FindPeakAndKindNames) {
     Ceilings c;
     EXPECT_TRUE(c.empty());
-    EXPECT_EQ(c.peak_flops(), 0);
+    EXPECT_EQ(c.compute_peak("fp32_fma"), 0);
     c.items = {{"dram", CeilingKind::bandwidth, 20e9, "B/s", "", 0},
                {"fp32_fma", CeilingKind::compute, 1e12, "FLOP/s", "", 0},
                {"fp32_add", CeilingKind::compute, 5e11, "FLOP/s", "", 0}};
     ASSERT_NE(c.find("dram"), nullptr);
     EXPECT_EQ(c.find("dram")->value, 20e9);
     EXPECT_EQ(c.find("l2"), nullptr);
-    EXPECT_EQ(c.peak_flops(), 1e12);
+    EXPECT_EQ(c.compute_peak("fp32_fma"), 1e12);
+    EXPECT_EQ(c.compute_peak("dram"), 0);  // a bandwidth, not a compute peak
     for (auto k : {CeilingKind::bandwidth, CeilingKind::compute})
         EXPECT_EQ(ceiling_kind_from(to_string(k)), k);
     EXPECT_FALSE(ceiling_kind_from("roof"));
@@ -226,7 +227,7 @@ TEST(MeasureCpuCeilings, SmokeRunIsPlausible) {
     EXPECT_EQ(fma->kind, CeilingKind::compute);
     EXPECT_EQ(fma->unit, "FLOP/s");
     EXPECT_GT(fma->value, 0);
-    EXPECT_EQ(m.ceilings.peak_flops(), fma->value);
+    EXPECT_EQ(m.ceilings.compute_peak("fp32_fma"), fma->value);
     // Busy or idle, levels out of order are never both trusted: retried, then flagged.
     for (const auto& inner : m.ceilings.items) {
         for (const auto& outer : m.ceilings.items) {
