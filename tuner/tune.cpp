@@ -19,11 +19,8 @@ std::optional<std::size_t> Trace::best() const {
 
 History::History(const TuningSpace& space, const Trace& trace)
     : space_(&space), trace_(&trace), slot_(space.size(), -1) {
-    for (std::size_t i = 0; i < trace.entries.size(); ++i) {
-        slot_[trace.entries[i].config] = static_cast<std::int32_t>(i);
-        const Evaluation& e = trace.entries[i].evaluation;
-        if (e.ok() && (!best_ || e.seconds < best_seconds())) best_ = trace.entries[i].config;
-    }
+    for (std::size_t i = 0; i < trace.entries.size(); ++i) slot_[trace.entries[i].config] = static_cast<std::int32_t>(i);
+    retime();
 }
 
 const Evaluation* History::result(std::size_t config) const {
@@ -33,6 +30,12 @@ const Evaluation* History::result(std::size_t config) const {
 
 double History::best_seconds() const {
     return best_ ? result(*best_)->seconds : std::numeric_limits<double>::infinity();
+}
+
+void History::retime() {
+    best_.reset();
+    for (const TraceEntry& e : trace_->entries)
+        if (e.evaluation.ok() && (!best_ || e.evaluation.seconds < best_seconds())) best_ = e.config;
 }
 
 void History::record_last() {
@@ -75,6 +78,18 @@ void fold(TraceEntry& entry, Evaluation again) {
     e.seconds = summarize(entry.times).median;
 }
 
+// Measures entry `at` once more and folds the measurement into it; returns its cost.
+double measure_again(Objective& objective, Trace& trace, std::size_t at, const TuneHooks& hooks) {
+    TraceEntry& entry = trace.entries[at];
+    if (hooks.confirming) hooks.confirming(entry.config);
+    Evaluation again = objective.evaluate(entry.config);
+    const double cost = again.cost_seconds;
+    ++trace.confirmations;
+    fold(entry, std::move(again));
+    if (hooks.confirmed) hooks.confirmed(trace, at);
+    return cost;
+}
+
 // Measures the candidates round by round, rotating the order, while the budget lasts; an
 // interruption ends the session as interrupted.
 void confirm(Objective& objective, Trace& trace, const Budget& budget, const TuneHooks& hooks,
@@ -90,14 +105,7 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
             if (budget.seconds > 0 && trace.elapsed_seconds >= budget.seconds) return;
             if (budget.evaluations && trace.measurements() >= budget.evaluations) return;
             const std::size_t at = chosen[(k + round) % chosen.size()];
-            TraceEntry& entry = trace.entries[at];
-            if (!entry.evaluation.ok()) continue;
-            if (hooks.confirming) hooks.confirming(entry.config);
-            Evaluation again = objective.evaluate(entry.config);
-            trace.elapsed_seconds += again.cost_seconds;
-            ++trace.confirmations;
-            fold(entry, std::move(again));
-            if (hooks.confirmed) hooks.confirmed(trace, at);
+            if (trace.entries[at].evaluation.ok()) trace.elapsed_seconds += measure_again(objective, trace, at, hooks);
         }
     }
 }
@@ -118,6 +126,33 @@ double margin_of(std::vector<double> spreads) {
     std::sort(spreads.begin(), spreads.end());
     return noise_margin_per_spread * std::max(min_noise, quantile_sorted(spreads, 0.5));
 }
+
+// Whether the best has held: the best of the first half of the evaluations, at its time now (it
+// may have been measured again), within the noise of the best now (so steps each smaller than
+// the noise add up), and the two entries.
+struct Hold {
+    bool held = false;
+    std::optional<std::size_t> earlier, now;
+};
+Hold hold_of(const Trace& trace, double noise) {
+    Hold h;
+    const std::size_t half = trace.entries.size() / 2;
+    const auto faster = [&](std::size_t i, std::optional<std::size_t> than) {
+        return !than || trace.entries[i].evaluation.seconds < trace.entries[*than].evaluation.seconds;
+    };
+    for (std::size_t i = 0; i < trace.entries.size(); ++i) {
+        if (!trace.entries[i].evaluation.ok()) continue;
+        if (i < half && faster(i, h.earlier)) h.earlier = i;
+        if (faster(i, h.now)) h.now = i;
+    }
+    h.held = h.earlier && trace.entries[*h.earlier].evaluation.seconds <=
+                              trace.entries[*h.now].evaluation.seconds * (1 + noise);
+    return h;
+}
+
+// Measurements of one configuration the stopping rule asks for, at most: as many as the
+// confirmation's.
+constexpr std::size_t kMostTimes = 3;
 
 }  // namespace
 
@@ -146,14 +181,18 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
     double elapsed = 0, ok_cost = 0;
     std::size_t since_improvement = 0, ok_count = 0;
     std::vector<double> spreads;  // of each evaluation, for the stopping rule's margin
+    // Whether the time budget is spent, the confirmation's measurements (estimated at the mean
+    // cost of an ok one so far) reserved.
+    const auto out_of_time = [&] {
+        const double reserve_seconds = ok_count ? static_cast<double>(reserve) * ok_cost / static_cast<double>(ok_count) : 0;
+        return budget.seconds > 0 && elapsed + reserve_seconds >= budget.seconds;
+    };
     for (;;) {
-        if (search_limit && trace.entries.size() >= search_limit) {
+        if (search_limit && trace.measurements() >= search_limit) {
             trace.stop_reason = "evaluations";
             break;
         }
-        // The confirmation's measurements, estimated at the mean cost of an ok one so far.
-        const double reserve_seconds = ok_count ? static_cast<double>(reserve) * ok_cost / static_cast<double>(ok_count) : 0;
-        if (budget.seconds > 0 && elapsed + reserve_seconds >= budget.seconds) {
+        if (out_of_time()) {
             trace.stop_reason = "time";
             break;
         }
@@ -202,20 +241,41 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             const auto t1 = clock::now();
             if (const auto s = relative_spread(trace.entries.back().evaluation)) spreads.push_back(*s);
             trace.noise = margin_of(spreads);
-            const std::optional<double> chance = strategy.improvement_chance(history, trace.noise);
+            std::optional<double> chance = strategy.improvement_chance(history, trace.noise);
             TraceEntry& last = trace.entries.back();
             const double judging = std::chrono::duration<double>(clock::now() - t1).count();
             last.strategy_seconds += judging;
             elapsed += judging;
             last.elapsed_seconds = elapsed;
-            if (chance) last.improvement_chance = *chance;
             // A search still finding faster configurations is not done, whatever its model says:
             // on a rugged space the model misses what it has not come near yet. So the best must
-            // have held for at least half of the evaluations: the best after the first half within
-            // the noise of the best now (steps each smaller than the noise add up).
-            const std::size_t half = trace.entries.size() / 2;
-            const bool held = half > 0 && trace.entries[half - 1].best_seconds <= history.best_seconds() * (1 + trace.noise);
-            unlikely = held && chance && *chance < budget.stop_chance;
+            // have held for at least half of the evaluations.
+            Hold hold = hold_of(trace, trace.noise);
+            // But where the model sees nothing faster left and the best fell in the second half, a
+            // lucky measurement on a plateau makes a new best as readily as a faster configuration:
+            // both bests are measured again, then judged again.
+            if (chance && *chance < budget.stop_chance && !hold.held && hold.earlier && objective.noisy()) {
+                bool again = false;
+                for (const std::size_t at : {*hold.earlier, *hold.now}) {
+                    if (trace.entries[at].times.size() >= kMostTimes || out_of_time() ||
+                        (search_limit && trace.measurements() >= search_limit))
+                        continue;
+                    elapsed += measure_again(objective, trace, at, hooks);
+                    again = true;
+                }
+                if (again) {
+                    history.retime();
+                    const auto t2 = clock::now();
+                    chance = strategy.improvement_chance(history, trace.noise);
+                    const double rejudging = std::chrono::duration<double>(clock::now() - t2).count();
+                    last.strategy_seconds += rejudging;
+                    elapsed += rejudging;
+                    last.elapsed_seconds = elapsed;
+                    hold = hold_of(trace, trace.noise);
+                }
+            }
+            if (chance) last.improvement_chance = *chance;
+            unlikely = hold.held && chance && *chance < budget.stop_chance;
         }
         if (hooks.evaluated) hooks.evaluated(trace);
         if (unlikely) {

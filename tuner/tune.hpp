@@ -64,7 +64,9 @@ struct Trace {
     // exhausted", "strategy finished" or "interrupted".
     std::string stop_reason;
     double noise = 0;  // the stopping rule's margin when it last judged (noise_margin)
-    std::size_t confirmations = 0;  // measurements of the confirmation
+    // Measurements of configurations already measured: the confirmation's, and those of the
+    // stopping rule, which measures a best again before it trusts a fall in the best.
+    std::size_t confirmations = 0;
     double elapsed_seconds = 0;     // the whole session's, the confirmation included
 
     // Every measurement: one per entry, plus the confirmations.
@@ -90,6 +92,8 @@ public:
 
     // Called by tune() after each evaluation appended to the trace.
     void record_last();
+    // Called by tune() after entries were measured again: the best may have changed.
+    void retime();
 
 private:
     const TuningSpace* space_;
@@ -124,7 +128,7 @@ double noise_margin(const Trace& trace);
 struct TuneHooks {
     std::function<void(std::size_t config)> proposed;  // before the configuration is evaluated
     std::function<void(const Trace&)> evaluated;       // after its entry is appended (to store it)
-    std::function<void(std::size_t config)> confirming;               // before a confirmation measurement
+    std::function<void(std::size_t config)> confirming;               // before a measurement again (Trace::confirmations)
     std::function<void(const Trace&, std::size_t entry)> confirmed;   // after it updated that entry
     std::function<bool()> interrupted;                 // checked before each proposal: true stops
 };

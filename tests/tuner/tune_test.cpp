@@ -312,6 +312,28 @@ TEST(Confirmation, MeasuresTheFastestAgainInRotationAndKeepsEachMedian) {
     EXPECT_NEAR(t.elapsed_seconds, 10, 0.1);  // and the strategy's time
 }
 
+TEST(Tune, ABestThatFellByALuckyMeasurementIsMeasuredAgainBeforeTheSearchGoesOnForIt) {
+    const RecordedSpace rs = testing::synthetic_space();
+    // 0 is the best of the first half; 10 measures 10% faster once, then as fast as 0. The model is
+    // sure from the 11th evaluation on; the margin is the floor's 2.8% (one sample each).
+    std::map<std::size_t, std::deque<double>> times{{0, {1.00}}, {10, {0.90, 1.00, 1.01}}, {11, {1.05}}};
+    for (std::size_t c = 1; c < 10; ++c) times[c] = {1.02 + 0.01 * static_cast<double>(c)};
+    Noisy objective(rs.space, times);
+    std::vector<std::optional<double>> chances(rs.space.size(), 0.01);
+    std::fill(chances.begin(), chances.begin() + 9, std::nullopt);
+    chances[9] = 0.5;
+    Judging s(chances);
+    const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
+    // At 11 the best fell by more than the margin: both measured again (10 at 0.95, the median of
+    // two); at 12 again (10 at 1.00): the best has held. Not measured again, it held first at 22.
+    EXPECT_EQ(t.entries.size(), 12u);
+    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+    const std::vector<std::size_t> search(objective.measured.begin(), objective.measured.begin() + 16);
+    EXPECT_EQ(search, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 10, 11, 0, 10}));
+    EXPECT_DOUBLE_EQ(t.entries[10].times.front(), 0.90);
+    EXPECT_GE(t.entries[10].evaluation.seconds, 1.00);
+}
+
 TEST(Confirmation, ComesOutOfTheEvaluationBudgetOnlyWhenItCanBeSpared) {
     const RecordedSpace rs = testing::synthetic_space();
     std::map<std::size_t, std::deque<double>> steady;
