@@ -7,6 +7,8 @@
 #include <numbers>
 #include <random>
 
+#include "tuner/cholesky.hpp"
+
 namespace memwall {
 
 namespace {
@@ -22,42 +24,6 @@ constexpr double kLeastNoise = 0.002;
 // Up to this many rows every point of the grid is tried (900 small factorisations);
 // beyond, a search among the neighbours of the last fit's choice.
 constexpr std::size_t kWholeGridRows = 32;
-
-// In place: the lower Cholesky factor of the row-major n x n matrix a; false when a is not
-// positive definite.
-bool cholesky(std::vector<double>& a, std::size_t n) {
-    for (std::size_t j = 0; j < n; ++j) {
-        double d = a[j * n + j];
-        for (std::size_t k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
-        if (!(d > 0)) return false;
-        d = std::sqrt(d);
-        a[j * n + j] = d;
-        for (std::size_t i = j + 1; i < n; ++i) {
-            double s = a[i * n + j];
-            for (std::size_t k = 0; k < j; ++k) s -= a[i * n + k] * a[j * n + k];
-            a[i * n + j] = s / d;
-        }
-    }
-    return true;
-}
-
-// Solves L x = b in place, L lower triangular row-major.
-void forward(const std::vector<double>& l, std::size_t n, std::vector<double>& b) {
-    for (std::size_t i = 0; i < n; ++i) {
-        double s = b[i];
-        for (std::size_t k = 0; k < i; ++k) s -= l[i * n + k] * b[k];
-        b[i] = s / l[i * n + i];
-    }
-}
-
-// Solves L^T x = b in place.
-void backward(const std::vector<double>& l, std::size_t n, std::vector<double>& b) {
-    for (std::size_t i = n; i-- > 0;) {
-        double s = b[i];
-        for (std::size_t k = i + 1; k < n; ++k) s -= l[k * n + i] * b[k];
-        b[i] = s / l[i * n + i];
-    }
-}
 
 }  // namespace
 
@@ -97,13 +63,13 @@ double AnovaProcess::condition(const Hyper& h, const Design& d, std::vector<doub
     for (std::size_t i = 0; i < n; ++i) chol[i * n + i] += noise_;
     if (!cholesky(chol, n)) return -std::numeric_limits<double>::infinity();
     alpha = d.centred;
-    forward(chol, n, alpha);
+    solve_lower(chol, n, alpha);
     double fit = 0, log_det = 0;
     for (std::size_t i = 0; i < n; ++i) {
         fit += alpha[i] * alpha[i];
         log_det += std::log(chol[i * n + i]);
     }
-    backward(chol, n, alpha);
+    solve_lower_transposed(chol, n, alpha);
     return -0.5 * fit - log_det;
 }
 
@@ -184,7 +150,7 @@ double AnovaProcess::prior_variance(const Config& c) const {
 
 double AnovaProcess::variance(const Config& c, std::vector<double>& k) const {
     double var = prior_variance(c);
-    forward(chol_, rows_.size(), k);
+    solve_lower(chol_, rows_.size(), k);
     for (double v : k) var -= v * v;
     return std::max(var, 0.0);
 }
@@ -211,7 +177,7 @@ double AnovaProcess::chance_any_below(std::span<const Config* const> cs, std::sp
     std::vector<double> means(m), v(m * n), cov(m * m), k;
     for (std::size_t i = 0; i < m; ++i) {
         means[i] = mean(*cs[i], k);
-        forward(chol_, n, k);
+        solve_lower(chol_, n, k);
         std::copy(k.begin(), k.end(), v.begin() + static_cast<std::ptrdiff_t>(i * n));
     }
     for (std::size_t i = 0; i < m; ++i)

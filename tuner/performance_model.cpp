@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tuner/cholesky.hpp"
+
 namespace memwall {
 
 namespace {
@@ -28,28 +30,6 @@ constexpr double kErrorFloor = 0.02;
 const Counter* counter_named(const Evaluation& e, const std::string& name, std::size_t hint) {
     if (hint < e.counters.size() && e.counters[hint].name == name) return &e.counters[hint];
     return find_counter(e.counters, name);
-}
-
-// Solves a x = b for a symmetric positive definite `a` (Cholesky; a is overwritten).
-std::vector<double> solve_spd(std::vector<std::vector<double>> a, std::vector<double> b) {
-    const std::size_t n = b.size();
-    for (std::size_t j = 0; j < n; ++j) {
-        for (std::size_t k = 0; k < j; ++k) a[j][j] -= a[j][k] * a[j][k];
-        a[j][j] = std::sqrt(a[j][j]);
-        for (std::size_t i = j + 1; i < n; ++i) {
-            for (std::size_t k = 0; k < j; ++k) a[i][j] -= a[i][k] * a[j][k];
-            a[i][j] /= a[j][j];
-        }
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t k = 0; k < i; ++k) b[i] -= a[i][k] * b[k];
-        b[i] /= a[i][i];
-    }
-    for (std::size_t i = n; i-- > 0;) {
-        for (std::size_t k = i + 1; k < n; ++k) b[i] -= a[k][i] * b[k];
-        b[i] /= a[i][i];
-    }
-    return b;
 }
 
 double median_of(std::vector<double> xs) {
@@ -223,18 +203,18 @@ void PerformanceModel::fit_work(const History& h) {
         for (std::size_t a = 0; a < k; ++a) mean_f[a] += f[a] / n;
         mean_r += r[i] / n;
     }
-    std::vector<std::vector<double>> gram(k, std::vector<double>(k, 0.0));
+    std::vector<double> gram(k * k, 0.0);  // row-major
     std::vector<double> rhs(k, 0.0);
     for (std::size_t i = 0; i < ids.size(); ++i) {
         const auto& f = work_.features[ids[i]];
         for (std::size_t a = 0; a < k; ++a) {
             rhs[a] += (f[a] - mean_f[a]) * (r[i] - mean_r);
-            for (std::size_t b = 0; b <= a; ++b) gram[a][b] += (f[a] - mean_f[a]) * (f[b] - mean_f[b]);
+            for (std::size_t b = 0; b <= a; ++b) gram[a * k + b] += (f[a] - mean_f[a]) * (f[b] - mean_f[b]);
         }
     }
     for (std::size_t a = 0; a < k; ++a) {
-        gram[a][a] += kDeviationRidge;
-        for (std::size_t b = 0; b < a; ++b) gram[b][a] = gram[a][b];
+        gram[a * k + a] += kDeviationRidge;
+        for (std::size_t b = 0; b < a; ++b) gram[b * k + a] = gram[a * k + b];
     }
     const std::vector<double> d = solve_spd(std::move(gram), std::move(rhs));
     work_.intercept = mean_r;
