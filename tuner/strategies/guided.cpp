@@ -1,10 +1,10 @@
 // Guided: counter-guided, model-based search. A PerformanceModel learns online from every
 // configuration measured so far (the counters' roofline bound and the inefficiency over it, or
 // the time alone when there are no counters). Most steps measure, among the unmeasured
-// neighbours (Hamming distance <= 2) of the best configurations, the one whose time drawn from
-// the model's belief is lowest (Thompson sampling: promising and uncertain ones both get their
-// turn); the other steps measure the configuration of highest expected improvement in a random
-// sample of the whole space, so the search does not stay in one basin.
+// neighbours (Hamming distance <= 2) of the best configurations of a few regions apart, the one
+// whose time drawn from the model's belief is lowest (Thompson sampling: promising and uncertain
+// ones both get their turn); the other steps measure the configuration of highest expected
+// improvement in a random sample of the whole space, so the search does not stay in one basin.
 //
 // Compared with KTT's profile-based searcher (an offline tree model of the counters, bottleneck
 // scores from the best configuration of each batch, neighbours sampled by predicted improvement),
@@ -47,7 +47,7 @@ namespace {
 constexpr std::size_t kInitial = 3;         // configurations before the first model: random, or far apart by the prior
 constexpr std::size_t kRefitDivisor = 25;   // refit after max(1, n / kRefitDivisor) new evaluations
 constexpr std::size_t kGlobalSample = 500;  // random candidates of a global step
-constexpr std::size_t kElite = 3;           // best configurations whose neighbourhoods are searched
+constexpr std::size_t kElite = 3;           // regions whose best configurations' neighbourhoods are searched
 constexpr double kGlobalShare = 0.2;        // of the steps
 constexpr double kBelief = 1.5;             // widens the model's spread in Thompson draws
 constexpr std::size_t kJudgeAfter = 10;     // evaluations before the stopping rule is judged, at least 2 per parameter
@@ -140,18 +140,33 @@ private:
         next_fit_ = h.evaluations() + std::max<std::size_t>(1, h.evaluations() / kRefitDivisor);
     }
 
-    // The best few ok configurations.
+    // The best ok configuration of a few regions: the fastest, then each next fastest that
+    // differs from every one chosen in at least half of the varying parameters. The fastest few
+    // are often neighbours on one plateau; a region whose best is a little slower can hold the
+    // optimum several parameters away (on an A100's convolution space, the optimum sits three
+    // parameters from a plateau of configurations 1.5x slower that the A4000's times lead to).
     std::vector<std::size_t> elite(const History& h) const {
         std::vector<std::pair<double, std::size_t>> ok;
         for (std::size_t i = 0; i < h.evaluations(); ++i) {
             const auto& e = h.entry(i);
             if (e.evaluation.ok()) ok.emplace_back(e.evaluation.seconds, e.config);
         }
-        const std::size_t k = std::min(kElite, ok.size());
-        std::partial_sort(ok.begin(), ok.begin() + static_cast<std::ptrdiff_t>(k), ok.end());
+        std::sort(ok.begin(), ok.end());
+        const int apart = std::max(1, static_cast<int>(varying() / 2));
         std::vector<std::size_t> out;
-        for (std::size_t i = 0; i < k; ++i) out.push_back(ok[i].second);
+        for (const auto& [seconds, c] : ok) {
+            if (out.size() == kElite) break;
+            if (std::all_of(out.begin(), out.end(),
+                            [&](std::size_t e) { return TuningSpace::hamming(space_.config(e), space_.config(c)) >= apart; }))
+                out.push_back(c);
+        }
         return out;
+    }
+
+    std::size_t varying() const {
+        std::size_t n = 0;
+        for (const auto& p : space_.parameters()) n += p.values.size() > 1 ? 1 : 0;
+        return n;
     }
 
     // The unevaluated configuration the prior alone predicts fastest, among those that differ
@@ -159,9 +174,7 @@ private:
     // device may rank one region first that is not the fastest here: the first few start in
     // different regions); ties broken at random. nullopt when none is that far.
     std::optional<std::size_t> least_work(const History& h) {
-        std::size_t varying = 0;
-        for (const auto& p : space_.parameters()) varying += p.values.size() > 1 ? 1 : 0;
-        const int apart = static_cast<int>((varying + 1) / 2);
+        const int apart = static_cast<int>((varying() + 1) / 2);
         std::vector<const Config*> evaluated;
         for (std::size_t i = 0; i < h.evaluations(); ++i) evaluated.push_back(&space_.config(h.entry(i).config));
         std::optional<std::size_t> pick;
