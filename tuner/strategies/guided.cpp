@@ -143,8 +143,8 @@ private:
     // The best ok configuration of a few regions: the fastest, then each next fastest that
     // differs from every one chosen in at least half of the varying parameters. The fastest few
     // are often neighbours on one plateau; a region whose best is a little slower can hold the
-    // optimum several parameters away (on an A100's convolution space, the optimum sits three
-    // parameters from a plateau of configurations 1.5x slower that the A4000's times lead to).
+    // optimum several parameters away (on an A100's convolution space, the optimum sits four or
+    // more parameters from a plateau of configurations 1.5x slower that the A4000's times lead to).
     std::vector<std::size_t> elite(const History& h) const {
         std::vector<std::pair<double, std::size_t>> ok;
         for (std::size_t i = 0; i < h.evaluations(); ++i) {
