@@ -154,8 +154,9 @@ private:
         std::sort(ok.begin(), ok.end());
         const int apart = std::max(1, static_cast<int>(varying() / 2));
         std::vector<std::size_t> out;
-        for (const auto& [seconds, c] : ok) {
+        for (const auto& timed : ok) {
             if (out.size() == kElite) break;
+            const std::size_t c = timed.second;
             if (std::all_of(out.begin(), out.end(),
                             [&](std::size_t e) { return TuningSpace::hamming(space_.config(e), space_.config(c)) >= apart; }))
                 out.push_back(c);
