@@ -238,15 +238,20 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
         bool unlikely = false;
         if (budget.stop_chance > 0) {
-            const auto t1 = clock::now();
-            if (const auto s = relative_spread(trace.entries.back().evaluation)) spreads.push_back(*s);
-            trace.noise = margin_of(spreads);
-            std::optional<double> chance = strategy.improvement_chance(history, trace.noise);
             TraceEntry& last = trace.entries.back();
-            const double judging = std::chrono::duration<double>(clock::now() - t1).count();
-            last.strategy_seconds += judging;
-            elapsed += judging;
-            last.elapsed_seconds = elapsed;
+            if (const auto s = relative_spread(last.evaluation)) spreads.push_back(*s);
+            trace.noise = margin_of(spreads);
+            // The strategy's judgement, its time counted as the last entry's strategy time.
+            const auto judge = [&] {
+                const auto t1 = clock::now();
+                const std::optional<double> c = strategy.improvement_chance(history, trace.noise);
+                const double judging = std::chrono::duration<double>(clock::now() - t1).count();
+                last.strategy_seconds += judging;
+                elapsed += judging;
+                last.elapsed_seconds = elapsed;
+                return c;
+            };
+            std::optional<double> chance = judge();
             // A search still finding faster configurations is not done, whatever its model says:
             // on a rugged space the model misses what it has not come near yet. So the best must
             // have held for at least half of the evaluations.
@@ -265,12 +270,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
                 }
                 if (again) {
                     history.retime();
-                    const auto t2 = clock::now();
-                    chance = strategy.improvement_chance(history, trace.noise);
-                    const double rejudging = std::chrono::duration<double>(clock::now() - t2).count();
-                    last.strategy_seconds += rejudging;
-                    elapsed += rejudging;
-                    last.elapsed_seconds = elapsed;
+                    chance = judge();
                     hold = hold_of(trace, trace.noise);
                 }
             }

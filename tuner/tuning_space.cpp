@@ -79,6 +79,11 @@ std::span<const std::uint32_t> TuningSpace::line(std::size_t id, std::size_t p) 
     return lines_[p][line_of_[p][id]];
 }
 
+std::size_t TuningSpace::varying() const {
+    return static_cast<std::size_t>(
+        std::count_if(parameters_.begin(), parameters_.end(), [](const Parameter& p) { return p.values.size() > 1; }));
+}
+
 int TuningSpace::hamming(const Config& a, const Config& b) {
     int d = 0;
     for (std::size_t p = 0; p < a.size(); ++p) d += a[p] != b[p];

@@ -40,6 +40,8 @@ public:
     const Config& config(std::size_t id) const { return configs_[id]; }
     // The number of values of each parameter, in parameter order (what models over configurations size by).
     std::vector<std::size_t> levels() const;
+    // The parameters with more than one value: those a search can change.
+    std::size_t varying() const;
     std::optional<std::size_t> find(const Config& c) const;
 
     Params params(std::size_t id) const;

@@ -18,10 +18,7 @@ constexpr int kBreedAttempts = 30;
 
 class Genetic final : public Strategy {
 public:
-    Genetic(const TuningSpace& space, std::uint64_t seed) : space_(space), rng_(seed) {
-        for (std::size_t p = 0; p < space.parameters().size(); ++p)
-            if (space.parameters()[p].values.size() > 1) ++free_parameters_;
-    }
+    Genetic(const TuningSpace& space, std::uint64_t seed) : space_(space), rng_(seed) {}
 
     std::optional<std::size_t> propose(const History& h) override {
         if (generation_.size() >= kPopulation) next_generation(h);
@@ -77,7 +74,8 @@ private:
         const Config& dad = space_.config(tournament());
         Config child(mum.size());
         std::bernoulli_distribution coin(0.5);
-        const double rate = free_parameters_ ? 1.0 / static_cast<double>(free_parameters_) : 0.0;
+        const std::size_t varying = space_.varying();
+        const double rate = varying ? 1.0 / static_cast<double>(varying) : 0.0;
         std::bernoulli_distribution mutate(rate);
         for (std::size_t p = 0; p < child.size(); ++p) {
             child[p] = coin(rng_) ? mum[p] : dad[p];
@@ -95,7 +93,6 @@ private:
 
     const TuningSpace& space_;
     search::Rng rng_;
-    std::size_t free_parameters_ = 0;
     std::vector<std::size_t> population_;  // sorted best first
     std::vector<double> fitness_;          // parallel to population_
     std::vector<std::size_t> generation_;  // configurations bred (or drawn) for the next one

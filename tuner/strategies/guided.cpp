@@ -141,9 +141,9 @@ private:
     }
 
     // The best ok configuration of a few regions: the fastest, then each next fastest that
-    // differs from every one chosen in at least half of the varying parameters. The fastest few
-    // are often neighbours on one plateau; a region whose best is a little slower can hold the
-    // optimum several parameters away (on an A100's convolution space, the optimum sits four or
+    // differs from every one chosen in half of the varying parameters (rounded down, at least
+    // one) or more. The fastest few are often neighbours on one plateau; a region whose best is a
+    // little slower can hold the optimum several parameters away (on an A100's convolution space, the optimum sits four or
     // more parameters from a plateau of configurations 1.5x slower that the A4000's times lead to).
     std::vector<std::size_t> elite(const History& h) const {
         std::vector<std::pair<double, std::size_t>> ok;
@@ -152,7 +152,7 @@ private:
             if (e.evaluation.ok()) ok.emplace_back(e.evaluation.seconds, e.config);
         }
         std::sort(ok.begin(), ok.end());
-        const int apart = std::max(1, static_cast<int>(varying() / 2));
+        const int apart = std::max(1, static_cast<int>(space_.varying() / 2));
         std::vector<std::size_t> out;
         for (const auto& timed : ok) {
             if (out.size() == kElite) break;
@@ -164,18 +164,12 @@ private:
         return out;
     }
 
-    std::size_t varying() const {
-        std::size_t n = 0;
-        for (const auto& p : space_.parameters()) n += p.values.size() > 1 ? 1 : 0;
-        return n;
-    }
-
     // The unevaluated configuration the prior alone predicts fastest, among those that differ
     // from every one evaluated in at least half of the varying parameters (a prior from another
     // device may rank one region first that is not the fastest here: the first few start in
     // different regions); ties broken at random. nullopt when none is that far.
     std::optional<std::size_t> least_work(const History& h) {
-        const int apart = static_cast<int>((varying() + 1) / 2);
+        const int apart = static_cast<int>((space_.varying() + 1) / 2);
         std::vector<const Config*> evaluated;
         for (std::size_t i = 0; i < h.evaluations(); ++i) evaluated.push_back(&space_.config(h.entry(i).config));
         std::optional<std::size_t> pick;
