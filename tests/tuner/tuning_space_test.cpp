@@ -39,6 +39,12 @@ TEST(TuningSpace, LinesHoldTheNeighboursAlongOneParameterInValueOrder) {
     EXPECT_EQ(TuningSpace::hamming(s.config(0), s.config(4)), 2);
 }
 
+TEST(TuningSpace, CountsTheParametersWithMoreThanOneValueAsVarying) {
+    EXPECT_EQ(small_space().varying(), 2u);
+    std::vector<Parameter> params{{"a", {Value{std::int64_t{1}}, Value{std::int64_t{2}}}}, {"fixed", {Value{std::int64_t{15}}}}};
+    EXPECT_EQ(TuningSpace(params, {{0, 0}, {1, 0}}).varying(), 1u);
+}
+
 TEST(TuningSpace, RejectsBadConfigurations) {
     std::vector<Parameter> params{{"a", {Value{std::int64_t{1}}, Value{std::int64_t{2}}}}};
     EXPECT_THROW(TuningSpace(params, {{0}, {0}}), std::invalid_argument);
