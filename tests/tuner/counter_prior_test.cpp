@@ -31,6 +31,9 @@ TEST(CounterPrior, KeepsWhatTheCodeDoesAndDropsWhatTheDeviceDid) {
     EXPECT_TRUE(independent("flops", CounterSource::model));
     EXPECT_TRUE(independent("instructions", CounterSource::perf));
     EXPECT_FALSE(independent("cycles", CounterSource::perf));
+    // what a configuration allocates is no work, whoever tells it
+    EXPECT_FALSE(independent("workspace.bytes", CounterSource::model));
+    EXPECT_FALSE(independent("workspace.bytes", CounterSource::emu));
 }
 
 TEST(CounterPrior, CoversEveryConfigurationOfARecording) {

@@ -169,7 +169,8 @@ private:
     // device may rank one region first that is not the fastest here: the first few start in
     // different regions); ties broken at random. nullopt when none is that far.
     std::optional<std::size_t> least_work(const History& h) {
-        const int apart = static_cast<int>((space_.varying() + 1) / 2);
+        const std::size_t d = space_.varying();
+        const int apart = static_cast<int>(std::max((d + 1) / 2, std::min<std::size_t>(d, 2)));
         std::vector<const Config*> evaluated;
         for (std::size_t i = 0; i < h.evaluations(); ++i) evaluated.push_back(&space_.config(h.entry(i).config));
         std::optional<std::size_t> pick;
