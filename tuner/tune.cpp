@@ -237,8 +237,6 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         const double before = history.best_seconds();
         trace.entries.push_back(std::move(entry));
         history.record_last();
-        trace.entries.back().best_seconds = history.best_seconds();
-        since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
         bool unlikely = false;
         if (budget.stop_chance > 0) {
             TraceEntry& last = trace.entries.back();
@@ -297,6 +295,9 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             if (chance) last.improvement_chance = *chance;
             unlikely = hold.held && chance && *chance < budget.stop_chance;
         }
+        // The best as it stands after any measurement again.
+        trace.entries.back().best_seconds = history.best_seconds();
+        since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
         if (hooks.evaluated) hooks.evaluated(trace);
         if (unlikely) {
             trace.stop_reason = "improvement unlikely";

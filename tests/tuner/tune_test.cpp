@@ -335,6 +335,7 @@ TEST(Tune, ANewBestFarAheadIsMeasuredAgainBeforeItIsBelieved) {
     EXPECT_EQ(t.stop_reason, "improvement unlikely");
     const std::vector<std::size_t> search(objective.measured.begin(), objective.measured.begin() + 13);
     EXPECT_EQ(search, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10}));
+    EXPECT_DOUBLE_EQ(t.entries[10].best_seconds, 1.00);  // 0's, not the lucky 0.90
     // Then the confirmation measures both twice more.
     EXPECT_EQ(t.entries[10].times.size(), 5u);
     EXPECT_EQ(t.best(), std::optional<std::size_t>(0));
