@@ -190,6 +190,14 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         const double reserve_seconds = ok_count ? static_cast<double>(reserve) * ok_cost / static_cast<double>(ok_count) : 0;
         return budget.seconds > 0 && elapsed + reserve_seconds >= budget.seconds;
     };
+    // Measures entry `at` again for the stopping rule, up to kMostTimes in all and while the budget
+    // lasts; false where it may not. The last entry is still in flight: hooks.evaluated not yet told.
+    const auto search_again = [&](std::size_t at) {
+        if (trace.entries[at].times.size() >= kMostTimes || out_of_time() || (search_limit && trace.measurements() >= search_limit))
+            return false;
+        elapsed += measure_again(objective, trace, at, hooks, at + 1 == trace.entries.size());
+        return true;
+    };
     for (;;) {
         if (search_limit && trace.measurements() >= search_limit) {
             trace.stop_reason = "evaluations";
@@ -254,9 +262,8 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
                     const auto [lo, hi] = std::minmax_element(last.times.begin(), last.times.end());
                     return *hi > *lo * (1 + trace.noise);
                 };
-                while (last.evaluation.ok() && (last.times.size() < 2 || disagree()) && last.times.size() < kMostTimes &&
-                       !out_of_time() && !(search_limit && trace.measurements() >= search_limit))
-                    elapsed += measure_again(objective, trace, at, hooks, true);
+                while (last.evaluation.ok() && (last.times.size() < 2 || disagree()) && search_again(at)) {
+                }
                 history.retime();
             }
             // The strategy's judgement, its time counted as the last entry's strategy time.
@@ -279,13 +286,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             // both bests are measured again, then judged again.
             if (chance && *chance < budget.stop_chance && !hold.held && hold.earlier && objective.noisy()) {
                 bool again = false;
-                for (const std::size_t at : {*hold.earlier, *hold.now}) {
-                    if (trace.entries[at].times.size() >= kMostTimes || out_of_time() ||
-                        (search_limit && trace.measurements() >= search_limit))
-                        continue;
-                    elapsed += measure_again(objective, trace, at, hooks, at + 1 == trace.entries.size());
-                    again = true;
-                }
+                for (const std::size_t at : {*hold.earlier, *hold.now}) again = search_again(at) || again;
                 if (again) {
                     history.retime();
                     chance = judge();

@@ -312,6 +312,21 @@ TEST(Confirmation, MeasuresTheFastestAgainInRotationAndKeepsEachMedian) {
     EXPECT_NEAR(t.elapsed_seconds, 10, 0.1);  // and the strategy's time
 }
 
+// Tunes the scripted objective in id order with the stopping rule on: no judgement before the
+// 10th evaluation, a chance of 0.5 there and 0.01 from the 11th on. The hooks must hear of a
+// change only to an entry they were told of.
+Trace tune_judged_from_the_tenth(Noisy& objective) {
+    std::vector<std::optional<double>> chances(objective.space().size(), 0.01);
+    std::fill(chances.begin(), chances.begin() + 9, std::nullopt);
+    chances[9] = 0.5;
+    Judging s(chances);
+    std::size_t told = 0;
+    TuneHooks hooks;
+    hooks.evaluated = [&](const Trace& t) { told = t.entries.size(); };
+    hooks.confirmed = [&](const Trace&, std::size_t entry) { EXPECT_LT(entry, told); };
+    return tune(objective, s, Budget{0, 0, 0, 0.05}, hooks);
+}
+
 TEST(Tune, ANewBestFarAheadIsMeasuredAgainBeforeItIsBelieved) {
     const RecordedSpace rs = testing::synthetic_space();
     // 0 is the best of the first ten; 10 measures 10% faster once, then as fast as 0. The model is
@@ -319,16 +334,7 @@ TEST(Tune, ANewBestFarAheadIsMeasuredAgainBeforeItIsBelieved) {
     std::map<std::size_t, std::deque<double>> times{{0, {1.00}}, {10, {0.90, 1.00, 1.01}}, {11, {1.05}}};
     for (std::size_t c = 1; c < 10; ++c) times[c] = {1.02 + 0.01 * static_cast<double>(c)};
     Noisy objective(rs.space, times);
-    std::vector<std::optional<double>> chances(rs.space.size(), 0.01);
-    std::fill(chances.begin(), chances.begin() + 9, std::nullopt);
-    chances[9] = 0.5;
-    Judging s(chances);
-    // The hooks hear of a change only to an entry they were told of.
-    std::size_t told = 0;
-    TuneHooks hooks;
-    hooks.evaluated = [&](const Trace& t) { told = t.entries.size(); };
-    hooks.confirmed = [&](const Trace&, std::size_t entry) { EXPECT_LT(entry, told); };
-    const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05}, hooks);
+    const Trace t = tune_judged_from_the_tenth(objective);
     // 10 fell 10% below the best: measured again at once (1.00), and a third time as the two
     // disagree by more than the margin: its median, 1.00, does not beat 0, which has held.
     EXPECT_EQ(t.entries.size(), 11u);
@@ -349,15 +355,7 @@ TEST(Tune, ABestThatFellByStepsIsMeasuredAgainBeforeTheSearchGoesOnForIt) {
     std::map<std::size_t, std::deque<double>> times{{0, {1.00}}, {9, {0.98}}, {10, {0.9604, 0.98, 0.98}}};
     for (std::size_t c = 1; c < 9; ++c) times[c] = {1.02 + 0.01 * static_cast<double>(c)};
     Noisy objective(rs.space, times);
-    std::vector<std::optional<double>> chances(rs.space.size(), 0.01);
-    std::fill(chances.begin(), chances.begin() + 9, std::nullopt);
-    chances[9] = 0.5;
-    Judging s(chances);
-    std::size_t told = 0;
-    TuneHooks hooks;
-    hooks.evaluated = [&](const Trace& t) { told = t.entries.size(); };
-    hooks.confirmed = [&](const Trace&, std::size_t entry) { EXPECT_LT(entry, told); };
-    const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05}, hooks);
+    const Trace t = tune_judged_from_the_tenth(objective);
     // At 11 the model says stop but the best fell 4%: 0 and 10 measured again (10 now at 0.97,
     // the median of two), and 0 at 1.00 is not within the noise of it, so the search goes on;
     // at 12 the model says stop again: 10 measured a third time (0.98), 0 has reached its
