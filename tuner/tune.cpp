@@ -254,8 +254,8 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             // faster configuration (on flash, one measured 15% under its later median kept the
             // search going twice as long), and the rule judges every unmeasured configuration
             // against it: measured again before it is believed, a third time where the two
-            // disagree by more than the noise.
-            if (objective.noisy() && history.best_config() == last.config && std::isfinite(before) &&
+            // disagree by more than the noise. A strategy with no rule leaves it to the confirmation.
+            if (strategy.judges() && objective.noisy() && history.best_config() == last.config && std::isfinite(before) &&
                 last.evaluation.seconds * (1 + trace.noise) < before) {
                 const std::size_t at = trace.entries.size() - 1;
                 const auto disagree = [&] {

@@ -112,6 +112,8 @@ public:
     // faster than the best so far by more than `margin` (relative: 0.01 = 1%); nullopt for a
     // strategy without a model, or with too few evaluations to judge.
     virtual std::optional<double> improvement_chance(const History&, double /*margin*/) { return std::nullopt; }
+    // Whether it has such a model (a stopping rule) at all, though it may not judge yet.
+    virtual bool judges() const { return false; }
 };
 
 // The stopping rule's margin: the relative difference that two measurements of one

@@ -35,6 +35,7 @@ public:
     std::optional<double> improvement_chance(const History& h, double margin) override {
         return inner_->improvement_chance(h, margin);
     }
+    bool judges() const override { return inner_->judges(); }
 
 private:
     std::unique_ptr<Strategy> inner_;

@@ -99,6 +99,7 @@ public:
     std::optional<std::size_t> propose(const History& h) override {
         return order_.empty() ? h.evaluations() : order_.at(h.evaluations());
     }
+    bool judges() const override { return true; }
     std::optional<double> improvement_chance(const History& h, double margin) override {
         margins.push_back(margin);
         return chances_.at(h.evaluations() - 1);
@@ -345,6 +346,16 @@ TEST(Tune, ANewBestFarAheadIsMeasuredAgainBeforeItIsBelieved) {
     // Then the confirmation measures both twice more.
     EXPECT_EQ(t.entries[10].times.size(), 5u);
     EXPECT_EQ(t.best(), std::optional<std::size_t>(0));
+}
+
+// Without a rule to judge against the best, a lucky one is left to the confirmation.
+TEST(Tune, AStrategyWithoutAStoppingRuleDoesNotMeasureANewBestAgainWhileSearching) {
+    const RecordedSpace rs = testing::synthetic_space();
+    Noisy objective(rs.space, {{0, {1.00}}, {1, {0.90, 1.00, 1.01}}, {2, {1.20}}});
+    Scripted s({0, 1, 2});
+    const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
+    const std::vector<std::size_t> search(objective.measured.begin(), objective.measured.begin() + 3);
+    EXPECT_EQ(search, (std::vector<std::size_t>{0, 1, 2}));
 }
 
 TEST(Tune, ABestThatFellByStepsIsMeasuredAgainBeforeTheSearchGoesOnForIt) {

@@ -79,6 +79,8 @@ public:
     // Also picks the suspect: once the doubt lies in a few configurations (the chances outside the
     // likeliest kJointConfigs sum below 1), measuring the likeliest next is what settles the
     // question soonest, and it is the search's best bet of a faster one besides.
+    bool judges() const override { return true; }
+
     std::optional<double> improvement_chance(const History& h, double margin) override {
         const std::size_t judge_after = std::max(kJudgeAfter, 2 * space_.parameters().size());
         if (h.evaluations() < judge_after || !h.best_config()) return std::nullopt;
