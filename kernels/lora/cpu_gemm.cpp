@@ -1,4 +1,6 @@
 // The GEMMs of the lora CPU kernels: OpenBLAS's sgemm for fp32, oneDNN's matmul for bf16.
+#include <stdexcept>
+
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "kernels/kit/openblas.hpp"
@@ -26,6 +28,34 @@ struct Gemm::State {
     std::string implementation;
 };
 
+namespace {
+
+dnnl::matmul::primitive_desc bf16_matmul(const dnnl::engine& engine, const memory::desc& a, const memory::desc& b,
+                                         const memory::desc& c) {
+    try {
+        return {dnnl::matmul::desc(a, b, c), engine};
+    } catch (const dnnl::error& e) {
+        if (e.status != dnnl_unimplemented) throw;
+        throw std::runtime_error("oneDNN has no bf16 matmul on this CPU (it needs AVX-512); bf16 runs on CPUs that have it");
+    }
+}
+
+}  // namespace
+
+bool Gemm::bf16_available() {
+    static const bool available = [] {
+        try {
+            const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+            const memory::desc md({2, 2}, dt::bf16, tag::ab);
+            (void)bf16_matmul(engine, md, md, md);
+            return true;
+        } catch (const std::runtime_error&) {
+            return false;
+        }
+    }();
+    return available;
+}
+
 Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b)
     : state_(new State{dtype, rows, k, n, b}) {
     if (dtype == LoraDtype::fp32) {
@@ -37,8 +67,7 @@ Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, c
     s.stream = dnnl::stream(s.engine);
     const memory::desc a_md({rows, k}, dt::bf16, tag::ab), c_md({rows, n}, dt::bf16, tag::ab);
     const memory::desc b_user({k, n}, dt::bf16, tag::ab);
-    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, memory::desc({k, n}, dt::bf16, tag::any), c_md),
-                                          s.engine);
+    const dnnl::matmul::primitive_desc pd = bf16_matmul(s.engine, a_md, memory::desc({k, n}, dt::bf16, tag::any), c_md);
     s.implementation = pd.impl_info_str();
     memory user(b_user, s.engine, const_cast<void*>(b));
     s.packed.resize(pd.weights_desc().get_size());

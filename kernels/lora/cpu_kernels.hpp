@@ -59,6 +59,9 @@ public:
     // "OpenBLAS sgemm", or oneDNN's implementation (its ISA in the name, e.g. brg:avx512_core_amx).
     std::string describe() const;
     double weights_bytes() const;  // B in oneDNN's layout (0 for OpenBLAS, which reads B in place)
+    // Whether oneDNN has a bf16 matmul on this CPU: Debian's oneDNN (2.6) has none without
+    // AVX-512, where a bf16 Gemm throws saying so.
+    static bool bf16_available();
 
 private:
     struct State;

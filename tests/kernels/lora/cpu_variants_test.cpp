@@ -1,9 +1,14 @@
-// Every CPU variant against the float64 reference, fp32 and bf16, on sizes that end in partial
-// vectors and register blocks, one adapter and three (segments that split register blocks), ranks
-// below the vector width, above it, of 3 and 4 vectors (the widest bf16 down-projection block) and
-// beyond them, and tiles at their limits.
+// Every CPU variant against the float64 reference, fp32 and bf16 (where oneDNN has a bf16 matmul),
+// on sizes that end in partial vectors and register blocks, one adapter and three (segments that
+// split register blocks), ranks below the vector width, above it, of 3 and 4 vectors (the widest
+// bf16 down-projection block) and beyond them, and tiles at their limits.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/lora/cpu_kernels.hpp"
 #include "lora_test_support.hpp"
 
 namespace memwall {
@@ -26,8 +31,14 @@ void expect_correct(const std::string& variant, const Shape& s, std::int64_t til
     EXPECT_TRUE(c.ok) << variant << " " << point.label() << ": " << c.message << " (error " << c.error << ")";
 }
 
+// bf16 where oneDNN has a bf16 matmul on this CPU (AVX-512); the test below checks the others.
+std::vector<std::string> dtypes() {
+    if (lora_cpu::Gemm::bf16_available()) return {"fp32", "bf16"};
+    return {"fp32"};
+}
+
 TEST(LoraCpuVariants, EveryVariantMatchesTheReference) {
-    for (const char* dtype : {"fp32", "bf16"})
+    for (const std::string& dtype : dtypes())
         for (const Shape& s : {Shape{37, 70, 45, 16, 1, 0.1, 16, dtype}, Shape{50, 33, 29, 5, 3, 0.2, 3, dtype},
                                Shape{23, 130, 70, 20, 2, 0.0, 1, dtype}, Shape{6, 7, 3, 1, 1, 0.5, 2, dtype},
                                Shape{19, 40, 17, 40, 2, 0.1, 2, dtype}, Shape{11, 64, 9, 64, 1, 0.1, 4, dtype},
@@ -46,8 +57,25 @@ TEST(LoraCpuVariants, TheFusedPassesAtTheirTileLimits) {
 // Adapter grouping: calls of 1 adapter (fused's), 2 (the last call takes the third alone) and
 // more than the batch has.
 TEST(LoraCpuVariants, MultiAdapterGroupsOfAnySize) {
-    for (const char* dtype : {"fp32", "bf16"})
+    for (const std::string& dtype : dtypes())
         for (std::int64_t group : {1, 2, 5}) expect_correct("multi_adapter", Shape{41, 64, 35, 16, 3, 0.1, 16, dtype}, 64, 512, group);
+}
+
+// Without a bf16 matmul, a bf16 case fails as it is prepared, saying why, rather than crashing or
+// timing something else.
+TEST(LoraCpuVariants, Bf16WithoutOneDnnsBf16MatmulFailsSayingWhy) {
+    if (lora_cpu::Gemm::bf16_available()) GTEST_SKIP() << "oneDNN has a bf16 matmul on this CPU";
+    Params point = lora_test::point_of(Shape{37, 70, 45, 16, 1, 0.1, 16, "bf16"});
+    point.set("group", std::int64_t{8});
+    const auto w = lora_test::catalogue().family("lora").make_workload(point, 3);
+    for (const char* v : {"base", "unfused", "fused", "multi_adapter"}) {
+        try {
+            (void)lora_test::catalogue().variant("lora", v, Backend::cpu).prepare(*w, point);
+            ADD_FAILURE() << v << " prepared a bf16 case";
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("no bf16 matmul on this CPU"), std::string::npos) << v << ": " << e.what();
+        }
+    }
 }
 
 }  // namespace
