@@ -12,16 +12,17 @@ namespace memwall {
 using nlohmann::json;
 
 std::string encode_case_request(const PlannedCase& c, std::uint64_t seed, const MeasureOptions& opt) {
-    return json{{"family", c.family->name},
-                {"variant", c.variant->name},
-                {"backend", std::string(to_string(c.variant->backend))},
-                {"problem", c.problem.to_json()},
-                {"config", c.config.to_json()},
-                {"seed", seed},
-                {"sampler", opt.sampler.to_json()},
-                {"case_timeout", opt.case_timeout},
-                {"metrics", opt.metrics}}
-        .dump();
+    json j{{"family", c.family->name},
+           {"variant", c.variant->name},
+           {"backend", std::string(to_string(c.variant->backend))},
+           {"problem", c.problem.to_json()},
+           {"config", c.config.to_json()},
+           {"seed", seed},
+           {"sampler", opt.sampler.to_json()},
+           {"case_timeout", opt.case_timeout},
+           {"metrics", opt.metrics}};
+    if (opt.anchor) j["anchor"] = opt.anchor->to_json();
+    return j.dump();
 }
 
 CaseRequest decode_case_request(const std::string& line, const Catalogue& catalogue) {
@@ -39,6 +40,7 @@ CaseRequest decode_case_request(const std::string& line, const Catalogue& catalo
         r.options.sampler = SamplerSettings::from_json(j.at("sampler"));
         r.options.case_timeout = j.at("case_timeout").get<double>();
         r.options.metrics = j.value("metrics", std::vector<std::string>{});
+        if (j.contains("anchor")) r.options.anchor = Params::from_json(j.at("anchor"));
     } catch (const json::exception& e) {
         throw InputError(std::string("malformed case request: ") + e.what());
     }
@@ -69,6 +71,7 @@ std::string encode_case_result(const CaseRecord& r, double seconds) {
                 {"samples", r.samples},
                 {"sampling_stop", r.sampling_stop},
                 {"counters", counters_to_json(r.counters)},
+                {"anchor_samples", r.anchor_samples},
                 {"seconds", seconds}}
         .dump();
 }
@@ -83,6 +86,9 @@ double decode_case_result(const std::string& text, CaseRecord& r) {
         r.samples = j.at("samples").get<std::vector<std::vector<double>>>();
         r.sampling_stop = j.at("sampling_stop").get<std::string>();
         r.counters = counters_from_json(j.at("counters"));
+        r.anchor_samples = j.value("anchor_samples", std::vector<double>{});
+        if (!r.anchor_samples.empty() && (r.samples.size() != 1 || r.samples[0].size() != r.anchor_samples.size()))
+            throw InputError("malformed case result: anchor samples do not pair with the samples");
         r.summary = r.samples.empty() ? Summary{} : summarize(pooled_samples(r.samples));
         return j.at("seconds").get<double>();
     } catch (const json::exception& e) {

@@ -1,9 +1,10 @@
 // The isolated case worker's protocol, version 1: one line per message.
 //   worker:  memwall-case-worker 1
-//   request: {"family","variant","backend","problem":{..},"config":{..},"seed","sampler":{..},"case_timeout","metrics":[..]}
+//   request: {"family","variant","backend","problem":{..},"config":{..},"seed","sampler":{..},"case_timeout","metrics":[..]
+//             [,"anchor":{..}]}
 //   replies: stage <name>       as each stage begins (measure.hpp's MeasureOptions::stage)
 //            result {"status","message","samples":[[s..]..],"sampling_stop","counters":[[name,value,unit,source]..],
-//                    "seconds"}
+//                    "anchor_samples":[s..],"seconds"}
 //   end of input: the worker exits 0.
 // "seconds" is the worker's own time for the case, so the parent can tell isolation's cost.
 #pragma once

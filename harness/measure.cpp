@@ -3,6 +3,9 @@
 #include <chrono>
 #include <cstdio>
 #include <new>
+#include <random>
+
+#include "harness/paired_sampler.hpp"
 
 #include "profiler/perf_events.hpp"
 
@@ -66,11 +69,35 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
     PreparedCase p = prepare_case(c, w, mh, opt);
     CaseRecord& rec = p.record;
     if (!p.instance) return rec;
+    PreparedCase anchor;
+    if (opt.anchor) {
+        if (opt.stage) opt.stage("anchor");
+        MeasureOptions quiet = opt;
+        quiet.stage = nullptr;
+        anchor = prepare_case({c.family, c.variant, c.problem, *opt.anchor}, w, mh, quiet);
+        if (!anchor.instance) {
+            rec.status = CaseStatus::failed;
+            rec.message = "its anchor " + opt.anchor->label() + ": " + anchor.record.message;
+            return rec;
+        }
+    }
     try {
         if (opt.stage) opt.stage("warm-up");
-        Sampling s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler, [&] {
+        const auto sampling = [&] {
             if (opt.stage) opt.stage("sampling");
-        });
+        };
+        Sampling s;
+        if (anchor.instance) {
+            // The order within each pair is drawn, so neither side always follows the other.
+            std::mt19937_64 order(1);
+            PairedSampling both = take_paired_samples([&] { return anchor.instance->run_timed(); },
+                                                      [&] { return p.instance->run_timed(); }, opt.sampler, order,
+                                                      sampling);
+            rec.anchor_samples = std::move(both.a.seconds);
+            s = std::move(both.b);
+        } else {
+            s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler, sampling);
+        }
         // CPU counters over one more run, where the machine has a PMU (many VMs do not).
         static const bool pmu = probe_perf_events().available;
         if (pmu && c.variant->backend == Backend::cpu) {

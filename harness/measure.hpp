@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,12 @@ struct MeasureOptions {
     // Device counters collected over one more run of each timed case, by their profiler names
     // (CUPTI's on cuda; backends without a profiler ignore them). Empty: none.
     std::vector<std::string> metrics;
+    // A configuration of the same variant and problem timed beside the case, sample for sample
+    // (take_paired_samples): on a shared machine, whose speed drifts over seconds as its
+    // neighbours come and go, the drift cancels in the ratio of each pair. It is prepared and
+    // checked like the case (failing that, the case fails); its samples go to
+    // CaseRecord::anchor_samples. Live tuning times every configuration beside one anchor.
+    std::optional<Params> anchor;
 };
 
 // A case checked and ready to time: `record` holds its key, counters and status; `instance` is

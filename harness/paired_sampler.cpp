@@ -4,15 +4,18 @@
 #include <vector>
 
 #include "results/statistics.hpp"
+#include "results/store.hpp"
 
 namespace memwall {
 
 PairedSampling take_paired_samples(const std::function<double()>& a, const std::function<double()>& b,
-                                   const SamplerSettings& s, std::mt19937_64& rng) {
+                                   const SamplerSettings& s, std::mt19937_64& rng,
+                                   const std::function<void()>& sampling) {
     for (int i = 0; i < s.warmup_runs; ++i) {
         a();
         b();
     }
+    if (sampling) sampling();
     PairedSampling out;
     std::vector<double> log_ratios;
     double total_a = 0, total_b = 0;
@@ -33,12 +36,13 @@ PairedSampling take_paired_samples(const std::function<double()>& a, const std::
         const auto n = static_cast<int>(log_ratios.size());
         std::string stop;
         if (n >= s.max_samples) {
-            stop = "max samples";
+            stop = sampling_stop::max_samples;
         } else if (n >= s.min_samples && total_a >= s.min_time && total_b >= s.min_time) {
             const Interval ci = median_ci(log_ratios, 0.95);
-            if ((ci.hi - ci.lo) / 2 <= s.max_noise) stop = "converged";
+            if ((ci.hi - ci.lo) / 2 <= s.max_noise) stop = sampling_stop::converged;
         }
-        if (stop.empty() && (total_a >= s.timeout || total_b >= s.timeout)) stop = "timeout";
+        if (stop.empty() && (total_a >= s.timeout || total_b >= s.timeout))
+            stop = n < s.min_samples ? sampling_stop::time_limit_before_min : sampling_stop::time_limit;
         if (!stop.empty()) {
             out.a.stop_reason = out.b.stop_reason = stop;
             return out;

@@ -19,7 +19,9 @@ struct PairedSampling {
 // side, when both have min_samples and min_time and the 95% interval of the median log ratio of
 // the pairs has a half-width of at most max_noise ("converged"), when either side reaches the
 // timeout, or at max_samples pairs.
+// `sampling`, when given, is called between the warm-up and the first pair, as take_samples does.
 PairedSampling take_paired_samples(const std::function<double()>& a, const std::function<double()>& b,
-                                   const SamplerSettings& s, std::mt19937_64& rng);
+                                   const SamplerSettings& s, std::mt19937_64& rng,
+                                   const std::function<void()>& sampling = {});
 
 }  // namespace memwall

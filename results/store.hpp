@@ -97,6 +97,9 @@ struct CaseRecord {
     std::vector<Counter> counters;
     // Why sampling stopped (one of sampling_stop's); empty when not timed.
     std::string sampling_stop;
+    // Timed beside an anchor (MeasureOptions::anchor): its samples, anchor_samples[i] taken back
+    // to back with samples[0][i]. Not stored with the case.
+    std::vector<double> anchor_samples;
 };
 
 class Store {

@@ -37,6 +37,19 @@ TEST_F(CaseProtocol, ARequestNamesTheSameCaseOnTheOtherSide) {
     EXPECT_DOUBLE_EQ(r.options.case_timeout, 3.5);
 }
 
+TEST_F(CaseProtocol, ARequestCarriesItsAnchorWhenItHasOne) {
+    const Family& f = catalogue.family("faults");
+    Params problem;
+    problem.set("n", std::int64_t{1000});
+    const PlannedCase c{&f, &catalogue.variant("faults", "ok", Backend::cpu), problem, {}};
+    MeasureOptions opt;
+    EXPECT_FALSE(decode_case_request(encode_case_request(c, 1, opt), catalogue).options.anchor);
+    Params anchor;
+    anchor.set("Br", std::int64_t{32});
+    opt.anchor = anchor;
+    EXPECT_EQ(decode_case_request(encode_case_request(c, 1, opt), catalogue).options.anchor, anchor);
+}
+
 TEST_F(CaseProtocol, BadRequestsAreRefused) {
     EXPECT_THROW(decode_case_request("not json", catalogue), InputError);
     EXPECT_THROW(decode_case_request(R"({"family":"faults"})", catalogue), InputError);
@@ -63,6 +76,17 @@ TEST(CaseResult, RoundTripsStatusSamplesAndCounters) {
     EXPECT_EQ(back.counters[0].name, "flops");
     EXPECT_EQ(back.counters[1].source, CounterSource::emu);
     EXPECT_TRUE(std::isnan(back.counters[1].value));
+}
+
+TEST(CaseResult, AnchorSamplesRoundTripAndMustPairWithTheSamples) {
+    CaseRecord r;
+    r.samples = {{1e-3, 2e-3}};
+    r.anchor_samples = {3e-3, 4e-3};
+    CaseRecord back;
+    decode_case_result(encode_case_result(r, 0), back);
+    EXPECT_EQ(back.anchor_samples, r.anchor_samples);
+    r.anchor_samples.pop_back();
+    EXPECT_THROW(decode_case_result(encode_case_result(r, 0), back), InputError);
 }
 
 TEST(CaseResult, MalformedResultsAreRefused) {

@@ -42,6 +42,16 @@ TEST_F(Isolated, ACorrectCaseIsMeasuredInTheWorker) {
     EXPECT_EQ(measurer.stats().worker_starts, 1u);
 }
 
+TEST_F(Isolated, ACaseTimedBesideAnAnchorBringsBackTheAnchorsSamples) {
+    MeasureOptions opt = quick();
+    opt.anchor = Params{};  // the variant's only configuration
+    const CaseRecord r = measurer.measure(planned("ok"), 1, opt);
+    ASSERT_EQ(r.status, CaseStatus::ok) << r.message;
+    ASSERT_EQ(r.samples.size(), 1u);
+    EXPECT_GE(r.samples[0].size(), 2u);
+    EXPECT_EQ(r.anchor_samples.size(), r.samples[0].size());
+}
+
 TEST_F(Isolated, ASegfaultFailsItsCaseAndTheNextCaseGetsANewWorker) {
     std::vector<std::string> stages;
     MeasureOptions opt = quick();

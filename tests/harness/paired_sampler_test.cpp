@@ -58,7 +58,7 @@ TEST(PairedSampler, NoisyPairsStopAtTheTimeoutOfEitherSide) {
     std::mt19937_64 rng(3);
     const PairedSampling s =
         take_paired_samples([&] { return 0.01 * m.next(); }, [&] { return 0.02 * m.next(); }, set, rng);
-    EXPECT_EQ(s.b.stop_reason, "timeout");
+    EXPECT_EQ(s.b.stop_reason, "time limit");
     double total_b = 0;
     for (double t : s.b.seconds) total_b += t;
     EXPECT_GE(total_b, 0.5);
