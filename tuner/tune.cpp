@@ -113,15 +113,15 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
     }
 }
 
-// An ok evaluation's robust relative spread (IQR / 1.349 / median of its samples); nullopt
-// without two samples to tell it by.
+// An ok evaluation's relative standard error: the half-width of its samples' median's 95%
+// interval (order statistics, distribution-free) / 1.96 / the median; nullopt without two
+// samples to tell it by.
 std::optional<double> relative_spread(const Evaluation& e) {
     if (!e.ok() || e.samples.size() < 2) return std::nullopt;
-    std::vector<double> s = e.samples;
-    std::sort(s.begin(), s.end());
-    const double median = quantile_sorted(s, 0.5);
+    const double median = summarize(e.samples).median;
     if (median <= 0) return std::nullopt;
-    return (quantile_sorted(s, 0.75) - quantile_sorted(s, 0.25)) / 1.349 / median;
+    const Interval ci = median_ci(e.samples, 0.95);
+    return (ci.hi - ci.lo) / 2 / 1.96 / median;
 }
 
 double margin_of(std::vector<double> spreads) {

@@ -120,8 +120,12 @@ public:
 // configuration exceed only by chance 1 time in 20 (1.96 sqrt(2) times one measurement's spread,
 // the spread of their difference); a smaller one the measurements cannot tell from noise. One
 // measurement's spread is the median, over the ok evaluations with several samples, of their
-// samples' robust relative spread (IQR / 1.349 / median), and never below min_noise (recorded
-// and predicted times, or a quiet machine, still differ by that much between runs and builds).
+// median's standard error (its distribution-free 95% interval's half-width / 1.96, relative), and
+// never below min_noise (recorded and predicted times, or a quiet machine, still differ by that
+// much between runs and builds). A measurement is a median of many samples: a sample's own
+// spread, taken for it before, made the margin 12-16% on a shared 2-core VM whose measurements
+// of one configuration, timed beside an anchor, differ by 1.5%. Samples of one measurement say
+// nothing of drift between measurements, which is why a shared CPU times them beside an anchor.
 inline constexpr double min_noise = 0.01;
 inline constexpr double noise_margin_per_spread = 1.96 * std::numbers::sqrt2;
 double noise_margin(const Trace& trace);

@@ -188,19 +188,32 @@ TEST(Tune, TheNoiseMarginIsWhatTwoMeasurementsOfTheTypicalSpreadRarelyExceed) {
     };
     EXPECT_DOUBLE_EQ(noise_margin(t), noise_margin_per_spread * min_noise);
     EXPECT_NEAR(noise_margin_per_spread, 2.77, 0.01);  // 1.96 sd of the difference of two measurements
-    // Robust relative spreads: IQR / 1.349 / median.
-    add({0.96, 0.98, 1.00, 1.02, 1.04});                    // 0.04 / 1.349 = 0.0297
-    add({1.99, 1.995, 2.00, 2.005, 2.01});                  // 0.01 / 1.349 / 2 = 0.0037
-    add({9.0, 10.0, 11.0, 12.0, 13.0});                     // 2 / 1.349 / 11 = 0.135
+    // Standard errors of the median: its 95% interval's half-width / 1.96, relative; five samples
+    // are too few for an interval of order statistics inside their range, which is taken instead.
+    add({0.96, 0.98, 1.00, 1.02, 1.04});                    // 0.08 / 2 / 1.96 = 0.0204
+    add({1.99, 1.995, 2.00, 2.005, 2.01});                  // 0.02 / 2 / 1.96 / 2 = 0.0026
+    add({9.0, 10.0, 11.0, 12.0, 13.0});                     // 4 / 2 / 1.96 / 11 = 0.093
     add({5.0});                                             // one sample: no spread
     add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);    // failed: not counted
-    EXPECT_NEAR(noise_margin(t), noise_margin_per_spread * 0.04 / 1.349, 1e-9);  // the median of the three
+    EXPECT_NEAR(noise_margin(t), noise_margin_per_spread * 0.08 / 2 / 1.96, 1e-9);  // the median of the three
     Trace quiet;
     TraceEntry e;
     e.evaluation.seconds = 1;
     e.evaluation.samples = {1.0, 1.0001, 1.0002, 1.0003};
     quiet.entries.push_back(e);
     EXPECT_DOUBLE_EQ(noise_margin(quiet), noise_margin_per_spread * min_noise);
+    // A median of many samples is surer than one of few that spread as much: the margin is the
+    // measurement's, not a sample's.
+    Trace few, many;
+    for (double spread : {0.05, 0.06, 0.07}) {
+        TraceEntry f, m;
+        f.evaluation.seconds = m.evaluation.seconds = 1;
+        for (int i = -2; i <= 2; ++i) f.evaluation.samples.push_back(1 + spread * i);
+        for (int i = -20; i <= 20; ++i) m.evaluation.samples.push_back(1 + spread * i / 10);
+        few.entries.push_back(f);
+        many.entries.push_back(m);
+    }
+    EXPECT_LT(noise_margin(many), noise_margin(few) / 1.5);
 }
 
 TEST(Tune, RejectsAStrategyThatProposesTwice) {
