@@ -11,7 +11,9 @@
 // 3. Guided and guided-online replayed over the exhaustive record for 100 seeds (noise-free),
 //    the same rule: the evaluations each needs to get within 5%, where the rule stops it, and how
 //    often it stopped within 5%, beside random search's exact expectation.
-// Usage: bench_tune_live [FAMILY VARIANT [axis=value ...]] [--live-seeds N]
+// Every measurement is timed beside the variant's default configuration (its anchor), as memwall
+// tune does on cpu, so the host's drift cancels out of the comparisons; --alone times each by itself.
+// Usage: bench_tune_live [FAMILY VARIANT [axis=value ...]] [--live-seeds N] [--alone]
 //   default: attention flash seq_q=2048 seq_k=2048 head_dim=64 causal=0 (issue 4, acceptance 3);
 //   conv im2win layer=conv8 is issue 14's acceptance 4.
 #include <algorithm>
@@ -63,6 +65,14 @@ std::string stop_text(const Trace& t) {
     return out;
 }
 
+// A quantile of sorted evaluation counts, "never" where it falls among the runs that never got
+// there (infinite; interpolating them would print nan).
+std::string quantile_text(const std::vector<double>& sorted, double q) {
+    const double at = static_cast<double>(sorted.size() - 1) * q;
+    if (!std::isfinite(sorted[static_cast<std::size_t>(std::ceil(at))])) return "never";
+    return std::to_string(static_cast<long>(std::lround(quantile_sorted(sorted, q))));
+}
+
 // Median over `rounds` of a's median / b's median, measured alternately.
 double head_to_head(LiveObjective& objective, std::size_t a, std::size_t b, int rounds) {
     std::vector<double> ta, tb;
@@ -86,8 +96,11 @@ int main(int argc, char** argv) {
             args.erase(it, it + 2);
             break;
         }
+    const auto alone_flag = std::find(args.begin(), args.end(), "--alone");
+    const bool alone = alone_flag != args.end();
+    if (alone) args.erase(alone_flag);
     if (args.size() == 1) {
-        std::fprintf(stderr, "usage: bench_tune_live [FAMILY VARIANT [axis=value ...]] [--live-seeds N]\n");
+        std::fprintf(stderr, "usage: bench_tune_live [FAMILY VARIANT [axis=value ...]] [--live-seeds N] [--alone]\n");
         return 2;
     }
     if (args.empty()) args = {"attention", "flash", "seq_q=2048", "seq_k=2048", "head_dim=64", "causal=0"};
@@ -102,7 +115,14 @@ int main(int argc, char** argv) {
                 target.problem.label().c_str(), n);
     std::fflush(stdout);
     const MemoryHierarchy mh = detect_memory_hierarchy();
-    LiveObjective objective(target, mh, LiveOptions{});
+    LiveOptions options;
+    if (!alone) options.measure.anchor = target.anchor;
+    LiveObjective objective(target, mh, options);
+    if (const auto a = objective.anchor_seconds())
+        std::printf("every configuration timed beside the anchor %s (%.2f ms alone)\n", target.anchor.label().c_str(),
+                    *a * 1e3);
+    else
+        std::printf("every configuration timed alone\n");
 
     // 1. Exhaustive.
     // A live count of the measurements on a terminal; in a log it would only pile up.
@@ -193,9 +213,10 @@ int main(int argc, char** argv) {
         }
         std::sort(needed.begin(), needed.end());
         std::sort(stopped.begin(), stopped.end());
-        std::printf("  %-14s %8.0f (%4.0f-%4.0f)      %8.0f (%4.0f-%4.0f) %17d%%\n", name, quantile_sorted(needed, 0.5),
-                    quantile_sorted(needed, 0.25), quantile_sorted(needed, 0.75), quantile_sorted(stopped, 0.5),
-                    quantile_sorted(stopped, 0.25), quantile_sorted(stopped, 0.75), close * 100 / seeds);
+        std::printf("  %-14s %8s (%4s-%4s)      %8.0f (%4.0f-%4.0f) %17d%%\n", name, quantile_text(needed, 0.5).c_str(),
+                    quantile_text(needed, 0.25).c_str(), quantile_text(needed, 0.75).c_str(),
+                    quantile_sorted(stopped, 0.5), quantile_sorted(stopped, 0.25), quantile_sorted(stopped, 0.75),
+                    close * 100 / seeds);
     }
     return 0;
 }

@@ -45,6 +45,11 @@ void show_tuning(const Store& store, const std::string& session) {
               << "  strategy  " << i.strategy << ", seed " << i.seed << "\n"
               << "  command   " << i.command_line << "\n";
     if (!i.source_file.empty()) std::cout << "  recording " << i.source_file << "\n";
+    if (!i.anchor.empty()) {
+        std::cout << "  anchor    " << params_label(i.anchor);
+        if (i.anchor_seconds) std::cout << ", " << format_duration(*i.anchor_seconds) << " alone";
+        std::cout << ": every configuration timed beside it\n";
+    }
     const auto rows = trials(store, id);
     std::cout << "\n";
     print_trials(std::cout, *s, rows);

@@ -51,6 +51,7 @@ struct TuneArgs {
     double case_timeout = 120;
     IsolationArgs isolation;
     std::string metrics = "default";
+    std::string anchor = "default";
 };
 
 // Strategies with a model stop by the rule; the others need a budget.
@@ -244,6 +245,8 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     info.problem = target.problem.canonical();
     info.time_source = predict_for ? TimeSource::predicted : TimeSource::measured;
     const std::string label = time_label(info.time_source, info.device);
+    // A shared CPU's speed drifts between configurations measured seconds apart; a GPU's does not.
+    const bool anchored = a.anchor == "default" && *backend == Backend::cpu;
 
     std::cout << a.family << "/" << a.variant << " on " << a.backend << ": " << status.device << "\n"
               << "problem   " << target.problem.label();
@@ -261,6 +264,9 @@ void tune_live(const TuneArgs& a, Context& ctx) {
                   << ", DRAM bytes / " << rate(predict_for->dram_bandwidth, "B");
         if (predict_for->l2_bandwidth) std::cout << ", L2 bytes / " << rate(*predict_for->l2_bandwidth, "B");
         std::cout << ") from emu counters; " << predict_for->source << "\n";
+    } else if (anchored) {
+        std::cout << "time      measured here, each sample beside one of the anchor " << target.anchor.label()
+                  << ": the median ratio to it, times its time alone\n";
     } else {
         std::cout << "time      median of the samples, measured here\n";
     }
@@ -276,7 +282,13 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     options.measure.metrics = metrics;
     options.isolation = isolation_from(a.isolation);
     options.predict_for = predict_for;
+    if (anchored) options.measure.anchor = target.anchor;
     LiveObjective objective(target, mh, options);
+    if (const auto alone = objective.anchor_seconds()) {
+        info.anchor = target.anchor.canonical();
+        info.anchor_seconds = alone;
+        std::cout << "anchor    " << target.anchor.label() << ": " << format_duration(*alone) << " alone\n";
+    }
     SessionRecorder recorder(store, info, target.space);
     const Trace trace = run_session(objective, *strategy, a, recorder, label);
     report(store, recorder.id(), trace, a, ctx);
@@ -336,6 +348,10 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     tune->add_option("--case-timeout", a->case_timeout,
                      "seconds a configuration may take from set-up to its last sample; past it it is stopped and "
                      "fails (default 120)");
+    tune->add_option("--anchor", a->anchor,
+                     "cpu: time each configuration beside the variant's default configuration, their samples "
+                     "alternating, so the machine's drift cancels in their ratio (default), or alone (none)")
+        ->check(CLI::IsMember({"default", "none"}));
     add_isolation_options(tune, a->isolation);
     add_metrics_option(tune, a->metrics);
     tune->callback([a, &ctx, tune] { tune_command(*a, ctx, tune); });

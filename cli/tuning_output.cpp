@@ -76,7 +76,7 @@ void print_best(std::ostream& os, const TuningSessionSummary& s, const std::vect
     } else {
         os << format_duration(*s.best_seconds) << " (median of ";
         if (b.measurements > 1) os << b.measurements << " measurements, ";
-        os << b.samples.size() << " samples)";
+        os << b.samples.size() << " samples" << (s.info.anchor.empty() ? "" : " beside the anchor") << ")";
     }
     os << ", found at evaluation " << *s.best_index + 1 << " of " << s.trials << "\n";
 }

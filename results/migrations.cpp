@@ -304,6 +304,13 @@ ALTER TABLE tune_eval_scores ADD COLUMN versus_lo REAL;
 ALTER TABLE tune_eval_scores ADD COLUMN versus_hi REAL;
 )sql";
 
+// Version 10: a live session on a noisy backend times every configuration beside an anchor
+// configuration (canonical JSON; '' when timed alone), whose time measured alone scales them all.
+constexpr const char* kSchemaTuningAnchor = R"sql(
+ALTER TABLE tuning_sessions ADD COLUMN anchor TEXT NOT NULL DEFAULT '';
+ALTER TABLE tuning_sessions ADD COLUMN anchor_seconds REAL CHECK (anchor_seconds > 0);
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
@@ -314,6 +321,7 @@ constexpr std::array kMigrations{
     Migration{7, "counters timed by the variant (source timer)", kSchemaTimerSource},
     Migration{8, "where tune-eval's stopping rule stopped each strategy", kSchemaTuneEvalStops},
     Migration{9, "tune-eval compares a strategy with a prior with its prior-free twin", kSchemaTuneEvalVersus},
+    Migration{10, "the anchor a tuning session timed its configurations beside", kSchemaTuningAnchor},
 };
 
 }  // namespace

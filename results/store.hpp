@@ -109,7 +109,7 @@ public:
         read_write,     // the file must exist; migrated forward if older
         create,         // created when missing; migrated forward if older
     };
-    static constexpr int schema_version_latest = 9;
+    static constexpr int schema_version_latest = 10;
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,

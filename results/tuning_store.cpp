@@ -28,7 +28,7 @@ constexpr const char* kSessionColumns =
     "s.id, s.started_at, s.finished_at, s.status, s.host, s.device, s.backend, s.family, s.variant, s.problem, "
     "s.strategy, s.seed, s.budget_evaluations, s.budget_seconds, s.budget_stale, s.time_source, s.source_file, "
     "s.space_size, s.stop_reason, s.git_revision, s.command_line, s.memwall_version, s.owner_pid, s.owner_start, "
-    "s.heartbeat_at";
+    "s.heartbeat_at, s.anchor, s.anchor_seconds";
 
 // The session's columns, then its trial count and its first best ok trial (index, seconds, config).
 std::string session_query(const char* where) {
@@ -73,11 +73,13 @@ TuningSessionSummary read_session(const Statement& st) {
     s.owner = {s.host, st.int64(22), st.text(23)};
     s.heartbeat_at = st.text(24);
     s.status = live_status(s.status, s.owner, s.started_at, s.heartbeat_at);
-    out.trials = st.int64(25);
-    if (!st.is_null(26)) {
-        out.best_index = st.int64(26);
-        out.best_seconds = st.real(27);
-        out.best_config = st.text(28);
+    s.anchor = st.text(25);
+    if (!st.is_null(26)) s.anchor_seconds = st.real(26);
+    out.trials = st.int64(27);
+    if (!st.is_null(28)) {
+        out.best_index = st.int64(28);
+        out.best_seconds = st.real(29);
+        out.best_config = st.text(30);
     }
     return out;
 }
@@ -103,9 +105,9 @@ std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
                  "INSERT INTO tuning_sessions (started_at, finished_at, status, host, device, backend, family, "
                  "variant, problem, strategy, seed, budget_evaluations, budget_seconds, budget_stale, time_source, "
                  "source_file, space_size, stop_reason, git_revision, command_line, memwall_version, owner_pid, "
-                 "owner_start) VALUES "
+                 "owner_start, anchor, anchor_seconds) VALUES "
                  "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
-                 "?23)");
+                 "?23, ?24, ?25)");
     st.bind(1, info.started_at);
     st.bind_text_or_null(2, info.finished_at);
     st.bind(3, to_string(info.status)).bind(4, info.host).bind(5, info.device).bind(6, info.backend);
@@ -118,6 +120,7 @@ std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
     st.bind_text_or_null(19, info.git_revision);
     st.bind(20, info.command_line).bind(21, info.memwall_version);
     st.bind(22, info.owner.pid).bind_text_or_null(23, info.owner.start);
+    st.bind(24, info.anchor).bind(25, info.anchor_seconds);
     st.run();
     return sqlite3_last_insert_rowid(store.handle());
 }

@@ -36,6 +36,10 @@ struct TuningSessionInfo {
     std::int64_t budget_stale = 0;
     TimeSource time_source = TimeSource::measured;
     std::string source_file;  // the recorded space replayed; empty when live
+    // Live on a noisy backend: the configuration (canonical JSON) every one was timed beside,
+    // sample for sample, and its time measured alone, which scales theirs; empty when timed alone.
+    std::string anchor;
+    std::optional<double> anchor_seconds;
     std::int64_t space_size = 0;
     std::string stop_reason;  // set by finish_tuning_session
     std::string git_revision, command_line, memwall_version;

@@ -136,6 +136,7 @@ TEST(CliTune, MalformedFilesAndBadUsageExit2) {
              with(live, {"--backend", "cuda-emu", "--device-model", "V100"}),
              with(live, {"--backend", "tpu"}),
              with(live, {"--min-samples", "0"}),
+             with(live, {"--anchor", "Br=32"}),
              {"run", "--tuned", "--family", "attention", "--variant", "flash", "--axis", "Br=16"},
              {"run", "--device-model", "A100", "--family", "attention"},
          }) {
@@ -158,10 +159,13 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
     EXPECT_NE(r.out.find("4 valid configurations"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("4 configurations evaluated, stopped by space exhausted"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("best: "), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("samples)"), std::string::npos) << r.out;  // a median of measured samples
+    EXPECT_NE(r.out.find("samples beside the anchor)"), std::string::npos) << r.out;  // a median of measured samples
     EXPECT_EQ(query(db, "SELECT backend || ' ' || time_source || ' ' || status || ' ' || stop_reason "
                         "FROM tuning_sessions"),
               "cpu measured complete space exhausted");
+    // Every configuration timed beside the default one, whose time alone scales them.
+    EXPECT_NE(r.out.find("anchor    Bc=128,Br=32: "), std::string::npos) << r.out;
+    EXPECT_EQ(query(db, "SELECT anchor || ' ' || (anchor_seconds > 0) FROM tuning_sessions"), "{\"Bc\":128,\"Br\":32} 1");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials WHERE status = 'ok'"), "4");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials t WHERE (SELECT count(*) FROM tuning_trial_samples s "
                         "WHERE s.session_id = t.session_id AND s.idx = t.idx) < 3"),
@@ -184,6 +188,7 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
     const Result one = run_memwall({"show", "--tuning", "1"}, d.path);
     ASSERT_EQ(one.status, 0) << one.err;
     EXPECT_NE(one.out.find("Bc=32,Br=16"), std::string::npos) << one.out;
+    EXPECT_NE(one.out.find("anchor    Bc=128,Br=32, "), std::string::npos) << one.out;
     EXPECT_EQ(run_memwall({"show", "--tuning", "7"}, d.path).status, 2);
 
     // run --tuned measures the stored best instead of the default Br=32, Bc=128.
@@ -207,6 +212,17 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
     EXPECT_EQ(query(db, "SELECT config FROM cases WHERE problem LIKE '%\"seq_q\":32%'"), "{\"Bc\":128,\"Br\":32}");
 }
 
+TEST(CliTune, LiveOnCpuAloneTimesEachConfigurationByItself) {
+    TempDir d;
+    const Result r = run_memwall(with(with(with({"tune"}, tiny), quick), {"--axis", "Br=8,16", "--axis", "Bc=16",
+                                                                          "--strategy", "exhaustive", "--anchor", "none"}),
+                                 d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("time      median of the samples, measured here"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("anchor "), std::string::npos) << r.out;
+    EXPECT_EQ(query(d.path / "memwall.db", "SELECT anchor || ' ' || typeof(anchor_seconds) FROM tuning_sessions"), " null");
+}
+
 TEST(CliTune, LiveOnCudaEmuShowsAndStoresPredictedTimes) {
     TempDir d;
     const Result r = run_memwall({"tune", "--family", "attention", "--variant", "flash", "--backend", "cuda-emu",
@@ -222,6 +238,7 @@ TEST(CliTune, LiveOnCudaEmuShowsAndStoresPredictedTimes) {
               "A100 SXM4 80GB cuda-emu predicted");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials WHERE status = 'ok'"), "2");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trial_samples"), "0");  // no emulated time stored
+    EXPECT_EQ(query(db, "SELECT anchor || ' ' || typeof(anchor_seconds) FROM tuning_sessions"), " null");  // nothing timed
     EXPECT_EQ(query(db, "SELECT source FROM tuning_trial_counters WHERE name = 'dram__bytes_read.sum'"), "emu");
     const Result list = run_memwall({"show", "--tuning"}, d.path);
     EXPECT_NE(list.out.find("predicted (A100 SXM4 80GB roofline)"), std::string::npos) << list.out;

@@ -3,9 +3,13 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "core/errors.hpp"
+#include "results/statistics.hpp"
+
 namespace memwall {
 
-Evaluation evaluation_of(const CaseRecord& rec, Backend backend, const DeviceSpec* predict_for) {
+Evaluation evaluation_of(const CaseRecord& rec, Backend backend, const DeviceSpec* predict_for,
+                         std::optional<double> anchor_seconds) {
     Evaluation e;
     switch (rec.status) {
         case CaseStatus::ok: break;
@@ -27,9 +31,17 @@ Evaluation evaluation_of(const CaseRecord& rec, Backend backend, const DeviceSpe
             return e;
     }
     if (backend != Backend::cuda_emu) {
-        e.seconds = rec.summary.median;
         for (const auto& rep : rec.samples) e.samples.insert(e.samples.end(), rep.begin(), rep.end());
         e.counters = rec.counters;
+        if (rec.anchor_samples.empty()) {
+            e.seconds = rec.summary.median;
+            return e;
+        }
+        if (!anchor_seconds || e.samples.size() != rec.anchor_samples.size())
+            throw std::logic_error("evaluation_of: samples timed beside an anchor need its time, one per sample");
+        // Each sample at the anchor's speed when it was measured alone.
+        for (std::size_t i = 0; i < e.samples.size(); ++i) e.samples[i] *= *anchor_seconds / rec.anchor_samples[i];
+        e.seconds = summarize(e.samples).median;
         return e;
     }
     if (!predict_for) throw std::logic_error("evaluation_of: cuda-emu needs a device to predict for");
@@ -55,6 +67,17 @@ LiveObjective::LiveObjective(const LiveTarget& target, const MemoryHierarchy& mh
         s.warmup_runs = 0;
         s.min_samples = s.max_samples = 1;
         s.min_time = 0;
+        options_.measure.anchor.reset();  // no time is measured to compare
+    }
+    if (const auto anchor = options_.measure.anchor) {
+        MeasureOptions alone = options_.measure;
+        alone.anchor.reset();
+        const CaseRecord rec =
+            measurer_->measure({target_.family, target_.variant, target_.problem, *anchor}, options_.input_seed, alone);
+        if (rec.status != CaseStatus::ok)
+            throw UsageError("the anchor " + anchor->label() + " (every configuration is timed beside it) " +
+                             std::string(to_string(rec.status)) + ": " + rec.message);
+        anchor_seconds_ = rec.summary.median;
     }
 }
 
@@ -62,7 +85,7 @@ Evaluation LiveObjective::evaluate(std::size_t config) {
     const PlannedCase c{target_.family, target_.variant, target_.problem, target_.space.params(config)};
     const auto t0 = std::chrono::steady_clock::now();
     const CaseRecord rec = measurer_->measure(c, options_.input_seed, options_.measure);
-    Evaluation e = evaluation_of(rec, target_.variant->backend, options_.predict_for);
+    Evaluation e = evaluation_of(rec, target_.variant->backend, options_.predict_for, anchor_seconds_);
     e.cost_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return e;
 }

@@ -37,6 +37,18 @@ bool given(const std::vector<std::pair<std::string, std::string>>& overrides, co
     return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == name; });
 }
 
+Params default_anchor(const LiveTarget& t) {
+    Space s = t.family->space(*t.variant);
+    for (const auto& d : t.variant->default_axes) s.apply_override(d);
+    for (const auto& [name, value] : t.problem.values()) s.set_values(name, {value});
+    std::vector<Params> points;
+    try {
+        points = s.points();
+    } catch (const UsageError&) {  // the validator refuses the defaults for this problem
+    }
+    return points.empty() ? t.space.params(0) : s.project(points.front(), AxisRole::tunable);
+}
+
 }  // namespace
 
 LiveTarget live_target(const Catalogue& catalogue, const std::string& family, const std::string& variant,
@@ -103,6 +115,7 @@ LiveTarget live_target(const Catalogue& catalogue, const std::string& family, co
         space.set_values(par.name, std::move(kept));
     }
     if (unused) t.space = tuning_space_from(space);
+    t.anchor = default_anchor(t);
     return t;
 }
 

@@ -28,6 +28,10 @@ struct LiveTarget {
     std::vector<std::string> ranged;  // tunables searched over their default range
     // Problem axes the user left with several values, fixed to those of the first valid point.
     Params defaulted;
+    // The variant's default configuration, or the space's first where that is not valid for the
+    // problem: the anchor a noisy backend times every configuration beside (LiveObjective). It
+    // need not be in the space the user restricted.
+    Params anchor;
 };
 
 // Throws UsageError for an unknown family, variant or axis, a malformed value, a variant

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/errors.hpp"
 #include "tuner/strategy.hpp"
 #include "kernels/register_builtin.hpp"
 
@@ -143,6 +144,53 @@ TEST(LiveObjective, OnCudaEmuTheTimeIsTheNamedRooflineNotTheEmulation) {
     const Evaluation f = evaluation_of(no_traffic, Backend::cuda_emu, &h100);
     EXPECT_EQ(f.status, EvalStatus::failed);
     EXPECT_NE(f.reason.find("emu traffic"), std::string::npos);
+}
+
+TEST(LiveObjective, BesideAnAnchorEachSampleIsScaledByItsPairsRatio) {
+    CaseRecord r = ok_record();
+    r.samples = {{2.0, 4.0, 6.0}};
+    r.anchor_samples = {1.0, 2.0, 2.0};  // ratios 2, 2, 3
+    const Evaluation e = evaluation_of(r, Backend::cpu, nullptr, 10.0);
+    ASSERT_TRUE(e.ok());
+    EXPECT_EQ(e.samples, (std::vector<double>{20.0, 20.0, 30.0}));
+    EXPECT_DOUBLE_EQ(e.seconds, 20.0);  // not the 4 of the samples' own median
+    EXPECT_THROW(evaluation_of(r, Backend::cpu, nullptr), std::logic_error);  // no scale
+}
+
+TEST(LiveObjective, TheAnchorIsMeasuredAloneFirstAndEveryConfigurationBesideIt) {
+    const Catalogue cat = toy_catalogue();
+    const LiveTarget target = live_target(cat, "toy", "v", Backend::cpu, {"t=1,4"});
+    EXPECT_EQ(target.anchor.label(), "t=4");  // the variant's default, though the space has it too
+    LiveOptions o = quick();
+    Params slow;
+    slow.set("t", std::int64_t{1});
+    o.measure.anchor = slow;
+    LiveObjective objective(target, MemoryHierarchy{}, o);
+    ASSERT_TRUE(objective.anchor_seconds());
+    EXPECT_GE(*objective.anchor_seconds(), 3e-3);  // t=1 sleeps 3 ms
+    for (std::size_t i = 0; i < target.space.size(); ++i) {
+        const Evaluation e = objective.evaluate(i);
+        ASSERT_TRUE(e.ok()) << e.reason;
+        EXPECT_GE(e.samples.size(), 3u);
+        std::vector<double> sorted = e.samples;
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_DOUBLE_EQ(e.seconds, summarize(sorted).median);
+    }
+}
+
+TEST(LiveObjective, AnAnchorThatFailsIsRefusedBeforeAnyConfigurationIsMeasured) {
+    const Catalogue cat = toy_catalogue();
+    const LiveTarget target = live_target(cat, "toy", "v", Backend::cpu, {});
+    LiveOptions o = quick();
+    Params throws;
+    throws.set("t", std::int64_t{3});
+    o.measure.anchor = throws;
+    try {
+        LiveObjective objective(target, MemoryHierarchy{}, o);
+        FAIL() << "a failing anchor was accepted";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(std::string(e.what()), "the anchor t=3 (every configuration is timed beside it) failed: t=3 does not fit");
+    }
 }
 
 TEST(LiveObjective, FlashOnCudaEmuIsPredictedForTheNamedDevice) {

@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/machine.hpp"
+#include "kernels/attention/attention.hpp"
 #include "tests/support/builtin_catalogue.hpp"
 
 namespace memwall {
@@ -16,6 +17,14 @@ std::vector<std::int64_t> ints(const std::vector<Value>& vs) {
 }
 
 const Catalogue& builtin() { return testing::builtin_catalogue(); }
+
+// The values of flash's default Bc range on this CPU: the ladder's multiples of its vector width.
+std::size_t flash_bc_values() {
+    const std::int64_t lanes = flash_cols_granule();
+    std::size_t n = 0;
+    for (std::int64_t v : {8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256}) n += v >= lanes && v % lanes == 0;
+    return n;
+}
 
 TEST(LiveTuning, DefaultRangesArePowersOfTwoAndMidpointsWithinTheBounds) {
     Axis br = tunable(int_axis("Br", {32}, "rows"));
@@ -39,17 +48,21 @@ TEST(LiveTuning, FlashOnCpuSearchesItsTilesAtOneProblem) {
     // causal was left open with two values: the first valid one is taken, and said so.
     EXPECT_EQ(t.defaulted.label(), "causal=0");
     EXPECT_EQ(t.ranged, (std::vector<std::string>{"Br", "Bc"}));
-    // Br: multiples of 8 in 8..256 (10), Bc: multiples of 16 in 16..256 (8), from the ladder;
-    // values no valid configuration uses (Br=12) are dropped.
+    // Br: multiples of 8 in 8..256 (10), Bc: multiples of the vector width in it..256 (8 of
+    // 16 with AVX-512, 10 of 8 with AVX2), from the ladder; values no valid configuration uses
+    // (Br=12) are dropped.
+    const std::int64_t lanes = flash_cols_granule();
     ASSERT_EQ(t.space.parameters().size(), 2u);
     EXPECT_EQ(t.space.parameters()[0].values.size(), 10u);
-    EXPECT_EQ(t.space.parameters()[1].values.size(), 8u);
-    EXPECT_EQ(t.space.size(), 80u);
+    EXPECT_EQ(t.space.parameters()[1].values.size(), flash_bc_values());
+    EXPECT_EQ(t.space.size(), 10u * flash_bc_values());
     for (std::size_t i = 0; i < t.space.size(); ++i) {
         const Params p = t.space.params(i);
         EXPECT_EQ(p.integer("Br") % 8, 0);
-        EXPECT_EQ(p.integer("Bc") % 16, 0);
+        EXPECT_EQ(p.integer("Bc") % lanes, 0);
     }
+    // What a noisy backend times every configuration beside: the variant's default tiles.
+    EXPECT_EQ(t.anchor.label(), "Bc=128,Br=32");
 }
 
 TEST(LiveTuning, GivenTunableValuesAreSearchedAsGiven) {
@@ -57,7 +70,29 @@ TEST(LiveTuning, GivenTunableValuesAreSearchedAsGiven) {
                                      {"seq_q=256", "seq_k=256", "head_dim=64", "causal=1", "Br=16,32"});
     EXPECT_TRUE(t.defaulted.empty());
     EXPECT_EQ(t.ranged, (std::vector<std::string>{"Bc"}));
-    EXPECT_EQ(t.space.size(), 2u * 8u);
+    EXPECT_EQ(t.space.size(), 2u * flash_bc_values());
+}
+
+TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid) {
+    Catalogue cat;
+    Family f;
+    f.name = "toy";
+    f.problem_axes = {int_axis("n", {3}, "size")};
+    f.make_workload = [](const Params&, std::uint64_t) -> std::unique_ptr<Workload> { return nullptr; };
+    cat.add_family(std::move(f));
+    Variant v;
+    v.name = "v";
+    Axis t = tunable(int_axis("t", {4}, "tile"));
+    v.tunables = {bounded(t, 1, 8)};
+    v.constraints = {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}};
+    v.prepare = [](const Workload&, const Params&) -> std::unique_ptr<Instance> { return nullptr; };
+    v.model = [](const Params&, const MemoryHierarchy&) { return std::vector<Counter>{}; };
+    cat.add_variant("toy", std::move(v));
+    EXPECT_EQ(live_target(cat, "toy", "v", Backend::cpu, {"n=8"}).anchor.label(), "t=4");
+    // The default t=4 does not fit n=3: the tiles the user gave do.
+    const LiveTarget small = live_target(cat, "toy", "v", Backend::cpu, {"n=3", "t=2,3"});
+    EXPECT_EQ(small.space.size(), 2u);
+    EXPECT_EQ(small.anchor.label(), "t=2");
 }
 
 TEST(LiveTuning, LargeDefaultSpacesDropTheMidpoints) {
