@@ -1,13 +1,19 @@
 // A Gaussian process over configurations whose covariance is a sum of main effects and pairwise
-// interactions (an ANOVA kernel): k(c, c') = a sum_p r_p + b sum_{p<q} r_p r_q, with
+// interactions (an ANOVA kernel): k(c, c') = sum_p a_p r_p + b sum_{p<q} r_p r_q, with
 // r_p = exp(-|index of c_p - index of c'_p| / length), so neighbouring values of an ordered
 // parameter behave alike, plus a nugget: each configuration's own part, which no other
-// configuration tells (a rugged space has much of it). Its amplitudes and length are chosen by the marginal likelihood of the
-// measurements, so its spread is as wide as they show the function to be: what a rule
-// that asks "could an unmeasured configuration still be faster?" needs, where a forest's spread
-// between its trees says how much the trees differ, not how far off they are. The measurements'
-// noise is given, as measured from their samples: chosen by likelihood too, a few measurements
-// are as well explained by a flat function and loud noise, which rules everything out.
+// configuration tells (a rugged space has much of it). Each parameter's main effect has an
+// amplitude of its own: one shared by all made a parameter that matters little (flash's Br on a
+// CPU, 3% across its values) as uncertain as one that matters much (its Bc, 1.7x), and every
+// unmeasured value of it a chance to beat the best. They lie within a factor of 10 of each other
+// and a prior draws them together, as measurements alike still leave a parameter's other values
+// some doubt. The amplitudes and
+// length are chosen by the marginal likelihood of the measurements (times that prior), so its
+// spread is as wide as they show the function to be: what a rule that asks "could an unmeasured
+// configuration still be faster?" needs, where a forest's spread between its trees says how much
+// the trees differ, not how far off they are. The measurements' noise is given, as measured from
+// their samples: chosen by likelihood too, a few measurements are as well explained by a flat
+// function and loud noise, which rules everything out.
 #pragma once
 
 #include <cstddef>
@@ -46,30 +52,32 @@ public:
 
 private:
     struct Hyper {
-        std::size_t main = 0, interaction = 0, length = 0, nugget = 0;  // indices into the grids
+        std::vector<std::size_t> main;  // per parameter; with the others, indices into the grids
+        std::size_t length = 0, interaction = 0, nugget = 0;
         bool operator==(const Hyper&) const = default;
     };
     // What every candidate's likelihood needs, from the rows of one fit.
     struct Design {
-        std::vector<std::vector<double>> main, pairs;  // [length][i * n + j]: sums(rows_[i], rows_[j])
-        std::vector<double> centred;                   // targets less mean_
+        std::vector<std::vector<std::vector<double>>> r;  // [length][k][i * n + j]: r of varying_[k] between rows i, j
+        std::vector<double> centred;                      // targets less mean_
     };
 
     // The mean at c; fills k with the kernel between c and each row.
     double mean(const Config& c, std::vector<double>& k) const;
-    double prior_variance(const Config& c) const;
     // The variance at c given the rows, from the k that mean() filled (which it overwrites).
     double variance(const Config& c, std::vector<double>& k) const;
-    // The kernel from the two sums.
-    double covariance(double main, double pairs, const Hyper& h) const;
-    // The two sums of the kernel between a and b at length index `length`: sum_p r_p and sum_{p<q} r_p r_q.
-    std::pair<double, double> sums(const Config& a, const Config& b, std::size_t length) const;
+    // The kernel between a and b under the fitted hyperparameters.
+    double covariance(const Config& a, const Config& b) const;
     // The log marginal likelihood of the centred targets under h; fills the Cholesky factor and
     // weights. -infinity where the covariance is not positive definite.
     double condition(const Hyper& h, const Design& d, std::vector<double>& chol, std::vector<double>& alpha) const;
+    // Whether h's main amplitudes lie within kMainRatio of each other, and the log prior density
+    // of them (up to a constant), which draws them together.
+    bool mains_within_ratio(const Hyper& h) const;
+    double log_prior(const Hyper& h) const;
 
     std::vector<std::size_t> levels_;
-    std::size_t varying_ = 0;  // parameters with more than one value
+    std::vector<std::size_t> varying_;  // the parameters with more than one value
     std::vector<std::vector<double>> power_;  // [length][distance]: exp(-distance / length)
     Hyper hyper_;
     double variance_ = 1;  // of the targets: the amplitudes' unit

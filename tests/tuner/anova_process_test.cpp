@@ -96,6 +96,29 @@ TEST(AnovaProcess, SeesThroughNoiseAndIsSurerWhereItMeasured) {
     EXPECT_GT(p.predict({7, 5, 3}).sd, 3 * p.predict({1, 0, 0}).sd);
 }
 
+// Each main effect has its own amplitude: a parameter that barely matters leaves its unmeasured
+// values little doubt, one that matters much leaves its own much. With one amplitude for both
+// (as before), the value of c[1] never measured was as unsure as that of c[0].
+double strong_and_weak(const Config& c) { return 0.3 * c[0] + 0.005 * c[1] + 0.05 * std::sin(2.0 * c[0]); }
+
+TEST(AnovaProcess, AParameterThatBarelyMattersLeavesItsUnmeasuredValuesLittleDoubt) {
+    AnovaProcess p({8, 6, 4});
+    std::vector<Config> rows;
+    for (std::uint16_t a = 0; a < 7; ++a)  // a = 7 never measured
+        for (std::uint16_t b = 0; b < 5; ++b)  // b = 5 never measured
+            if ((a + b) % 2 == 0) rows.push_back({a, b, 0});
+    std::vector<const Config*> ptrs;
+    std::vector<double> y;
+    for (const Config& c : rows) {
+        ptrs.push_back(&c);
+        y.push_back(strong_and_weak(c));
+    }
+    p.fit(ptrs, y, 0.005);
+    const double weak_unmeasured = p.predict({3, 5, 0}).sd, strong_unmeasured = p.predict({7, 2, 0}).sd;
+    EXPECT_LT(weak_unmeasured, strong_unmeasured / 2);  // 0.14 against 0.39; with one amplitude, 0.41 against 0.39
+    EXPECT_NEAR(p.predict({3, 5, 0}).mean, strong_and_weak({3, 5, 0}), 0.03);
+}
+
 TEST(AnovaProcess, ItsChanceBelowALevelIsThatOfItsPrediction) {
     const Fitted f = fit(additive, 0.25, 0.01, 4);
     for (const Config& c : {Config{0, 0, 0}, Config{7, 5, 3}, Config{3, 3, 2}}) {
