@@ -165,6 +165,7 @@ int main(int argc, char** argv) {
     const std::size_t opt_config = ranked.front().second;
     Prior prior;
     prior.counters = model_counter_prior(target, mh);
+    prior.start = target.anchor_id;
     const Budget rule{0, 0, 0, kStopChance};
     std::printf("\nguided, live, model prior (%zu counters), stopping rule (chance < %.2f), no budget (vs optimum: its "
                 "own median; the exhaustive median of its choice; head to head):\n  %-4s %-16s %12s %12s %12s %12s "

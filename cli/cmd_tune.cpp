@@ -234,6 +234,7 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     Prior prior;
     prior.devices = device_priors(a.priors, target.space, status.device);
     if (uses_prior(a.strategy)) prior.counters = model_counter_prior(target, mh);
+    prior.start = target.anchor_id;
     auto strategy = make_strategy(a.strategy, target.space, a.seed, &prior);
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 

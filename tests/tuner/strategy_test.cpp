@@ -112,6 +112,29 @@ TEST(Strategies, GuidedWithAPriorStartsWhereItPredictsLeastWorkInRegionsApart) {
     }
 }
 
+// Told the configuration run untuned, guided measures it first, then the prior's three as
+// before, each apart from it too; guided-online is told nothing.
+TEST(Strategies, GuidedToldTheUntunedConfigurationMeasuresItFirst) {
+    const RecordedSpace rs = testing::synthetic_space();
+    Prior prior = x_work_prior(rs);
+    prior.start = rs.space.find({1, 3, 1});
+    ASSERT_TRUE(prior.start);
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        ReplayObjective a(rs), b(rs);
+        auto guided = make_strategy("guided", rs.space, seed, &prior);
+        const Trace t = tune(a, *guided, Budget{4, 0, 0});
+        ASSERT_EQ(t.entries.size(), 4u);
+        EXPECT_EQ(t.entries[0].config, *prior.start);
+        for (std::size_t i = 1; i < 4; ++i) {
+            EXPECT_EQ(rs.space.config(t.entries[i].config)[0], 4);
+            for (std::size_t j = 0; j < i; ++j)
+                EXPECT_GE(TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)), 2);
+        }
+        auto online = make_strategy("guided-online", rs.space, seed, &prior);
+        EXPECT_NE(tune(b, *online, Budget{1, 0, 0}).entries[0].config, *prior.start);
+    }
+}
+
 // With two parameters, half of them is one: three configurations on one line of the likeliest
 // value would teach the model nothing of that parameter (flash on a CPU, where the counts know
 // Br's tiles alone, started on three Bc at Br=256). Each differs from the others in both.

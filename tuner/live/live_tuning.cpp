@@ -95,8 +95,18 @@ LiveTarget live_target(const Catalogue& catalogue, const std::string& family, co
     for (const Axis& a : space.axes())
         if (a.role == AxisRole::tunable && !given(user, a.name) && !default_tuning_values(a, false).empty())
             t.ranged.push_back(a.name);
+    // Each range holds the variant's default values too: a tuned best is never chosen from a space
+    // without the configuration run untuned (conv im2win's default Wb=6 is a midpoint, and was
+    // 1.4x faster than every configuration of the space without them on an AVX2 CPU).
+    const Space defaults = space;
     for (bool midpoints : {true, false}) {
-        for (const auto& name : t.ranged) space.set_values(name, default_tuning_values(*space.find(name), midpoints));
+        for (const auto& name : t.ranged) {
+            std::vector<Value> range = default_tuning_values(*space.find(name), midpoints);
+            for (const Value& v : defaults.values(name)) range.push_back(v);
+            std::sort(range.begin(), range.end());
+            range.erase(std::unique(range.begin(), range.end()), range.end());
+            space.set_values(name, std::move(range));
+        }
         t.space = tuning_space_from(space);
         if (t.space.size() <= max_default_configurations || t.ranged.empty()) break;
     }
@@ -116,6 +126,8 @@ LiveTarget live_target(const Catalogue& catalogue, const std::string& family, co
     }
     if (unused) t.space = tuning_space_from(space);
     t.anchor = default_anchor(t);
+    for (std::size_t id = 0; id < t.space.size() && !t.anchor_id; ++id)
+        if (t.space.params(id).canonical() == t.anchor.canonical()) t.anchor_id = id;
     return t;
 }
 

@@ -3,12 +3,14 @@
 //
 // A tunable the user gives no --axis for is searched over a default range derived from its
 // bounds: the powers of two and their midpoints 3*2^k within [min, max] (integer axes; both
-// values of a boolean, every choice of a string axis), so the constraints (multiples of a
-// granule, a shared-memory budget) prune what the kernel cannot run. When that gives more than
-// max_default_configurations, the midpoints are dropped: exhaustive search stays affordable
-// (e.g. cpu flash: Br 8..256 x Bc 16..256 gives 80 configurations).
+// values of a boolean, every choice of a string axis), and the variant's default value, so the
+// constraints (multiples of a granule, a shared-memory budget) prune what the kernel cannot run.
+// When that gives more than max_default_configurations, the midpoints are dropped: exhaustive
+// search stays affordable (e.g. cpu flash: Br 8..256 x Bc 16..256 gives 80 configurations with
+// AVX-512).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,8 @@ struct LiveTarget {
     // problem: the anchor a noisy backend times every configuration beside (LiveObjective). It
     // need not be in the space the user restricted.
     Params anchor;
+    // The anchor's id in space, where the space holds it (the default ranges hold the defaults).
+    std::optional<std::size_t> anchor_id;
 };
 
 // Throws UsageError for an unknown family, variant or axis, a malformed value, a variant

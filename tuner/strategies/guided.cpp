@@ -15,7 +15,8 @@
 // configuration, where the source has them) and other devices' recordings of the same kernel,
 // it starts from the configurations the prior predicts fastest instead of random ones (a few, far
 // apart: the fastest region elsewhere need not be the fastest here), and its model learns from
-// the measured times how the prior maps to this device, and how far to trust it.
+// the measured times how the prior maps to this device, and how far to trust it. Told the
+// configuration run untuned (Prior::start), it measures that first: the rest must beat it.
 //
 // The stopping rule asks for the chance that some unevaluated configuration is faster than the
 // best by more than the noise. It asks a model of its own, a Gaussian process over the
@@ -61,12 +62,14 @@ double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); 
 class Guided final : public Strategy {
 public:
     Guided(const TuningSpace& space, std::uint64_t seed, const Prior* prior)
-        : space_(space), rng_(seed), model_(space, prior), judge_(space.levels()) {}
+        : space_(space), rng_(seed), model_(space, prior), judge_(space.levels()),
+          start_(prior ? prior->start : std::nullopt), initial_(kInitial + (start_ ? 1 : 0)) {}
 
     std::optional<std::size_t> propose(const History& h) override {
-        if (model_.has_prior() && h.evaluations() < kInitial)
+        if (start_ && h.evaluations() == 0) return start_;
+        if (model_.has_prior() && h.evaluations() < initial_)
             if (auto c = least_work(h)) return c;
-        if ((!model_.has_prior() && h.evaluations() < kInitial) || !h.best_config())
+        if ((!model_.has_prior() && h.evaluations() < initial_) || !h.best_config())
             return search::random_unevaluated(h, rng_);
         if (suspect_ && !h.evaluated(*suspect_)) return std::exchange(suspect_, std::nullopt);
         if (h.evaluations() >= next_fit_) fit(h);
@@ -245,6 +248,8 @@ private:
     PerformanceModel model_;
     AnovaProcess judge_;  // the stopping rule's model
     std::optional<std::size_t> suspect_;  // the configuration the rule last found likeliest to beat the best
+    std::optional<std::size_t> start_;    // Prior::start
+    std::size_t initial_;                 // evaluations before the first model: the start and kInitial more
     std::size_t next_fit_ = 0;
 };
 

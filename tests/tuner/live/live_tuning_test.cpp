@@ -63,6 +63,8 @@ TEST(LiveTuning, FlashOnCpuSearchesItsTilesAtOneProblem) {
     }
     // What a noisy backend times every configuration beside: the variant's default tiles.
     EXPECT_EQ(t.anchor.label(), "Bc=128,Br=32");
+    ASSERT_TRUE(t.anchor_id);
+    EXPECT_EQ(t.space.params(*t.anchor_id).label(), "Bc=128,Br=32");
 }
 
 TEST(LiveTuning, GivenTunableValuesAreSearchedAsGiven) {
@@ -93,6 +95,11 @@ TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid
     const LiveTarget small = live_target(cat, "toy", "v", Backend::cpu, {"n=3", "t=2,3"});
     EXPECT_EQ(small.space.size(), 2u);
     EXPECT_EQ(small.anchor.label(), "t=2");
+    EXPECT_EQ(small.anchor_id, std::optional<std::size_t>{0});
+    // A default the user's values leave out of the space is still the anchor, but no start.
+    const LiveTarget given = live_target(cat, "toy", "v", Backend::cpu, {"n=8", "t=2,3"});
+    EXPECT_EQ(given.anchor.label(), "t=4");
+    EXPECT_FALSE(given.anchor_id);
 }
 
 TEST(LiveTuning, LargeDefaultSpacesDropTheMidpoints) {
@@ -105,6 +112,30 @@ TEST(LiveTuning, LargeDefaultSpacesDropTheMidpoints) {
             const auto x = std::get<std::int64_t>(v);
             EXPECT_EQ(x & (x - 1), 0) << p.name << "=" << x;
         }
+}
+
+// Tuning never picks its best from a space without the configuration run untuned: the default
+// value stays in a range even where the midpoints are dropped (conv im2win's Wb=6 on AVX2).
+TEST(LiveTuning, TheDefaultRangesHoldTheVariantsDefaultValues) {
+    Catalogue cat;
+    Family f;
+    f.name = "toy";
+    f.problem_axes = {int_axis("n", {3}, "size")};
+    f.make_workload = [](const Params&, std::uint64_t) -> std::unique_ptr<Workload> { return nullptr; };
+    cat.add_family(std::move(f));
+    Variant v;
+    v.name = "v";
+    Axis t = tunable(int_axis("t", {6}, "tile")), u = tunable(int_axis("u", {4}, "tile"));
+    v.tunables = {bounded(t, 1, 256), bounded(u, 1, 256)};
+    v.prepare = [](const Workload&, const Params&) -> std::unique_ptr<Instance> { return nullptr; };
+    v.model = [](const Params&, const MemoryHierarchy&) { return std::vector<Counter>{}; };
+    cat.add_variant("toy", std::move(v));
+    // With midpoints, 16 x 16 values: over the cap, so powers of two alone, and t's default.
+    const LiveTarget target = live_target(cat, "toy", "v", Backend::cpu, {});
+    ASSERT_EQ(target.space.parameters().size(), 2u);
+    EXPECT_EQ(ints(target.space.parameters()[0].values), (std::vector<std::int64_t>{1, 2, 4, 6, 8, 16, 32, 64, 128, 256}));
+    EXPECT_EQ(ints(target.space.parameters()[1].values), (std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256}));
+    EXPECT_EQ(target.anchor.label(), "t=6,u=4");
 }
 
 TEST(LiveTuning, BadRequestsAreUsageErrors) {
