@@ -75,7 +75,9 @@ TEST(LiveTuning, GivenTunableValuesAreSearchedAsGiven) {
     EXPECT_EQ(t.space.size(), 2u * flash_bc_values());
 }
 
-TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid) {
+// A catalogue of one toy family (problem axis n) with one variant "v" of these tunables and
+// constraints; it is never run, only its space is read.
+Catalogue toy_catalogue(std::vector<Axis> tunables, std::vector<Constraint> constraints = {}) {
     Catalogue cat;
     Family f;
     f.name = "toy";
@@ -84,12 +86,18 @@ TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid
     cat.add_family(std::move(f));
     Variant v;
     v.name = "v";
-    Axis t = tunable(int_axis("t", {4}, "tile"));
-    v.tunables = {bounded(t, 1, 8)};
-    v.constraints = {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}};
+    v.tunables = std::move(tunables);
+    v.constraints = std::move(constraints);
     v.prepare = [](const Workload&, const Params&) -> std::unique_ptr<Instance> { return nullptr; };
     v.model = [](const Params&, const MemoryHierarchy&) { return std::vector<Counter>{}; };
     cat.add_variant("toy", std::move(v));
+    return cat;
+}
+
+TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid) {
+    Axis t = tunable(int_axis("t", {4}, "tile"));
+    const Catalogue cat =
+        toy_catalogue({bounded(t, 1, 8)}, {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}});
     EXPECT_EQ(live_target(cat, "toy", "v", Backend::cpu, {"n=8"}).anchor.label(), "t=4");
     // The default t=4 does not fit n=3: the tiles the user gave do.
     const LiveTarget small = live_target(cat, "toy", "v", Backend::cpu, {"n=3", "t=2,3"});
@@ -117,19 +125,8 @@ TEST(LiveTuning, LargeDefaultSpacesDropTheMidpoints) {
 // Tuning never picks its best from a space without the configuration run untuned: the default
 // value stays in a range even where the midpoints are dropped (conv im2win's Wb=6 on AVX2).
 TEST(LiveTuning, TheDefaultRangesHoldTheVariantsDefaultValues) {
-    Catalogue cat;
-    Family f;
-    f.name = "toy";
-    f.problem_axes = {int_axis("n", {3}, "size")};
-    f.make_workload = [](const Params&, std::uint64_t) -> std::unique_ptr<Workload> { return nullptr; };
-    cat.add_family(std::move(f));
-    Variant v;
-    v.name = "v";
     Axis t = tunable(int_axis("t", {6}, "tile")), u = tunable(int_axis("u", {4}, "tile"));
-    v.tunables = {bounded(t, 1, 256), bounded(u, 1, 256)};
-    v.prepare = [](const Workload&, const Params&) -> std::unique_ptr<Instance> { return nullptr; };
-    v.model = [](const Params&, const MemoryHierarchy&) { return std::vector<Counter>{}; };
-    cat.add_variant("toy", std::move(v));
+    const Catalogue cat = toy_catalogue({bounded(t, 1, 256), bounded(u, 1, 256)});
     // With midpoints, 16 x 16 values: over the cap, so powers of two alone, and t's default.
     const LiveTarget target = live_target(cat, "toy", "v", Backend::cpu, {});
     ASSERT_EQ(target.space.parameters().size(), 2u);
