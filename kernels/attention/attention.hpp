@@ -177,4 +177,16 @@ inline double attention_compulsory_bytes(const AttentionProblem& p) {
 std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarchy& mh);
 std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const MemoryHierarchy& mh);
 
+// flash_tc (CUDA, cuda/flash_tc.cuh): blocks of t.br query rows, 16 per warp, key tiles of t.bc.
+// The FLOPs its mma.sync instructions execute: per warp and key tile up to the last its rows
+// see, the whole 16 x bc x d products of QK^T and PV (padding rows, masked keys and all).
+double flash_tc_tensor_flops(const AttentionProblem& p, FlashTiles t);
+// K and V bytes it reads: each query tile reads every key tile up to its last row's keys once
+// (rows past seq_k are zero-filled, not read).
+double flash_tc_kv_bytes(const AttentionProblem& p, FlashTiles t);
+// flops (the convention above), flops.bf16_tensor (flash_tc_tensor_flops, which may exceed it),
+// bytes.min, and bytes per level: Q, K, V and O once from DRAM, K and V's re-reads from the
+// level that holds one head's K and V; no workspace.
+std::vector<Counter> flash_tc_model(const AttentionProblem& p, FlashTiles t, const MemoryHierarchy& mh);
+
 }  // namespace memwall

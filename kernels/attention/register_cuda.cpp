@@ -1,6 +1,6 @@
 // The CUDA attention variants (kernels/attention/cuda) in the catalogue, for cuda-emu (the
 // kernels run on the CPU, their global-memory traffic counted) and for cuda (a real GPU): what
-// differs between the three kernels; the kit (kit/cuda_variants.hpp) adds the rest.
+// differs between the four kernels; the kit (kit/cuda_variants.hpp) adds the rest.
 //
 // The dtype axis picks the element type of Q, K, V and O in device memory (fp32 or bf16; the
 // kernels compute in fp32 either way): both are swept by default, as nvbench's type axes are.
@@ -33,10 +33,11 @@ attention_cuda::Inputs inputs_of(const AttentionWorkload& w) {
 Tuning tuning_of(Algorithm a, const Params& point) {
     Tuning t;
     t.algorithm = a;
-    if (a == Algorithm::flash) {
+    if (a == Algorithm::flash || a == Algorithm::flash_tc) {
         t.br = static_cast<int>(point.integer("Br"));
         t.bc = static_cast<int>(point.integer("Bc"));
         t.warps = static_cast<int>(point.integer("warps"));
+        if (a == Algorithm::flash_tc) t.stages = static_cast<int>(point.integer("stages"));
     } else if (a == Algorithm::decode_splitkv) {
         t.splits = static_cast<int>(point.integer("num_splits"));
     }
@@ -118,6 +119,40 @@ kit::CudaKernel flash_kernel() {
     return k;
 }
 
+// flash_tc: bf16 only, and only the compiled tiles (device_case.hpp's flash_tc_tiles).
+kit::CudaKernel flash_tc_kernel() {
+    kit::CudaKernel k = kernel_of(
+        Algorithm::flash_tc, "flash_tc",
+        "FlashAttention-2 on bf16 tensor cores (mma.sync m16n8k16, fp32 accumulators): a block per Br query rows, "
+        "16 per warp, K/V tiles of Bc keys through `stages` cp.async buffers in swizzled shared memory, read by "
+        "ldmatrix; online softmax and P in registers; bf16 only");
+    k.checked_on_gpu = {};
+    Axis br = tunable(int_axis("Br", {128}, "query rows per block, 16 per warp"));
+    Axis bc = tunable(int_axis("Bc", {64}, "keys per K/V tile"));
+    Axis warps = tunable(int_axis("warps", {8}, "warps per block (Br / 16)"));
+    Axis stages = tunable(int_axis("stages", {2}, "K/V tiles in flight (cp.async buffers in shared memory)"));
+    k.tunables = {bounded(br, 64, 128), bounded(bc, 64, 128), bounded(warps, 4, 8), bounded(stages, 2, 3)};
+    k.default_axes = {"dtype=bf16"};
+    // Every compiled tile on a sequence length no tile divides, causal or not (s_q < s_k too).
+    k.emu_default_axes = {"heads=2", "seq_q=100,77", "seq_k=100,200", "Br=64,128", "Bc=64,128", "warps=4,8",
+                          "stages=2,3"};
+    // A sweep of both dtypes gives flash_tc only its bf16 points, as lora's *_tc variants.
+    k.constraints.insert(
+        k.constraints.begin(),
+        {{"dtype is bf16 (the tensor cores take bf16; fp32 runs on flash)",
+          [](const Params& p) { return p.str("dtype") == "bf16"; }},
+         {"(head_dim, Br, Bc, warps, stages) is a compiled tile: " + attention_cuda::flash_tc_tile_list(),
+          [](const Params& p) {
+              return attention_cuda::flash_tc_tile(static_cast<int>(p.integer("head_dim")),
+                                                   tuning_of(Algorithm::flash_tc, p)) != nullptr;
+          }}});
+    k.model = [](const Params& point, const MemoryHierarchy& mh) {
+        const Tuning t = tuning_of(Algorithm::flash_tc, point);
+        return flash_tc_model(AttentionProblem::from(point), {t.br, t.bc}, mh);
+    };
+    return k;
+}
+
 // Decode model: Q, K, V read and O written once (from dram), plus the partial outputs and
 // log-sum-exps written by the split kernel and read by the combine.
 kit::CudaKernel decode_kernel() {
@@ -157,7 +192,7 @@ attention_cuda::Shape cuda_shape(const AttentionProblem& p) {
 }
 
 void register_attention_cuda(Catalogue& c) {
-    for (const kit::CudaKernel& k : {naive_kernel(), flash_kernel(), decode_kernel()})
+    for (const kit::CudaKernel& k : {naive_kernel(), flash_kernel(), flash_tc_kernel(), decode_kernel()})
         kit::add_cuda_variants(c, "attention", k);
 }
 

@@ -2,6 +2,7 @@
 // GPUs (cuda_gpu) and by the host compiler for cuda-emu (cuda_emu), see CMakeLists.txt.
 #include "kernels/attention/cuda/decode_splitkv.cuh"
 #include "kernels/attention/cuda/flash.cuh"
+#include "kernels/attention/cuda/flash_tc_case.hpp"
 #include "kernels/attention/cuda/naive.cuh"
 #include "kernels/kit/cuda/device_array.cuh"
 
@@ -9,7 +10,7 @@ namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
 
 namespace {
 
-// One case with Q, K, V and O of element type T.
+// One case of naive, flash or decode_splitkv with Q, K, V and O of element type T.
 template <class T>
 class Case final : public DeviceCase {
 public:
@@ -32,7 +33,9 @@ public:
             case Algorithm::naive: return naive();
             case Algorithm::flash: return flash();
             case Algorithm::decode_splitkv: return decode();
+            case Algorithm::flash_tc: break;
         }
+        throw std::logic_error("cuda attention: flash_tc runs in its own case (flash_tc.cu)");
     }
 
     std::size_t output_size() const override { return o_.size(); }
@@ -88,6 +91,7 @@ private:
 std::unique_ptr<DeviceCase> make_case(const Shape& s, const Tuning& t, const Inputs& in,
                                       const emu::EmulationOptions& options) {
     validate(s, t);
+    if (t.algorithm == Algorithm::flash_tc) return make_flash_tc_case(s, t, in, options);
     if (s.dtype == Dtype::bf16) return std::make_unique<Case<__nv_bfloat16>>(s, t, in, options);
     return std::make_unique<Case<float>>(s, t, in, options);
 }

@@ -34,13 +34,14 @@ struct Shape {
     Dtype dtype = Dtype::fp32;
 };
 
-enum class Algorithm { naive, flash, decode_splitkv };
+enum class Algorithm { naive, flash, flash_tc, decode_splitkv };
 
 struct Tuning {
     Algorithm algorithm = Algorithm::flash;
     int br = 64;     // flash: query rows per block
     int bc = 64;     // flash: keys per K/V tile
     int warps = 4;   // flash: warps per block, each owning br / warps query rows
+    int stages = 2;  // flash_tc: shared-memory buffers of K and V tiles in flight
     int splits = 1;  // decode_splitkv: key ranges attended to by separate blocks
 };
 
@@ -64,11 +65,49 @@ inline std::size_t workspace_floats(const Shape& s, const Tuning& t) {
     switch (t.algorithm) {
         case Algorithm::naive:
             return h * static_cast<std::size_t>(s.seq_q) * static_cast<std::size_t>(s.seq_k);
-        case Algorithm::flash: return 0;
+        case Algorithm::flash:
+        case Algorithm::flash_tc: return 0;
         case Algorithm::decode_splitkv:
             return h * static_cast<std::size_t>(t.splits) * static_cast<std::size_t>(s.head_dim + 1);
     }
     return 0;
+}
+
+// flash_tc (flash_tc.cuh): FlashAttention-2 on bf16 tensor cores. Each warp owns 16 query rows,
+// so Br = 16 * warps; K and V tiles of Bc keys come through `stages` shared-memory buffers.
+// Every tile is a separate compiled kernel (three builds each: emu, sm_80, sm_90), so only these
+// are built; registers bound them too (O accumulators d/2 and scores Bc/2 floats per thread).
+struct FlashTcTile {
+    int head_dim, br, bc, warps, stages;
+};
+inline constexpr FlashTcTile flash_tc_tiles[] = {
+    {64, 64, 64, 4, 2},  {64, 128, 64, 8, 2},  {64, 128, 128, 8, 2},
+    {128, 64, 64, 4, 2}, {128, 128, 64, 8, 2}, {128, 128, 64, 8, 3},
+};
+
+// The compiled tile of (head_dim, tuning), or nullptr.
+inline const FlashTcTile* flash_tc_tile(int head_dim, const Tuning& t) {
+    for (const FlashTcTile& x : flash_tc_tiles)
+        if (x.head_dim == head_dim && x.br == t.br && x.bc == t.bc && x.warps == t.warps && x.stages == t.stages)
+            return &x;
+    return nullptr;
+}
+
+// The compiled tiles as one line, for messages: "d=64: Br/Bc/warps/stages 64/64/4/2, ...".
+inline std::string flash_tc_tile_list() {
+    std::string out;
+    for (const FlashTcTile& x : flash_tc_tiles)
+        out += (out.empty() ? "" : ", ") + std::string("d=") + std::to_string(x.head_dim) + " " +
+               std::to_string(x.br) + "/" + std::to_string(x.bc) + "/" + std::to_string(x.warps) + "/" +
+               std::to_string(x.stages);
+    return out;
+}
+
+// Dynamic shared memory of a flash_tc block: the Q tile (reused for the output) and `stages`
+// K and V tiles, bf16.
+constexpr std::size_t flash_tc_shared_bytes(int br, int bc, int head_dim, int stages) {
+    return 2 * static_cast<std::size_t>(head_dim) *
+           (static_cast<std::size_t>(br) + 2 * static_cast<std::size_t>(stages) * static_cast<std::size_t>(bc));
 }
 
 // Throws std::invalid_argument naming the first rule (shape, tuning) breaks.
@@ -87,6 +126,15 @@ inline void validate(const Shape& s, const Tuning& t) {
             require(t.br % t.warps == 0, "Br must be a multiple of warps");
             require(flash_shared_bytes(t.br, t.bc, s.head_dim) <= max_shared_bytes,
                     "the flash tiles need more than 227 KB of shared memory");
+            break;
+        case Algorithm::flash_tc:
+            require(s.dtype == Dtype::bf16, "flash_tc takes bf16 (dtype=bf16): its tensor cores multiply bf16");
+            if (!flash_tc_tile(s.head_dim, t))
+                throw std::invalid_argument("cuda attention: flash_tc has no compiled tile d=" +
+                                            std::to_string(s.head_dim) + " Br/Bc/warps/stages " +
+                                            std::to_string(t.br) + "/" + std::to_string(t.bc) + "/" +
+                                            std::to_string(t.warps) + "/" + std::to_string(t.stages) +
+                                            " (compiled: " + flash_tc_tile_list() + ")");
             break;
         case Algorithm::decode_splitkv:
             require(s.seq_q == 1, "decode_splitkv needs seq_q = 1");
