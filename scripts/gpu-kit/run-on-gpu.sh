@@ -141,8 +141,12 @@ fi
 
 part_sdpa() {
 # The attention peer: PyTorch SDPA (FlashAttention-2 and cuDNN backends) at memwall's shapes.
-section "memwall flash vs PyTorch SDPA"
+section "memwall flash and flash_tc vs PyTorch SDPA"
 step run-sdpa 300 "$kit/bin/memwall" --db "$out/memwall.db" run -f attention -v flash -b cuda -a dtype=bf16 -q --tag kit=sdpa
+# flash_tc at issue 42's shapes (bf16, batch 4, 16 heads), every compiled tile.
+step run-sdpa-tc 600 "$kit/bin/memwall" --db "$out/memwall.db" run -f attention -v flash_tc -b cuda -a batch=4 \
+  -a heads=16 -a head_dim=64,128 -a seq_q=4096,16384 -a seq_k=4096,16384 -a Br=64,128 -a Bc=64,128 -a warps=4,8 \
+  -a stages=2,3 -q --tag kit=sdpa --case-timeout 120
 if [ -n "$py" ]; then
   step sdpa 300 "$py" "$kit/sdpa_peer.py" "$out/memwall.db"
   cat "$out/logs/sdpa.log" >> "$report"
