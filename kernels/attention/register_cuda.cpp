@@ -16,6 +16,7 @@
 
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
+#include "kernels/attention/cuda/resources.hpp"
 #include "kernels/kit/cuda_variants.hpp"
 #include "profiler/byte_model.hpp"
 
@@ -127,6 +128,8 @@ kit::CudaKernel flash_tc_kernel() {
         "16 per warp, K/V tiles of Bc keys through `stages` cp.async buffers in swizzled shared memory, read by "
         "ldmatrix; online softmax and P in registers; bf16 only");
     k.checked_on_gpu = {};
+    if (const std::string figures = attention_cuda::flash_tc_resource_summary(); !figures.empty())
+        k.description += "; per tile on sm_90 (this build's ptxas): " + figures;
     Axis br = tunable(int_axis("Br", {128}, "query rows per block, 16 per warp"));
     Axis bc = tunable(int_axis("Bc", {64}, "keys per K/V tile"));
     Axis warps = tunable(int_axis("warps", {8}, "warps per block (Br / 16)"));

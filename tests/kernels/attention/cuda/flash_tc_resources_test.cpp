@@ -1,0 +1,47 @@
+// flash_tc's static evidence, read from this build's nvcc at build time (no GPU needed): on sm_90
+// every compiled tile's kernel spills nothing and holds its matrix instructions (HMMA in the SASS,
+// or mma.sync in the PTX without cuobjdump); and the occupancy that follows.
+#include <gtest/gtest.h>
+
+#include <iterator>
+
+#include "kernels/attention/cuda/resources.hpp"
+
+namespace memwall::attention_cuda {
+namespace {
+
+TEST(FlashTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
+    const KernelResourceTable& table = flash_tc_sm90_resources();
+    if (table.kernels.empty()) GTEST_SKIP() << table.evidence;
+    EXPECT_EQ(table.arch, 90);
+    EXPECT_EQ(table.kernels.size(), std::size(flash_tc_tiles));
+    for (const FlashTcTile& t : flash_tc_tiles) {
+        const KernelResources* k = flash_tc_resources(table, t);
+        ASSERT_NE(k, nullptr) << "d " << t.head_dim << " Br " << t.br << " Bc " << t.bc;
+        SCOPED_TRACE(std::string(k->kernel));
+        EXPECT_EQ(k->spill_bytes, 0);
+        EXPECT_EQ(k->stack_bytes, 0);
+        EXPECT_LE(k->registers, 255);
+        // Every m16n8k16 product of a key tile, QK^T's and PV's, is an instruction of its own:
+        // the loops over fragments are unrolled, so the fragments stay in registers.
+        EXPECT_GE(k->matrix_instructions, 2 * t.head_dim * t.bc / 128) << table.evidence;
+        const std::size_t shared = flash_tc_shared_bytes(t.br, t.bc, t.head_dim, t.stages);
+        EXPECT_LE(shared + static_cast<std::size_t>(k->static_shared_bytes), max_shared_bytes);
+        EXPECT_GE(sm90_blocks_per_sm(k->registers, 32 * t.warps, shared), 1);
+    }
+    EXPECT_NE(flash_tc_resource_summary().find("0 spill bytes"), std::string::npos);
+}
+
+// Registers go to warps in units of 256 (8 a thread), and each block also holds 1 KB of shared
+// memory; warps and blocks per SM are capped at 64 and 32.
+TEST(FlashTcResources, Sm90Occupancy) {
+    EXPECT_EQ(sm90_blocks_per_sm(136, 128, 40 * 1024), 3);   // registers: 15 warps of 4352
+    EXPECT_EQ(sm90_blocks_per_sm(254, 128, 80 * 1024), 2);   // registers (8 warps) and shared memory
+    EXPECT_EQ(sm90_blocks_per_sm(242, 256, 96 * 1024), 1);
+    EXPECT_EQ(sm90_blocks_per_sm(32, 128, 100 * 1024), 2);   // shared memory: 2 x 101 KB of 228
+    EXPECT_EQ(sm90_blocks_per_sm(16, 64, 0), 32);            // blocks
+    EXPECT_EQ(sm90_blocks_per_sm(16, 1024, 0), 2);           // warps
+}
+
+}  // namespace
+}  // namespace memwall::attention_cuda
