@@ -20,4 +20,11 @@ void cp_async_commit(const detail::Site& site);
 // cp.async.wait_group n: lands every committed group but the newest n, oldest first.
 void cp_async_wait(int n, const detail::Site& site);
 
+namespace detail {
+// The scheduler's: every block starts with empty queues (copies a thread never waited for are
+// dropped), and a launch's end clears them.
+void begin_block_copies(unsigned threads);
+void end_launch_copies();
+}  // namespace detail
+
 }  // namespace memwall::emu

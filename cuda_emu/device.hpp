@@ -73,7 +73,7 @@ enum class BarrierOp : std::uint8_t { sync, count, all, any };
 int block_barrier(BarrierOp op, int predicate, const Site& site);
 
 enum class WarpOp : std::uint8_t {
-    sync, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, active
+    sync, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, active, exchange
 };
 // Waits for the lanes of mask; returns this lane's result (a value's bytes, or a mask/bool).
 std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, long long arg,

@@ -81,7 +81,7 @@ Recorder::Request& Recorder::request_for(std::uintptr_t site, std::uint64_t& req
 }
 
 void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind,
-                      std::uintptr_t site) {
+                      std::uintptr_t site, bool through_l1) {
     AccessCounts& counts = kind == AccessKind::load    ? stats_.load
                            : kind == AccessKind::store ? stats_.store
                                                        : stats_.atomic;
@@ -99,7 +99,7 @@ void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind,
             continue;
         request.sectors.push_back(s);
         ++counts.sectors;
-        to_l2(s, kind, counts);
+        to_l2(s, kind, counts, through_l1);
     }
 }
 
@@ -138,10 +138,11 @@ void Recorder::record_host(std::uint64_t offset, std::size_t bytes, AccessKind k
     }
 }
 
-void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts) {
+void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts,
+                     bool through_l1) {
     const std::uint64_t address = sector * sector_bytes;
     // L1 caches loads only: stores write through, atomics execute at L2.
-    if (kind == AccessKind::load && l1_.enabled() && l1_.read(address)) return;
+    if (kind == AccessKind::load && through_l1 && l1_.enabled() && l1_.read(address)) return;
     ++counts.l2_sectors;
     if (!l2_.enabled()) {  // every request goes to DRAM
         if (kind != AccessKind::store) stats_.dram_read_bytes += sector_bytes;

@@ -35,12 +35,17 @@ public:
     void converge_block();
     void converge_warp(unsigned warp);
 
-    // An access of `bytes` at `offset` into the arena, made at instruction address `site`.
-    void record(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site);
+    // An access of `bytes` at `offset` into the arena, made at instruction address `site`; a
+    // load that skips L1 (cp.async.cg) with through_l1 false.
+    void record(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site,
+                bool through_l1 = true);
     // An access of `bytes` to shared memory, made at instruction address `site`.
     void record_shared(std::size_t bytes, AccessKind kind, std::uintptr_t site);
     // An access of `bytes` at `offset` into mapped host memory, made at `site`.
     void record_host(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site);
+
+    // FLOPs of the launch's warp matrix instructions.
+    TensorFlops& tensor() { return stats_.tensor; }
 
     // The launch's stats (not yet marked counted), with the L2's dirty sectors written back.
     TrafficStats finish();
@@ -63,7 +68,7 @@ private:
     // The warp request the current thread's access at `site` belongs to; counts the requests
     // it opens in `requests`.
     Request& request_for(std::uintptr_t site, std::uint64_t& requests);
-    void to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts);
+    void to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts, bool through_l1);
 
     TrafficStats stats_;
     SectorCache l1_;
@@ -86,15 +91,15 @@ extern constinit thread_local std::size_t dynamic_shared_bytes;
 // Counts an access made at `site` by the running launch, if it counts traffic and the access
 // falls inside the arena (global memory), mapped host memory or shared memory. The access hooks
 // call it for every load and store: an arena access costs one range check, a host-memory access
-// two, any other four.
+// two, any other four. through_l1 false: a global load that skips the L1 model.
 inline void record_access(const volatile void* p, std::size_t bytes, AccessKind kind,
-                          std::uintptr_t site) {
+                          std::uintptr_t site, bool through_l1 = true) {
     Recorder* r = active_recorder;
     if (!r) return;
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t begin = arena_begin.load(std::memory_order_relaxed);
     if (a - begin < arena_reserved.load(std::memory_order_relaxed)) {
-        r->record(a - begin, bytes, kind, site);
+        r->record(a - begin, bytes, kind, site, through_l1);
         return;
     }
     const std::uintptr_t host = host_arena_begin.load(std::memory_order_relaxed);
@@ -107,6 +112,19 @@ inline void record_access(const volatile void* p, std::size_t bytes, AccessKind 
     if (a - shared < shared_end - shared ||
         a - reinterpret_cast<std::uintptr_t>(dynamic_shared) < dynamic_shared_bytes)
         r->record_shared(bytes, kind, site);
+}
+
+// Whether [p, p + bytes) lies in the running block's shared memory: a static __shared__
+// variable or its dynamic shared memory.
+inline bool in_shared_memory(const void* p, std::size_t bytes) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const auto inside = [&](const void* begin, std::size_t size) {
+        const auto b = reinterpret_cast<std::uintptr_t>(begin);
+        return begin != nullptr && a >= b && a - b <= size && bytes <= size - (a - b);
+    };
+    return inside(__start_memwall_emu_shared,
+                  static_cast<std::size_t>(__stop_memwall_emu_shared - __start_memwall_emu_shared)) ||
+           inside(dynamic_shared, dynamic_shared_bytes);
 }
 
 // An atomic made by the runtime's atomic functions (which the hooks do not see).

@@ -9,6 +9,7 @@
 #include <boost/context/fiber.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "cuda_emu/arena.hpp"
+#include "cuda_emu/async_copy.hpp"
 #include "cuda_emu/device.hpp"
 #include "cuda_emu/launch.hpp"
 #include "cuda_emu/recorder.hpp"
@@ -85,6 +87,10 @@ struct Thread {
     long long arg = 0;
     int width = 32;
     Site site;
+    // A warp exchange's instruction, its operands and results, and what combines them.
+    const char* instruction = nullptr;
+    void* payload = nullptr;
+    WarpCombine combine = nullptr;
     std::uint64_t result = 0;
     std::exception_ptr error;
     unsigned atomics = 0;
@@ -101,6 +107,7 @@ struct WarpGroup {
     WarpOp op;
     unsigned mask;
     unsigned arrived;
+    unsigned first;  // the thread that arrived first
 };
 
 struct Warp {
@@ -138,8 +145,14 @@ const char* name(WarpOp op) {
         case WarpOp::any: return "__any_sync";
         case WarpOp::all: return "__all_sync";
         case WarpOp::active: return "__activemask";
+        case WarpOp::exchange: return "a warp matrix instruction";
     }
     return "?";
+}
+
+// The intrinsic a thread waits in, by the name of its instruction for a warp exchange.
+const char* name(const Thread& t) {
+    return t.warp_op == WarpOp::exchange ? t.instruction : name(t.warp_op);
 }
 
 bool is_shuffle(WarpOp op) {
@@ -348,6 +361,7 @@ private:
         __tsan_release(&run_sync_);  // and the host's writes and the poison before this block
 #endif
         if (recorder_) recorder_->begin_block();
+        begin_block_copies(n_);
         barrier_ = Barrier{};
         for (Warp& w : warps_) {
             w.exited = 0;
@@ -515,8 +529,7 @@ private:
         const unsigned lane = t.linear % 32, bit = 1u << lane;
         auto who = [&] {
             return block_prefix() + "lane " + std::to_string(lane) + " of warp " +
-                   std::to_string(t.linear / 32) + " in " + name(t.warp_op) + " (" + where(t.site) +
-                   ")";
+                   std::to_string(t.linear / 32) + " in " + name(t) + " (" + where(t.site) + ")";
         };
         if ((t.mask & bit) == 0)
             throw LaunchError(who() + ": the mask " + hex(t.mask) + " leaves out the calling lane");
@@ -527,10 +540,16 @@ private:
         auto g = std::find_if(w.groups.begin(), w.groups.end(),
                               [&](const WarpGroup& x) { return x.mask == t.mask; });
         if (g == w.groups.end()) {
-            g = w.groups.insert(w.groups.end(), WarpGroup{t.warp_op, t.mask, 0});
+            g = w.groups.insert(w.groups.end(), WarpGroup{t.warp_op, t.mask, 0, t.linear});
         } else if (g->op != t.warp_op) {
             throw LaunchError(who() + ": the other lanes of mask " + hex(t.mask) + " wait in " +
-                              name(g->op));
+                              name(threads_[g->first]));
+        } else if (t.warp_op == WarpOp::exchange) {
+            const Thread& first = threads_[g->first];
+            if (first.combine != t.combine || !same_site(first.site, t.site))
+                throw LaunchError(who() + ": lane " + std::to_string(first.linear % 32) +
+                                  " waits in " + name(first) + " (" + where(first.site) +
+                                  "); the lanes of a warp must execute the same instruction");
         }
         g->arrived |= bit;
         complete_warp_if_ready(t.linear / 32, static_cast<std::size_t>(g - w.groups.begin()));
@@ -542,6 +561,45 @@ private:
         const WarpGroup g = w.groups[gi];
         const unsigned present = g.arrived | w.exited | ~w.existing;
         if ((present & g.mask) != g.mask) return false;
+        Thread* lanes = &threads_[wi * 32];
+        if (g.op == WarpOp::exchange) {
+            exchange(wi, g);
+        } else {
+            deliver(wi, g);
+        }
+        for (unsigned l = 0; l < 32; ++l) {
+            if (!(g.arrived >> l & 1u)) continue;
+            lanes[l].state = State::ready;
+            push_ready(wi * 32 + l);
+        }
+        w.groups.erase(w.groups.begin() + static_cast<std::ptrdiff_t>(gi));
+        if (recorder_ && g.arrived == (w.existing & ~w.exited)) recorder_->converge_warp(wi);
+        return true;
+    }
+
+    // A warp exchange completes with every lane of the warp, never fewer.
+    void exchange(unsigned wi, const WarpGroup& g) {
+        const Warp& w = warps_[wi];
+        Thread* lanes = &threads_[wi * 32];
+        const Thread& first = threads_[g.first];
+        if (g.arrived != ~0u) {
+            const unsigned missing = ~g.arrived;
+            const unsigned lane = static_cast<unsigned>(std::countr_zero(missing));
+            throw LaunchError(block_prefix() + "lane " + std::to_string(lane) + " of warp " +
+                              std::to_string(wi) + " " +
+                              ((w.existing >> lane & 1u) == 0 ? "is not in the block"
+                                                               : "has returned") +
+                              " while the others wait in " + name(first) + " (" +
+                              where(first.site) + "), which needs all 32 lanes of the warp");
+        }
+        void* payloads[32];
+        for (unsigned l = 0; l < 32; ++l) payloads[l] = lanes[l].payload;
+        first.combine(payloads);
+    }
+
+    // The results of a barrier-like warp intrinsic or a shuffle.
+    void deliver(unsigned wi, const WarpGroup& g) {
+        const Warp& w = warps_[wi];
         Thread* lanes = &threads_[wi * 32];
         unsigned ballot = 0;
         for (unsigned l = 0; l < 32; ++l)
@@ -569,14 +627,6 @@ private:
                 }
             }
         }
-        for (unsigned l = 0; l < 32; ++l) {
-            if (!(g.arrived >> l & 1u)) continue;
-            lanes[l].state = State::ready;
-            push_ready(wi * 32 + l);
-        }
-        w.groups.erase(w.groups.begin() + static_cast<std::ptrdiff_t>(gi));
-        if (recorder_ && g.arrived == (w.existing & ~w.exited)) recorder_->converge_warp(wi);
-        return true;
     }
 
     void on_exit(Thread& t) {
@@ -617,7 +667,7 @@ private:
             case State::barrier:
                 return "wait at " + std::string(name(t.barrier_op)) + " (" + where(t.site) + ")";
             case State::warp:
-                return "wait at " + std::string(name(t.warp_op)) + " with mask " + hex(t.mask) +
+                return "wait at " + std::string(name(t)) + " with mask " + hex(t.mask) +
                        " (" + where(t.site) + ")";
             case State::ready: break;
         }
@@ -707,6 +757,7 @@ void run_grid(const cuda::LaunchConfig& config, void (*thread)(void*), void* con
             active_recorder = nullptr;
             thread_idx = block_idx = {0, 0, 0};
             dynamic_shared = nullptr;
+            end_launch_copies();
             dynamic_shared_bytes = 0;
         }
     } scope(&grid, recorder);
@@ -748,6 +799,19 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, lon
     g.suspend(t);
     if (op == WarpOp::sync) g.acquire(t, false);
     return t.result;
+}
+
+void warp_exchange(const char* instruction, void* payload, WarpCombine combine, const Site& site) {
+    Grid& g = grid_for(instruction);
+    Thread& t = g.current();
+    t.state = State::warp;
+    t.warp_op = WarpOp::exchange;
+    t.mask = ~0u;
+    t.instruction = instruction;
+    t.payload = payload;
+    t.combine = combine;
+    t.site = site;
+    g.suspend(t);
 }
 
 void after_atomic(bool failed_compare) {

@@ -52,6 +52,13 @@ HostTraffic& HostTraffic::operator+=(const HostTraffic& o) {
     return *this;
 }
 
+TensorFlops& TensorFlops::operator+=(const TensorFlops& o) {
+    bf16 += o.bf16;
+    f16 += o.f16;
+    tf32 += o.tf32;
+    return *this;
+}
+
 TrafficStats& TrafficStats::operator+=(const TrafficStats& o) {
     counted = launches == 0 ? o.counted : counted && o.counted;
     launches += o.launches;
@@ -65,6 +72,7 @@ TrafficStats& TrafficStats::operator+=(const TrafficStats& o) {
     dram_write_bytes += o.dram_write_bytes;
     shared += o.shared;
     host += o.host;
+    tensor += o.tensor;
     return *this;
 }
 
@@ -147,6 +155,12 @@ std::vector<Counter> traffic_counters(const TrafficStats& s) {
         add("emu.host_sectors_atomic", s.host.atomic.sectors, "sectors");
         add("emu.host_read_bytes", s.host.load.sectors * sector_bytes, "B");
         add("emu.host_write_bytes", s.host.store.sectors * sector_bytes, "B");
+    }
+    // All three when any ran, so an emulated count replaces a model's of each.
+    if (s.tensor.any()) {
+        add(std::string(counters::flops_bf16_tensor), s.tensor.bf16, "FLOP");
+        add(std::string(counters::flops_f16_tensor), s.tensor.f16, "FLOP");
+        add(std::string(counters::flops_tf32_tensor), s.tensor.tf32, "FLOP");
     }
     return out;
 }

@@ -62,6 +62,15 @@ struct HostTraffic {
     bool touched() const { return load.accesses + store.accesses + atomic.accesses > 0; }
 };
 
+// FLOPs of warp matrix instructions (mma.sync) by input type, 2 m n k each (exact).
+struct TensorFlops {
+    std::uint64_t bf16 = 0, f16 = 0, tf32 = 0;
+
+    TensorFlops& operator+=(const TensorFlops& o);
+    bool operator==(const TensorFlops&) const = default;
+    bool any() const { return bf16 + f16 + tf32 > 0; }
+};
+
 struct TrafficStats {
     // False when the kernel was not compiled for counting (see memwall_cuda_emu_sources);
     // then only atomics would have been seen, and traffic_counters refuses the stats.
@@ -81,6 +90,8 @@ struct TrafficStats {
     // Mapped pinned host memory (cudaHostAlloc): apart from global memory, and from the L1, L2
     // and DRAM figures.
     HostTraffic host;
+    // Tensor-core work, apart from traffic: the launch's counts of it are as exact.
+    TensorFlops tensor;
 
     // Sums another launch's traffic (counted only if both were).
     TrafficStats& operator+=(const TrafficStats& o);
@@ -119,7 +130,8 @@ private:
 // The stats as counters with source emu, named by the CUPTI metric they estimate where one
 // exists (dram__bytes_read.sum, lts__t_bytes.sum, l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,
 // sm__sass_data_bytes_mem_shared_op_ld.sum, ...) and emu.* otherwise; the emu.host_* counters
-// only when the kernels touched mapped host memory. Throws std::invalid_argument when the stats
+// only when the kernels touched mapped host memory, flops.{bf16,f16,tf32}_tensor only when they
+// ran mma.sync. Throws std::invalid_argument when the stats
 // were not counted.
 std::vector<Counter> traffic_counters(const TrafficStats& s);
 
