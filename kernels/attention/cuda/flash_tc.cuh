@@ -179,6 +179,8 @@ MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) acc[n][e] *= alpha[e >> 1];
 
         // O += P V, 16 keys per step: C fragments 2kk and 2kk + 1 of S are P's A fragment.
+        // Rounding P to bf16 errs as much as rounding O does: emulated, the relative L2 error is
+        // 0.0020-0.0024 on the default problems, under the bf16 bound of 0.0040.
         // V's rows are B's rows (.row would be needed), so ldmatrix .trans gives the .col
         // fragments; matrices: keys +0/+8 (mat & 1), columns of d +0/+8 (mat >> 1).
 MEMWALL_UNROLL
