@@ -222,7 +222,7 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 // keeps the compiler from reading the stage before.
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
-    static_assert(N >= 0 && N <= 7, "cp.async.wait_group takes 0 to 7");
+    static_assert(N >= 0, "cp.async.wait_group takes a count of groups, 0 or more");
     asm volatile("cp.async.wait_group %0;" : : "n"(N) : "memory");
 }
 
@@ -313,7 +313,7 @@ inline void cp_async_commit(EmuSite site = EmuSite::here()) {
 }
 template <int N>
 void cp_async_wait(EmuSite site = EmuSite::here()) {
-    static_assert(N >= 0 && N <= 7, "cp.async.wait_group takes 0 to 7");
+    static_assert(N >= 0, "cp.async.wait_group takes a count of groups, 0 or more");
     ::memwall::emu::cp_async_wait(N, site);
 }
 

@@ -94,6 +94,12 @@ TEST(MmaEmu, CountsAreExact) {
         EXPECT_EQ(tf32->value, 2048);
         EXPECT_EQ(bf16->source, CounterSource::emu);
     }
+    // A scope sums them over its launches.
+    emu::TrafficScope scope;
+    cuda_emu::counted_probe(true);
+    cuda_emu::counted_probe(false);
+    EXPECT_EQ(scope.stats().tensor.bf16, 2 * 4096u);
+    EXPECT_EQ(scope.stats().tensor.tf32, 2 * 2048u);
 }
 
 std::string fault(int mode, unsigned threads = 32) {
