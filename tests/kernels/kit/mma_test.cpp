@@ -16,7 +16,8 @@ const Probes emu{&cuda_emu::ldmatrix_probe, &cuda_emu::stmatrix_probe, &cuda_emu
                  &cuda_emu::convert_probe};
 
 TEST(MmaEmu, LdmatrixFollowsTheTable) { check_ldmatrix(emu); }
-TEST(MmaEmu, StmatrixFollowsTheTable) { check_stmatrix(emu); }
+TEST(MmaEmu, StmatrixFollowsTheTable) { check_stmatrix(emu, false); }
+TEST(MmaEmu, StmatrixOfShufflesFollowsTheTable) { check_stmatrix(emu, true); }
 TEST(MmaEmu, MmaOfExactInputsIsExact) { check_mma_exact(emu); }
 TEST(MmaEmu, MmaOfRoundedInputsMatchesFloat64) { check_mma_rounded(emu); }
 TEST(MmaEmu, ConversionsRoundAsPtxSays) { check_conversions(emu); }
