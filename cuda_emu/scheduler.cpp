@@ -9,8 +9,8 @@
 #include <boost/context/fiber.hpp>
 
 #include <algorithm>
-#include <bit>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

@@ -173,10 +173,12 @@ Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, 
     d.sm_clock_hz = number(properties, "cuda.sm_clock_hz");
     d.memory_bandwidth = number(properties, "cuda.memory_bandwidth_bytes_per_s");
     std::vector<Ceiling> roofs = measured ? measured_ceilings(*measured) : std::vector<Ceiling>{};
-    // The roof memwall has no kernel to measure (the tensor cores') stays the theoretical one; a
+    // The roofs memwall has no kernel to measure (the tensor cores') stay the theoretical ones; a
     // roof whose measurement failed is left out, not guessed.
     for (Ceiling& c : theoretical_gpu_ceilings(d))
-        if (!measured || c.name == std::string(cuda_ceiling_prefix) + "bf16_tensor") roofs.push_back(std::move(c));
+        if (!measured || c.name == std::string(cuda_ceiling_prefix) + "bf16_tensor" ||
+            c.name == std::string(cuda_ceiling_prefix) + "tf32_tensor")
+            roofs.push_back(std::move(c));
     for (Ceiling& c : roofs) out.items.push_back(std::move(c));
     return out;
 }

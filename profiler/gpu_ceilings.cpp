@@ -42,6 +42,11 @@ int bf16_tensor_flops_per_sm(int cc) {
     }
 }
 
+int tf32_tensor_flops_per_sm(int cc) {
+    // Half the bf16 rate: the A100's 156 TFLOP/s and the H100 SXM's 494.7 dense TF32.
+    return bf16_tensor_flops_per_sm(cc) / 2;
+}
+
 std::vector<Ceiling> theoretical_gpu_ceilings(const GpuFigures& d) {
     const std::string prefix(cuda_ceiling_prefix);
     const std::string of = " (theoretical peak of the device's properties, not measured)";
@@ -57,6 +62,11 @@ std::vector<Ceiling> theoretical_gpu_ceilings(const GpuFigures& d) {
         out.push_back({prefix + "bf16_tensor", CeilingKind::compute,
                        static_cast<double>(per_sm) * d.sms * d.sm_clock_hz, "FLOP/s",
                        std::to_string(d.sms) + " SMs x " + std::to_string(per_sm) + " dense bf16 tensor FLOP x " +
+                           fixed(d.sm_clock_hz / 1e9, 3) + " GHz" + of});
+    if (const int per_sm = tf32_tensor_flops_per_sm(d.compute_capability); per_sm > 0 && d.sms > 0 && d.sm_clock_hz > 0)
+        out.push_back({prefix + "tf32_tensor", CeilingKind::compute,
+                       static_cast<double>(per_sm) * d.sms * d.sm_clock_hz, "FLOP/s",
+                       std::to_string(d.sms) + " SMs x " + std::to_string(per_sm) + " dense tf32 tensor FLOP x " +
                            fixed(d.sm_clock_hz / 1e9, 3) + " GHz" + of});
     if (const DeviceSpec* s = spec_of(d.name); s && s->l2_bandwidth)
         out.push_back({prefix + "l2", CeilingKind::bandwidth, *s->l2_bandwidth, "B/s",

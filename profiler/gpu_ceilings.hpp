@@ -22,10 +22,12 @@ struct GpuFigures {
 int fp32_lanes_per_sm(int compute_capability);
 // Dense bf16 tensor-core FLOP (float accumulation) per clock per SM; 0 when not known.
 int bf16_tensor_flops_per_sm(int compute_capability);
+// Dense tf32 tensor-core FLOP per clock per SM (half the bf16 rate); 0 when not known.
+int tf32_tensor_flops_per_sm(int compute_capability);
 
 // "cuda:dram" (the memory bandwidth), "cuda:fp32_fma" (SMs x FP32 lanes x 2 FLOP x SM clock,
-// when the lanes are known), "cuda:bf16_tensor" (SMs x dense bf16 FLOP per clock x SM clock,
-// when those are known) and "cuda:l2" (when the datasheet table, device_specs, knows the
+// when the lanes are known), "cuda:bf16_tensor" and "cuda:tf32_tensor" (SMs x dense bf16 or
+// tf32 FLOP per clock x SM clock, when those are known) and "cuda:l2" (when the datasheet table, device_specs, knows the
 // device's L2 bandwidth), each with a method that says it is a theoretical peak and from what.
 // Nothing for a figure that is missing or not positive.
 std::vector<Ceiling> theoretical_gpu_ceilings(const GpuFigures& d);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 #include "profiler/levels.hpp"
 
@@ -55,15 +56,25 @@ RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double sec
     p.seconds = seconds;
     if (const Counter* flops = preferred(counters, memwall::counters::flops)) p.flops = std::max(flops->value, 0.0);
     if (seconds > 0) p.flops_per_second = p.flops / seconds;
-    // FLOPs on tensor cores are bounded by their roof, the rest by the FP32 FMA roof; the units
-    // run side by side, so the longer of the two bounds. A unit without a roof bounds nothing
-    // (tensor FLOPs are never put on the FMA roof, which would overstate the percentage).
-    double tensor_flops = 0;
-    if (const Counter* t = preferred(counters, memwall::counters::flops_bf16_tensor))
-        tensor_flops = std::clamp(t->value, 0.0, p.flops);
-    const double fma_peak = ceilings.compute_peak("fp32_fma"), tensor_peak = ceilings.compute_peak("bf16_tensor");
-    const double compute_seconds = std::max(fma_peak > 0 ? (p.flops - tensor_flops) / fma_peak : 0,
-                                            tensor_peak > 0 ? tensor_flops / tensor_peak : 0);
+    // FLOPs on tensor cores are bounded by their roofs (bf16 and f16 by bf16_tensor, at one rate
+    // on sm_80 and sm_90; tf32 by tf32_tensor), the rest by the FP32 FMA roof; the tensor cores
+    // and the FMA units run side by side, so the longer of the two bounds, while the tensor
+    // cores' two kinds of work take turns. A unit without a roof bounds nothing (tensor FLOPs are
+    // never put on the FMA roof, which would overstate the percentage).
+    auto value = [&](std::string_view name) {
+        const Counter* c = preferred(counters, name);
+        return c ? std::max(c->value, 0.0) : 0.0;
+    };
+    const double half_flops = std::min(value(memwall::counters::flops_bf16_tensor) +
+                                           value(memwall::counters::flops_f16_tensor),
+                                       p.flops);
+    const double tf32_flops = std::min(value(memwall::counters::flops_tf32_tensor), p.flops - half_flops);
+    const double fma_peak = ceilings.compute_peak("fp32_fma"), half_peak = ceilings.compute_peak("bf16_tensor"),
+                 tf32_peak = ceilings.compute_peak("tf32_tensor");
+    const double tensor_seconds =
+        (half_peak > 0 ? half_flops / half_peak : 0) + (tf32_peak > 0 ? tf32_flops / tf32_peak : 0);
+    const double compute_seconds =
+        std::max(fma_peak > 0 ? (p.flops - half_flops - tf32_flops) / fma_peak : 0, tensor_seconds);
     const double peak = compute_seconds > 0 ? p.flops / compute_seconds : 0;  // the case's compute roof
 
     // One point per (level, source), then the preferred source of each level.

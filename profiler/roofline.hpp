@@ -39,8 +39,9 @@ struct RooflinePoint {
     double bytes_per_second = 0;
     CounterSource bytes_source = CounterSource::model;
     // The bound: the roof with the longest minimum time (bytes / bandwidth at each level with a
-    // ceiling; for compute, FLOPs / the fp32_fma peak, or with a flops.bf16_tensor counter the
-    // longer of the tensor FLOPs / the bf16_tensor peak and the rest / the fp32_fma peak);
+    // ceiling; for compute, FLOPs / the fp32_fma peak, or with flops.{bf16,f16,tf32}_tensor
+    // counters the longer of the tensor cores' time (bf16 and f16 FLOPs / the bf16_tensor peak
+    // plus tf32 FLOPs / the tf32_tensor peak) and the rest / the fp32_fma peak);
     // attainable = FLOPs / that time, and percent_of_bound = that time / seconds. Without FLOPs (a copy), compute is no roof and the percentage is
     // of the bounding level's bandwidth.
     double attainable = 0;

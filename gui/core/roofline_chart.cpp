@@ -55,6 +55,7 @@ QString ceiling_label(const std::string& name) {
     if (name == "llc") return QStringLiteral("LLC");
     if (name == "fp32_fma") return QStringLiteral("FP32 FMA");
     if (name == "bf16_tensor") return QStringLiteral("BF16 tensor");
+    if (name == "tf32_tensor") return QStringLiteral("TF32 tensor");
     if (name == "compute") return QStringLiteral("compute");  // a bound, not a ceiling
     QString s = QString::fromStdString(name).toUpper();
     s.replace(QLatin1Char('_'), QLatin1Char(' '));

@@ -25,7 +25,7 @@ grep -q "cupti: on" "$build/configure.log" ||
   { echo "build-bundle: the build has no CUPTI (see $build/configure.log)" >&2; exit 2; }
 # The GPU tests are the test binaries labelled gpu.
 tests=(cuda_gpu_stream_test cuda_gpu_attention_test cuda_gpu_conv_test cuda_gpu_lora_test cuda_gpu_spgemm_test
-       cuda_gpu_kv_offload_test cuda_gpu_ceilings_test)
+       cuda_gpu_kv_offload_test cuda_gpu_ceilings_test cuda_gpu_mma_layout_test)
 cmake --build "$build/cmake" -j2 --target memwall "${tests[@]}"
 
 bundle="$build/memwall-gpu-kit"

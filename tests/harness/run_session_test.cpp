@@ -123,7 +123,7 @@ TEST(RunSession, ACudaDevicesRoofsComeFromItsOwnProperties) {
     Ceilings host = two_ceilings();
     host.reused_from_run = 4;
     const Ceilings with = with_device_ceilings(host, h100_properties());
-    ASSERT_EQ(with.items.size(), 5u);
+    ASSERT_EQ(with.items.size(), 6u);
     EXPECT_EQ(with.reused_from_run, 4);
     EXPECT_DOUBLE_EQ(with.find("dram")->value, 20e9);
     ASSERT_NE(with.find("cuda:dram"), nullptr);
@@ -132,6 +132,7 @@ TEST(RunSession, ACudaDevicesRoofsComeFromItsOwnProperties) {
     EXPECT_NEAR(with.find("cuda:fp32_fma")->value, 66.9e12, 0.1e12);
     EXPECT_DOUBLE_EQ(with.for_backend("cuda").compute_peak("fp32_fma"), with.find("cuda:fp32_fma")->value);
     EXPECT_NEAR(with.for_backend("cuda").compute_peak("bf16_tensor"), 1070e12, 1e12);
+    EXPECT_NEAR(with.for_backend("cuda").compute_peak("tf32_tensor"), 535e12, 1e12);
     EXPECT_DOUBLE_EQ(with.for_backend("cpu").compute_peak("fp32_fma"), 1e12);
 
     // Another run's device roofs never stay: a machine without a queried device has none.
@@ -142,9 +143,10 @@ TEST(RunSession, ACudaDevicesRoofsComeFromItsOwnProperties) {
     auto odd = h100_properties();
     odd["cuda.memory_bandwidth_bytes_per_s"] = "fast";
     const Ceilings partial = with_device_ceilings({}, odd);
-    ASSERT_EQ(partial.items.size(), 2u);
+    ASSERT_EQ(partial.items.size(), 3u);
     EXPECT_EQ(partial.items[0].name, "cuda:fp32_fma");
     EXPECT_EQ(partial.items[1].name, "cuda:bf16_tensor");
+    EXPECT_EQ(partial.items[2].name, "cuda:tf32_tensor");
 }
 
 TEST(RunSession, ACudaDevicesMeasuredRoofsReplaceItsTheoreticalOnes) {
@@ -162,15 +164,17 @@ TEST(RunSession, ACudaDevicesMeasuredRoofsReplaceItsTheoreticalOnes) {
     m.threads = 256;
     m.launches = 5;
     const Ceilings c = with_device_ceilings(two_ceilings(), h100_properties(), &m).for_backend("cuda");
-    ASSERT_EQ(c.items.size(), 5u);
+    ASSERT_EQ(c.items.size(), 6u);
     EXPECT_DOUBLE_EQ(c.find("dram")->value, 3e12);
     EXPECT_DOUBLE_EQ(c.find("l2")->capacity_bytes, 50 << 20);
     EXPECT_DOUBLE_EQ(c.compute_peak("fp32_fma"), 50e12);
-    // The tensor cores' roof is not measured: it stays the theoretical one.
-    ASSERT_NE(c.find("bf16_tensor"), nullptr);
-    EXPECT_NE(c.find("bf16_tensor")->method.find("theoretical"), std::string::npos);
+    // The tensor cores' roofs are not measured: they stay the theoretical ones.
+    for (const char* tensor : {"bf16_tensor", "tf32_tensor"}) {
+        ASSERT_NE(c.find(tensor), nullptr) << tensor;
+        EXPECT_NE(c.find(tensor)->method.find("theoretical"), std::string::npos) << tensor;
+    }
     for (const Ceiling& x : c.items) {
-        if (x.name == "bf16_tensor") continue;
+        if (x.name == "bf16_tensor" || x.name == "tf32_tensor") continue;
         EXPECT_EQ(x.method.find("theoretical"), std::string::npos) << x.name;
         EXPECT_NE(x.method.find("measured on the device"), std::string::npos) << x.name;
     }

@@ -13,7 +13,7 @@ GpuFigures h100() { return {"NVIDIA H100 80GB HBM3", 90, 132, 1.98e9, 3352.32e9}
 
 TEST(GpuCeilings, TheoreticalPeaksOfAnH100) {
     const Ceilings c{theoretical_gpu_ceilings(h100())};
-    ASSERT_EQ(c.items.size(), 3u);  // no published L2 bandwidth for H100
+    ASSERT_EQ(c.items.size(), 4u);  // no published L2 bandwidth for H100
     const Ceiling* dram = c.find("cuda:dram");
     ASSERT_NE(dram, nullptr);
     EXPECT_EQ(dram->kind, CeilingKind::bandwidth);
@@ -29,6 +29,10 @@ TEST(GpuCeilings, TheoreticalPeaksOfAnH100) {
     EXPECT_EQ(tensor->kind, CeilingKind::compute);
     EXPECT_NEAR(tensor->value, 132 * 4096 * 1.98e9, 1e3);  // 1070 TFLOP/s; the datasheet's 989 at 1.83 GHz
     EXPECT_NE(tensor->method.find("dense bf16 tensor FLOP"), std::string::npos) << tensor->method;
+    const Ceiling* tf32 = c.find("cuda:tf32_tensor");
+    ASSERT_NE(tf32, nullptr);
+    EXPECT_NEAR(tf32->value, 132 * 2048 * 1.98e9, 1e3);  // the datasheet's 494.7 at 1.83 GHz
+    EXPECT_NE(tf32->method.find("dense tf32 tensor FLOP"), std::string::npos) << tf32->method;
     EXPECT_TRUE(c.reliable());
 }
 
@@ -42,11 +46,14 @@ TEST(GpuCeilings, AnA100GetsItsDatasheetL2AndHalfTheLanes) {
     EXPECT_NEAR(c.find("cuda:fp32_fma")->value, 19.49e12, 0.01e12);  // the datasheet's 19.5 TFLOP/s
     ASSERT_NE(c.find("cuda:bf16_tensor"), nullptr);
     EXPECT_NEAR(c.find("cuda:bf16_tensor")->value, 311.9e12, 0.1e12);  // the datasheet's 312 TFLOP/s
+    ASSERT_NE(c.find("cuda:tf32_tensor"), nullptr);
+    EXPECT_NEAR(c.find("cuda:tf32_tensor")->value, 155.9e12, 0.1e12);  // the datasheet's 156 TFLOP/s
 }
 
 TEST(GpuCeilings, WhatIsNotKnownIsLeftOut) {
     EXPECT_EQ(fp32_lanes_per_sm(61), 0);
     EXPECT_EQ(bf16_tensor_flops_per_sm(75), 0);  // Turing's tensor cores take no bf16
+    EXPECT_EQ(tf32_tensor_flops_per_sm(75), 0);
     EXPECT_TRUE(theoretical_gpu_ceilings({}).empty());
     const Ceilings unknown_arch{theoretical_gpu_ceilings({"Some GPU", 61, 20, 1.5e9, 400e9})};
     ASSERT_EQ(unknown_arch.items.size(), 1u);
@@ -71,7 +78,7 @@ TEST(GpuCeilings, EachBackendIsPlacedOnItsOwnRoofs) {
     EXPECT_DOUBLE_EQ(cpu.find("dram")->value, 20e9);
     EXPECT_EQ(all.for_backend("cuda-emu").items.size(), 3u);
     const Ceilings gpu = all.for_backend("cuda");
-    ASSERT_EQ(gpu.items.size(), 3u);
+    ASSERT_EQ(gpu.items.size(), 4u);  // dram, fp32_fma and the two tensor roofs
     EXPECT_DOUBLE_EQ(gpu.find("dram")->value, 3352.32e9);
     EXPECT_EQ(gpu.find("l1"), nullptr);
 

@@ -92,6 +92,26 @@ TEST(PlaceOnRoofline, TensorCoreFlopsAreBoundedByTheTensorRoofTheRestByTheFmaRoo
     EXPECT_NEAR(p.percent_of_bound, 50, 1e-6);
 }
 
+TEST(PlaceOnRoofline, F16RunsAtTheBf16RateAndTf32OnItsOwnRoof) {
+    Ceilings c = machine();
+    c.items.push_back({"bf16_tensor", CeilingKind::compute, 16e12, "FLOP/s", "", 0});
+    c.items.push_back({"tf32_tensor", CeilingKind::compute, 8e12, "FLOP/s", "", 0});
+    // 0.4 GFLOP f16 + 0.4 bf16 at 16 TFLOP/s (50 us) then 0.2 tf32 at 8 (25 us): the tensor
+    // cores take 75 us; in 0.3 ms that is 25%. Emulated counts come before the model's.
+    const std::vector<Counter> mixed{model("flops", 1e9), model("flops.bf16_tensor", 1e9),
+                                     {"flops.bf16_tensor", 0.4e9, "FLOP", CounterSource::emu},
+                                     model("flops.f16_tensor", 0.4e9), model("flops.tf32_tensor", 0.2e9),
+                                     model("bytes.dram", 1e6)};
+    auto p = place_on_roofline(mixed, 0.3e-3, c);
+    ASSERT_TRUE(p.valid);
+    EXPECT_EQ(p.bound, "compute");
+    EXPECT_NEAR(p.percent_of_bound, 25, 1e-6);
+    // Without a tf32 roof its FLOPs bound nothing, and stay off the FMA roof: 50 us.
+    c.items.pop_back();
+    p = place_on_roofline(mixed, 0.3e-3, c);
+    EXPECT_NEAR(p.percent_of_bound, 50.0 / 3, 1e-6);
+}
+
 TEST(PlaceOnRoofline, ComputeBound) {
     auto p = place_on_roofline(
         {model("flops", 1e12), model("bytes.dram", 1e9), model("bytes.llc", 2e9)}, 2.0, machine());

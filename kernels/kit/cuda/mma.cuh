@@ -22,6 +22,35 @@
 
 namespace memwall::kit::MEMWALL_CUDA_NS {
 
+namespace detail {
+// stmatrix made of shuffles and 16-byte stores, for GPUs without the instruction (sm_80):
+// matrix k's row (lane % 8) as four words, stored by lane l / 8 == k. Every lane shuffles for
+// every matrix, so the warp stays converged. Compiled for cuda-emu too, so its tests check it.
+template <int N, bool Trans>
+__device__ __forceinline__ void stmatrix_by_shuffles(void* row, const std::uint32_t (&r)[N]) {
+    const int lane = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) %
+                     warp_size,
+              i = lane % 8;
+    for (int k = 0; k < N; ++k) {
+        std::uint32_t w[4];
+        if (!Trans) {
+            // Row i of the fragment: lanes 4i..4i+3.
+            for (int j = 0; j < 4; ++j) w[j] = __shfl_sync(full_mask, r[k], 4 * i + j);
+        } else {
+            // Row i in memory is column i of the fragment: element c comes from lane
+            // 4c + i / 2, half i % 2.
+            for (int j = 0; j < 4; ++j) {
+                const std::uint32_t lo = __shfl_sync(full_mask, r[k], 4 * (2 * j) + i / 2);
+                const std::uint32_t hi = __shfl_sync(full_mask, r[k], 4 * (2 * j + 1) + i / 2);
+                const int shift = 16 * (i % 2);
+                w[j] = ((lo >> shift) & 0xffffu) | (((hi >> shift) & 0xffffu) << 16);
+            }
+        }
+        if (lane / 8 == k) *static_cast<uint4*>(row) = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+}
+}  // namespace detail
+
 #if defined(__CUDACC__)
 
 // Two floats as bf16x2, each rounded to nearest even; lo in the low half.
@@ -150,34 +179,6 @@ __device__ __forceinline__ void stmatrix_x4_trans(void* row, const std::uint32_t
                  : "memory");
 }
 #else
-namespace detail {
-// Matrix k's row (lane % 8) as four words: lane l / 8 == k stores them. Every lane shuffles for
-// every matrix, so the warp stays converged.
-template <int N, bool Trans>
-__device__ __forceinline__ void stmatrix_by_shuffles(void* row, const std::uint32_t (&r)[N]) {
-    const int lane = static_cast<int>(threadIdx.x) % warp_size, i = lane % 8;
-#pragma unroll
-    for (int k = 0; k < N; ++k) {
-        std::uint32_t w[4];
-        if (!Trans) {
-            // Row i of the fragment: lanes 4i..4i+3.
-#pragma unroll
-            for (int j = 0; j < 4; ++j) w[j] = __shfl_sync(full_mask, r[k], 4 * i + j);
-        } else {
-            // Row i in memory is column i of the fragment: element c comes from lane
-            // 4c + i / 2, half i % 2.
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                const std::uint32_t lo = __shfl_sync(full_mask, r[k], 4 * (2 * j) + i / 2);
-                const std::uint32_t hi = __shfl_sync(full_mask, r[k], 4 * (2 * j + 1) + i / 2);
-                const int shift = 16 * (i % 2);
-                w[j] = ((lo >> shift) & 0xffffu) | (((hi >> shift) & 0xffffu) << 16);
-            }
-        }
-        if (lane / 8 == k) *static_cast<uint4*>(row) = make_uint4(w[0], w[1], w[2], w[3]);
-    }
-}
-}  // namespace detail
 __device__ __forceinline__ void stmatrix_x1(void* row, const std::uint32_t (&r)[1]) {
     detail::stmatrix_by_shuffles<1, false>(row, r);
 }
@@ -222,7 +223,7 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 // keeps the compiler from reading the stage before.
 template <int N>
 __device__ __forceinline__ void cp_async_wait() {
-    static_assert(N >= 0 && N <= 7, "cp.async.wait_group takes 0 to 7");
+    static_assert(N >= 0, "cp.async.wait_group takes a count of groups, 0 or more");
     asm volatile("cp.async.wait_group %0;" : : "n"(N) : "memory");
 }
 
@@ -313,7 +314,7 @@ inline void cp_async_commit(EmuSite site = EmuSite::here()) {
 }
 template <int N>
 void cp_async_wait(EmuSite site = EmuSite::here()) {
-    static_assert(N >= 0 && N <= 7, "cp.async.wait_group takes 0 to 7");
+    static_assert(N >= 0, "cp.async.wait_group takes a count of groups, 0 or more");
     ::memwall::emu::cp_async_wait(N, site);
 }
 

@@ -152,6 +152,7 @@ private slots:
     void roofs_are_labelled_by_what_they_are() {
         QCOMPARE(ceiling_label("fp32_fma"), QStringLiteral("FP32 FMA"));
         QCOMPARE(ceiling_label("bf16_tensor"), QStringLiteral("BF16 tensor"));
+        QCOMPARE(ceiling_label("tf32_tensor"), QStringLiteral("TF32 tensor"));
         QCOMPARE(ceiling_label("tier.rand.4KiB"), QStringLiteral("TIER.RAND.4KIB"));
     }
     void paints_without_ceilings_or_points() {

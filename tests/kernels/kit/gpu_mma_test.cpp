@@ -22,7 +22,11 @@ TEST(MmaGpu, LdmatrixFollowsTheTable) {
 }
 TEST(MmaGpu, StmatrixFollowsTheTable) {
     MEMWALL_REQUIRE_GPU();
-    check_stmatrix(gpu);
+    check_stmatrix(gpu, false);
+}
+TEST(MmaGpu, StmatrixOfShufflesFollowsTheTable) {
+    MEMWALL_REQUIRE_GPU();
+    check_stmatrix(gpu, true);
 }
 TEST(MmaGpu, MmaOfExactInputsIsExact) {
     MEMWALL_REQUIRE_GPU();

@@ -85,21 +85,23 @@ inline void check_ldmatrix(const Probes& p) {
     }
 }
 
-inline void check_stmatrix(const Probes& p) {
+// shuffles: the stand-in for stmatrix that sm_80 compiles.
+inline void check_stmatrix(const Probes& p, bool shuffles) {
     for (int count : {1, 2, 4}) {
         for (bool trans : {false, true}) {
             std::vector<std::uint32_t> regs(32u * static_cast<unsigned>(count));
             for (std::size_t i = 0; i < regs.size(); ++i)
                 regs[i] = static_cast<std::uint32_t>(2 * i + 1) | static_cast<std::uint32_t>(2 * i + 2) << 16;
-            const std::vector<std::uint16_t> m = p.stmatrix(count, trans, regs);
+            const std::vector<std::uint16_t> m = p.stmatrix(count, trans, shuffles, regs);
             for (int k = 0; k < count; ++k)
                 for (int lane = 0; lane < 32; ++lane)
                     for (int h = 0; h < 2; ++h) {
                         const int row = lane / 4, col = 2 * (lane % 4) + h;
                         const auto want = static_cast<std::uint16_t>(regs[32 * k + lane] >> (16 * h));
                         const std::size_t at = 64 * k + (trans ? 8 * col + row : 8 * row + col);
-                        ASSERT_EQ(m[at], want) << "stmatrix.x" << count << (trans ? ".trans" : "") << " lane "
-                                               << lane << " r[" << k << "] half " << h;
+                        ASSERT_EQ(m[at], want) << (shuffles ? "shuffled " : "") << "stmatrix.x" << count
+                                               << (trans ? ".trans" : "") << " lane " << lane << " r[" << k
+                                               << "] half " << h;
                     }
         }
     }

@@ -67,7 +67,7 @@ std::vector<std::uint32_t> ldmatrix_probe(int count, bool trans,
     return out.download();
 }
 
-std::vector<std::uint16_t> stmatrix_probe(int count, bool trans,
+std::vector<std::uint16_t> stmatrix_probe(int count, bool trans, bool shuffles,
                                           const std::vector<std::uint32_t>& regs) {
     check_count(count);
     if (regs.size() != 32u * static_cast<unsigned>(count))
@@ -75,9 +75,9 @@ std::vector<std::uint16_t> stmatrix_probe(int count, bool trans,
     Buffer<std::uint32_t> in(regs);
     Buffer<std::uint16_t> out(64u * static_cast<unsigned>(count));
     const auto c = warp(128u * static_cast<unsigned>(count));
-    if (count == 1) cuda::launch(c, stmatrix_kernel<1>, in.get(), out.get(), trans);
-    if (count == 2) cuda::launch(c, stmatrix_kernel<2>, in.get(), out.get(), trans);
-    if (count == 4) cuda::launch(c, stmatrix_kernel<4>, in.get(), out.get(), trans);
+    if (count == 1) cuda::launch(c, stmatrix_kernel<1>, in.get(), out.get(), trans, shuffles);
+    if (count == 2) cuda::launch(c, stmatrix_kernel<2>, in.get(), out.get(), trans, shuffles);
+    if (count == 4) cuda::launch(c, stmatrix_kernel<4>, in.get(), out.get(), trans, shuffles);
     return out.download();
 }
 

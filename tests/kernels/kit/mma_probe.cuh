@@ -58,16 +58,23 @@ __global__ void ldmatrix_kernel(const std::uint16_t* matrices, std::uint32_t* ou
     for (int m = 0; m < Count; ++m) out[32 * m + lane] = regs[m];
 }
 
-// regs[32 * k + lane] is the lane's r[k]; matrices receives the Count 8x8 matrices stored.
+// regs[32 * k + lane] is the lane's r[k]; matrices receives the Count 8x8 matrices stored, by
+// stmatrix or by the shuffles that stand in for it below sm_90.
 template <int Count>
-__global__ void stmatrix_kernel(const std::uint32_t* regs, std::uint16_t* matrices, bool trans) {
+__global__ void stmatrix_kernel(const std::uint32_t* regs, std::uint16_t* matrices, bool trans,
+                                bool shuffles) {
     MEMWALL_DYNAMIC_SHARED(std::uint16_t, s);
     const int lane = static_cast<int>(threadIdx.x);
     const int k = lane / 8, r = lane % 8;
     std::uint32_t in[Count];
     for (int m = 0; m < Count; ++m) in[m] = regs[32 * m + lane];
     std::uint16_t* slot = lane < 8 * Count ? s + 8 * probe_slot(k, r, Count) : nullptr;
-    stmatrix_n<Count>(slot, in, trans);
+    if (!shuffles)
+        stmatrix_n<Count>(slot, in, trans);
+    else if (trans)
+        ::memwall::kit::MEMWALL_CUDA_NS::detail::stmatrix_by_shuffles<Count, true>(slot, in);
+    else
+        ::memwall::kit::MEMWALL_CUDA_NS::detail::stmatrix_by_shuffles<Count, false>(slot, in);
     __syncwarp();
     if (lane < 8 * Count)
         for (int j = 0; j < 8; ++j) matrices[64 * k + 8 * r + j] = slot[j];

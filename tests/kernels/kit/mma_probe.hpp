@@ -11,8 +11,9 @@ namespace memwall::kit_test {
     /* count (1, 2, 4) 8x8 matrices row-major in; r[k] of each lane out, at 32 k + lane */         \
     std::vector<std::uint32_t> ldmatrix_probe(int count, bool trans,                              \
                                               const std::vector<std::uint16_t>& matrices);        \
-    /* the inverse: registers at 32 k + lane in, the matrices stored out */                       \
-    std::vector<std::uint16_t> stmatrix_probe(int count, bool trans,                              \
+    /* the inverse: registers at 32 k + lane in, the matrices stored out (shuffles: by the      \
+       stand-in sm_80 compiles) */                                                                \
+    std::vector<std::uint16_t> stmatrix_probe(int count, bool trans, bool shuffles,               \
                                               const std::vector<std::uint32_t>& regs);            \
     /* kind 0 bf16, 1 f16, 2 tf32; fragments at 32 i + lane; d out likewise */                    \
     std::vector<float> mma_probe(int kind, const std::vector<std::uint32_t>& a,                   \

@@ -16,7 +16,8 @@ const Probes emu{&cuda_emu::ldmatrix_probe, &cuda_emu::stmatrix_probe, &cuda_emu
                  &cuda_emu::convert_probe};
 
 TEST(MmaEmu, LdmatrixFollowsTheTable) { check_ldmatrix(emu); }
-TEST(MmaEmu, StmatrixFollowsTheTable) { check_stmatrix(emu); }
+TEST(MmaEmu, StmatrixFollowsTheTable) { check_stmatrix(emu, false); }
+TEST(MmaEmu, StmatrixOfShufflesFollowsTheTable) { check_stmatrix(emu, true); }
 TEST(MmaEmu, MmaOfExactInputsIsExact) { check_mma_exact(emu); }
 TEST(MmaEmu, MmaOfRoundedInputsMatchesFloat64) { check_mma_rounded(emu); }
 TEST(MmaEmu, ConversionsRoundAsPtxSays) { check_conversions(emu); }
@@ -94,6 +95,12 @@ TEST(MmaEmu, CountsAreExact) {
         EXPECT_EQ(tf32->value, 2048);
         EXPECT_EQ(bf16->source, CounterSource::emu);
     }
+    // A scope sums them over its launches.
+    emu::TrafficScope scope;
+    cuda_emu::counted_probe(true);
+    cuda_emu::counted_probe(false);
+    EXPECT_EQ(scope.stats().tensor.bf16, 2 * 4096u);
+    EXPECT_EQ(scope.stats().tensor.tf32, 2 * 2048u);
 }
 
 std::string fault(int mode, unsigned threads = 32) {
