@@ -1,11 +1,12 @@
 # cmake -P script: the static evidence of a launcher's kernels on one GPU architecture, as a C++
 # source a family compiles in. It compiles SOURCE with nvcc for ARCH twice: to a cubin with
 # --resource-usage (ptxas: registers, spill bytes, stack frame, static shared memory per kernel)
-# and to PTX; then counts, per kernel, the matrix instructions: HMMA in the SASS when cuobjdump is
-# found beside nvcc or on the PATH, else mma.sync in the PTX (which ptxas lowers to HMMA), and
-# says which. Kernels whose mangled name contains MATCH are kept.
+# and to PTX; then counts, per kernel, the matrix instructions: HMMA in the SASS when CUOBJDUMP
+# and NVDISASM are given (MemwallTensorCoreSass.cmake finds them), else mma.sync in the PTX (which
+# ptxas lowers to HMMA), and says which. Kernels whose mangled name contains MATCH are kept.
 # The source defines FUNCTION (in NAMESPACE), declared in HEADER, returning a KernelResourceTable.
 #   -DNVCC= -DSOURCE= -DINCLUDE= -DARCH=90 -DMATCH= -DOUT=file.cpp -DHEADER= -DNAMESPACE= -DFUNCTION=
+#   [-DCUOBJDUMP= -DNVDISASM=]
 foreach(v NVCC SOURCE INCLUDE ARCH MATCH OUT HEADER NAMESPACE FUNCTION)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "KernelResources.cmake: -D${v}= is required")
@@ -48,9 +49,9 @@ if(NOT kernels)
 endif()
 
 # Matrix instructions per kernel: the SASS's "Function : NAME" sections, or the PTX's ".entry NAME".
-get_filename_component(bin "${NVCC}" DIRECTORY)
-find_program(CUOBJDUMP cuobjdump HINTS "${bin}")
-if(CUOBJDUMP)
+if(CUOBJDUMP AND NVDISASM)
+  get_filename_component(nvdisasm_dir "${NVDISASM}" DIRECTORY)
+  set(ENV{PATH} "${nvdisasm_dir}:$ENV{PATH}")  # cuobjdump -sass runs nvdisasm
   execute_process(COMMAND "${CUOBJDUMP}" -sass "${dir}/${FUNCTION}.cubin" RESULT_VARIABLE rc OUTPUT_VARIABLE code)
   set(header "Function : ([A-Za-z0-9_]+)")
   set(instruction "HMMA")
