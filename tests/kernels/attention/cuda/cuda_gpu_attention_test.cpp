@@ -6,6 +6,7 @@
 
 #include "core/backend.hpp"
 #include "core/catalogue.hpp"
+#include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
 
@@ -58,6 +59,30 @@ TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
             }
         }
     }
+}
+
+// flash_tc (bf16 only): every compiled tile, on lengths no tile divides, causal (s_q < s_k) or not.
+TEST_F(CudaGpuAttention, FlashTcMatchesTheReferenceWithEveryTile) {
+    Catalogue c;
+    register_attention(c);
+    const Family& f = c.family("attention");
+    for (const attention_cuda::FlashTcTile& t : attention_cuda::flash_tc_tiles)
+        for (bool causal : {false, true}) {
+            Params p = point(300, 517, causal, "bf16");
+            p.set("head_dim", std::int64_t{t.head_dim});
+            p.set("Br", std::int64_t{t.br});
+            p.set("Bc", std::int64_t{t.bc});
+            p.set("warps", std::int64_t{t.warps});
+            p.set("stages", std::int64_t{t.stages});
+            SCOPED_TRACE(p.label());
+            const auto w = f.make_workload(p, 3);
+            auto inst = c.variant("attention", "flash_tc", Backend::cuda).prepare(*w, p);
+            inst->poison();
+            inst->run();
+            const Check ch = inst->check();
+            EXPECT_TRUE(ch.ok) << ch.message;
+            EXPECT_GT(inst->run_timed(), 0.0);
+        }
 }
 
 }  // namespace
