@@ -38,7 +38,7 @@ template <int D, int ROWS, int THREADS>
 __device__ __forceinline__ void copy_tile(uint4* tile, const __nv_bfloat16* src, int valid, int tid) {
     constexpr int chunks = D / 8;
     static_assert(ROWS * chunks % THREADS == 0, "every thread copies the same number of chunks");
-MEMWALL_UNROLL
+    MEMWALL_UNROLL
     for (int i = 0; i < ROWS * chunks / THREADS; ++i) {
         const int x = tid + i * THREADS, r = x / chunks, c = x % chunks;
         const bool in = r < valid;
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(BR / 16 * warp_size) flash_tc_kernel(Shape s, 
     };
     copy_tile<D, BR, threads>(qs, q + q_row0 * du, rows, tid);
     cp_async_commit();
-MEMWALL_UNROLL
+    MEMWALL_UNROLL
     for (int j = 0; j < STAGES - 1; ++j) {
         if (j < n_tiles) copy_kv(j);
         cp_async_commit();  // empty groups too: wait<STAGES - 1> below counts STAGES - 1 behind
@@ -96,7 +96,7 @@ MEMWALL_UNROLL
     cp_async_wait<STAGES - 1>();
     __syncthreads();
     std::uint32_t qf[D / 16][4];
-MEMWALL_UNROLL
+    MEMWALL_UNROLL
     for (int kk = 0; kk < D / 16; ++kk)  // matrices: rows +0/+8 (mat & 1), columns +0/+8 (mat >> 1)
         ldmatrix_x4(qf[kk], qs + swizzled_chunk<D>(16 * warp + mat_row + 8 * (mat & 1), 2 * kk + (mat >> 1)));
 
@@ -105,9 +105,9 @@ MEMWALL_UNROLL
     float row_max[2] = {-INFINITY, -INFINITY};  // rows g and g + 8
     float row_sum[2] = {0.0f, 0.0f};            // this lane's part; the quad's sum at the end
     float acc[D / 8][4];
-MEMWALL_UNROLL
+    MEMWALL_UNROLL
     for (int n = 0; n < D / 8; ++n)
-MEMWALL_UNROLL
+        MEMWALL_UNROLL
         for (int e = 0; e < 4; ++e) acc[n][e] = 0.0f;
 
     for (int j = 0; j < n_tiles; ++j) {
@@ -124,13 +124,13 @@ MEMWALL_UNROLL
         // S = Q K^T: K's rows are B's columns (.col), so plain ldmatrix gives B fragments;
         // matrices: keys +0/+8 (mat >> 1), columns of d +0/+8 (mat & 1).
         float sc[BC / 8][4];
-MEMWALL_UNROLL
+        MEMWALL_UNROLL
         for (int n = 0; n < BC / 8; ++n)
-MEMWALL_UNROLL
+            MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) sc[n][e] = 0.0f;
-MEMWALL_UNROLL
+        MEMWALL_UNROLL
         for (int kk = 0; kk < D / 16; ++kk)
-MEMWALL_UNROLL
+            MEMWALL_UNROLL
             for (int n = 0; n < BC / 16; ++n) {
                 std::uint32_t b[4];
                 ldmatrix_x4(b, kt + swizzled_chunk<D>(16 * n + mat_row + 8 * (mat >> 1), 2 * kk + (mat & 1)));
@@ -142,9 +142,9 @@ MEMWALL_UNROLL
         // Keys a row does not see (causal, or past seq_k) score -inf; only where some row of the
         // warp does not see the whole tile.
         if (j0 + BC > first_seen) {
-MEMWALL_UNROLL
+            MEMWALL_UNROLL
             for (int n = 0; n < BC / 8; ++n)
-MEMWALL_UNROLL
+                MEMWALL_UNROLL
                 for (int e = 0; e < 4; ++e)
                     if (j0 + 8 * n + 2 * t + (e & 1) >= visible_keys(s, wr0 + g + 8 * (e >> 1)))
                         sc[n][e] = -INFINITY;
@@ -152,10 +152,10 @@ MEMWALL_UNROLL
 
         // Online softmax per row: the quad (t = 0..3) holds a row's columns.
         float alpha[2];
-MEMWALL_UNROLL
+        MEMWALL_UNROLL
         for (int r = 0; r < 2; ++r) {
             float m = row_max[r];
-MEMWALL_UNROLL
+            MEMWALL_UNROLL
             for (int n = 0; n < BC / 8; ++n) m = fmaxf(m, fmaxf(sc[n][2 * r], sc[n][2 * r + 1]));
             m = fmaxf(m, __shfl_xor_sync(full_mask, m, 1));
             m = fmaxf(m, __shfl_xor_sync(full_mask, m, 2));
@@ -164,18 +164,18 @@ MEMWALL_UNROLL
             alpha[r] = exp2f(row_max[r] * scale_log2 - base);
             row_max[r] = m;
             float sum = 0.0f;
-MEMWALL_UNROLL
+            MEMWALL_UNROLL
             for (int n = 0; n < BC / 8; ++n)
-MEMWALL_UNROLL
+                MEMWALL_UNROLL
                 for (int e = 2 * r; e < 2 * r + 2; ++e) {
                     sc[n][e] = exp2f(fmaf(sc[n][e], scale_log2, -base));
                     sum += sc[n][e];
                 }
             row_sum[r] = row_sum[r] * alpha[r] + sum;
         }
-MEMWALL_UNROLL
+        MEMWALL_UNROLL
         for (int n = 0; n < D / 8; ++n)
-MEMWALL_UNROLL
+            MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) acc[n][e] *= alpha[e >> 1];
 
         // O += P V, 16 keys per step: C fragments 2kk and 2kk + 1 of S are P's A fragment.
@@ -183,13 +183,13 @@ MEMWALL_UNROLL
         // 0.0020-0.0024 on the default problems, under the bf16 bound of 0.0040.
         // V's rows are B's rows (.row would be needed), so ldmatrix .trans gives the .col
         // fragments; matrices: keys +0/+8 (mat & 1), columns of d +0/+8 (mat >> 1).
-MEMWALL_UNROLL
+        MEMWALL_UNROLL
         for (int kk = 0; kk < BC / 16; ++kk) {
             const std::uint32_t a[4] = {pack_bf16x2(sc[2 * kk][0], sc[2 * kk][1]),
                                         pack_bf16x2(sc[2 * kk][2], sc[2 * kk][3]),
                                         pack_bf16x2(sc[2 * kk + 1][0], sc[2 * kk + 1][1]),
                                         pack_bf16x2(sc[2 * kk + 1][2], sc[2 * kk + 1][3])};
-MEMWALL_UNROLL
+            MEMWALL_UNROLL
             for (int n = 0; n < D / 16; ++n) {
                 std::uint32_t b[4];
                 ldmatrix_x4_trans(b, vt + swizzled_chunk<D>(16 * kk + mat_row + 8 * (mat & 1), 2 * n + (mat >> 1)));
@@ -204,14 +204,14 @@ MEMWALL_UNROLL
     // O / sum, as bf16, into this warp's own Q rows (no other warp reads them), stmatrix taking
     // C fragments as they are; then 16-byte rows out to global memory, coalesced.
     float inv[2];
-MEMWALL_UNROLL
+    MEMWALL_UNROLL
     for (int r = 0; r < 2; ++r) {
         float l = row_sum[r];
         l += __shfl_xor_sync(full_mask, l, 1);
         l += __shfl_xor_sync(full_mask, l, 2);
         inv[r] = l > 0.0f ? 1.0f / l : 0.0f;  // a row without visible keys is zeros
     }
-MEMWALL_UNROLL
+    MEMWALL_UNROLL
     for (int n = 0; n < D / 16; ++n) {
         const std::uint32_t x[4] = {pack_bf16x2(acc[2 * n][0] * inv[0], acc[2 * n][1] * inv[0]),
                                     pack_bf16x2(acc[2 * n][2] * inv[1], acc[2 * n][3] * inv[1]),
@@ -221,7 +221,7 @@ MEMWALL_UNROLL
     }
     __syncwarp();
     uint4* const out = reinterpret_cast<uint4*>(o + (q_row0 + static_cast<std::size_t>(16 * warp)) * du);
-MEMWALL_UNROLL
+    MEMWALL_UNROLL
     for (int i = 0; i < 16 * chunks / warp_size; ++i) {
         const int x = lane + i * warp_size, r = x / chunks, c = x % chunks;
         if (wr0 + r < s.seq_q) out[r * chunks + c] = qs[swizzled_chunk<D>(16 * warp + r, c)];
