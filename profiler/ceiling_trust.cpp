@@ -69,6 +69,24 @@ std::string busy_reason(std::span<const TrialRound> rounds) {
     return {};
 }
 
+std::string FmaLimit::describe() const {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%d FMA units x %d lanes x 2 FLOP x %.2f GHz (measured) x %d threads", units, lanes,
+                  clock_hz / 1e9, threads);
+    return buf;
+}
+
+std::string fma_peak_check(double measured, const FmaLimit& limit) {
+    const double most = limit.flops_per_second();
+    if (!(most > 0)) return {};
+    const double share = measured / most;
+    if (share > 1.1) return "above the cores' limit (" + percent(share) + " of " + limit.describe() + ")";
+    if (share < 0.5)
+        return "below half the cores' limit (" + percent(share) + " of " + limit.describe() +
+               "): the FMA units were not kept busy";
+    return {};
+}
+
 std::vector<HierarchyViolation> flag_hierarchy_violations(std::vector<Ceiling>& ceilings) {
     std::vector<Ceiling*> levels;
     for (Ceiling& c : ceilings)

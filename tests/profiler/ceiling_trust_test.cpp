@@ -130,3 +130,27 @@ TEST(Hierarchy, ABusyReasonIsKeptBesideTheViolation) {
 
 }  // namespace
 }  // namespace memwall
+
+namespace memwall {
+namespace {
+
+// Sapphire Rapids at 2.6 GHz, two cores: 2 x 16 x 2 x 2.6e9 x 2 = 332.8 GFLOP/s.
+constexpr FmaLimit kSpr{2, 16, 2.6e9, 2};
+
+TEST(FmaPeakCheck, APeakWithinTheCoresLimitIsTrusted) {
+    EXPECT_DOUBLE_EQ(kSpr.flops_per_second(), 332.8e9);
+    EXPECT_EQ(kSpr.describe(), "2 FMA units x 16 lanes x 2 FLOP x 2.60 GHz (measured) x 2 threads");
+    EXPECT_EQ(fma_peak_check(320e9, kSpr), "");
+    EXPECT_EQ(fma_peak_check(0.51 * 332.8e9, kSpr), "");
+}
+
+TEST(FmaPeakCheck, APeakAboveTheLimitOrBelowHalfOfItIsNot) {
+    const std::string above = fma_peak_check(400e9, kSpr);
+    EXPECT_EQ(above.rfind("above the cores' limit (120% of 2 FMA units", 0), 0u) << above;
+    const std::string below = fma_peak_check(115e9, kSpr);  // the AVX-512 peak of one FMA unit, half the clock
+    EXPECT_EQ(below.rfind("below half the cores' limit (35% of ", 0), 0u) << below;
+    EXPECT_EQ(fma_peak_check(115e9, FmaLimit{}), "");  // no limit known: nothing to check against
+}
+
+}  // namespace
+}  // namespace memwall
