@@ -88,7 +88,7 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
     for (const auto& c : cases) {
         std::vector<std::string> row{c.key.family + "/" + c.key.variant + "/" + c.key.backend,
                                      params_label(c.key.problem), params_label(c.key.config),
-                                     std::string(to_string(c.status))};
+                                     std::string(to_string(c.status)) + (c.host_busy() ? " (busy)" : "")};
         if (c.status == CaseStatus::ok && c.summary.n > 0) {
             row.push_back(format_duration(c.summary.median) + (emulated(c) ? " (emu)" : ""));
             row.push_back(format_duration(c.summary.iqr));
@@ -113,6 +113,12 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
     emulation_note(os, cases);
     if (std::any_of(cases.begin(), cases.end(), cut_short))
         os << "n! sampling stopped at its time limit (--timeout) before --min-samples: fewer samples than asked.\n";
+    // Each busy case with its message, which says how many samples were discarded and why.
+    for (const auto& c : cases)
+        if (c.host_busy())
+            os << "(busy) " << c.key.family << "/" << c.key.variant << "/" << c.key.backend << " "
+               << params_label(c.key.problem) << ": the host was too busy to time it, compare judges it UNSURE: "
+               << c.message << "\n";
 }
 
 void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
