@@ -14,8 +14,8 @@ namespace memwall {
 
 enum class CeilingIsa { generic, avx2, avx512 };
 std::string_view to_string(CeilingIsa isa);  // "generic", "avx2", "avx512"
-// "avx2" or "avx512" where the host runs it; empty: the widest this host runs. Throws
-// std::invalid_argument for another name or an ISA the host lacks.
+// "avx2" or "avx512" where the host runs it; empty: MEMWALL_ISA when set, else the widest this
+// host runs. Throws std::invalid_argument for another name or an ISA the host lacks.
 CeilingIsa ceiling_isa(std::string_view name);
 
 enum class BandwidthKernel { read, copy, axpb, nt_store };

@@ -61,6 +61,20 @@ struct FmaLimit {
 // Why either cannot be trusted, or empty.
 std::string fma_peak_check(double measured, const FmaLimit& limit);
 
+// Ceilings measured at a run's start and again at its end differ by more than this share of
+// the start's: the machine changed under the run (a neighbour's load, a clock, memory's state).
+constexpr double kMaxCeilingMove = 0.10;
+
+// Flags, in place, each ceiling of `start` whose namesake in `end` moved by more than
+// kMaxCeilingMove ("moved from 30.1 GB/s to 22.0 GB/s between the run's start and end"); ceilings
+// without a namesake are left alone. Returns the names flagged.
+std::vector<std::string> flag_moved_ceilings(std::vector<Ceiling>& start, const std::vector<Ceiling>& end);
+
+// Each ceiling of `have` that `again` measured higher takes the new figure, method and doubt:
+// a roof is a limit, so the higher of two honest measurements is the nearer to it. Returns the
+// names raised.
+std::vector<std::string> raise_ceilings(std::vector<Ceiling>& have, const std::vector<Ceiling>& again);
+
 // Two bandwidth ceilings in the wrong order: `inner` (the smaller level) is slower than `outer`.
 struct HierarchyViolation {
     std::string inner, outer;

@@ -354,6 +354,14 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
                          : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name));
         max_ws = std::max(256.0 * (1 << 20), 8 * llc * threads);
     }
+    if (!opt.levels.empty()) {
+        // Nothing beyond the outermost level asked for (none at all for the FMA peak alone).
+        double outermost = opt.min_working_set;
+        for (const Segment& seg : segments(mh, threads))
+            if (std::find(opt.levels.begin(), opt.levels.end(), seg.name) != opt.levels.end())
+                outermost = std::max(outermost, std::isinf(seg.hi) ? max_ws : seg.hi);
+        max_ws = std::min(max_ws, outermost);
+    }
     max_ws = std::max(max_ws, opt.min_working_set);
 
     // Elements per thread, in whole 64-byte lines, one per sweep point.
@@ -387,11 +395,22 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
         BandwidthKernel kernel;
         std::size_t n;
     };
+    auto wanted = [&](const std::string& level) {
+        return opt.levels.empty() || std::find(opt.levels.begin(), opt.levels.end(), level) != opt.levels.end();
+    };
+    // A working set in the segment of a level asked for (all of them when none is named).
+    auto asked = [&](double ws) {
+        for (const Segment& seg : segments(mh, threads))
+            if (ws > seg.lo && ws <= seg.hi && wanted(seg.name)) return true;
+        return opt.levels.empty();
+    };
     std::vector<Point> points;
-    for (BandwidthKernel k : all_bandwidth_kernels)
-        for (std::size_t n : sizes)
-            if (k != BandwidthKernel::nt_store || static_cast<double>(n * sizeof(float)) * threads > llc_total / 2)
-                points.push_back({k, n});
+    for (BandwidthKernel k : all_bandwidth_kernels) {
+        for (std::size_t n : sizes) {
+            const double ws = static_cast<double>(n * sizeof(float)) * threads;
+            if ((k != BandwidthKernel::nt_store || ws > llc_total / 2) && asked(ws)) points.push_back({k, n});
+        }
+    }
 
     const double steps = static_cast<double>(points.size()) + 1;
     auto measure_point = [&](std::size_t i) {
@@ -450,7 +469,9 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
     for (Ceiling& c : m.ceilings.items) c.method += " (" + std::string(to_string(isa)) + ")";
     flag_hierarchy_violations(m.ceilings.items);
     m.not_found = levels_not_found(curve, mh, threads);
-    m.ceilings.items.push_back(measure_fma_peak(threads, isa, 10 * opt.seconds_per_point, opt.retries, opt.note));
+    std::erase_if(m.not_found, [&](const std::string& line) { return !wanted(line.substr(0, line.find(':'))); });
+    if (wanted("fp32_fma"))
+        m.ceilings.items.push_back(measure_fma_peak(threads, isa, 10 * opt.seconds_per_point, opt.retries, opt.note));
     if (opt.progress) opt.progress(1.0);
     return m;
 }

@@ -73,6 +73,10 @@ struct CeilingOptions {
     double dram_budget_factor = 5;
     // The vector ISA of the kernels: "avx2" or "avx512"; empty: the widest the host runs.
     std::string isa;
+    // The ceilings to measure ("l2", "dram", "fp32_fma"): only the working sets of the levels
+    // named, and the FMA peak if named; empty: all. A level is measured again this way when a
+    // case ran above it.
+    std::vector<std::string> levels;
     // Times a measurement found unreliable (busy, or contradicting the hierarchy) is measured
     // again before it is kept flagged.
     int retries = 2;

@@ -90,7 +90,21 @@ TEST(CeilingIsa, NamesAndTheHostsWidest) {
     EXPECT_EQ(to_string(CeilingIsa::avx2), "avx2");
     EXPECT_THROW(ceiling_isa("sse2"), std::invalid_argument);
     const std::vector<CeilingIsa> runs = host_isas();
+    const char* was = std::getenv("MEMWALL_ISA");
+    const std::string saved = was ? was : "";
+    unsetenv("MEMWALL_ISA");
     EXPECT_EQ(ceiling_isa(""), runs.back());  // the widest: avx512 where it runs, else avx2
+    // The kernels' override lowers the ceilings' path with them.
+    if (runs.size() > 1) {
+        setenv("MEMWALL_ISA", "avx2", 1);
+        EXPECT_EQ(ceiling_isa(""), CeilingIsa::avx2);
+        EXPECT_EQ(ceiling_isa("avx2"), CeilingIsa::avx2);
+    }
+    if (was) {
+        setenv("MEMWALL_ISA", saved.c_str(), 1);
+    } else {
+        unsetenv("MEMWALL_ISA");
+    }
     EXPECT_EQ(fma_lanes(CeilingIsa::avx512), 16);
     EXPECT_EQ(fma_lanes(CeilingIsa::avx2), 8);
     EXPECT_EQ(fma_units(CeilingIsa::generic), 0);

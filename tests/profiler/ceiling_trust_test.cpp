@@ -152,5 +152,30 @@ TEST(FmaPeakCheck, APeakAboveTheLimitOrBelowHalfOfItIsNot) {
     EXPECT_EQ(fma_peak_check(115e9, FmaLimit{}), "");  // no limit known: nothing to check against
 }
 
+TEST(CeilingsMoved, ThoseThatMovedMoreThanATenthAreFlagged) {
+    std::vector<Ceiling> start{{"l1", CeilingKind::bandwidth, 100e9, "B/s", "", 48e3},
+                               {"dram", CeilingKind::bandwidth, 30.1e9, "B/s", "", 0},
+                               {"fp32_fma", CeilingKind::compute, 400e9, "FLOP/s", "", 0}};
+    const std::vector<Ceiling> end{{"l1", CeilingKind::bandwidth, 109e9, "B/s", "", 48e3},
+                                   {"dram", CeilingKind::bandwidth, 22e9, "B/s", "", 0}};
+    EXPECT_EQ(flag_moved_ceilings(start, end), std::vector<std::string>{"dram"});
+    EXPECT_TRUE(start[0].reliable());
+    EXPECT_EQ(start[1].unreliable, "moved from 30.1 GB/s to 22.0 GB/s between the run's start and end");
+    EXPECT_TRUE(start[2].reliable());  // not measured again: nothing to say
+}
+
+TEST(RaiseCeilings, TheHigherOfTwoMeasurementsIsKept) {
+    std::vector<Ceiling> have{{"l1", CeilingKind::bandwidth, 100e9, "B/s", "copy", 48e3},
+                              {"dram", CeilingKind::bandwidth, 30e9, "B/s", "read", 0}};
+    have[0].unreliable = "measured while the machine was busy";
+    const std::vector<Ceiling> again{{"l1", CeilingKind::bandwidth, 180e9, "B/s", "read-only reduction", 48e3},
+                                     {"dram", CeilingKind::bandwidth, 25e9, "B/s", "copy", 0}};
+    EXPECT_EQ(raise_ceilings(have, again), std::vector<std::string>{"l1"});
+    EXPECT_EQ(have[0].value, 180e9);
+    EXPECT_EQ(have[0].method, "read-only reduction");
+    EXPECT_TRUE(have[0].reliable());
+    EXPECT_EQ(have[1].value, 30e9);
+}
+
 }  // namespace
 }  // namespace memwall

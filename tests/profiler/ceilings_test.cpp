@@ -211,6 +211,24 @@ TEST(MeasureCpuCeilings, RejectsBadOptions) {
     EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
 }
 
+// A level measured again (a case ran above it) is measured alone: its segment's working sets,
+// nothing beyond them, no FMA peak.
+TEST(MeasureCpuCeilings, OnlyTheLevelsAskedFor) {
+    const MemoryHierarchy mh = detect_memory_hierarchy();
+    CeilingOptions o;
+    o.threads = mh.cpus;
+    o.levels = {mh.caches.front().name};
+    o.seconds_per_point = 0.002;
+    o.retries = 0;
+    const CeilingMeasurement m = measure_cpu_ceilings(mh, o);
+    const double l1_total = static_cast<double>(mh.per_thread_bytes(mh.caches.front().name)) * mh.cpus;
+    ASSERT_FALSE(m.bandwidth_curve.empty());
+    for (const auto& s : m.bandwidth_curve) EXPECT_LE(s.working_set_bytes, 0.75 * l1_total) << s.working_set_bytes;
+    for (const auto& c : m.ceilings.items) EXPECT_EQ(c.name, mh.caches.front().name);
+    EXPECT_EQ(m.ceilings.find("fp32_fma"), nullptr);
+    EXPECT_TRUE(m.not_found.empty());
+}
+
 // Plausibility, not speed: a short sweep that still reaches the DRAM segment.
 TEST(MeasureCpuCeilings, SmokeRunIsPlausible) {
     MemoryHierarchy mh = detect_memory_hierarchy();
