@@ -1,6 +1,7 @@
 #include "harness/sampler.hpp"
 
-#include <cstdio>
+#include <cmath>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -43,11 +44,10 @@ void SamplerSettings::validate() const {
 namespace {
 
 std::string busy_reason(int discarded, int taken, double waited, double timed) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf,
-                  "%d of %d samples discarded, their threads waited to run for %.0f%% of their time",
-                  discarded, taken, timed > 0 ? 100 * waited / timed : 0.0);
-    return buf;
+    const long percent = timed > 0 ? std::lround(100 * waited / timed) : 0;
+    return std::to_string(discarded) + " of " + std::to_string(taken) +
+           " samples discarded, their threads waited to run for " + std::to_string(percent) +
+           "% of their time (summed over the threads)";
 }
 
 }  // namespace
