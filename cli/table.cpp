@@ -77,6 +77,12 @@ void emulation_note(std::ostream& os, const std::vector<CaseRecord>& cases) {
               "ceilings.\n";
 }
 
+// The roof that bounds the point is flagged unreliable: its percentage is no claim about the case.
+bool doubtful_roof(const RooflinePoint& p, const Ceilings& roofs) {
+    const Ceiling* c = roofs.find(p.bound == "compute" ? "fp32_fma" : p.bound);
+    return c && !c->reliable();
+}
+
 bool cut_short(const CaseRecord& c) { return c.sampling_stop == sampling_stop::time_limit_before_min; }
 
 }  // namespace
@@ -85,15 +91,18 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
     Table t({"case", "problem", "config", "status", "median", "IQR", "n", "GFLOP/s", "GB/s", "FLOP/B", "bound",
              "% of roof", "traffic"},
             {false, false, false, false, true, true, true, true, true, true, false, true, false});
+    bool any_doubtful = false;
     for (const auto& c : cases) {
         std::vector<std::string> row{c.key.family + "/" + c.key.variant + "/" + c.key.backend,
                                      params_label(c.key.problem), params_label(c.key.config),
-                                     std::string(to_string(c.status))};
+                                     std::string(to_string(c.status)) + (c.host_busy() ? " (busy)" : "")};
         if (c.status == CaseStatus::ok && c.summary.n > 0) {
             row.push_back(format_duration(c.summary.median) + (emulated(c) ? " (emu)" : ""));
             row.push_back(format_duration(c.summary.iqr));
             row.push_back(std::to_string(c.summary.n) + (cut_short(c) ? "!" : ""));
-            const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));
+            const Ceilings roofs = ceilings.for_backend(c.key.backend);
+            const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, roofs);
+            any_doubtful = any_doubtful || (p.valid && doubtful_roof(p, roofs));
             row.push_back(p.flops > 0 ? format_fixed(p.flops_per_second / 1e9, 1) : "-");
             // Traffic and intensity at the level that bounds the case (the outermost level when
             // compute bounds it), so the row reads as one roofline point.
@@ -101,7 +110,7 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
                 row.push_back(gb_per_second(lv->bytes_per_second));
                 row.push_back(p.flops > 0 ? format_fixed(lv->intensity, 2) : "-");
                 row.push_back(p.valid ? p.bound : "-");
-                row.push_back(p.valid ? format_fixed(p.percent_of_bound, 1) : "-");
+                row.push_back(p.valid ? format_fixed(p.percent_of_bound, 1) + (doubtful_roof(p, roofs) ? "?" : "") : "-");
                 row.push_back(std::string(to_string(lv->source)) + ":" + lv->level);
             }
         } else {
@@ -113,6 +122,15 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
     emulation_note(os, cases);
     if (std::any_of(cases.begin(), cases.end(), cut_short))
         os << "n! sampling stopped at its time limit (--timeout) before --min-samples: fewer samples than asked.\n";
+    if (any_doubtful)
+        os << "% of roof? of a roof flagged unreliable (see the ceilings): a case above 100% proves the roof, not the "
+              "case, wrong.\n";
+    // Each busy case with its message, which says how many samples were discarded and why.
+    for (const auto& c : cases)
+        if (c.host_busy())
+            os << "(busy) " << c.key.family << "/" << c.key.variant << "/" << c.key.backend << " "
+               << params_label(c.key.problem) << ": the host was too busy to time it, compare judges it UNSURE: "
+               << c.message << "\n";
 }
 
 void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "harness/paired_sampler.hpp"
+#include "harness/run_delay.hpp"
 
 #include "profiler/perf_events.hpp"
 
@@ -96,7 +97,9 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
             rec.anchor_samples = std::move(both.a.seconds);
             s = std::move(both.b);
         } else {
-            s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler, sampling);
+            // Samples whose threads waited to run on a busy host are discarded (harness/run_delay).
+            static const RunDelaySource run_delay = process_run_delay();
+            s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler, sampling, run_delay);
         }
         // CPU counters over one more run, where the machine has a PMU (many VMs do not).
         static const bool pmu = probe_perf_events().available;
@@ -122,6 +125,10 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
         rec.summary = summarize(s.seconds);
         rec.samples.push_back(std::move(s.seconds));
         rec.message += "; sampling " + s.stop_reason;
+        if (!s.busy.empty())
+            rec.message += " (" + s.busy + ")";
+        else if (s.discarded > 0)
+            rec.message += "; " + std::to_string(s.discarded) + " samples discarded, their threads waited to run";
         rec.sampling_stop = s.stop_reason;
     } catch (const std::exception& e) {
         rec.status = CaseStatus::failed;

@@ -13,6 +13,8 @@
 #include "core/machine.hpp"
 #include "gpu/device_properties.hpp"
 #include "harness/device_description.hpp"
+#include "harness/roof_check.hpp"
+#include "profiler/ceiling_trust.hpp"
 #include "profiler/gpu_ceilings.hpp"
 
 namespace memwall {
@@ -85,8 +87,7 @@ ReuseChoice choose_ceilings_to_reuse(const Store& store, const std::string& host
     return {std::nullopt, other(store.latest_measured_ceilings_run(host, "cpu", false))};
 }
 
-CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress) {
-    CeilingOptions opt;
+CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress, CeilingOptions opt) {
     const bool line = progress && isatty(STDERR_FILENO);
     if (line) {
         opt.progress = [](double f) {
@@ -212,12 +213,15 @@ Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const Session
 RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>& backends,
                        const SessionOptions& options)
     : store_(&store), id_(id), mh_(detect_memory_hierarchy()),
-      family_ceilings_(options.ceilings != CeilingsMode::none && !options.given_ceilings) {
+      own_ceilings_(options.ceilings != CeilingsMode::none && !options.given_ceilings), progress_(options.progress) {
     if (store.run_properties(id).empty()) store.set_run_properties(id, describe_devices(backends, mh_));
     ceilings_ = store.ceilings(id);
     if (ceilings_.empty()) {
         // The host's roofs serve cpu and cuda-emu cases; a run of cuda cases alone needs none.
-        if (has_host_backend(backends) || options.given_ceilings) ceilings_ = ceilings_for_run(store, id, options, mh_);
+        if (has_host_backend(backends) || options.given_ceilings) {
+            ceilings_ = ceilings_for_run(store, id, options, mh_);
+            measured_here_ = own_ceilings_ && !ceilings_.empty() && ceilings_.reused_from_run == 0;
+        }
         if (options.ceilings != CeilingsMode::none && !options.given_ceilings) {
             const auto properties = store.run_properties(id);
             std::optional<gpu::MeasuredDeviceCeilings> measured;
@@ -247,7 +251,7 @@ RunSession RunSession::resume(Store& store, std::int64_t run_id, const std::vect
 
 RunnerResult RunSession::measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
                                  benchmark::BenchmarkReporter* display) {
-    if (family_ceilings_) {
+    if (own_ceilings_) {
         Ceilings all = with_family_ceilings(ceilings_, cases);
         if (all.items.size() != ceilings_.items.size() ||
             !std::equal(all.items.begin(), all.items.end(), ceilings_.items.begin(), [](const Ceiling& a, const Ceiling& b) {
@@ -257,9 +261,57 @@ RunnerResult RunSession::measure(const std::vector<PlannedCase>& cases, const Ru
             ceilings_ = std::move(all);
         }
     }
-    return run_cases(*store_, id_, cases, mh_, options, display);
+    RunnerResult r = run_cases(*store_, id_, cases, mh_, options, display);
+    if (own_ceilings_ && !r.interrupted) check_roofs();
+    return r;
 }
 
-void RunSession::finish(RunStatus status) { store_->finish_run(id_, status); }
+namespace {
+
+// The host's ceilings measure_cpu_ceilings measures: the cache levels, dram, fp32_fma.
+std::vector<std::string> host_roofs(const MemoryHierarchy& mh) {
+    std::vector<std::string> out;
+    for (const CacheLevel& c : mh.caches) out.push_back(c.name);
+    out.push_back("dram");
+    out.push_back("fp32_fma");
+    return out;
+}
+
+}  // namespace
+
+void RunSession::check_roofs() {
+    const std::vector<std::string> roofs = host_roofs(mh_);
+    const auto cases = store_->cases(id_, false);
+    std::vector<RoofExcess> excess = cases_above_roofs(cases, ceilings_, roofs);
+    if (excess.empty()) return;
+    for (const RoofExcess& e : excess)
+        std::fprintf(stderr, "memwall: %s ran at %.0f%% of the %s roof (bytes or FLOPs from %s): the roof is wrong\n",
+                     e.label.c_str(), e.percent, e.ceiling.c_str(), e.source.c_str());
+    CeilingOptions opt;
+    opt.levels = roofs_beaten(excess);
+    opt.seconds_per_point *= 5;  // longer than at the start: the roof is in doubt
+    std::string names;
+    for (const std::string& l : opt.levels) names += (names.empty() ? "" : ", ") + l;
+    std::fprintf(stderr, "memwall: measuring %s again\n", names.c_str());
+    const CeilingMeasurement again = measure_ceilings_now(mh_, progress_, opt);
+    if (!raise_ceilings(ceilings_.items, again.ceilings.items).empty()) ceilings_.reused_from_run = 0;
+    excess = cases_above_roofs(cases, ceilings_, roofs);
+    flag_beaten_roofs(ceilings_.items, excess);
+    for (const std::string& l : roofs_beaten(excess))
+        std::fprintf(stderr, "memwall: a case still ran above the %s roof measured again: flagged unreliable\n", l.c_str());
+    store_->save_ceilings(id_, ceilings_);
+}
+
+void RunSession::finish(RunStatus status) {
+    if (status == RunStatus::complete && measured_here_) {
+        std::fprintf(stderr, "memwall: measuring the ceilings again to see whether they moved during the run\n");
+        const CeilingMeasurement end = measure_ceilings_now(mh_, progress_);
+        const std::vector<std::string> moved = flag_moved_ceilings(ceilings_.items, end.ceilings.items);
+        for (const std::string& name : moved)
+            std::fprintf(stderr, "memwall: the %s ceiling moved during the run: flagged unreliable\n", name.c_str());
+        if (!moved.empty()) store_->save_ceilings(id_, ceilings_);
+    }
+    store_->finish_run(id_, status);
+}
 
 }  // namespace memwall

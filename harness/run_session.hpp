@@ -58,7 +58,8 @@ ReuseChoice choose_ceilings_to_reuse(const Store& store, const std::string& host
 // terminal, and a line on stderr for each measurement taken again (busy machine, hierarchy
 // violated); what stays doubtful is flagged in the ceilings. The levels not found are in the
 // measurement's not_found.
-CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress);
+// `options` chooses what and how long (its note and progress are set here).
+CeilingMeasurement measure_ceilings_now(const MemoryHierarchy& mh, bool progress, CeilingOptions options = {});
 
 // `have` with the ceilings of the cases' families that have their own (Family::ceilings) added,
 // each replacing one of the same name; each such family is asked once, with its problems in the
@@ -96,9 +97,13 @@ public:
 
     // Measures the cases the run lacks (run_cases) and commits each as it is measured; first, the
     // ceilings of the cases' families that have their own (Family::ceilings), unless the run's
-    // ceilings are none or given.
+    // ceilings are none or given. Then, unless they are none or given, the host's roofs that a
+    // case beat are measured again (harness/roof_check.hpp): the higher figure is kept, and a
+    // roof a case still beats is flagged, each with a line on stderr.
     RunnerResult measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
                          benchmark::BenchmarkReporter* display);
+    // Ends the run. A complete run that measured its ceilings at its start measures them again
+    // and flags those that moved by more than kMaxCeilingMove, with a line on stderr for each.
     void finish(RunStatus status);
 
 private:
@@ -107,7 +112,12 @@ private:
     std::int64_t id_;
     MemoryHierarchy mh_;
     Ceilings ceilings_;
-    bool family_ceilings_ = true;
+    // The ceilings are this run's to complete and check: neither none nor given.
+    bool own_ceilings_ = true;
+    // The host's ceilings were measured at this run's start (not reused, given or resumed).
+    bool measured_here_ = false;
+    bool progress_ = true;
+    void check_roofs();
 };
 
 }  // namespace memwall

@@ -65,6 +65,11 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<Plan
                 p.record.message = rec.message;
             } else if (!rec.samples.empty()) {
                 p.record.samples.push_back(std::move(rec.samples.front()));
+                // One repetition timed on a busy host makes the pooled times doubtful too.
+                if (rec.host_busy() && !p.record.host_busy()) {
+                    p.record.sampling_stop = rec.sampling_stop;
+                    p.record.message += "; repetition " + std::to_string(p.reps_done + 1) + ": " + rec.message;
+                }
             }
             ++p.reps_done;
             const CaseRecord& r = p.record;

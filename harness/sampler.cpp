@@ -1,5 +1,8 @@
 #include "harness/sampler.hpp"
 
+#include <cmath>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
@@ -38,18 +41,39 @@ void SamplerSettings::validate() const {
     if (!(timeout > 0)) throw UsageError("--timeout must be > 0");
 }
 
+namespace {
+
+std::string busy_reason(int discarded, int taken, double waited, double timed) {
+    const long percent = timed > 0 ? std::lround(100 * waited / timed) : 0;
+    return std::to_string(discarded) + " of " + std::to_string(taken) +
+           " samples discarded, their threads waited to run for " + std::to_string(percent) +
+           "% of their time (summed over the threads)";
+}
+
+}  // namespace
+
 Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s,
-                      const std::function<void()>& sampling) {
+                      const std::function<void()>& sampling, const RunDelaySource& run_delay) {
     for (int i = 0; i < s.warmup_runs; ++i) once();
     if (sampling) sampling();
     Sampling out;
-    double total = 0;
+    std::vector<double> discarded;
+    double total = 0, waited = 0, discarded_time = 0;
     for (;;) {
+        const double d0 = run_delay ? run_delay() : 0;
         const double t = once();
-        out.seconds.push_back(t);
+        const double wait = run_delay ? run_delay() - d0 : 0;
         total += t;
+        if (wait > kMaxRunDelayShare * t) {
+            discarded.push_back(t);
+            waited += wait;
+            discarded_time += t;
+        } else {
+            out.seconds.push_back(t);
+        }
         const auto n = static_cast<int>(out.seconds.size());
-        if (n >= s.max_samples) {
+        const auto taken = n + static_cast<int>(discarded.size());
+        if (taken >= s.max_samples) {
             out.stop_reason = sampling_stop::max_samples;
             break;
         }
@@ -66,6 +90,14 @@ Sampling take_samples(const std::function<double()>& once, const SamplerSettings
             out.stop_reason = n < s.min_samples ? sampling_stop::time_limit_before_min : sampling_stop::time_limit;
             break;
         }
+    }
+    out.discarded = static_cast<int>(discarded.size());
+    if (static_cast<int>(out.seconds.size()) < s.min_samples && out.discarded > 0) {
+        out.stop_reason = sampling_stop::host_busy;
+        out.busy = busy_reason(out.discarded, out.discarded + static_cast<int>(out.seconds.size()), waited,
+                               discarded_time);
+        // Nothing kept: the discarded times, flagged, are all there is to show.
+        if (out.seconds.empty()) out.seconds = std::move(discarded);
     }
     return out;
 }

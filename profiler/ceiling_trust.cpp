@@ -69,6 +69,68 @@ std::string busy_reason(std::span<const TrialRound> rounds) {
     return {};
 }
 
+std::string FmaLimit::describe() const {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%d FMA units x %d lanes x 2 FLOP x %.2f GHz (measured) x %d threads", units, lanes,
+                  clock_hz / 1e9, threads);
+    return buf;
+}
+
+std::string fma_peak_check(double measured, const FmaLimit& limit) {
+    const double most = limit.flops_per_second();
+    if (!(most > 0)) return {};
+    const double share = measured / most;
+    if (share > 1.1) return "above the cores' limit (" + percent(share) + " of " + limit.describe() + ")";
+    if (share < 0.5)
+        return "below half the cores' limit (" + percent(share) + " of " + limit.describe() +
+               "): the FMA units were not kept busy";
+    return {};
+}
+
+namespace {
+
+// "30.1 GB/s", "454.3 GFLOP/s"
+std::string figure(const Ceiling& c, double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.1f %s", v / 1e9, c.kind == CeilingKind::compute ? "GFLOP/s" : "GB/s");
+    return buf;
+}
+
+Ceiling* named(std::vector<Ceiling>& set, const std::string& name) {
+    for (Ceiling& c : set)
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+}  // namespace
+
+std::vector<std::string> flag_moved_ceilings(std::vector<Ceiling>& start, const std::vector<Ceiling>& end) {
+    std::vector<std::string> out;
+    for (Ceiling& c : start) {
+        const auto it = std::find_if(end.begin(), end.end(), [&](const Ceiling& e) { return e.name == c.name; });
+        if (it == end.end() || !(c.value > 0)) continue;
+        if (std::abs(it->value - c.value) <= kMaxCeilingMove * c.value) continue;
+        const std::string figure_end = figure(c, it->value);
+        c.unreliable += (c.unreliable.empty() ? "" : "; ") + std::string("moved from ") + figure(c, c.value) +
+                        " to " + figure_end + " between the run's start and end";
+        out.push_back(c.name);
+    }
+    return out;
+}
+
+std::vector<std::string> raise_ceilings(std::vector<Ceiling>& have, const std::vector<Ceiling>& again) {
+    std::vector<std::string> out;
+    for (const Ceiling& a : again) {
+        Ceiling* c = named(have, a.name);
+        if (!c || !(a.value > c->value)) continue;
+        c->value = a.value;
+        c->method = a.method;
+        c->unreliable = a.unreliable;
+        out.push_back(a.name);
+    }
+    return out;
+}
+
 std::vector<HierarchyViolation> flag_hierarchy_violations(std::vector<Ceiling>& ceilings) {
     std::vector<Ceiling*> levels;
     for (Ceiling& c : ceilings)

@@ -44,6 +44,37 @@ constexpr double kMaxSpread = 2.0;
 // the best and the median.
 std::string busy_reason(std::span<const TrialRound> rounds);
 
+// What the cores can do at most: FMA units x FP32 lanes x 2 FLOPs x the measured clock x the
+// threads (one per core).
+struct FmaLimit {
+    int units = 0, lanes = 0;
+    double clock_hz = 0;
+    int threads = 1;
+    double flops_per_second() const { return 2.0 * units * lanes * clock_hz * threads; }
+    // "2 FMA units x 16 lanes x 2 FLOP x 2.60 GHz (measured) x 2 threads"
+    std::string describe() const;
+};
+
+// A measured FMA peak above the limit (by more than 10%: the clock is measured beside it, not
+// during) means the limit's clock or unit count is wrong, or the measurement is; one below half
+// of it did not keep the units busy (a busy host, a core's SMT sibling, a throttled clock).
+// Why either cannot be trusted, or empty.
+std::string fma_peak_check(double measured, const FmaLimit& limit);
+
+// Ceilings measured at a run's start and again at its end differ by more than this share of
+// the start's: the machine changed under the run (a neighbour's load, a clock, memory's state).
+constexpr double kMaxCeilingMove = 0.10;
+
+// Flags, in place, each ceiling of `start` whose namesake in `end` moved by more than
+// kMaxCeilingMove ("moved from 30.1 GB/s to 22.0 GB/s between the run's start and end"); ceilings
+// without a namesake are left alone. Returns the names flagged.
+std::vector<std::string> flag_moved_ceilings(std::vector<Ceiling>& start, const std::vector<Ceiling>& end);
+
+// Each ceiling of `have` that `again` measured higher takes the new figure, method and doubt:
+// a roof is a limit, so the higher of two honest measurements is the nearer to it. Returns the
+// names raised.
+std::vector<std::string> raise_ceilings(std::vector<Ceiling>& have, const std::vector<Ceiling>& again);
+
 // Two bandwidth ceilings in the wrong order: `inner` (the smaller level) is slower than `outer`.
 struct HierarchyViolation {
     std::string inner, outer;

@@ -83,15 +83,15 @@ std::vector<double> median3(const std::vector<double>& r) {
     return out;
 }
 
-// The best smoothed rate over working sets in (lo, hi] of a curve sorted by working set,
-// with the method text saying so.
-std::optional<Ceiling> plateau(const std::vector<BandwidthSample>& curve, double lo, double hi,
+// The best smoothed rate of kernel `k` over working sets in (lo, hi] of a curve sorted by
+// working set, with the method text saying so.
+std::optional<Ceiling> plateau(const std::vector<BandwidthSample>& curve, BandwidthKernel k, double lo, double hi,
                                std::string name, double capacity, int threads) {
     std::vector<double> rates, sizes;
     std::string busy;  // the first doubtful sample's reason
     int doubtful = 0;
     for (const auto& s : curve) {
-        if (s.working_set_bytes <= lo || s.working_set_bytes > hi) continue;
+        if (s.kernel != k || s.working_set_bytes <= lo || s.working_set_bytes > hi) continue;
         rates.push_back(s.bytes_per_second);
         sizes.push_back(s.working_set_bytes);
         if (s.unreliable.empty()) continue;
@@ -102,9 +102,8 @@ std::optional<Ceiling> plateau(const std::vector<BandwidthSample>& curve, double
     const auto smooth = median3(rates);
     const double best = *std::max_element(smooth.begin(), smooth.end());
     if (best <= 0) return std::nullopt;
-    std::string method = "ERT a=a*b+c, best over working sets " + format_bytes(sizes.front()) +
-                         "-" + format_bytes(sizes.back()) + ", " + std::to_string(threads) +
-                         " threads";
+    std::string method = std::string(describe(k)) + ", best over working sets " + format_bytes(sizes.front()) +
+                         "-" + format_bytes(sizes.back()) + ", " + std::to_string(threads) + " threads";
     Ceiling c{std::move(name), CeilingKind::bandwidth, best, "B/s", std::move(method), capacity};
     if (doubtful > 0)
         c.unreliable = busy + " (" + std::to_string(doubtful) + " of " + std::to_string(rates.size()) + " working sets)";
@@ -197,52 +196,46 @@ struct FreeDeleter {
     void operator()(float* p) const { std::free(p); }
 };
 
-// The ERT bandwidth kernel: one read and one write of 4 bytes per element.
-[[gnu::noinline]] void axpb_pass(float* __restrict a, std::size_t n, float b, float c) {
-    a = static_cast<float*>(__builtin_assume_aligned(a, 64));
-    for (std::size_t i = 0; i < n; ++i) a[i] = a[i] * b + c;
-}
-
-// Vector width and accumulator count that cover FMA latency x throughput with registers to
-// spare (AVX-512 and AArch64 have 32 vector registers, AVX2 16).
-#if defined(__AVX512F__)
-constexpr int kVecBytes = 64, kAccumulators = 16;
-#elif defined(__AVX__)
-constexpr int kVecBytes = 32, kAccumulators = 12;
-#elif defined(__aarch64__)
-constexpr int kVecBytes = 16, kAccumulators = 16;
-#else
-constexpr int kVecBytes = 16, kAccumulators = 8;
-#endif
-using VecF = float __attribute__((vector_size(kVecBytes)));
-constexpr int kLanes = kVecBytes / static_cast<int>(sizeof(float));
-constexpr double kFlopsPerIter = 2.0 * kAccumulators * kLanes;
-
-// Needs -ffp-contract=fast (set for this file), which ISO C++ mode turns off.
-[[gnu::noinline]] float fma_chain(long iters, float b, float c) {
-    VecF acc[kAccumulators];
-    for (int j = 0; j < kAccumulators; ++j)
-        acc[j] = VecF{} + (1.0f + 0.01f * static_cast<float>(j));
-    const VecF vb = VecF{} + b, vc = VecF{} + c;
-    for (long i = 0; i < iters; ++i) {
-#pragma GCC unroll 32
-        for (int j = 0; j < kAccumulators; ++j) acc[j] = acc[j] * vb + vc;
+// The cores' clock, Hz: on every thread at once, the best rate of dependent one-cycle additions
+// over chunks of about 65 us (at 4 GHz), averaged over the threads. Chunks that short mostly run
+// between a busy machine's preemptions, so the best of them is the clock even there; it is the
+// clock the FMA peak ran at when measured beside it.
+double measure_clock(int threads, double budget) {
+    constexpr long kIters = 4096;
+    std::vector<double> best(threads, 0.0);
+#pragma omp parallel num_threads(threads)
+    {
+        const int t = omp_get_thread_num();
+        const auto end = Clock::now() + std::chrono::duration<double>(budget);
+        do {
+            const auto t0 = Clock::now();
+            long x = dependent_adds(kIters);
+            const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+            asm volatile("" : : "r"(x));
+            if (s > 0) best[t] = std::max(best[t], static_cast<double>(kIters * kClockChainLength) / s);
+        } while (Clock::now() < end);
     }
-    VecF sum = {};
-    for (int j = 0; j < kAccumulators; ++j) sum += acc[j];
-    float r = 0;
-    for (int l = 0; l < kLanes; ++l) r += sum[l];
-    return r;
+    double sum = 0;
+    for (double b : best) sum += b;
+    return sum / threads;
 }
 
-// The FMA peak, measured again up to `retries` times while it cannot be trusted.
-Ceiling measure_fma_peak(int threads, double budget, int retries, const std::function<void(const std::string&)>& note) {
+std::string fixed(double v, int decimals) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// The FMA peak, measured again up to `retries` times while it cannot be trusted, then checked
+// against the ISA's limit at the measured clock (fma_peak_check).
+Ceiling measure_fma_peak(int threads, CeilingIsa isa, double budget, int retries,
+                         const std::function<void(const std::string&)>& note) {
     constexpr long kItersPerRep = 1024;
     // a = a*0.5 + 0.5 converges to 1: no overflow, no denormals, and the compiler cannot know.
     volatile float b = 0.5f, c = 0.5f;
     auto measure = [&] {
-        return best_rate(threads, budget, kFlopsPerIter * kItersPerRep * threads, [&](int, long reps) {
-            float r = fma_chain(reps * kItersPerRep, b, c);
+        return best_rate(threads, budget, fma_flops_per_iteration(isa) * kItersPerRep * threads, [&](int, long reps) {
+            float r = fma_chains(isa, reps * kItersPerRep, b, c);
             asm volatile("" : : "x"(r));  // keeps the chains live
         });
     };
@@ -254,9 +247,14 @@ Ceiling measure_fma_peak(int threads, double budget, int retries, const std::fun
         Timed again = measure();
         if (better(again.unreliable, again.rate, best.unreliable, best.rate)) best = std::move(again);
     }
-    std::string method = "ERT-style FP32 FMA chains, " + std::to_string(kAccumulators) + " x " +
-                         std::to_string(kVecBytes * 8) + "-bit accumulators, " +
+    std::string method = "FP32 FMA chains (" + std::string(to_string(isa)) + "), " + fma_chains_shape(isa) + ", " +
                          std::to_string(threads) + " threads, best of timed rounds";
+    if (const int units = fma_units(isa); units > 0) {
+        const FmaLimit limit{units, fma_lanes(isa), measure_clock(threads, budget / 2), threads};
+        method += "; " + fixed(100 * best.rate / limit.flops_per_second(), 0) + "% of " + limit.describe();
+        if (const std::string doubt = fma_peak_check(best.rate, limit); !doubt.empty())
+            best.unreliable += (best.unreliable.empty() ? "" : "; ") + doubt;
+    }
     return {"fp32_fma", CeilingKind::compute, best.rate, "FLOP/s", std::move(method), 0, std::move(best.unreliable)};
 }
 
@@ -307,8 +305,19 @@ std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curv
     threads = std::max(threads, 1);
     const auto curve = sorted_by_size(curve_in);
     std::vector<Ceiling> out;
-    for (const Segment& s : segments(mh, threads))
-        if (auto c = plateau(curve, s.lo, s.hi, s.name, s.capacity, threads)) out.push_back(std::move(*c));
+    for (const Segment& s : segments(mh, threads)) {
+        std::optional<Ceiling> best;
+        int kernels = 0;
+        for (BandwidthKernel k : all_bandwidth_kernels) {
+            auto c = plateau(curve, k, s.lo, s.hi, s.name, s.capacity, threads);
+            if (!c) continue;
+            ++kernels;
+            if (!best || c->value > best->value) best = std::move(c);
+        }
+        if (!best) continue;
+        if (kernels > 1) best->method += ", the best of " + std::to_string(kernels) + " kernels";
+        out.push_back(std::move(*best));
+    }
     return out;
 }
 
@@ -328,10 +337,11 @@ std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& cu
 
 CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const CeilingOptions& opt) {
     if (opt.threads < 0 || !(opt.min_working_set > 0) || !(opt.growth > 1) ||
-        !(opt.seconds_per_point > 0) || opt.max_working_set < 0 || opt.retries < 0)
+        !(opt.seconds_per_point > 0) || opt.max_working_set < 0 || opt.retries < 0 || !(opt.dram_budget_factor >= 1))
         throw std::invalid_argument(
             "ceiling options: need threads >= 0, min_working_set > 0, "
-            "growth > 1, seconds_per_point > 0, retries >= 0");
+            "growth > 1, seconds_per_point > 0, retries >= 0, dram_budget_factor >= 1");
+    const CeilingIsa isa = ceiling_isa(opt.isa);
     const int threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
     if (int team = team_size(threads); team != threads)
         throw std::runtime_error("ceilings: OpenMP gave " + std::to_string(team) + " threads of " +
@@ -343,6 +353,14 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
                          ? 0.0
                          : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name));
         max_ws = std::max(256.0 * (1 << 20), 8 * llc * threads);
+    }
+    if (!opt.levels.empty()) {
+        // Nothing beyond the outermost level asked for (none at all for the FMA peak alone).
+        double outermost = opt.min_working_set;
+        for (const Segment& seg : segments(mh, threads))
+            if (std::find(opt.levels.begin(), opt.levels.end(), seg.name) != opt.levels.end())
+                outermost = std::max(outermost, std::isinf(seg.hi) ? max_ws : seg.hi);
+        max_ws = std::min(max_ws, outermost);
     }
     max_ws = std::max(max_ws, opt.min_working_set);
 
@@ -369,24 +387,49 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
         std::fill(mine, mine + slice, 1.0f);
     }
 
-    const double steps = static_cast<double>(sizes.size()) + 1;
-    volatile float b = 0.5f, c = 0.5f;  // a = a*0.5 + 0.5 stays at 1
+    // Every kernel at every working set, but nontemporal stores only from the last cache level's
+    // segment outwards: they bypass the caches, so inside them they only lose.
+    const double llc_total = mh.caches.empty() ? 0.0 : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * threads;
+    const double dram_from = 4 * llc_total;
+    struct Point {
+        BandwidthKernel kernel;
+        std::size_t n;
+    };
+    auto wanted = [&](const std::string& level) {
+        return opt.levels.empty() || std::find(opt.levels.begin(), opt.levels.end(), level) != opt.levels.end();
+    };
+    // A working set in the segment of a level asked for (all of them when none is named).
+    auto asked = [&](double ws) {
+        for (const Segment& seg : segments(mh, threads))
+            if (ws > seg.lo && ws <= seg.hi && wanted(seg.name)) return true;
+        return opt.levels.empty();
+    };
+    std::vector<Point> points;
+    for (BandwidthKernel k : all_bandwidth_kernels) {
+        for (std::size_t n : sizes) {
+            const double ws = static_cast<double>(n * sizeof(float)) * threads;
+            if ((k != BandwidthKernel::nt_store || ws > llc_total / 2) && asked(ws)) points.push_back({k, n});
+        }
+    }
+
+    const double steps = static_cast<double>(points.size()) + 1;
     auto measure_point = [&](std::size_t i) {
-        const std::size_t n = sizes[i];
-        double bytes_per_pass = 2.0 * sizeof(float) * static_cast<double>(n) * threads;
-        Timed t = best_rate(threads, opt.seconds_per_point, bytes_per_pass, [&](int thread, long reps) {
+        const auto [kernel, n] = points[i];
+        const double ws = static_cast<double>(n * sizeof(float)) * threads;
+        const double budget = opt.seconds_per_point * (ws >= dram_from ? opt.dram_budget_factor : 1.0);
+        Timed t = best_rate(threads, budget, bytes_per_pass(kernel, n) * threads, [&](int thread, long reps) {
             float* mine = buf.get() + static_cast<std::size_t>(thread) * slice;
             for (long r = 0; r < reps; ++r) {
-                axpb_pass(mine, n, b, c);
+                float x = bandwidth_pass(kernel, isa, mine, n);
                 // The results are never read: tell the compiler memory is observed.
-                asm volatile("" : : "r"(mine) : "memory");
+                asm volatile("" : : "r"(mine), "x"(x) : "memory");
             }
         });
-        return BandwidthSample{static_cast<double>(n * sizeof(float)) * threads, t.rate, std::move(t.unreliable)};
+        return BandwidthSample{ws, t.rate, std::move(t.unreliable), kernel};
     };
     CeilingMeasurement m;
     auto& curve = m.bandwidth_curve;
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
+    for (std::size_t i = 0; i < points.size(); ++i) {
         curve.push_back(measure_point(i));
         if (opt.progress) opt.progress(static_cast<double>(i + 1) / steps);
     }
@@ -423,9 +466,12 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
     buf.reset();
 
     m.ceilings.items = bandwidth_plateaus(curve, mh, threads);
+    for (Ceiling& c : m.ceilings.items) c.method += " (" + std::string(to_string(isa)) + ")";
     flag_hierarchy_violations(m.ceilings.items);
     m.not_found = levels_not_found(curve, mh, threads);
-    m.ceilings.items.push_back(measure_fma_peak(threads, 10 * opt.seconds_per_point, opt.retries, opt.note));
+    std::erase_if(m.not_found, [&](const std::string& line) { return !wanted(line.substr(0, line.find(':'))); });
+    if (wanted("fp32_fma"))
+        m.ceilings.items.push_back(measure_fma_peak(threads, isa, 10 * opt.seconds_per_point, opt.retries, opt.note));
     if (opt.progress) opt.progress(1.0);
     return m;
 }

@@ -217,6 +217,13 @@ CaseComparison compare_case(const CaseRecord& b, const CaseRecord& c, const Load
         } else {
             out = compare_timings(b.samples, c.samples, opt, seed, paired);
         }
+        // Times of a busy host measured the other processes as much as the case: no verdict
+        // beyond UNSURE rests on them.
+        if (b.host_busy() || c.host_busy()) {
+            out.verdict = Verdict::unsure;
+            out.reason = std::string(b.host_busy() ? "base" : "candidate") +
+                         " measured while the host was busy (too few samples whose threads could run)";
+        }
     } else {
         out.base = {b.status, "", b.summary.median, b.summary.n, b.samples.size(), 0};
         out.candidate = {c.status, "", c.summary.median, c.summary.n, c.samples.size(), 0};

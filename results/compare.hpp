@@ -13,7 +13,8 @@
 //   SLOWER / FASTER  the whole interval lies beyond the threshold band [1/(1+t), 1+t] and p < alpha;
 //   SAME             the whole interval lies inside the band (a significant shift smaller than
 //                    the threshold, e.g. drift between runs, is SAME);
-//   UNSURE           too few samples, or the interval reaches into the band edge, or p >= alpha;
+//   UNSURE           too few samples, or the interval reaches into the band edge, or p >= alpha,
+//                    or either side sampled on a busy host (CaseRecord::host_busy);
 //   FAILED           the case passed in the base run but not in the candidate (a regression).
 // The interval's confidence is 1 - alpha.
 #pragma once

@@ -74,6 +74,10 @@ inline constexpr const char* max_samples = "max samples";
 inline constexpr const char* time_limit = "time limit";
 // The time limit came before --min-samples: fewer samples than asked, marked in tables.
 inline constexpr const char* time_limit_before_min = "time limit before min samples";
+// Sampling ended with fewer than --min-samples whose threads ran when they could (the rest
+// waited on a busy host, and were discarded): the times are doubtful, marked in tables and
+// never judged SLOWER or FASTER by compare.
+inline constexpr const char* host_busy = "host busy";
 }  // namespace sampling_stop
 
 // A case's identity inside a run.
@@ -100,6 +104,9 @@ struct CaseRecord {
     // Timed beside an anchor (MeasureOptions::anchor): its samples, anchor_samples[i] taken back
     // to back with samples[0][i]. Not stored with the case.
     std::vector<double> anchor_samples;
+
+    // Sampled while the host was too busy to trust its times (sampling_stop::host_busy).
+    bool host_busy() const { return sampling_stop == sampling_stop::host_busy; }
 };
 
 class Store {

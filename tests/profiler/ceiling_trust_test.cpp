@@ -130,3 +130,52 @@ TEST(Hierarchy, ABusyReasonIsKeptBesideTheViolation) {
 
 }  // namespace
 }  // namespace memwall
+
+namespace memwall {
+namespace {
+
+// Sapphire Rapids at 2.6 GHz, two cores: 2 x 16 x 2 x 2.6e9 x 2 = 332.8 GFLOP/s.
+constexpr FmaLimit kSpr{2, 16, 2.6e9, 2};
+
+TEST(FmaPeakCheck, APeakWithinTheCoresLimitIsTrusted) {
+    EXPECT_DOUBLE_EQ(kSpr.flops_per_second(), 332.8e9);
+    EXPECT_EQ(kSpr.describe(), "2 FMA units x 16 lanes x 2 FLOP x 2.60 GHz (measured) x 2 threads");
+    EXPECT_EQ(fma_peak_check(320e9, kSpr), "");
+    EXPECT_EQ(fma_peak_check(0.51 * 332.8e9, kSpr), "");
+}
+
+TEST(FmaPeakCheck, APeakAboveTheLimitOrBelowHalfOfItIsNot) {
+    const std::string above = fma_peak_check(400e9, kSpr);
+    EXPECT_EQ(above.rfind("above the cores' limit (120% of 2 FMA units", 0), 0u) << above;
+    const std::string below = fma_peak_check(115e9, kSpr);  // the AVX-512 peak of one FMA unit, half the clock
+    EXPECT_EQ(below.rfind("below half the cores' limit (35% of ", 0), 0u) << below;
+    EXPECT_EQ(fma_peak_check(115e9, FmaLimit{}), "");  // no limit known: nothing to check against
+}
+
+TEST(CeilingsMoved, ThoseThatMovedMoreThanATenthAreFlagged) {
+    std::vector<Ceiling> start{{"l1", CeilingKind::bandwidth, 100e9, "B/s", "", 48e3},
+                               {"dram", CeilingKind::bandwidth, 30.1e9, "B/s", "", 0},
+                               {"fp32_fma", CeilingKind::compute, 400e9, "FLOP/s", "", 0}};
+    const std::vector<Ceiling> end{{"l1", CeilingKind::bandwidth, 109e9, "B/s", "", 48e3},
+                                   {"dram", CeilingKind::bandwidth, 22e9, "B/s", "", 0}};
+    EXPECT_EQ(flag_moved_ceilings(start, end), std::vector<std::string>{"dram"});
+    EXPECT_TRUE(start[0].reliable());
+    EXPECT_EQ(start[1].unreliable, "moved from 30.1 GB/s to 22.0 GB/s between the run's start and end");
+    EXPECT_TRUE(start[2].reliable());  // not measured again: nothing to say
+}
+
+TEST(RaiseCeilings, TheHigherOfTwoMeasurementsIsKept) {
+    std::vector<Ceiling> have{{"l1", CeilingKind::bandwidth, 100e9, "B/s", "copy", 48e3},
+                              {"dram", CeilingKind::bandwidth, 30e9, "B/s", "read", 0}};
+    have[0].unreliable = "measured while the machine was busy";
+    const std::vector<Ceiling> again{{"l1", CeilingKind::bandwidth, 180e9, "B/s", "read-only reduction", 48e3},
+                                     {"dram", CeilingKind::bandwidth, 25e9, "B/s", "copy", 0}};
+    EXPECT_EQ(raise_ceilings(have, again), std::vector<std::string>{"l1"});
+    EXPECT_EQ(have[0].value, 180e9);
+    EXPECT_EQ(have[0].method, "read-only reduction");
+    EXPECT_TRUE(have[0].reliable());
+    EXPECT_EQ(have[1].value, 30e9);
+}
+
+}  // namespace
+}  // namespace memwall

@@ -163,6 +163,36 @@ TEST(BandwidthPlateaus, ALevelWithWorkingSetsMeasuredWhileBusyIsFlagged) {
     EXPECT_EQ(c[1].method, bandwidth_plateaus(step_curve(512 * MiB), two_cores(), 2)[1].method);
 }
 
+TEST(BandwidthPlateaus, EachLevelTakesTheBestKernelAndNamesIt) {
+    // The reduction leads in the caches, nontemporal stores in DRAM, a=a*b+c nowhere.
+    std::vector<BandwidthSample> curve;
+    for (const BandwidthSample& s : step_curve(512 * MiB)) {
+        const double ws = s.working_set_bytes, rate = s.bytes_per_second;
+        curve.push_back({ws, rate, "", BandwidthKernel::axpb});
+        curve.push_back({ws, ws <= 32 * MiB ? 1.5 * rate : 0.8 * rate, "", BandwidthKernel::read});
+        if (ws > 16 * MiB) curve.push_back({ws, ws > 32 * MiB ? 1.2 * rate : 0.5 * rate, "", BandwidthKernel::nt_store});
+    }
+    const auto c = bandwidth_plateaus(curve, two_cores(), 2);
+    ASSERT_EQ(c.size(), 4u);
+    EXPECT_DOUBLE_EQ(c[0].value, 600e9);
+    EXPECT_EQ(c[0].method.rfind("read-only reduction, ", 0), 0u) << c[0].method;
+    EXPECT_NE(c[0].method.find("the best of 2 kernels"), std::string::npos) << c[0].method;
+    EXPECT_DOUBLE_EQ(c[2].value, 150e9);
+    EXPECT_NE(c[2].method.find("the best of 3 kernels"), std::string::npos) << c[2].method;
+    EXPECT_DOUBLE_EQ(c[3].value, 36e9);
+    EXPECT_EQ(c[3].method.rfind("nontemporal stores, ", 0), 0u) << c[3].method;
+}
+
+TEST(BandwidthPlateaus, ABusyKernelThatIsNotTheBestLeavesTheLevelTrusted) {
+    std::vector<BandwidthSample> curve;
+    for (const BandwidthSample& s : step_curve(512 * MiB)) {
+        curve.push_back({s.working_set_bytes, s.bytes_per_second, "", BandwidthKernel::read});
+        curve.push_back({s.working_set_bytes, 0.5 * s.bytes_per_second, "measured while the machine was busy",
+                         BandwidthKernel::copy});
+    }
+    for (const Ceiling& c : bandwidth_plateaus(curve, two_cores(), 2)) EXPECT_TRUE(c.reliable()) << c.name;
+}
+
 TEST(MeasureCpuCeilings, RejectsBadOptions) {
     CeilingOptions o;
     o.growth = 1;
@@ -173,6 +203,30 @@ TEST(MeasureCpuCeilings, RejectsBadOptions) {
     o = {};
     o.retries = -1;
     EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
+    o = {};
+    o.dram_budget_factor = 0.5;
+    EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
+    o = {};
+    o.isa = "sse2";
+    EXPECT_THROW(measure_cpu_ceilings(two_cores(), o), std::invalid_argument);
+}
+
+// A level measured again (a case ran above it) is measured alone: its segment's working sets,
+// nothing beyond them, no FMA peak.
+TEST(MeasureCpuCeilings, OnlyTheLevelsAskedFor) {
+    const MemoryHierarchy mh = detect_memory_hierarchy();
+    CeilingOptions o;
+    o.threads = mh.cpus;
+    o.levels = {mh.caches.front().name};
+    o.seconds_per_point = 0.002;
+    o.retries = 0;
+    const CeilingMeasurement m = measure_cpu_ceilings(mh, o);
+    const double l1_total = static_cast<double>(mh.per_thread_bytes(mh.caches.front().name)) * mh.cpus;
+    ASSERT_FALSE(m.bandwidth_curve.empty());
+    for (const auto& s : m.bandwidth_curve) EXPECT_LE(s.working_set_bytes, 0.75 * l1_total) << s.working_set_bytes;
+    for (const auto& c : m.ceilings.items) EXPECT_EQ(c.name, mh.caches.front().name);
+    EXPECT_EQ(m.ceilings.find("fp32_fma"), nullptr);
+    EXPECT_TRUE(m.not_found.empty());
 }
 
 // Plausibility, not speed: a short sweep that still reaches the DRAM segment.
@@ -187,20 +241,31 @@ TEST(MeasureCpuCeilings, SmokeRunIsPlausible) {
     o.growth = 4;
     o.min_working_set = o.max_working_set / (1 << 14);
     o.seconds_per_point = 0.01;
+    o.dram_budget_factor = 1;
     std::vector<double> progress;
     o.progress = [&](double p) { progress.push_back(p); };
 
     CeilingMeasurement m = measure_cpu_ceilings(mh, o);
 
-    ASSERT_EQ(m.bandwidth_curve.size(), 8u);
-    for (std::size_t i = 0; i < m.bandwidth_curve.size(); ++i) {
-        EXPECT_GT(m.bandwidth_curve[i].bytes_per_second, 0);
-        if (i > 0) {
-            EXPECT_GT(m.bandwidth_curve[i].working_set_bytes,
-                      m.bandwidth_curve[i - 1].working_set_bytes);
+    // Every kernel over the 8 sizes but nontemporal stores, which start at half the LLC.
+    for (BandwidthKernel k : all_bandwidth_kernels) {
+        std::vector<BandwidthSample> of_k;
+        for (const auto& s : m.bandwidth_curve)
+            if (s.kernel == k) of_k.push_back(s);
+        if (k == BandwidthKernel::nt_store) {
+            ASSERT_FALSE(of_k.empty());
+            EXPECT_GT(of_k.front().working_set_bytes, llc_total / 2);
+        } else {
+            ASSERT_EQ(of_k.size(), 8u) << to_string(k);
         }
+        for (std::size_t i = 0; i < of_k.size(); ++i) {
+            EXPECT_GT(of_k[i].bytes_per_second, 0);
+            if (i > 0) {
+                EXPECT_GT(of_k[i].working_set_bytes, of_k[i - 1].working_set_bytes);
+            }
+        }
+        EXPECT_LE(of_k.back().working_set_bytes, 4.5 * llc_total * 1.01);
     }
-    EXPECT_LE(m.bandwidth_curve.back().working_set_bytes, 4.5 * llc_total * 1.01);
     ASSERT_FALSE(progress.empty());
     EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
     EXPECT_EQ(progress.back(), 1.0);
