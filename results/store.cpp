@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/machine.hpp"
 #include "results/migrations.hpp"
 #include "results/schema_check.hpp"
@@ -270,6 +271,7 @@ RunStatus live_status(RunStatus stored, const Owner& owner, const std::string& s
 }
 
 Store Store::open(const std::string& path, Mode mode) {
+    refuse_special_file(path);
     std::error_code ec;
     const bool exists = std::filesystem::exists(path, ec);
     if (!exists && mode != Mode::create) throw InputError(path + ": no such file");

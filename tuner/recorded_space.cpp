@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace memwall {
 
@@ -46,6 +47,7 @@ void set_recorded_rows(RecordedSpace& rs, std::vector<Parameter> parameters, std
 }
 
 std::string read_maybe_gzipped(const std::string& path) {
+    refuse_special_file(path);
     // gzread passes uncompressed files through unchanged.
     errno = 0;
     std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);

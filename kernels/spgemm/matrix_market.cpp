@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace memwall {
 
@@ -186,6 +187,7 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
 }
 
 CsrMatrix read_matrix_market(const std::string& path, MatrixMarketHeader* header) {
+    refuse_special_file(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw EnvironmentError(path + ": cannot open (" + std::strerror(errno) + ")");
     return parse_matrix_market(in, path, header);
