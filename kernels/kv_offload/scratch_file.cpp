@@ -96,6 +96,7 @@ std::size_t remove_stale(int dir_fd) {
         if (list_fd >= 0) ::close(list_fd);
         return 0;
     }
+    ::rewinddir(list);  // the duplicate shares dir_fd's offset: list from the start whatever came before
     std::size_t removed = 0;
     const std::string host = host_name();
     const uid_t me = ::geteuid();
