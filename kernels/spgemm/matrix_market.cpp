@@ -162,8 +162,8 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
     const std::int64_t supported = supported_dimension(entries);
     if (rows > supported || cols > supported)
         throw InputError(name + ":" + std::to_string(size_line) + ": a " + std::to_string(rows) + " x " +
-                         std::to_string(cols) + " matrix of " + std::to_string(entries) +
-                         " entries: memwall reads at most " + std::to_string(supported) +
+                         std::to_string(cols) + " matrix with " + std::to_string(entries) +
+                         " stored entries: memwall reads at most " + std::to_string(supported) +
                          " rows and columns for that many (" + std::to_string(dimension_per_entry) +
                          " per entry, at least " + std::to_string(dimension_floor) +
                          "), since empty rows and columns cost memory as full ones do");
