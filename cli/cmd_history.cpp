@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/app.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "results/history.hpp"
@@ -53,7 +54,7 @@ void add_history_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--problem", a->filter.problem, "only problems whose label contains this (e.g. seq_q=1024)");
     cmd->add_option("--config", a->filter.config, "only configurations whose label contains this (e.g. Br=32)");
     cmd->add_option("--tag", a->tags, "only runs carrying this tag key=value (e.g. branch=main); repeatable");
-    cmd->add_option("--last", a->filter.last, "only the newest N runs (after the tag filter)");
+    cmd->add_option("--last", a->filter.last, "only the newest N runs (after the tag filter)")->check(whole_number());
     cmd->add_option("--threshold", a->change.threshold, "smallest step flagged, as a fraction (default 0.05)");
     cmd->add_option("--format", a->format, "console or json (default: console)")
         ->check(CLI::IsMember({"console", "json"}));

@@ -5,6 +5,7 @@
 #include "cli/app.hpp"
 #include "cli/isolation_args.hpp"
 #include "cli/metrics_option.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
@@ -206,7 +207,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--axis,-a", a->axes, "override an axis: name=a,b,c | name=lo:hi:step | name=pow2:lo:hi");
     cmd->add_option("--zip", a->zips, "tie axes so they advance together: name1,name2");
     cmd->add_flag("--unzip", a->unzip, "drop the families' default zips (e.g. sweep seq_k apart from seq_q)");
-    cmd->add_option("--seed", a->seed, "seed of the random inputs");
+    cmd->add_option("--seed", a->seed, "seed of the random inputs")->check(whole_number());
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main)");
     cmd->add_option("--resume", a->resume, "measure only the cases missing from a run (default: the latest)")
         ->expected(0, 1);
@@ -228,7 +229,8 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--timeout", a->sampler.timeout, "seconds of sampling per case after which it stops regardless");
     cmd->add_option("--case-timeout", a->case_timeout,
                     "seconds a case may take from set-up to its last sample; past it the case is stopped and stored "
-                    "as timeout (default 120)");
+                    "as timeout (default 120)")
+        ->check(positive_number());
     cmd->add_flag("--retry-failed", a->retry_failed, "with --resume: measure the failed and timed-out cases again");
     add_isolation_options(cmd, a->isolation);
     add_metrics_option(cmd, a->metrics);

@@ -11,6 +11,7 @@
 #include "cli/app.hpp"
 #include "cli/isolation_args.hpp"
 #include "cli/metrics_option.hpp"
+#include "cli/number_checks.hpp"
 #include "cli/tune_progress.hpp"
 #include "cli/tuning_output.hpp"
 #include "core/errors.hpp"
@@ -329,17 +330,20 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
                      "device-independent counters when it has them) or guided-online (never given them)");
     tune->add_option("--budget", a->budget,
                      "measurements: unique configurations, plus --confirm's (0: no limit; default: none for guided, "
-                     "which stops by the rule of --stop-chance, 100 for the other strategies)");
+                     "which stops by the rule of --stop-chance, 100 for the other strategies)")
+        ->check(whole_number());
     tune->add_option("--stop-chance", a->stop_chance,
                      "guided stops when its model gives the unmeasured configurations less than this chance "
                      "that any beats the best by more than the measurements' noise (default 0.05; 0: off)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(fraction());
     tune->add_option("--confirm", a->confirm,
                      "measured times: measure the fastest N (within 10%) twice more at the end and keep each "
-                     "one's median; the measurements come out of --budget (0: off; default 3)");
-    tune->add_option("--seconds", a->seconds, "budget in evaluation seconds (0: no limit)");
-    tune->add_option("--stale", a->stale, "stop after this many evaluations without improvement (0: never)");
-    tune->add_option("--seed", a->seed, "seed of the strategy");
+                     "one's median; the measurements come out of --budget (0: off; default 3)")
+        ->check(whole_number());
+    tune->add_option("--seconds", a->seconds, "budget in evaluation seconds (0: no limit)")->check(non_negative_number());
+    tune->add_option("--stale", a->stale, "stop after this many evaluations without improvement (0: never)")
+        ->check(whole_number());
+    tune->add_option("--seed", a->seed, "seed of the strategy")->check(whole_number());
     tune->add_flag("--quiet,-q", a->quiet, "no progress line and no trial table: only the best configuration");
     tune->add_option("--warmup", a->sampler.warmup_runs, "untimed runs before sampling");
     tune->add_option("--min-samples", a->sampler.min_samples, "samples before stopping is considered");
@@ -348,7 +352,8 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     tune->add_option("--timeout", a->sampler.timeout, "seconds of sampling per configuration at most");
     tune->add_option("--case-timeout", a->case_timeout,
                      "seconds a configuration may take from set-up to its last sample; past it it is stopped and "
-                     "fails (default 120)");
+                     "fails (default 120)")
+        ->check(positive_number());
     tune->add_option("--anchor", a->anchor,
                      "cpu: time each configuration beside the variant's default configuration, their samples "
                      "alternating, so the machine's drift cancels in their ratio (default), or alone (none)")
@@ -364,11 +369,11 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     auto opt = std::make_shared<TuneEvalOptions>();
     eval->add_option("files", *files, "Kernel Tuner cache or KTT JSON files (.json, .json.gz), or stored sessions DB#ID")->required();
     eval->add_option("--strategy", *strategies, "strategies to compare (default: all)")->delimiter(',');
-    eval->add_option("--seeds", opt->seeds, "seeds per strategy and space (default 100)");
+    eval->add_option("--seeds", opt->seeds, "seeds per strategy and space (default 100)")->check(whole_number());
     eval->add_option("--stop-chance", opt->stop_chance,
                      "replay with tune's stopping rule on at this chance, and report where it stopped each run "
                      "(default 0: off, runs go on to the optimum)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(fraction());
     auto prior_files = std::make_shared<std::vector<std::string>>();
     eval->add_option("--prior", *prior_files,
                      "recordings guided learns from before measuring: each space is given those of the same "

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -23,6 +25,20 @@ std::string this_executable() {
 }
 
 }  // namespace
+
+std::string plain_number(double v, int digits) {
+    // %g writes 100 at 2 digits as 1e+02; the decimals are chosen here instead.
+    const int magnitude = v > 0 ? static_cast<int>(std::floor(std::log10(v))) : 0;
+    const int decimals = std::clamp(digits - 1 - magnitude, 0, 12);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string out = buf;
+    if (out.find('.') != std::string::npos) {
+        out.erase(out.find_last_not_of('0') + 1);
+        if (out.back() == '.') out.pop_back();
+    }
+    return out;
+}
 
 void add_isolation_options(CLI::App* cmd, IsolationArgs& a) {
     cmd->add_flag("--no-isolate", a.no_isolate,
@@ -48,12 +64,11 @@ IsolationOptions isolation_from(const IsolationArgs& a) {
 }
 
 std::string isolation_summary(const IsolationStats& s) {
-    const double total = s.case_seconds + s.overhead_seconds + s.start_seconds;
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "isolation: %zu cases in %zu worker process%s, %.3g s of overhead (%.2g%% of %.3g s)",
-                  s.cases, s.worker_starts, s.worker_starts == 1 ? "" : "es", s.overhead_seconds + s.start_seconds,
-                  total > 0 ? 100 * (s.overhead_seconds + s.start_seconds) / total : 0.0, total);
-    return buf;
+    const double overhead = s.overhead_seconds + s.start_seconds;
+    const double total = s.case_seconds + overhead;
+    return "isolation: " + std::to_string(s.cases) + " cases in " + std::to_string(s.worker_starts) + " worker process" +
+           (s.worker_starts == 1 ? "" : "es") + ", " + plain_number(overhead, 3) + " s of overhead (" +
+           plain_number(total > 0 ? 100 * overhead / total : 0.0, 2) + "% of " + plain_number(total, 3) + " s)";
 }
 
 }  // namespace memwall::cli

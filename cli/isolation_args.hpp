@@ -26,6 +26,9 @@ void add_isolation_options(CLI::App* cmd, IsolationArgs& a);
 // --no-isolate (in this process, nothing enforces the limit).
 IsolationOptions isolation_from(const IsolationArgs& a);
 
+// `v` to about `digits` significant digits, never in exponent form ("100", "0.071", "58.1").
+std::string plain_number(double v, int digits);
+
 // One line for the run's summary: what isolation cost ("isolation: 48 cases in 1 worker,
 // 0.012 s overhead, 0.02% of 58.1 s").
 std::string isolation_summary(const IsolationStats& s);

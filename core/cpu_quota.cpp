@@ -1,6 +1,8 @@
 #include "core/cpu_quota.hpp"
 
 #include <omp.h>
+#include <sched.h>
+#include <stdlib.h>
 
 #include <algorithm>
 #include <charconv>
@@ -114,6 +116,24 @@ std::optional<int> cgroup_cpu_limit(std::string_view self_cgroup, const std::str
 std::optional<int> cgroup_cpu_limit() {
     const auto self = read_file("/proc/self/cgroup");
     return self ? cgroup_cpu_limit(*self, "/sys/fs/cgroup") : std::nullopt;
+}
+
+int usable_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int cpus = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    if (cpus <= 0) cpus = std::max(1, omp_get_num_procs());
+    if (const auto limit = cgroup_cpu_limit()) cpus = std::min(cpus, *limit);
+    return cpus;
+}
+
+std::optional<ThreadCap> cap_requested_threads() {
+    const int asked = omp_get_max_threads();
+    const int cap = max_threads_per_cpu * usable_cpus();
+    if (asked <= cap) return std::nullopt;
+    omp_set_num_threads(cap);
+    ::setenv("OMP_NUM_THREADS", std::to_string(cap).c_str(), 1);
+    return ThreadCap{asked, cap};
 }
 
 std::optional<int> fit_threads_to_cpu_quota() {

@@ -24,4 +24,19 @@ std::optional<int> cgroup_cpu_limit();
 // returns the quota when it capped the team.
 std::optional<int> fit_threads_to_cpu_quota();
 
+// The CPUs this process may run on: its affinity mask, or the cgroup's quota where tighter.
+int usable_cpus();
+
+// A team OMP_NUM_THREADS asks for beyond this many threads per usable CPU is capped: its threads
+// cannot run together, and libgomp starts a team with each thread's start data on the starting
+// thread's stack (alloca), which 100000 threads overflow (SIGSEGV in every kernel's set-up).
+inline constexpr int max_threads_per_cpu = 4;
+
+struct ThreadCap {
+    int asked = 0, cap = 0;
+};
+// Caps OpenMP's team (and OMP_NUM_THREADS, which case workers inherit) at max_threads_per_cpu
+// times usable_cpus(); returns what was asked and the cap when it capped.
+std::optional<ThreadCap> cap_requested_threads();
+
 }  // namespace memwall

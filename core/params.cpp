@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/text_json.hpp"
 
 namespace memwall {
 
@@ -55,7 +56,10 @@ nlohmann::json Params::to_json() const {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& kv : values_) {  // no structured binding: clang 14 cannot capture one
         auto& slot = j[kv.first];
-        std::visit([&slot](const auto& x) { slot = x; }, kv.second);
+        if (const auto* s = std::get_if<std::string>(&kv.second))
+            slot = text_to_json(*s);  // a path may be any bytes
+        else
+            std::visit([&slot](const auto& x) { slot = x; }, kv.second);
     }
     return j;
 }
@@ -72,8 +76,8 @@ Params Params::from_json(const nlohmann::json& j) {
             p.set(k, v.get<double>());
         } else if (v.is_boolean()) {
             p.set(k, std::int64_t{v.get<bool>() ? 1 : 0});
-        } else if (v.is_string()) {
-            p.set(k, v.get<std::string>());
+        } else if (const auto text = text_from_json(v)) {
+            p.set(k, *text);
         } else {
             throw InputError("parameter '" + k + "' has an unsupported JSON value: " + v.dump());
         }

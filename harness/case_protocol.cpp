@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/text_json.hpp"
 #include "results/bootstrap.hpp"
 
 namespace memwall {
@@ -67,7 +68,7 @@ std::vector<Counter> counters_from_json(const json& j) {
 
 std::string encode_case_result(const CaseRecord& r, double seconds) {
     return json{{"status", std::string(to_string(r.status))},
-                {"message", r.message},
+                {"message", text_to_json(r.message)},  // may quote a path of any bytes
                 {"samples", r.samples},
                 {"sampling_stop", r.sampling_stop},
                 {"counters", counters_to_json(r.counters)},
@@ -82,7 +83,7 @@ double decode_case_result(const std::string& text, CaseRecord& r) {
         const auto status = case_status_from(j.at("status").get<std::string>());
         if (!status) throw InputError("unknown case status " + j.at("status").dump());
         r.status = *status;
-        r.message = j.at("message");
+        r.message = text_from_json(j.at("message")).value_or("");
         r.samples = j.at("samples").get<std::vector<std::vector<double>>>();
         r.sampling_stop = j.at("sampling_stop").get<std::string>();
         r.counters = counters_from_json(j.at("counters"));

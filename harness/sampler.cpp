@@ -36,9 +36,10 @@ void SamplerSettings::validate() const {
     if (warmup_runs < 0) throw UsageError("--warmup must be >= 0");
     if (min_samples < 1) throw UsageError("--min-samples must be >= 1");
     if (max_samples < min_samples) throw UsageError("--max-samples must be >= --min-samples");
-    if (!(min_time >= 0)) throw UsageError("--min-time must be >= 0");
-    if (!(max_noise > 0)) throw UsageError("--max-noise must be > 0");
-    if (!(timeout > 0)) throw UsageError("--timeout must be > 0");
+    // Finite too: a time of inf (which strtod and JSON readers accept) would never stop sampling.
+    if (!(min_time >= 0 && std::isfinite(min_time))) throw UsageError("--min-time must be a finite number >= 0");
+    if (!(max_noise > 0 && std::isfinite(max_noise))) throw UsageError("--max-noise must be a finite number > 0");
+    if (!(timeout > 0 && std::isfinite(timeout))) throw UsageError("--timeout must be a finite number > 0");
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace memwall {
 
@@ -81,6 +82,7 @@ SamplerSettings sampler_from(const json& j, const std::string& where) {
 Suite load_suite(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw EnvironmentError(path + ": is a directory, not a suite file");
+    refuse_special_file(path);
     std::ifstream in(path);
     if (!in) throw InputError(path + ": cannot read the suite file");
     json j;

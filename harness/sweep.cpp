@@ -6,13 +6,16 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/text_json.hpp"
 
 namespace memwall {
 
 nlohmann::json SweepSpec::to_json() const {
     nlohmann::json b = nlohmann::json::array();
     for (Backend x : backends) b.push_back(std::string(to_string(x)));
-    return {{"families", families}, {"variants", variants}, {"backends", b},   {"axes", overrides},
+    nlohmann::json axes = nlohmann::json::array();
+    for (const std::string& o : overrides) axes.push_back(text_to_json(o));  // matrix=PATH: any bytes
+    return {{"families", families}, {"variants", variants}, {"backends", b},   {"axes", axes},
             {"zips", zips},         {"unzip", unzip},       {"seed", seed},    {"sampler", sampler.to_json()}};
 }
 
@@ -27,7 +30,11 @@ SweepSpec SweepSpec::from_json(const nlohmann::json& j) {
             if (!b) throw InputError("stored sweep names an unknown backend '" + name + "'");
             s.backends.push_back(*b);
         }
-        s.overrides = j.at("axes").get<std::vector<std::string>>();
+        for (const auto& o : j.at("axes")) {
+            auto text = text_from_json(o);
+            if (!text) throw InputError("stored sweep has an axis that is not text: " + o.dump());
+            s.overrides.push_back(std::move(*text));
+        }
         s.zips = j.at("zips").get<std::vector<std::vector<std::string>>>();
         s.unzip = j.at("unzip").get<bool>();
         s.seed = j.at("seed").get<std::uint64_t>();

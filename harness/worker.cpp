@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/text_json.hpp"
 #include "harness/case_protocol.hpp"
 #include "harness/child_process.hpp"
 
@@ -47,7 +48,7 @@ std::string WorkerServer::handle(const std::string& request) {
         const CaseRecord r = arm_.prepare(index);
         prepared_ = r.status == CaseStatus::ok;
         return json{{"status", std::string(to_string(r.status))},
-                    {"message", r.message},
+                    {"message", text_to_json(r.message)},  // may quote a path of any bytes
                     {"counters", counters_to_json(r.counters)}}
             .dump();
     }
@@ -94,7 +95,7 @@ CaseRecord WorkerArm::prepare(std::size_t index) {
         const auto status = case_status_from(j.at("status").get<std::string>());
         if (!status) throw InputError("unknown status " + j.at("status").dump());
         r.status = *status;
-        r.message = j.at("message");
+        r.message = text_from_json(j.at("message")).value_or("");
         for (const auto& c : j.at("counters")) {
             const auto source = counter_source_from(c.at(3).get<std::string>());
             r.counters.push_back({c.at(0), c.at(1), c.at(2), source.value_or(CounterSource::model)});

@@ -1,6 +1,7 @@
 #include "results/migrations.hpp"
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -335,9 +336,15 @@ int user_version(sqlite3* db) {
 std::span<const Migration> migrations() { return kMigrations; }
 
 void migrate(sqlite3* db, int from, int to) {
+    // A new database is made in one transaction: killed while it is made, it stays blank and the
+    // next command makes it afresh, where it stayed at the schema reached ("schema 6 is older
+    // than this memwall's 10" for a database no older memwall wrote).
+    std::optional<Transaction> whole;
+    if (from == 0) whole.emplace(db);
     for (const Migration& m : kMigrations) {
         if (m.version <= from || m.version > to) continue;
-        Transaction tx(db);
+        std::optional<Transaction> step;
+        if (!whole) step.emplace(db);
         // Another process may have migrated since this one read the version.
         if (user_version(db) >= m.version) continue;
         const std::string what = "migrating to schema " + std::to_string(m.version) + " (" + std::string(m.what) + ")";
@@ -346,8 +353,9 @@ void migrate(sqlite3* db, int from, int to) {
         const std::string stamp = "PRAGMA user_version = " + std::to_string(m.version) +
                                   "; PRAGMA application_id = " + std::to_string(Store::application_id);
         exec_sql(db, stamp.c_str(), what);
-        tx.commit();
+        if (step) step->commit();
     }
+    if (whole) whole->commit();
 }
 
 }  // namespace memwall

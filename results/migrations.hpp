@@ -21,7 +21,8 @@ std::span<const Migration> migrations();
 int user_version(sqlite3* db);
 
 // Applies migrations from+1 .. to, each in its own transaction that also sets user_version
-// and the memwall application_id, so an interrupted migration leaves a consistent version.
+// and the memwall application_id, so an interrupted migration leaves a consistent version; from
+// 0 (a new database) all in one, so an interrupted creation leaves it blank.
 void migrate(sqlite3* db, int from, int to);
 
 }  // namespace memwall

@@ -3,16 +3,46 @@
 // Actions test reporters, GitLab, Jenkins) show it natively.
 #include <cstdio>
 #include <ostream>
+#include <string_view>
 
+#include "core/text_json.hpp"
 #include "results/report.hpp"
 
 namespace memwall {
 
 namespace {
 
+// "\x1b": XML 1.0 has no way to write most control characters (not even as &#27;), nor bytes
+// that are not UTF-8; a suite name or a message may hold them.
+void escaped_byte(std::string& out, unsigned char c) {
+    static constexpr char digits[] = "0123456789abcdef";
+    out += "\\x";
+    out += digits[c >> 4];
+    out += digits[c & 15];
+}
+
+// The length of the UTF-8 sequence a lead byte starts; 0 for a byte that starts none.
+std::size_t sequence_length(unsigned char c) {
+    return c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+}
+
 std::string xml(const std::string& s) {
     std::string out;
-    for (char ch : s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto ch = static_cast<unsigned char>(s[i]);
+        if (ch >= 0x80) {
+            const std::size_t n = sequence_length(ch);
+            const std::string_view seq = n ? std::string_view(s).substr(i, n) : std::string_view();
+            // U+FFFE and U+FFFF are UTF-8 but not XML characters.
+            if (seq.size() == n && n > 0 && is_utf8(seq) && seq != "\xEF\xBF\xBE" && seq != "\xEF\xBF\xBF") {
+                out += seq;
+                i += n;
+            } else {
+                escaped_byte(out, ch);
+                ++i;
+            }
+            continue;
+        }
         switch (ch) {
             case '&': out += "&amp;"; break;
             case '<': out += "&lt;"; break;
@@ -20,8 +50,15 @@ std::string xml(const std::string& s) {
             case '"': out += "&quot;"; break;
             case '\'': out += "&apos;"; break;
             case '\n': out += "&#10;"; break;
-            default: out += ch;
+            case '\r': out += "&#13;"; break;
+            case '\t': out += "&#9;"; break;
+            default:
+                if (ch < 0x20)
+                    escaped_byte(out, ch);
+                else
+                    out += static_cast<char>(ch);
         }
+        ++i;
     }
     return out;
 }

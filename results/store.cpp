@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 #include "core/machine.hpp"
 #include "results/migrations.hpp"
 #include "results/schema_check.hpp"
@@ -107,6 +108,14 @@ Probe probe_database(const std::string& path) {
         tables.step();
         p.tables = tables.int64(0);
     } catch (const std::runtime_error&) {
+        // A writer killed before its checkpoint leaves changes in the -wal file; reading them
+        // needs the -shm index beside it, which a user who cannot write there cannot build.
+        const int code = sqlite3_extended_errcode(db) & 0xff;
+        if (has_wal && (code == SQLITE_CANTOPEN || code == SQLITE_READONLY))
+            throw EnvironmentError(path + ": cannot read the changes in its -wal file (left by a writer that was "
+                                          "killed): reading them needs " + path + "-shm, which cannot be made or written "
+                                          "here (" + sqlite3_errmsg(db) + "); open the database once with write access "
+                                          "to it and its directory");
         throw InputError(path + ": unreadable SQLite database (" + sqlite3_errmsg(db) + ")");
     }
     // Here, where nothing can be written, rather than as a failing statement half-way.
@@ -269,8 +278,20 @@ RunStatus live_status(RunStatus stored, const Owner& owner, const std::string& s
     return last < hour_ago ? RunStatus::abandoned : RunStatus::running;
 }
 
+namespace {
+
+// SQLite's unix VFS takes paths of up to 512 bytes and appends "-journal" to the database's.
+constexpr std::size_t max_path_bytes = 504;
+
+}  // namespace
+
 Store Store::open(const std::string& path, Mode mode) {
+    refuse_special_file(path);
     std::error_code ec;
+    if (const auto bytes = std::filesystem::absolute(path, ec).string().size(); bytes > max_path_bytes)
+        throw EnvironmentError(path + ": its absolute path is " + std::to_string(bytes) + " bytes; SQLite opens " +
+                               "databases at paths of at most " + std::to_string(max_path_bytes) +
+                               " (512, its limit, less the \"-journal\" it appends)");
     const bool exists = std::filesystem::exists(path, ec);
     if (!exists && mode != Mode::create) throw InputError(path + ": no such file");
     if (exists && std::filesystem::is_directory(path, ec)) throw EnvironmentError(path + ": is a directory");

@@ -106,6 +106,12 @@ std::vector<Counter> counters_of(const json& computations, const std::string& wh
     for (const std::string& name : order) raw.push_back({name, acc[name].sum, "", CounterSource::cupti});
     for (const LevelBytes& l : bytes_by_level(raw))
         if (l.level == "dram" || l.level == "l2") out.push_back({counters::bytes_at(l.level), l.bytes, "B", CounterSource::cupti});
+    // Each value read is finite, but a sum, a duration-weighted mean or sectors times 32 bytes
+    // can pass the largest double: a record no session can store.
+    for (const Counter& c : out)
+        if (!std::isfinite(c.value))
+            throw InputError(where + ": counter " + c.name +
+                             " passes the largest number (1.8e308) once summed or scaled to bytes");
     return out;
 }
 

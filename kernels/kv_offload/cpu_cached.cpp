@@ -17,7 +17,7 @@ class Cached final : public Kernel {
 public:
     Cached(const KvWorkload& w, unsigned depth, std::int64_t capacity)
         : w_(w), capacity_(static_cast<std::size_t>(capacity)), slots_(capacity_ * w.problem().page_bytes()),
-          reader_(w.file().path(), depth, direct_reads(w), slots_), slot_of_(static_cast<std::size_t>(w.problem().pages())),
+          reader_(w.file(), depth, direct_reads(w), slots_), slot_of_(static_cast<std::size_t>(w.problem().pages())),
           page_of_(capacity_), last_use_(capacity_), attention_(w) {}
 
     void run(float* out, kit::PhaseTimes& phases) override {

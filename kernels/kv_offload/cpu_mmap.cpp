@@ -1,7 +1,6 @@
 // mmap: the file mapped read-only; each step touches its pages once per OS page, so the faults
 // (and the kernel's readahead) bring them in during the io phase, then attends over the mapping
 // with no copy.
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,14 +20,10 @@ public:
     explicit Mmap(const KvWorkload& w)
         : w_(w), size_(w.file().size()), os_page_(static_cast<std::size_t>(::sysconf(_SC_PAGESIZE))),
           pages_(static_cast<std::size_t>(w.problem().selected())) {
-        const int fd = ::open(w.file().path().c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw EnvironmentError("kv_offload: cannot open " + w.file().path().string() + ": " +
-                                           std::strerror(errno));
-        map_ = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
-        const int err = errno;
-        ::close(fd);  // the mapping keeps the file
+        // The file's own descriptor, never its name (scratch_file.hpp).
+        map_ = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, w.file().fd(), 0);
         if (map_ == MAP_FAILED)
-            throw EnvironmentError("kv_offload: cannot map " + w.file().path().string() + ": " + std::strerror(err));
+            throw EnvironmentError("kv_offload: cannot map " + w.file().path().string() + ": " + std::strerror(errno));
     }
     ~Mmap() override { ::munmap(map_, size_); }
     Mmap(const Mmap&) = delete;

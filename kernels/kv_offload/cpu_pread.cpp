@@ -1,5 +1,5 @@
-// pread: one pread per selected page into a DRAM staging buffer, then attention over it.
-#include <fcntl.h>
+// pread: one pread per selected page into a DRAM staging buffer, then attention over it. It reads
+// through the file's own descriptor, never its name (scratch_file.hpp).
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,14 +20,8 @@ public:
           staging_(static_cast<std::size_t>(w.problem().selected()) * w.problem().page_floats(),
                    kit::PlacedAllocator<float>(kv_slot::staging)),
           pages_(static_cast<std::size_t>(w.problem().selected())) {
-        fd_ = ::open(w.file().path().c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd_ < 0) throw EnvironmentError("kv_offload: cannot open " + w.file().path().string() + ": " +
-                                            std::strerror(errno));
         for (std::size_t i = 0; i < pages_.size(); ++i) pages_[i] = staging_.data() + i * w.problem().page_floats();
     }
-    ~Pread() override { ::close(fd_); }
-    Pread(const Pread&) = delete;
-    Pread& operator=(const Pread&) = delete;
 
     void run(float* out, kit::PhaseTimes& phases) override {
         const KvProblem& p = w_.problem();
@@ -53,7 +47,7 @@ private:
     void read_page(char* to, off_t at, std::size_t bytes) {
         ++tally_.requests;
         for (std::size_t done = 0; done < bytes;) {
-            const ssize_t n = ::pread(fd_, to + done, bytes - done, at + static_cast<off_t>(done));
+            const ssize_t n = ::pread(w_.file().fd(), to + done, bytes - done, at + static_cast<off_t>(done));
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0)
                 throw EnvironmentError("kv_offload: reading " + w_.file().path().string() + " failed: " +
@@ -63,7 +57,6 @@ private:
     }
 
     const KvWorkload& w_;
-    int fd_ = -1;
     kit::PlacedBuffer staging_;
     std::vector<const float*> pages_;
 };

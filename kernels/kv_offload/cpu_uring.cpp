@@ -17,7 +17,7 @@ class Uring final : public Kernel {
 public:
     Uring(const KvWorkload& w, unsigned depth)
         : w_(w), staging_(static_cast<std::size_t>(w.problem().selected()) * w.problem().page_bytes()),
-          reader_(w.file().path(), depth, direct_reads(w), staging_),
+          reader_(w.file(), depth, direct_reads(w), staging_),
           attention_(w), pages_(static_cast<std::size_t>(w.problem().selected())), requests_(pages_.size()) {
         const std::size_t bytes = w.problem().page_bytes();
         for (std::size_t i = 0; i < pages_.size(); ++i) {

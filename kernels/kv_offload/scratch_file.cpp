@@ -1,5 +1,6 @@
 #include "kernels/kv_offload/scratch_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
@@ -13,13 +14,15 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <system_error>
+#include <mutex>
+#include <random>
 #include <vector>
 
 #include "core/bytes.hpp"
 #include "core/errors.hpp"
 #include "core/machine.hpp"
 #include "core/owner.hpp"
+#include "kernels/kv_offload/scratch_name.hpp"
 
 namespace memwall {
 
@@ -27,13 +30,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* prefix = "memwall-kv.";
-
 std::string why(int err) { return std::strerror(err); }
 
 std::string os_error(const std::string& what, const fs::path& p, int err) {
     return "kv_offload: " + what + " " + p.string() + ": " + why(err);
 }
+
+const std::string hint = " (give another with --scratch DIR)";
 
 // The start time of this process in clock ticks (Owner::start without the boot id, which the
 // tick count makes redundant for telling a reused pid apart on the same boot).
@@ -43,29 +46,76 @@ std::string start_ticks(std::int64_t pid) {
     return slash == std::string::npos ? "" : s.substr(slash + 1);
 }
 
-struct NameParts {
-    std::string host, ticks;
-    std::int64_t pid = 0;
-};
+// Another user could rename or remove memwall's files in a directory writable by all without
+// the sticky bit (/tmp has it): refused, so what memwall cleans up and reads stays its own.
+void refuse_unsafe(const struct stat& st, const fs::path& dir) {
+    if ((st.st_mode & S_IWOTH) != 0 && (st.st_mode & S_ISVTX) == 0)
+        throw EnvironmentError("kv_offload: scratch directory " + dir.string() +
+                               " is writable by every user and has no sticky bit, so others could replace "
+                               "memwall's files there (chmod +t it)" + hint);
+}
 
-// memwall-kv.<host>.<pid>.<ticks>.<n>: the host may hold dots, so fields count from the end.
-bool parse_name(const std::string& name, NameParts& out) {
-    if (name.rfind(prefix, 0) != 0) return false;
-    std::string rest = name.substr(std::strlen(prefix));
-    std::vector<std::string> tail;
-    for (int i = 0; i < 3; ++i) {
-        const auto dot = rest.rfind('.');
-        if (dot == std::string::npos) return false;
-        tail.push_back(rest.substr(dot + 1));
-        rest.resize(dot);
+// The directory, opened once: every file of it is then named relative to this descriptor, so a
+// path component replaced during the run changes nothing.
+int open_directory(const fs::path& dir) {
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        const int err = errno;
+        if (err == ENOENT || err == ENOTDIR)
+            throw EnvironmentError("kv_offload: scratch directory " + dir.string() + " is not a directory" + hint);
+        throw EnvironmentError(os_error("cannot open scratch directory", dir, err) + hint);
     }
-    if (rest.empty()) return false;
-    for (const auto& f : tail)
-        if (f.empty() || f.find_first_not_of("0123456789") != std::string::npos) return false;
-    out.host = rest;
-    out.ticks = tail[1];
-    out.pid = std::stoll(tail[2]);
-    return true;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int err = errno;
+        ::close(fd);
+        throw EnvironmentError(os_error("cannot read scratch directory", dir, err));
+    }
+    try {
+        refuse_unsafe(st, dir);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    return fd;
+}
+
+std::uint64_t random_number() {
+    static std::mt19937_64 gen{std::random_device{}()};
+    static std::mutex m;
+    const std::lock_guard lock(m);
+    return gen();
+}
+
+bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+
+std::size_t remove_stale(int dir_fd) {
+    const int list_fd = ::dup(dir_fd);  // closedir closes it
+    DIR* list = list_fd < 0 ? nullptr : ::fdopendir(list_fd);
+    if (!list) {
+        if (list_fd >= 0) ::close(list_fd);
+        return 0;
+    }
+    ::rewinddir(list);  // the duplicate shares dir_fd's offset: list from the start whatever came before
+    std::size_t removed = 0;
+    const std::string host = host_name();
+    const uid_t me = ::geteuid();
+    while (const dirent* e = ::readdir(list)) {
+        const auto name = parse_scratch_name(e->d_name);
+        if (!name || name->host != host) continue;
+        const std::string now = start_ticks(name->pid);
+        if (!now.empty() && now == name->ticks) continue;  // its owner still runs
+        // Only what memwall made: a regular file of this user with one link. Another user's file
+        // in a shared directory stays, even for root, and unlinkat without AT_REMOVEDIR never
+        // removes a directory.
+        struct stat st {};
+        if (::fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) || st.st_uid != me ||
+            st.st_nlink != 1)
+            continue;
+        if (::unlinkat(dir_fd, e->d_name, 0) == 0) ++removed;
+    }
+    ::closedir(list);
+    return removed;
 }
 
 }  // namespace
@@ -78,13 +128,12 @@ fs::path kv_scratch_directory() {
 }
 
 void check_scratch_directory(const fs::path& dir, std::uint64_t file_bytes) {
-    const std::string hint = " (give another with --scratch DIR)";
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throw EnvironmentError("kv_offload: scratch directory " + dir.string() + " is not a directory" + hint);
-    // Creating a file is the only test that also holds for root and read-only mounts.
-    const fs::path probe = dir / (std::string(prefix) + "probe." + std::to_string(::getpid()));
-    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    const int dir_fd = open_directory(dir);
+    ::close(dir_fd);
+    // Creating a file is the only test that also holds for root and read-only mounts. Its name
+    // is random (mkostemp tries others while one exists), so no other user can take it first.
+    std::string probe = (dir / (std::string(scratch_name_prefix) + "probe.XXXXXX")).string();
+    const int fd = ::mkostemp(probe.data(), O_CLOEXEC);
     if (fd < 0) throw EnvironmentError("kv_offload: cannot create files in scratch directory " + dir.string() + ": " +
                                        why(errno) + hint);
     ::close(fd);
@@ -98,43 +147,38 @@ void check_scratch_directory(const fs::path& dir, std::uint64_t file_bytes) {
                                format_bytes(static_cast<double>(free)) + " free" + hint);
 }
 
-bool is_scratch_file_name(const std::string& name) {
-    NameParts parts;
-    return parse_name(name, parts);
-}
-
 std::size_t remove_stale_scratch_files(const fs::path& dir) {
-    std::size_t removed = 0;
-    std::error_code ec;
-    const std::string host = host_name();
-    for (const auto& e : fs::directory_iterator(dir, ec)) {
-        NameParts n;
-        if (!parse_name(e.path().filename().string(), n) || n.host != host) continue;
-        const std::string now = start_ticks(n.pid);
-        if (!now.empty() && now == n.ticks) continue;  // its owner still runs
-        std::error_code rm;
-        if (fs::remove(e.path(), rm)) ++removed;
-    }
+    const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) return 0;
+    const std::size_t removed = remove_stale(dir_fd);
+    ::close(dir_fd);
     return removed;
 }
 
 ScratchFile::ScratchFile(const fs::path& dir, std::uint64_t bytes, const void* chunk, std::uint64_t chunk_bytes)
-    : size_(bytes) {
-    remove_stale_scratch_files(dir);
-    static std::atomic<std::uint64_t> next{0};
+    : size_(bytes), dir_fd_(open_directory(dir)) {
+    remove_stale(dir_fd_);
     const auto pid = static_cast<std::int64_t>(::getpid());
-    path_ = dir / (std::string(prefix) + host_name() + "." + std::to_string(pid) + "." + start_ticks(pid) + "." +
-                   std::to_string(next++));
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd_ < 0) throw EnvironmentError(os_error("cannot create the KV file", path_, errno));
+    const ScratchName self{host_name(), pid, start_ticks(pid)};
+    // A random number: a name another user made first (any name of this pid can be guessed) only
+    // costs another try.
+    for (int attempt = 0; fd_ < 0; ++attempt) {
+        name_ = scratch_name(self, random_number());
+        path_ = dir / name_;
+        fd_ = ::openat(dir_fd_, name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd_ < 0 && (errno != EEXIST || attempt == 15)) {
+            const int err = errno;
+            ::close(dir_fd_);
+            throw EnvironmentError(os_error("cannot create the KV file", path_, err));
+        }
+    }
     const auto* p = static_cast<const char*>(chunk);
     for (std::uint64_t done = 0; done < bytes;) {
         const std::uint64_t at = done % chunk_bytes;
         const ssize_t n = ::pwrite(fd_, p + at, std::min(bytes - done, chunk_bytes - at), static_cast<off_t>(done));
         if (n <= 0) {
             const int err = n < 0 ? errno : ENOSPC;
-            ::close(fd_);
-            ::unlink(path_.c_str());
+            release();
             throw EnvironmentError(os_error("cannot write the KV file", path_, err));
         }
         done += static_cast<std::uint64_t>(n);
@@ -142,14 +186,35 @@ ScratchFile::ScratchFile(const fs::path& dir, std::uint64_t bytes, const void* c
     ::fdatasync(fd_);
     struct statfs s {};
     in_memory_ = ::fstatfs(fd_, &s) == 0 && (s.f_type == TMPFS_MAGIC || s.f_type == RAMFS_MAGIC);
-    const int direct = ::open(path_.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+    const int direct = open_direct();
     o_direct_ = direct >= 0;
     if (direct >= 0) ::close(direct);
 }
 
-ScratchFile::~ScratchFile() {
+ScratchFile::~ScratchFile() { release(); }
+
+void ScratchFile::release() noexcept {
+    // Emptied through the descriptor first: if another user moved the name elsewhere, what is
+    // left there holds no data. The name is removed only while it is still this file.
+    ::ftruncate(fd_, 0);
+    struct stat mine {}, named {};
+    if (::fstat(fd_, &mine) == 0 && ::fstatat(dir_fd_, name_.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+        same_file(mine, named))
+        ::unlinkat(dir_fd_, name_.c_str(), 0);
     ::close(fd_);
-    ::unlink(path_.c_str());
+    ::close(dir_fd_);
+}
+
+int ScratchFile::open_direct() const {
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    const int fd = ::open(self.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat mine {}, opened {};
+    if (::fstat(fd_, &mine) != 0 || ::fstat(fd, &opened) != 0 || !same_file(mine, opened)) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
 }
 
 std::uint64_t ScratchFile::os_pages() const {

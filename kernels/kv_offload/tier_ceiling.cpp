@@ -26,7 +26,7 @@ std::string block_name(std::size_t bytes) {
 
 double tier_read_rate(const ScratchFile& file, std::size_t block, unsigned depth, bool random, double seconds) {
     DirectBuffer buffer(static_cast<std::size_t>(depth) * block);
-    UringReader reader(file.path(), depth, file.o_direct(), buffer);
+    UringReader reader(file, depth, file.o_direct(), buffer);
     const std::uint64_t blocks = file.size() / block;
     // Enough requests per batch that the refills at its end, when fewer than `depth` are left in
     // flight, are a small part of it.

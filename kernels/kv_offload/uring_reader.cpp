@@ -27,12 +27,12 @@ struct UringReader::Ring {
     io_uring ring{};
 };
 
-UringReader::UringReader(const std::filesystem::path& file, unsigned depth, bool direct, const DirectBuffer& buffer)
-    : ring_(std::make_unique<Ring>()), path_(file), depth_(depth), direct_(direct) {
-    fd_ = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0));
+UringReader::UringReader(const ScratchFile& file, unsigned depth, bool direct, const DirectBuffer& buffer)
+    : ring_(std::make_unique<Ring>()), path_(file.path()), depth_(depth), direct_(direct) {
+    fd_ = direct ? file.open_direct() : ::fcntl(file.fd(), F_DUPFD_CLOEXEC, 0);
     if (fd_ < 0)
-        throw EnvironmentError("kv_offload: cannot open " + file.string() + (direct ? " with O_DIRECT" : "") + ": " +
-                               std::strerror(errno));
+        throw EnvironmentError("kv_offload: cannot open " + path_.string() + (direct ? " with O_DIRECT" : " again") +
+                               ": " + std::strerror(errno));
     if (const int rc = io_uring_queue_init(depth, &ring_->ring, 0); rc < 0) {
         ::close(fd_);
         throw EnvironmentError("kv_offload: io_uring is unavailable (io_uring_queue_init: " +

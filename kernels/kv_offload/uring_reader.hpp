@@ -12,6 +12,8 @@
 #include <span>
 #include <string>
 
+#include "kernels/kv_offload/scratch_file.hpp"
+
 namespace memwall {
 
 // O_DIRECT needs offsets, sizes and addresses aligned to the device's logical block; 4 KiB holds
@@ -41,10 +43,11 @@ struct ReadRequest {
 
 class UringReader {
 public:
-    // Opens `file` (O_DIRECT when `direct`) and a ring of `depth` entries, and registers `buffer`.
-    // Throws EnvironmentError (one line) when the file cannot be opened or the kernel refuses
+    // Reads `file` through a descriptor of its own (a duplicate of the file's, or its O_DIRECT
+    // one when `direct`: never the name), with a ring of `depth` entries, and registers `buffer`.
+    // Throws EnvironmentError (one line) when O_DIRECT is refused or the kernel refuses
     // io_uring; a refused registration only falls back to plain buffers, said by notes().
-    UringReader(const std::filesystem::path& file, unsigned depth, bool direct, const DirectBuffer& buffer);
+    UringReader(const ScratchFile& file, unsigned depth, bool direct, const DirectBuffer& buffer);
     ~UringReader();
     UringReader(const UringReader&) = delete;
     UringReader& operator=(const UringReader&) = delete;

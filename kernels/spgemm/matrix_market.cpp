@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
 
 namespace memwall {
 
@@ -83,6 +84,12 @@ private:
 
 }  // namespace
 
+std::int64_t supported_dimension(std::int64_t entries) {
+    return std::max(dimension_floor, entries > std::numeric_limits<std::int64_t>::max() / dimension_per_entry
+                                         ? std::numeric_limits<std::int64_t>::max()
+                                         : entries * dimension_per_entry);
+}
+
 CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixMarketHeader* header_out,
                               std::int64_t max_dimension) {
     Reader r(in, name);
@@ -108,6 +115,7 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
     const bool symmetric = header.symmetry == "symmetric", skew = header.symmetry == "skew-symmetric";
 
     if (!r.next(line)) r.fail("truncated: no size line (rows columns entries)");
+    const std::int64_t size_line = r.line();
     const auto size = tokens(line);
     std::int64_t rows = 0, cols = 0, entries = 0;
     if (size.size() != 3 || !integer(size[0], rows) || !integer(size[1], cols) || !integer(size[2], entries))
@@ -151,6 +159,14 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
     if (static_cast<std::int64_t>(read.size()) < entries)
         r.fail("truncated: " + std::to_string(read.size()) + " entries of the " + std::to_string(entries) +
                " the size line gives");
+    const std::int64_t supported = supported_dimension(entries);
+    if (rows > supported || cols > supported)
+        throw InputError(name + ":" + std::to_string(size_line) + ": a " + std::to_string(rows) + " x " +
+                         std::to_string(cols) + " matrix with " + std::to_string(entries) +
+                         " stored entries: memwall reads at most " + std::to_string(supported) +
+                         " rows and columns for that many (" + std::to_string(dimension_per_entry) +
+                         " per entry, at least " + std::to_string(dimension_floor) +
+                         "), since empty rows and columns cost memory as full ones do");
 
     std::sort(read.begin(), read.end(), [](const Entry& a, const Entry& b) {
         return a.row != b.row ? a.row < b.row : a.col != b.col ? a.col < b.col : a.line < b.line;
@@ -186,6 +202,7 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
 }
 
 CsrMatrix read_matrix_market(const std::string& path, MatrixMarketHeader* header) {
+    refuse_special_file(path);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw EnvironmentError(path + ": cannot open (" + std::strerror(errno) + ")");
     return parse_matrix_market(in, path, header);

@@ -22,9 +22,18 @@ struct MatrixMarketHeader {
     std::int64_t entries = 0;  // stored entries (the size line's third count)
 };
 
+// Rows and columns cost memory whether they hold entries or not (CSR's row pointers, 8 bytes a
+// row; a dense accumulator a word a column): a size line may claim at most
+// supported_dimension(entries) of each, so a header of 2^31 - 1 rows with one entry is refused
+// before 16 GiB of row pointers are allocated, while matrices whose rows hold entries pass.
+inline constexpr std::int64_t dimension_per_entry = 16;
+inline constexpr std::int64_t dimension_floor = std::int64_t{1} << 20;
+std::int64_t supported_dimension(std::int64_t entries);
+
 // Throws InputError "NAME:LINE: why". Memory grows with the entries read, never with the
-// entry count a size line claims; the row count costs 8 bytes a row (CSR's row pointers), so
-// `max_dimension` bounds rows and columns (a fuzzer's memory limit; the format's own is 2^31 - 1).
+// entry count a size line claims, nor with rows and columns beyond supported_dimension; the
+// entries are checked to be all there first. `max_dimension` bounds rows and columns further (a
+// fuzzer's memory limit; the format's own is 2^31 - 1).
 CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixMarketHeader* header = nullptr,
                               std::int64_t max_dimension = std::numeric_limits<std::int32_t>::max());
 // The file at `path`; EnvironmentError when it cannot be opened.

@@ -1,6 +1,8 @@
 // The happy paths of every command, on a tiny sweep.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "process.hpp"
@@ -65,6 +67,23 @@ TEST(Commands, RunShowExport) {
 }
 
 // A cuda-emu run records the emulated device, labelled as emulation, with its L2 model.
+// A matrix path with byte 0xFF (a path is bytes): measured, stored and resumed as any other; it
+// ended the run with nlohmann's "invalid UTF-8" (exit 3).
+TEST(Commands, AMatrixPathThatIsNotUtf8IsMeasuredAndResumed) {
+    TempDir d;
+    const std::string name = "ring\xff.mtx";
+    std::filesystem::copy_file(std::string(MEMWALL_TEST_DATA) + "/matrix-market/ring-chords-64.mtx", d.path / name);
+    const std::vector<std::string> run = {"--db", "t.db", "run", "--family", "spgemm", "--variant", "esc", "--axis",
+                                          "matrix=" + name, "--ceilings", "none", "--quiet", "--min-samples", "2",
+                                          "--min-time", "0", "--max-noise", "1", "--timeout", "2"};
+    const Result r = run_memwall(run, d.path);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find(name), std::string::npos) << r.out;
+    const Result again = run_memwall({"--db", "t.db", "run", "--resume", "--quiet"}, d.path);
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.out.find("0 cases measured"), std::string::npos) << again.out;
+}
+
 TEST(Commands, CudaEmuRunRecordsTheEmulatedDevice) {
     TempDir d;
     const Result r = run_memwall(tiny({"--backend", "cuda-emu", "--variant", "flash", "--axis", "dtype=bf16",

@@ -230,6 +230,40 @@ TEST(CliEnvironment, ADamagedSchemaIsRefusedBeforeARunIsStored) {
     expect_refused(d.path, {"--db", "t.db", "export"}, why, d.path);
 }
 
+// A FIFO or a device where a file belongs is refused before anything reads or writes it: a FIFO
+// hung the command with no message, /dev/zero as a matrix read 1 GB, and a database linked to
+// /dev/null made SQLite create /dev/null-journal.
+TEST(CliEnvironment, ASpecialFileWhereAFileBelongs) {
+    TempDir d;
+    ASSERT_EQ(::mkfifo((d.path / "fifo").c_str(), 0600), 0);
+    fs::create_symlink("/dev/null", d.path / "null.db");
+    make_db(d.path / "t.db");
+    const bool had_journal = fs::exists("/dev/null-journal");
+    // The database is watched: the directory holds the FIFO, which a snapshot would wait on too.
+    const fs::path db = d.path / "t.db";
+    expect_refused(d.path, with_db("fifo", kRun), "fifo: is a FIFO (named pipe), not a regular file", db);
+    expect_refused(d.path, {"--db", "fifo", "show"}, "fifo: is a FIFO", db);
+    expect_refused(d.path, with_db("null.db", kRun), "null.db: is a character device, not a regular file", db);
+    expect_refused(d.path, with_db("/dev/zero", kRun), "/dev/zero: is a character device", db);
+    if (!had_journal) {
+        EXPECT_FALSE(fs::exists("/dev/null-journal"));
+    }
+    const std::vector<std::string> spgemm = {"run", "--family", "spgemm", "--variant", "esc", "--ceilings", "none", "--quiet"};
+    for (const std::string matrix : {"fifo", "/dev/zero"}) {
+        std::vector<std::string> args = with_db("t.db", spgemm);
+        args.insert(args.end(), {"--axis", "matrix=" + matrix});
+        expect_refused(d.path, args, matrix + ": is a ", db);
+    }
+    expect_refused(d.path, with_db("t.db", {"ci", "--suite", "fifo", "--baseline", "main"}), "fifo: is a FIFO", db);
+    expect_refused(d.path, {"--db", "t.db", "tune", "--replay", "fifo"}, "fifo: is a FIFO", db);
+    EXPECT_EQ(std::vector<std::string>(1, "fifo"), [&] {
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(d.path))
+            if (e.path().filename() != "t.db" && e.path().filename() != "null.db") names.push_back(e.path().filename());
+        return names;
+    }());  // nothing was created beside them
+}
+
 TEST(CliEnvironment, ADirectoryWhereAFileBelongs) {
     TempDir d;
     fs::create_directory(d.path / "dir");

@@ -89,6 +89,27 @@ TEST(CliErrors, MalformedMatrixMarketFiles) {
     EXPECT_GE(files, 20);
 }
 
+// Every time, fraction and limit is a finite number in its range: --case-timeout inf, nan, 0 and
+// -1 were accepted, and every case was then stored failed or timeout.
+TEST(CliErrors, NumbersMustBeFiniteAndInRange) {
+    TempDir d;
+    const std::vector<std::string> tune = {"tune", "--family", "attention", "--variant", "flash"};
+    for (const char* v : {"inf", "nan", "0", "-1", "1e400"}) {
+        expect_refused(d, cat({"run", "--case-timeout", v}, quick), "--case-timeout");
+        expect_refused(d, cat(tune, {"--case-timeout", v}), "--case-timeout");
+    }
+    expect_refused(d, cat({"run", "--timeout", "inf"}, quick), "--timeout");
+    expect_refused(d, cat({"run", "--min-time", "inf"}, quick), "--min-time");
+    expect_refused(d, cat({"run", "--max-noise", "nan"}, quick), "--max-noise");
+    expect_refused(d, cat(tune, {"--seconds", "nan"}), "--seconds");
+    expect_refused(d, cat(tune, {"--stop-chance", "nan"}), "--stop-chance");
+    expect_refused(d, cat(tune, {"--timeout", "inf"}), "--timeout");
+    // "-1" into an unsigned option was its largest value: tune --budget -1 ran without a budget.
+    for (const char* option : {"--budget", "--stale", "--confirm", "--seed"}) expect_refused(d, cat(tune, {option, "-1"}), option);
+    expect_refused(d, cat({"run", "--seed", "-1"}, quick), "--seed");
+    expect_refused(d, {"history", "--last", "-1"}, "--last");
+}
+
 TEST(CliErrors, NotADatabase) {
     TempDir d;
     {

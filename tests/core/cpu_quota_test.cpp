@@ -1,8 +1,11 @@
 #include "core/cpu_quota.hpp"
 
 #include <gtest/gtest.h>
+#include <omp.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -70,6 +73,33 @@ TEST_F(FakeCgroups, NoFilesOrNoTextMeansNoLimit) {
     EXPECT_EQ(cgroup_cpu_limit("0::/job\n1:cpu:/job\n", root()), std::nullopt);
     EXPECT_EQ(cgroup_cpu_limit("", root()), std::nullopt);
     EXPECT_EQ(cgroup_cpu_limit("garbage\n", root()), std::nullopt);
+}
+
+// OMP_NUM_THREADS=100000 (here its effect, set in a child, which alone may crash): the team is
+// capped at 4 threads per usable CPU, the cap is what case workers inherit, and a team starts.
+// Uncapped, libgomp's start data for the team overflowed the starting thread's stack (SIGSEGV).
+TEST(CpuQuota, AnAbsurdThreadCountIsCappedAndATeamStarts) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        omp_set_num_threads(100000);
+        const auto cap = cap_requested_threads();
+        int threads = 0;
+#pragma omp parallel
+        {
+#pragma omp atomic
+            ++threads;
+        }
+        const char* env = std::getenv("OMP_NUM_THREADS");
+        const bool ok = cap && cap->asked == 100000 && cap->cap == max_threads_per_cpu * usable_cpus() &&
+                        threads <= cap->cap && env && std::to_string(cap->cap) == env;
+        ::_exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    // A count within the cap is left as asked.
+    EXPECT_EQ(cap_requested_threads(), std::nullopt);
 }
 
 }  // namespace

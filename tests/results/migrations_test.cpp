@@ -48,6 +48,20 @@ TEST_F(Blank, FromVersionZeroCreatesTheSchemaAndStampsIt) {
     }
 }
 
+// A new database is made in one commit, so a creation killed half-way leaves it blank; it was
+// left at the schema reached, read afterwards as "schema 6 is older than this memwall's 10".
+TEST_F(Blank, ANewDatabaseIsMadeInOneCommit) {
+    int commits = 0;
+    sqlite3_commit_hook(
+        raw, [](void* n) { return ++*static_cast<int*>(n), 0; }, &commits);
+    migrate(raw, 0, Store::schema_version_latest);
+    EXPECT_EQ(commits, 1);
+    EXPECT_EQ(user_version(raw), Store::schema_version_latest);
+    commits = 0;
+    migrate(raw, Store::schema_version_latest, Store::schema_version_latest);  // nothing to do
+    EXPECT_EQ(commits, 0);
+}
+
 TEST_F(Blank, VersionOneDataSurvivesTheMigrationToTwo) {
     migrate(raw, 0, 1);
     exec_sql(raw,

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_json.hpp"
 #include "tests/support/temp_dir.hpp"
 
 namespace memwall {
@@ -118,6 +119,23 @@ TEST(Report, JunitHasOneTestcasePerCaseAndARegressionIsAFailure) {
     EXPECT_EQ(count("<failure "), 2u);                    // SLOWER and FAILED
     EXPECT_EQ(count("<skipped "), 3u);                    // UNSURE and the unmatched
     EXPECT_EQ(x.find("<unwritten>"), std::string::npos);  // escaped
+}
+
+// A suite name, a tag or a message with control characters (NUL, ESC) or bytes that are not UTF-8:
+// XML 1.0 cannot hold them even as character references, so they are written as \x1b and the
+// report stays well-formed: no control character but the line breaks between elements, all UTF-8.
+TEST(Report, JunitWritesControlCharactersAndStrayBytesAsText) {
+    Comparison c = sample_comparison();
+    const std::string hostile = std::string("suite\0name \x1b[31mred\x1b[0m \xff\xfe \xEF\xBF\xBF tab\tcr\r", 38) + " é";
+    c.base.tags["suite"] = hostile;
+    c.warnings.push_back(hostile);
+    c.cases[4].reason = hostile;
+    std::ostringstream out;
+    write_junit(c, out);
+    const std::string x = out.str();
+    for (const char ch : x) EXPECT_TRUE(ch == '\n' || static_cast<unsigned char>(ch) >= 0x20) << static_cast<int>(ch);
+    EXPECT_TRUE(is_utf8(x));
+    EXPECT_NE(x.find(R"(suite\x00name \x1b[31mred\x1b[0m \xff\xfe \xef\xbf\xbf tab&#9;cr&#13; é)"), std::string::npos) << x;
 }
 
 TEST(Report, Formatting) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -176,6 +179,68 @@ TEST(StoreOpen, ADamagedSchemaIsRefusedInEveryModeBeforeAnythingIsWritten) {
 TEST(StoreOpen, ADirectoryIsAnEnvironmentError) {
     TempDir dir;
     for (Store::Mode mode : kAllModes) EXPECT_THROW(Store::open(dir.file(""), mode), EnvironmentError);
+}
+
+// SQLite's path limit is named, not "cannot open": 504 bytes of absolute path are opened, 505 refused.
+TEST(StoreOpen, APathLongerThanSqliteTakesIsRefusedNamingTheLimit) {
+    const std::size_t max_path_bytes = 504;
+    TempDir dir;
+    std::string path = dir.file("");
+    while (max_path_bytes - path.size() > 201) {
+        path += std::string(199, 'd') + "/";
+        std::filesystem::create_directory(path);
+    }
+    const std::string fits = path + std::string(max_path_bytes - path.size(), 'f');
+    ASSERT_EQ(fits.size(), max_path_bytes);
+    EXPECT_NO_THROW(Store::open(fits, Store::Mode::create));
+    try {
+        Store::open(fits + "g", Store::Mode::create);
+        FAIL() << "a path of 505 bytes was opened";
+    } catch (const EnvironmentError& e) {
+        EXPECT_NE(std::string(e.what()).find("absolute path is 505 bytes; SQLite opens databases at paths of at most 504"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+// A writer killed before its checkpoint left a -wal file; a user who cannot write beside the
+// database cannot build the -shm index that reading it needs, and is told so, not "unreadable".
+TEST(StoreOpen, AWalFileThatCannotBeReadHereIsSaid) {
+    TempDir dir;
+    const std::string path = dir.file("t.db");
+    const pid_t writer = ::fork();
+    if (writer == 0) {
+        Store s = Store::open(path, Store::Mode::create);
+        s.begin_run(sample_run());
+        ::_exit(0);  // killed, in effect: no checkpoint, the -wal and -shm stay
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(writer, &status, 0), writer);
+    ASSERT_TRUE(std::filesystem::exists(path + "-wal"));
+    std::filesystem::remove(path + "-shm");
+    // Another user, who may read the directory and the files but not write there.
+    ::chmod(dir.file("").c_str(), 0755);
+    ::chmod(path.c_str(), 0644);
+    ::chmod((path + "-wal").c_str(), 0644);
+    const pid_t reader = ::fork();
+    if (reader == 0) {
+        if (::geteuid() == 0 ? ::setgid(65534) != 0 || ::setuid(65534) != 0 : ::chmod(dir.file("").c_str(), 0555) != 0)
+            ::_exit(2);
+        if (::access(path.c_str(), R_OK) != 0) ::_exit(6);
+        try {
+            Store::open(path, Store::Mode::read_only);
+        } catch (const EnvironmentError& e) {
+            ::_exit(std::string(e.what()).find("cannot read the changes in its -wal file") != std::string::npos ? 0 : 3);
+        } catch (...) {
+            ::_exit(4);
+        }
+        ::_exit(5);
+    }
+    ASSERT_EQ(::waitpid(reader, &status, 0), reader);
+    ::chmod(dir.file("").c_str(), 0700);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 6) GTEST_SKIP() << "the temp directory is out of another user's reach";
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "2: no other user; 3: another message; 4: another error; 5: opened";
 }
 
 TEST(StoreOpen, EmptyFileBecomesAFreshDatabase) {

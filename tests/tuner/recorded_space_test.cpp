@@ -1,7 +1,11 @@
 #include "tuner/recorded_space.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -218,6 +222,19 @@ TEST(KttJson, AValueOfTheWrongTypeNamesItsKey) {
                        "k: result 0: \"Duration\" must be a number, not null");
 }
 
+// Each value is finite, but 6e306 sectors are 1.9e308 bytes, past the largest double: refused
+// with the file and the counter; it was imported and ended the session at its first store.
+TEST(KttJson, ACounterBeyondADoubleOnceScaledIsRefused) {
+    expect_input_error(
+        [] {
+            parse_ktt_json(R"({"Metadata": {"TimeUnit": "Seconds"}, "Results": [{"Configuration": [{"Name": "A", "Value": 1}], )"
+                           R"("Status": "Ok", "TotalDuration": 1, "ComputationResults": [{"Duration": 1, "ProfilingData": )"
+                           R"({"Counters": [{"Name": "dram__sectors_read.sum", "Value": 6e306}]}}]}]})",
+                           "k.json");
+        },
+        "k.json: result 0: counter dram__bytes_read.sum passes the largest number (1.8e308) once summed or scaled to bytes");
+}
+
 TEST(KernelTunerCache, ANumberBeyondADoubleIsMalformedJson) {
     expect_input_error(
         [] {
@@ -225,6 +242,29 @@ TEST(KernelTunerCache, ANumberBeyondADoubleIsMalformedJson) {
                 R"({"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": 1e400}}})", "x.json");
         },
         "x.json: malformed JSON: number overflow parsing '1e400'");
+}
+
+// gzip data may expand 64 times its compressed size (at least to 64 MiB): 70 MiB of zeros, 70 KB
+// compressed, is refused once 64 MiB are read. A gzip bomb (10 MB to 10 GiB) grew without bound.
+TEST(LoadRecordedSpace, GzipDataThatExpandsWithoutMeasureIsRefused) {
+    const auto path = std::filesystem::temp_directory_path() / ("memwall-bomb-" + std::to_string(::getpid()) + ".json.gz");
+    {
+        gzFile out = gzopen(path.c_str(), "wb1");
+        ASSERT_NE(out, nullptr);
+        const std::string zeros(1 << 20, '0');
+        for (int i = 0; i < 70; ++i) ASSERT_EQ(gzwrite(out, zeros.data(), static_cast<unsigned>(zeros.size())), 1 << 20);
+        ASSERT_EQ(gzclose(out), Z_OK);
+    }
+    ASSERT_LT(std::filesystem::file_size(path), std::uint64_t{1} << 20);
+    expect_input_error([&] { read_maybe_gzipped(path.string()); }, "refused as a decompression bomb");
+    std::filesystem::remove(path);
+}
+
+TEST(LoadRecordedSpace, AFifoIsRefusedNotWaitedOn) {
+    const auto path = std::filesystem::temp_directory_path() / ("memwall-fifo-" + std::to_string(::getpid()) + ".json");
+    ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+    expect_input_error([&] { load_recorded_space(path.string()); }, "is a FIFO (named pipe), not a regular file");
+    std::filesystem::remove(path);
 }
 
 TEST(LoadRecordedSpace, RejectsOtherFilesWithOneLine) {

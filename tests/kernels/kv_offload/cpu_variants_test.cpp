@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "core/catalogue.hpp"
 #include "core/errors.hpp"
 #include "kernels/kv_offload/register.hpp"
@@ -51,6 +54,22 @@ void run_and_check(Instance& inst) {
 }
 
 }  // namespace
+
+// Another user renames the KV file away and links its name to a file of zeros: every variant
+// still reads the pages memwall wrote (through the file's descriptor, never the name) and passes.
+TEST(KvOffloadCpuVariants, ReadTheirFileWhateverItsNameBecomes) {
+    kv_test::ScratchDir d;
+    const Params params = kv_test::small_params();
+    const KvWorkload w(KvProblem::from(params), 11, d.path);
+    std::filesystem::rename(w.file().path(), d.path / "moved");
+    std::ofstream(d.path / "zeros", std::ios::binary) << std::string(w.file().size(), '\0');
+    std::filesystem::create_symlink(d.path / "zeros", w.file().path());
+    for (const std::string& name : all_variants) {
+        SCOPED_TRACE(name);
+        auto inst = catalogue().variant("kv_offload", name, Backend::cpu).prepare(w, point(name, params));
+        run_and_check(*inst);
+    }
+}
 
 // Every variant, cold and warm: poisoned, run, checked against the reference; a second run on a
 // poisoned output too (timed, so evicted first); what it asked of the tier is the model's; the

@@ -1,10 +1,13 @@
 // io_uring reads of the scratch file: the bytes land where asked, with more requests than the
-// queue is deep, O_DIRECT or buffered; a read past the end is an error naming the file.
+// queue is deep, O_DIRECT or buffered; a read past the end is an error naming the file; the
+// file is read, never what its name became.
 #include "kernels/kv_offload/uring_reader.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <vector>
 
@@ -33,7 +36,7 @@ TEST(KvOffloadUringReader, ReadsEveryRequestWhereAsked) {
         for (const unsigned depth : {1u, 4u}) {
             SCOPED_TRACE("direct " + std::to_string(direct) + " depth " + std::to_string(depth));
             DirectBuffer buffer(10 * block);
-            UringReader reader(file.path(), depth, direct, buffer);
+            UringReader reader(file, depth, direct, buffer);
             EXPECT_EQ(reader.direct(), direct);
             // Ten blocks, out of order, more than the queue holds.
             std::vector<ReadRequest> requests;
@@ -69,7 +72,7 @@ TEST(KvOffloadUringReader, AReadPastTheEndNamesTheFile) {
     const auto data = pattern(8192);
     const ScratchFile file(d.path, data.data(), data.size());
     DirectBuffer buffer(8192);
-    UringReader reader(file.path(), 2, false, buffer);
+    UringReader reader(file, 2, false, buffer);
     const std::vector<ReadRequest> past = {{buffer.data(), 8192, 4096}};
     try {
         reader.read(past);
@@ -82,8 +85,21 @@ TEST(KvOffloadUringReader, AReadPastTheEndNamesTheFile) {
     EXPECT_THROW(reader.read(straddling), EnvironmentError);
 }
 
-TEST(KvOffloadUringReader, AMissingFileIsAnEnvironmentError) {
+// The name replaced by a link to another file after the file was made: the reader, buffered or
+// O_DIRECT, still reads the file memwall wrote (it never opens the name).
+TEST(KvOffloadUringReader, ReadsTheFileNotWhatItsNameBecame) {
     kv_test::ScratchDir d;
-    DirectBuffer buffer(4096);
-    EXPECT_THROW(UringReader(d.path / "none", 4, false, buffer), EnvironmentError);
+    const auto data = pattern(8192);
+    const std::vector<unsigned char> decoy(8192, 0x5A);
+    std::ofstream(d.path / "decoy", std::ios::binary).write(reinterpret_cast<const char*>(decoy.data()), 8192);
+    const ScratchFile file(d.path, data.data(), data.size());
+    std::filesystem::rename(file.path(), d.path / "moved");
+    std::filesystem::create_symlink(d.path / "decoy", file.path());
+    for (const bool direct : {false, file.o_direct()}) {
+        DirectBuffer buffer(8192);
+        UringReader reader(file, 2, direct, buffer);
+        const std::vector<ReadRequest> all = {{buffer.data(), 0, 8192}};
+        reader.read(all);
+        EXPECT_EQ(std::memcmp(buffer.data(), data.data(), 8192), 0) << "direct " << direct;
+    }
 }

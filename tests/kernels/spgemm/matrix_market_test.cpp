@@ -1,6 +1,7 @@
 #include "kernels/spgemm/matrix_market.hpp"
 
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -93,6 +94,25 @@ TEST(MatrixMarket, ASizeLineClaimingBillionsOfEntriesAllocatesNothingForThem) {
         EXPECT_NE(std::string(e.what()).find("truncated: 2 entries of the 4000000000000000000"), std::string::npos)
             << e.what();
     }
+}
+
+// Rows and columns the entries cannot fill are refused at the size line, before any row
+// pointer is allocated (2^31 - 1 rows for one entry took 16 GiB and ended in bad_alloc).
+TEST(MatrixMarket, DimensionsBeyondWhatTheEntriesFillAreRefused) {
+    const std::string banner = "%%MatrixMarket matrix coordinate real general\n";
+    for (const std::string size : {"2147483647 2147483647 1", "1048577 1 1", "1 1048577 1"}) {
+        try {
+            parse(banner + size + "\n1 1 1\n");
+            ADD_FAILURE() << size << " accepted";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_EQ(what.rfind("m.mtx:2: ", 0), 0u) << what;
+            EXPECT_NE(what.find("at most 1048576 rows and columns"), std::string::npos) << what;
+        }
+    }
+    EXPECT_EQ(parse(banner + "1048576 1048576 1\n1 1 1\n").rows, 1048576);  // the floor
+    EXPECT_EQ(supported_dimension(100000), 1600000);
+    EXPECT_EQ(supported_dimension(std::numeric_limits<std::int64_t>::max()), std::numeric_limits<std::int64_t>::max());
 }
 
 }  // namespace
