@@ -55,6 +55,13 @@ Isa active_isa() {
     throw UsageError(asker + ": unknown ISA, choose avx2 or avx512");
 }
 
+std::string isa_summary() {
+    const Isa isa = active_isa();
+    std::string s = std::string(isa_name(isa)) + (isa == Isa::avx512 ? " (x86-64-v4" : " (x86-64-v3");
+    if (isa != host_isa()) s += "; the CPU has " + std::string(isa_name(host_isa()));
+    return s + ")";
+}
+
 void set_active_isa(Isa isa) {
     const std::string name(isa_name(isa));
     checked(isa, "--isa " + name);

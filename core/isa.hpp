@@ -4,6 +4,7 @@
 // MEMWALL_ISA (`--isa` sets it), so an AVX-512 host can measure the path an AVX2 host runs.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace memwall {
@@ -23,5 +24,7 @@ Isa host_isa();
 Isa active_isa();
 // Sets MEMWALL_ISA for this process and its children, after checking it as active_isa() does.
 void set_active_isa(Isa isa);
+// "avx2 (x86-64-v3; the CPU has avx512)", or "avx512 (x86-64-v4)": which path runs, for people.
+std::string isa_summary();
 
 }  // namespace memwall
