@@ -2,7 +2,8 @@
 // std::exp does not vectorise without -ffast-math. In a family's ISA_SOURCES the width follows
 // MEMWALL_KERNEL_LEVEL (kit/kernel_isa.hpp: include this after it, inside the kernel's target);
 // elsewhere it follows the compiler's flags. The inline namespace keeps the widths' functions
-// apart, as the linker sees them.
+// apart, as the linker sees them. (__builtin_bit_cast, not std::bit_cast: the template, declared
+// outside a kernel's target, cannot take AVX-512 vectors by value.)
 #pragma once
 
 #include <bit>
@@ -154,7 +155,7 @@ inline vf vexp2(vf x) {
     p = p * f + 1.0f;
     // 2^n built in the exponent field; n = -127 gives the bit pattern of +0.
     const vi e = (__builtin_convertvector(n, vi) + 127) << 23;
-    const vf r = p * std::bit_cast<vf>(e);
+    const vf r = p * __builtin_bit_cast(vf, e);
     return x == x ? r : x;
 }
 

@@ -28,7 +28,7 @@ using vh = std::uint16_t __attribute__((vector_size(lanes * sizeof(std::uint16_t
 
 inline void store_vec(float* p, vf v) { simd::store(p, v); }
 inline void store_vec(std::uint16_t* p, vf v) {
-    const vu u = std::bit_cast<vu>(v);
+    const vu u = __builtin_bit_cast(vu, v);
     const vh h = __builtin_convertvector((u + 0x7fffu + ((u >> 16) & 1u)) >> 16, vh);
     std::memcpy(p, &h, sizeof h);
 }
@@ -64,11 +64,11 @@ inline vf load_vec(const std::uint16_t* p) {
     // (maskz forms: the plain ones start from _mm512_undefined, which GCC 12 flags as uninitialised.)
     const __m512i h = _mm512_maskz_cvtepu16_epi32(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     const __m512i u = _mm512_maskz_slli_epi32(0xffff, h, 16);
-    return std::bit_cast<vf>(u);
+    return __builtin_bit_cast(vf, u);
 #else
     vh h;
     std::memcpy(&h, p, sizeof h);
-    return std::bit_cast<vf>(__builtin_convertvector(h, vu) << 16);
+    return __builtin_bit_cast(vf, __builtin_convertvector(h, vu) << 16);
 #endif
 }
 inline vf mask_vec(const std::uint32_t* mask, std::int64_t k) {
@@ -299,7 +299,7 @@ MEMWALL_LORA_BF16_TARGET void up_rows_bf16(const LoraWorkload& w, const AdapterW
         __m512 acc[NR][2];
         for (int i = 0; i < NR; ++i)
             for (int h = 0; h < 2; ++h)
-                acc[i][h] = std::bit_cast<__m512>(load_vec(y + (t + i) * p.n + n + h * lanes));
+                acc[i][h] = __builtin_bit_cast(__m512, load_vec(y + (t + i) * p.n + n + h * lanes));
         for (std::int64_t jp = 0; jp < aw.rp / 2; ++jp) {
             auto b0 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n) * 2));
             auto b1 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n + lanes) * 2));
