@@ -5,7 +5,9 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/backend.hpp"
 #include "core/errors.hpp"
+#include "core/machine.hpp"
 
 namespace memwall {
 namespace {
@@ -77,6 +79,24 @@ TEST_F(IsaOverride, AnUnknownNameIsAOneLineUsageError) {
         EXPECT_NE(what.find("MEMWALL_ISA=neon"), std::string::npos) << what;
         EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
+}
+
+// Tuned configurations are stored per device: the AVX2 path of an AVX-512 CPU is a device apart.
+TEST_F(IsaOverride, ALoweredIsaIsACpuDeviceOfItsOwn) {
+    EXPECT_EQ(probe_backend(Backend::cpu).device, cpu_description());
+    ::setenv("MEMWALL_ISA", "avx2", 1);
+    const std::string device = probe_backend(Backend::cpu).device;
+    if (host_isa() == Isa::avx512)
+        EXPECT_EQ(device, cpu_description() + ", avx2 kernels");
+    else
+        EXPECT_EQ(device, cpu_description());
+}
+
+TEST_F(IsaOverride, TheSummarySaysWhenThePathIsBelowTheCpus) {
+    ::setenv("MEMWALL_ISA", "avx2", 1);
+    const std::string summary = isa_summary();
+    EXPECT_EQ(summary.rfind("avx2 (x86-64-v3", 0), 0u) << summary;
+    EXPECT_EQ(summary.find("the CPU has avx512") != std::string::npos, host_isa() == Isa::avx512) << summary;
 }
 
 }  // namespace
