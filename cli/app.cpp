@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "cli/isa_option.hpp"
 #include "core/cpu_quota.hpp"
 #include "core/errors.hpp"
 #include "core/machine.hpp"
@@ -69,6 +70,8 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     add_plot_command(app, ctx);
 
     try {
+        // Before the kernels register: their default tiles follow the ISA.
+        if (const auto isa = isa_from_arguments(args)) set_active_isa(*isa);
         register_kernels(ctx.catalogue);
         std::reverse(args.begin(), args.end());  // CLI11 takes its arguments reversed
         app.parse(args);

@@ -9,6 +9,7 @@
 
 #include "cli/app.hpp"
 #include "cli/compare_output.hpp"
+#include "cli/isa_option.hpp"
 #include "cli/isolation_args.hpp"
 #include "core/errors.hpp"
 #include "harness/builds_together.hpp"
@@ -176,6 +177,7 @@ void add_ci_command(CLI::App& app, Context& ctx) {
                                    "failing case");
     auto a = std::make_shared<CiArgs>();
     cmd->add_option("--suite", a->suite, "the suite file (e.g. suites/attention-cpu.json)")->required();
+    add_isa_option(cmd);
     cmd->add_option("--baseline", a->baseline, "the stored baseline's tag: NAME (tag baseline=NAME) or key=value");
     cmd->add_option("--baseline-build", a->baseline_build,
                     "instead of a stored run: the baseline's memwall executable, measured beside this build (both "

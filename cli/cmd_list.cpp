@@ -2,6 +2,7 @@
 
 #include "cli/app.hpp"
 #include "cli/table.hpp"
+#include "core/isa.hpp"
 #include "profiler/perf_events.hpp"
 
 namespace memwall::cli {
@@ -72,6 +73,7 @@ void add_list_command(CLI::App& app, Context& ctx) {
             b.add({std::string(to_string(be)), st.available ? "yes" : "no", st.available ? st.device : st.reason});
         }
         b.print(os);
+        os << "\nCPU kernels: " << isa_summary() << "; --isa or MEMWALL_ISA chooses\n";
         const PerfAvailability perf = probe_perf_events();
         os << "\nCPU counters (perf_event): "
            << (perf.available ? "available" : "unavailable: " + perf.reason) << "\n\n";

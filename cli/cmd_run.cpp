@@ -4,6 +4,7 @@
 
 #include "cli/app.hpp"
 #include "cli/isolation_args.hpp"
+#include "cli/isa_option.hpp"
 #include "cli/metrics_option.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/table.hpp"
@@ -234,6 +235,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_flag("--retry-failed", a->retry_failed, "with --resume: measure the failed and timed-out cases again");
     add_isolation_options(cmd, a->isolation);
     add_metrics_option(cmd, a->metrics);
+    add_isa_option(cmd);
     cmd->callback([a, &ctx, cmd] {
         if (cmd->count("--resume") && a->resume.empty()) a->resume = "latest";
         run_command(*a, ctx, cmd);

@@ -10,6 +10,7 @@
 
 #include "cli/app.hpp"
 #include "cli/isolation_args.hpp"
+#include "cli/isa_option.hpp"
 #include "cli/metrics_option.hpp"
 #include "cli/number_checks.hpp"
 #include "cli/tune_progress.hpp"
@@ -360,6 +361,7 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
         ->check(CLI::IsMember({"default", "none"}));
     add_isolation_options(tune, a->isolation);
     add_metrics_option(tune, a->metrics);
+    add_isa_option(tune);
     tune->callback([a, &ctx, tune] { tune_command(*a, ctx, tune); });
 
     auto* eval = app.add_subcommand("tune-eval", "score strategies on recorded spaces against the exact "

@@ -1,8 +1,9 @@
-# memwall_add_family(<target> SOURCES <host sources>... [CUDA <launchers>...]
-#                    [GPU_ONLY <launchers>...] [GPU_LIBS <libraries>...])
+# memwall_add_family(<target> SOURCES <host sources>... [ISA_SOURCES <CPU kernels>...]
+#                    [CUDA <launchers>...] [GPU_ONLY <launchers>...] [GPU_LIBS <libraries>...])
 #
 # A kernel family as one static library, <target>: its host sources (problem, reference,
-# models, CPU variants, registration) built with the family kit; its CUDA launchers (.cu, which
+# models, registration) built with the family kit; its CPU kernels (ISA_SOURCES) built twice,
+# for x86-64-v3 and x86-64-v4 (kit/kernel_isa.hpp), with OpenMP; its CUDA launchers (.cu, which
 # include their kernels' .cuh) built twice: by the host compiler for cuda-emu, instrumented for
 # traffic counting (memwall_cuda_emu_sources), and, when CUDA is enabled, by nvcc for the
 # project's CUDA architectures (memwall's own: sm_80 and sm_90). The launchers are C++17 (nvcc's
@@ -16,9 +17,17 @@ include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/MemwallCudaEmu.cmake)
 
 function(memwall_add_family target)
-  cmake_parse_arguments(F "" "" "SOURCES;CUDA;GPU_ONLY;GPU_LIBS" ${ARGN})
+  cmake_parse_arguments(F "" "" "SOURCES;ISA_SOURCES;CUDA;GPU_ONLY;GPU_LIBS" ${ARGN})
   add_library(${target} STATIC ${F_SOURCES})
   target_link_libraries(${target} PUBLIC memwall::kit)
+  if(F_ISA_SOURCES)
+    foreach(level 3 4)
+      add_library(${target}_v${level} OBJECT ${F_ISA_SOURCES})
+      target_link_libraries(${target}_v${level} PRIVATE memwall::kit OpenMP::OpenMP_CXX)
+      target_compile_definitions(${target}_v${level} PRIVATE MEMWALL_KERNEL_LEVEL=${level})
+      target_link_libraries(${target} PRIVATE ${target}_v${level})
+    endforeach()
+  endif()
   if(F_CUDA)
     add_library(${target}_emu STATIC)
     target_link_libraries(${target}_emu PUBLIC memwall::kit)

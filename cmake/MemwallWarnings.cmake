@@ -1,7 +1,10 @@
 # Project-wide compile settings. The warnings (and -Werror in CI) are for memwall's own sources:
 # set on the directory tree. memwall_settings carries what anyone compiling against memwall's
-# headers needs as well (the include directories and, with MEMWALL_NATIVE, the ISA, so
-# inline code such as kit/simd.hpp is the same on both sides); it is exported with the package.
+# headers needs as well (the include directories and the ISA, so inline code such as kit/simd.hpp
+# is the same on both sides); it is exported with the package. The ISA is x86-64-v3 (AVX2 + FMA),
+# memwall's floor: a build runs on any such CPU, and the kernels add their AVX-512 path
+# (kit/kernel_isa.hpp). MEMWALL_NATIVE builds for this CPU alone; the avx2 path then may use its
+# wider instructions too.
 add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-Wall> $<$<COMPILE_LANGUAGE:CXX>:-Wextra>
   $<$<COMPILE_LANGUAGE:CXX>:-Wpedantic> $<$<COMPILE_LANGUAGE:CXX>:-Wshadow> $<$<COMPILE_LANGUAGE:CXX>:-Wconversion>
   $<$<COMPILE_LANGUAGE:CXX>:-Wno-sign-conversion>
@@ -20,4 +23,6 @@ target_include_directories(memwall_settings INTERFACE
   $<INSTALL_INTERFACE:include/memwall> $<INSTALL_INTERFACE:include>)
 if(MEMWALL_NATIVE)
   target_compile_options(memwall_settings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+else()
+  target_compile_options(memwall_settings INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=x86-64-v3>)
 endif()

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include "core/isa.hpp"
 #include "core/machine.hpp"
 
 namespace memwall {
@@ -55,8 +56,12 @@ BackendStatus probe_cuda_driver() {
 
 BackendStatus probe_backend(Backend b) {
     switch (b) {
-        case Backend::cpu:
-            return {.backend = b, .available = true, .reason = {}, .device = cpu_description()};
+        case Backend::cpu: {
+            // A lowered ISA is a device of its own: its tuned configurations are not the CPU's.
+            std::string device = cpu_description();
+            if (active_isa() != host_isa()) device += ", " + std::string(isa_name(active_isa())) + " kernels";
+            return {.backend = b, .available = true, .reason = {}, .device = std::move(device)};
+        }
         case Backend::cuda: {
             BackendStatus st = probe_cuda_driver();
 #ifndef MEMWALL_HAVE_CUDA

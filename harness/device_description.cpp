@@ -6,6 +6,7 @@
 
 #include "cuda_emu/options.hpp"
 #include "core/bytes.hpp"
+#include "core/isa.hpp"
 #include "core/machine.hpp"
 #include "gpu/device_properties.hpp"
 
@@ -30,7 +31,9 @@ Properties cpu(const MemoryHierarchy& mh) {
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     Properties p{{"cpu.model", cpu_model()},
                  {"cpu.logical_cpus", std::to_string(online)},
-                 {"cpu.threads", std::to_string(mh.cpus)}};
+                 {"cpu.threads", std::to_string(mh.cpus)},
+                 {"cpu.isa", std::string(isa_name(active_isa()))},
+                 {"cpu.host_isa", std::string(isa_name(host_isa()))}};
     std::string caches;
     for (const CacheLevel& c : mh.caches) {
         p["cpu." + c.name + "_bytes"] = std::to_string(c.bytes);
@@ -39,7 +42,7 @@ Properties cpu(const MemoryHierarchy& mh) {
         if (c.shared_by > 1) caches += " (shared by " + std::to_string(c.shared_by) + ")";
     }
     p["cpu.summary"] = p["cpu.model"] + ": " + std::to_string(online) + " logical CPUs, " +
-                       std::to_string(mh.cpus) + " kernel threads; " + caches;
+                       std::to_string(mh.cpus) + " kernel threads; " + caches + "; kernels " + isa_summary();
     return p;
 }
 

@@ -17,6 +17,7 @@
 
 #include "core/catalogue.hpp"
 #include "core/errors.hpp"
+#include "core/isa.hpp"
 #include "core/params.hpp"
 #include "kernels/kit/placed_buffer.hpp"
 #include "profiler/counter.hpp"
@@ -139,9 +140,16 @@ std::vector<std::int64_t> attention_reference_rows(const AttentionProblem& p, st
 void attention_reference_row(const AttentionProblem& p, const float* q, const float* k,
                              const float* v, std::int64_t bh, std::int64_t i, double* out);
 
+// The CPU kernels are built once per ISA (kit/kernel_isa.hpp): attention_naive<Isa::avx2> and
+// <Isa::avx512> (the latter only on hosts that have it); the plain functions call the active
+// ISA's (core/isa.hpp).
+//
 // naive: S = scale Q K^T for all heads into `scores` (b*h*s_q*s_k floats), row softmax in
 // place, O = P V; each pass multi-threaded with OpenMP.
 std::size_t naive_workspace_floats(const AttentionProblem& p);
+template <Isa isa>
+void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v,
+                     float* o, float* scores);
 void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v,
                      float* o, float* scores);
 
@@ -151,15 +159,20 @@ struct FlashTiles {
     int bc = 0;  // keys per tile
 };
 // br must be a multiple of 8 (tiles are padded to whole micro-kernel row blocks), bc of the
-// vector width.
+// vector width (16 floats with AVX-512, 8 with AVX2; with no ISA given, the active one's).
 inline constexpr int flash_rows_granule = 8;
+int flash_cols_granule(Isa isa);
 int flash_cols_granule();
 // Throws UsageError naming the rule a tile breaks.
+void validate_tiles(FlashTiles t, Isa isa);
 void validate_tiles(FlashTiles t);
 // K of every head packed transposed, in panels of bc keys (zero-padded): the workspace.
 std::size_t flash_workspace_floats(const AttentionProblem& p, FlashTiles t);
 // Per-thread tile buffers (Q tile, score tile, O accumulator, row statistics), allocated in run.
 std::size_t flash_scratch_floats(const AttentionProblem& p, FlashTiles t);
+template <Isa isa>
+void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k,
+                     const float* v, float* o, float* packed_k);
 void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k,
                      const float* v, float* o, float* packed_k);
 

@@ -5,14 +5,12 @@
 #include <limits>
 
 #include "kernels/attention/attention.hpp"
+#include "kernels/kit/kernel_isa.hpp"
+
+MEMWALL_KERNEL_BEGIN
 #include "kernels/kit/simd.hpp"
-#include "profiler/byte_model.hpp"
 
 namespace memwall {
-
-std::size_t naive_workspace_floats(const AttentionProblem& p) {
-    return static_cast<std::size_t>(p.heads_total() * p.seq_q * p.seq_k);
-}
 
 namespace {
 
@@ -45,8 +43,9 @@ void softmax_row(float* s, std::int64_t n, std::int64_t len) {
 
 }  // namespace
 
-void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v,
-                     float* o, float* scores) {
+template <>
+void attention_naive<kit::kernel_isa>(const AttentionProblem& p, const float* q, const float* k, const float* v,
+                                      float* o, float* scores) {
     const std::int64_t bhs = p.heads_total();
     const std::int64_t sq = p.seq_q;
     const std::int64_t sk = p.seq_k;
@@ -98,24 +97,6 @@ void attention_naive(const AttentionProblem& p, const float* q, const float* k, 
         }
 }
 
-// Byte model: the compulsory stream (Q, K, V, O once, from dram); the score tensor S =
-// b*h*s_q*s_k*4 bytes (fp32 for every dtype), moved 4 times (written by QK^T, read and written
-// by softmax, read by PV), served from the level that holds a thread's share of it (dram once
-// it outgrows the llc); and each query row re-reading its visible keys of K (QK^T) and V (PV),
-// served from the level that holds one head's K (or V), s_k*d elements.
-std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarchy& mh) {
-    const double inf = std::numeric_limits<double>::infinity();
-    const double d = static_cast<double>(p.head_dim);
-    const double score = 4.0 * static_cast<double>(naive_workspace_floats(p));
-    double visible = 0;  // sum of visible keys over the query rows of one head
-    for (std::int64_t i = 0; i < p.seq_q; ++i) visible += static_cast<double>(p.visible_keys(i));
-    const double e = p.element_bytes();
-    const double kv_rereads = static_cast<double>(p.heads_total()) * 2 * visible * d * e;
-
-    return byte_model(attention_flops(p), attention_compulsory_bytes(p), score, mh,
-                      {{inf, attention_compulsory_bytes(p)},
-                       {score / std::max(1, mh.cpus), 4 * score},
-                       {static_cast<double>(p.seq_k) * d * e, kv_rereads}});
-}
+MEMWALL_KERNEL_END
 
 }  // namespace memwall

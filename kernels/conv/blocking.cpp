@@ -12,7 +12,8 @@ Blocking blocking_of(const Params& point) {
             static_cast<int>(point.integer("Cb"))};
 }
 
-void validate(const Blocking& b) {
+void validate(const Blocking& b, Isa isa) {
+    const int lanes = conv_cpu::lanes(isa), max_accumulators = conv_cpu::max_accumulators(isa);
     if (b.kb < lanes || b.kb > max_kv * lanes || b.kb % lanes != 0)
         throw UsageError("conv: Kb must be " + std::to_string(lanes) + ", " + std::to_string(2 * lanes) + " or " +
                          std::to_string(3 * lanes) + " (whole vectors of output channels), got " + std::to_string(b.kb));
@@ -22,29 +23,34 @@ void validate(const Blocking& b) {
     if (b.cb < 1) throw UsageError("conv: Cb must be at least 1");
 }
 
-std::vector<Constraint> blocking_constraints() {
+std::vector<Constraint> blocking_constraints(Isa isa) {
+    const int lanes = conv_cpu::lanes(isa), max_accumulators = conv_cpu::max_accumulators(isa);
     return {
         {"Kb is " + std::to_string(lanes) + ", " + std::to_string(2 * lanes) + " or " + std::to_string(3 * lanes) +
              " (whole vectors of output channels)",
-         [](const Params& p) {
+         [lanes](const Params& p) {
              const auto kb = p.integer("Kb");
              return kb % lanes == 0 && kb >= lanes && kb <= max_kv * lanes;
          }},
         {"Kb/" + std::to_string(lanes) + " * Wb is at most " + std::to_string(max_accumulators) +
              " (the accumulators fit in the vector registers)",
-         [](const Params& p) { return p.integer("Kb") / lanes * p.integer("Wb") <= max_accumulators; }},
+         [lanes, max_accumulators](const Params& p) {
+             return p.integer("Kb") / lanes * p.integer("Wb") <= max_accumulators;
+         }},
         // Steps past C all take every channel: one of them (the default) is enough for a tuner.
         {"Cb is at most C, or the default " + std::to_string(Blocking{}.cb) + " (every channel of a smaller layer)",
          [](const Params& p) { return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == Blocking{}.cb; }},
     };
 }
 
-std::size_t packed_filter_floats(const ConvProblem& p) {
+std::size_t packed_filter_floats(const ConvProblem& p, Isa isa) {
+    const std::int64_t lanes = conv_cpu::lanes(isa);
     const std::int64_t vectors = (p.k + lanes - 1) / lanes;
     return static_cast<std::size_t>(vectors * p.c * p.r * p.s * lanes);
 }
 
-void pack_filter(const ConvProblem& p, const float* filter, float* packed) {
+void pack_filter(const ConvProblem& p, Isa isa, const float* filter, float* packed) {
+    const std::int64_t lanes = conv_cpu::lanes(isa);
     const std::int64_t vectors = (p.k + lanes - 1) / lanes;
     for (std::int64_t v = 0; v < vectors; ++v)
         for (std::int64_t c = 0; c < p.c; ++c)

@@ -2,6 +2,9 @@
 // (cpu_tiles.hpp) read their taps straight from the NCHW input: no workspace beyond the packed
 // filter. Tiles whose taps reach into the padding take the bounds-checked path.
 #include "kernels/conv/cpu_kernels.hpp"
+#include "kernels/kit/kernel_isa.hpp"
+
+MEMWALL_KERNEL_BEGIN
 #include "kernels/conv/cpu_tiles.hpp"
 
 namespace memwall::conv_cpu {
@@ -49,8 +52,11 @@ struct DirectTaps {
 
 }  // namespace
 
-void conv_direct(const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out) {
+template <>
+void conv_direct<kit::kernel_isa>(const ConvProblem& p, const Blocking& b, const float* input, const float* packed,
+                                  float* out) {
     run_tiles(p, b, packed, 4.0 * static_cast<double>(p.c * p.h * p.w), out, DirectTaps{p, input});
 }
 
 }  // namespace memwall::conv_cpu
+MEMWALL_KERNEL_END

@@ -1,4 +1,6 @@
-// The conv family's CPU kernels. Each writes every element of out (N*K*P*Q floats, NCHW).
+// The conv family's CPU kernels. Each writes every element of out (N*K*P*Q floats, NCHW). The
+// tiled ones are built once per ISA (kit/kernel_isa.hpp): call the active ISA's, with the
+// filter packed and the blocking validated for it.
 #pragma once
 
 #include <cstddef>
@@ -11,11 +13,13 @@
 namespace memwall::conv_cpu {
 
 // direct: register tiles over the NCHW input (cpu_direct.cpp). `packed`: pack_filter's layout.
+template <Isa isa>
 void conv_direct(const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out);
 
 // im2win: the window-order transform into `win` (im2win_floats), then register tiles over it.
 std::size_t im2win_floats(const ConvProblem& p);
 void im2win_transform(const ConvProblem& p, const float* input, float* win);
+template <Isa isa>
 void conv_im2win(const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out,
                  float* win);
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/conv/cpu_kernels.hpp"
+#include "kernels/kit/onednn_isa.hpp"
 
 namespace memwall::conv_cpu {
 
@@ -31,6 +32,7 @@ Descs user_descs(const ConvProblem& p) {
 }
 
 dnnl::convolution_forward::primitive_desc primitive(const ConvProblem& p, const dnnl::engine& engine) {
+    kit::limit_onednn_to_active_isa();
     const Descs user = user_descs(p);
     auto any = [](const memory::desc& d) { return memory::desc(d.dims(), dt::f32, tag::any); };
     const dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto,

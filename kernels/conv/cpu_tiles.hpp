@@ -6,6 +6,8 @@
 // filter vector loaded once per QB FMAs. Tiles walk an output row; input channels are taken Cb
 // at a time (the filter of one step stays in L1), the partial sums going through the output.
 // Only the innermost accumulation differs between the variants: where a tap's input comes from.
+// Kernel code: included by ISA sources after kit/kernel_isa.hpp, inside MEMWALL_KERNEL_BEGIN; its
+// anonymous namespace keeps each ISA's tiles to its own compile.
 #pragma once
 
 #include <algorithm>
@@ -17,9 +19,17 @@
 
 #include "kernels/conv/blocking.hpp"
 #include "kernels/conv/conv.hpp"
+#include "kernels/kit/kernel_isa.hpp"
 #include "kernels/kit/simd.hpp"
 
 namespace memwall::conv_cpu {
+namespace {
+
+namespace simd = kit::simd;
+using simd::vf;
+constexpr int lanes = simd::lanes;
+constexpr int max_accumulators = conv_cpu::max_accumulators(kit::kernel_isa);
+static_assert(lanes == conv_cpu::lanes(kit::kernel_isa));
 
 // One tile's coordinates for an accumulation: image n, output row y, first column q0, input
 // channels [c0, c1), and the packed filter at the tile's first channel vector and channel c0.
@@ -111,7 +121,7 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
     // Whichever of the filter and the image's source is smaller is the one read again: k tiles
     // innermost keep a row's source in cache for every k tile, rows innermost keep a k tile's
     // filter for every row.
-    const double filter_bytes = 4.0 * static_cast<double>(packed_filter_floats(p));
+    const double filter_bytes = 4.0 * static_cast<double>(packed_filter_floats(p, kit::kernel_isa));
     if (filter_bytes <= source_image_bytes) {
 #pragma omp parallel for collapse(2) schedule(static)
         for (std::int64_t n = 0; n < p.n; ++n)
@@ -125,4 +135,5 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
     }
 }
 
+}  // namespace
 }  // namespace memwall::conv_cpu

@@ -27,7 +27,8 @@ std::vector<TrafficStream> tile_streams(const ConvProblem& p, const conv_cpu::Bl
                                         double row_bytes, int threads) {
     const double ktiles = std::ceil(d(p.k) / b.kb), qtiles = std::ceil(d(p.q()) / b.wb);
     const double taps = d(p.window()), out = 4.0 * d(p.output_size());
-    const double kpad = std::ceil(d(p.k) / conv_cpu::lanes) * conv_cpu::lanes;
+    const double lanes = conv_cpu::lanes(active_isa());
+    const double kpad = std::ceil(d(p.k) / lanes) * lanes;
     const double csteps = std::ceil(d(p.c) / b.cb);
     const double cb = std::min<double>(b.cb, d(p.c));
     return {
@@ -54,7 +55,7 @@ std::vector<Counter> direct_model(const ConvProblem& p, const conv_cpu::Blocking
     const double image = 4.0 * d(p.c * p.h * p.w);
     auto streams = plus({{inf, p.min_bytes()}}, tile_streams(p, b, image, 4.0 * d(p.r * p.w), threads));
     return with_packed_filter(byte_model(p.flops(), p.min_bytes(), 0, mh, streams),
-                              4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p))));
+                              4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, active_isa()))));
 }
 
 std::vector<Counter> im2win_model(const ConvProblem& p, const conv_cpu::Blocking& b, const MemoryHierarchy& mh) {
@@ -65,7 +66,7 @@ std::vector<Counter> im2win_model(const ConvProblem& p, const conv_cpu::Blocking
     auto streams = plus({{inf, p.min_bytes()}, {image / threads, 2.0 * win}},
                         tile_streams(p, b, image, 4.0 * d((p.w + 2 * p.pad) * p.r), threads));
     return with_packed_filter(byte_model(p.flops(), p.min_bytes(), win, mh, streams),
-                              4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p))));
+                              4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, active_isa()))));
 }
 
 std::vector<Counter> im2col_gemm_model(const ConvProblem& p, const MemoryHierarchy& mh) {

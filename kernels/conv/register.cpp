@@ -39,43 +39,47 @@ std::unique_ptr<Instance> instance(const Workload& wl, const std::string& varian
                                                             std::move(kernel), conv_slot::output, conv_slot::workspace);
 }
 
-// The filter in pack_filter's layout, made once per case (weights, as inference keeps them).
-std::shared_ptr<const kit::PlacedBuffer> packed_filter(const ConvWorkload& w) {
-    auto packed = std::make_shared<kit::PlacedBuffer>(conv_cpu::packed_filter_floats(w.problem()),
+// The filter in pack_filter's layout for `isa`, made once per case (weights, as inference keeps
+// them).
+std::shared_ptr<const kit::PlacedBuffer> packed_filter(const ConvWorkload& w, Isa isa) {
+    auto packed = std::make_shared<kit::PlacedBuffer>(conv_cpu::packed_filter_floats(w.problem(), isa),
                                                       kit::PlacedAllocator<float>(conv_slot::packed));
-    conv_cpu::pack_filter(w.problem(), w.filter(), packed->data());
+    conv_cpu::pack_filter(w.problem(), isa, w.filter(), packed->data());
     return packed;
 }
 
-// Kb, Wb and Cb, the register tile and the channel step (cpu_tiles.hpp). Defaults: two vectors
-// of channels by half the accumulator budget in columns (2 x 12 with AVX-512).
-std::vector<Axis> blocking_tunables() {
-    const int lanes = conv_cpu::lanes;
-    Axis kb = tunable(int_axis("Kb", {2 * lanes}, "output channels per register tile (whole vectors)"));
-    Axis wb = tunable(int_axis("Wb", {conv_cpu::max_accumulators / 2}, "output columns per register tile"));
-    Axis cb = tunable(int_axis("Cb", {Blocking{}.cb}, "input channels per step (the step's filter stays in L1)"));
-    return {sized(kb, lanes, conv_cpu::max_kv * lanes), sized(wb, 1, conv_cpu::max_accumulators), sized(cb, 1, 4096)};
+// Kb, Wb and Cb, the register tile and the channel step (cpu_tiles.hpp), for the ISA the
+// catalogue is built at (the active one): defaults conv_cpu::default_blocking.
+std::vector<Axis> blocking_tunables(Isa isa) {
+    const int lanes = conv_cpu::lanes(isa), budget = conv_cpu::max_accumulators(isa);
+    const Blocking def = conv_cpu::default_blocking(isa);
+    Axis kb = tunable(int_axis("Kb", {def.kb}, "output channels per register tile (whole vectors)"));
+    Axis wb = tunable(int_axis("Wb", {def.wb}, "output columns per register tile"));
+    Axis cb = tunable(int_axis("Cb", {def.cb}, "input channels per step (the step's filter stays in L1)"));
+    return {sized(kb, lanes, conv_cpu::max_kv * lanes), sized(wb, 1, budget), sized(cb, 1, 4096)};
 }
 
 // direct and im2win: the register tiles of cpu_tiles.hpp, the filter packed once; they differ in
-// where the taps come from, the workspace that needs, and the model.
+// where the taps come from, the workspace that needs, and the model. `kernel(isa)` is the ISA's.
 using TiledKernel = void (*)(const ConvProblem&, const Blocking&, const float* input, const float* packed, float* out,
                              float* workspace);
 using TiledModel = std::vector<Counter> (*)(const ConvProblem&, const Blocking&, const MemoryHierarchy&);
 
 Variant tiled_variant(std::string name, std::string description, std::size_t (*workspace_floats)(const ConvProblem&),
-                      TiledKernel kernel, TiledModel model) {
+                      TiledKernel (*kernel_of)(Isa), TiledModel model) {
     Variant v;
     v.name = name;
     v.description = std::move(description);
     v.backend = Backend::cpu;
-    v.tunables = blocking_tunables();
-    v.constraints = conv_cpu::blocking_constraints();
-    v.prepare = [name, workspace_floats, kernel](const Workload& wl, const Params& point) {
+    v.tunables = blocking_tunables(active_isa());
+    v.constraints = conv_cpu::blocking_constraints(active_isa());
+    v.prepare = [name, workspace_floats, kernel_of](const Workload& wl, const Params& point) {
+        const Isa isa = active_isa();
         const Blocking b = conv_cpu::blocking_of(point);
-        conv_cpu::validate(b);
+        conv_cpu::validate(b, isa);
+        const TiledKernel kernel = kernel_of(isa);
         const auto& w = workload_as<ConvWorkload>(wl);
-        auto packed = packed_filter(w);
+        auto packed = packed_filter(w, isa);
         return instance(wl, name, workspace_floats(w.problem()), 4.0 * static_cast<double>(packed->size()),
                         [b, packed, kernel](const ConvWorkload& x, float* out, float* workspace) {
                             kernel(x.problem(), b, x.input(), packed->data(), out, workspace);
@@ -93,8 +97,12 @@ Variant direct_variant() {
         "blocked direct convolution: register tiles of Kb channels x Wb columns over the NCHW input, Cb input "
         "channels per step; filter packed once",
         [](const ConvProblem&) -> std::size_t { return 0; },
-        [](const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out, float*) {
-            conv_cpu::conv_direct(p, b, input, packed, out);
+        [](Isa isa) -> TiledKernel {
+            if (isa == Isa::avx512)
+                return [](const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out,
+                          float*) { conv_cpu::conv_direct<Isa::avx512>(p, b, input, packed, out); };
+            return [](const ConvProblem& p, const Blocking& b, const float* input, const float* packed, float* out,
+                      float*) { conv_cpu::conv_direct<Isa::avx2>(p, b, input, packed, out); };
         },
         direct_model);
 }
@@ -103,7 +111,12 @@ Variant im2win_variant() {
     return tiled_variant("im2win",
                          "im2win: the window-order transform (C*P*(W+2pad)*R per image), then register tiles of Kb "
                          "channels x Wb columns over it, Cb input channels per step; filter packed once",
-                         conv_cpu::im2win_floats, conv_cpu::conv_im2win, im2win_model);
+                         conv_cpu::im2win_floats,
+                         [](Isa isa) -> TiledKernel {
+                             return isa == Isa::avx512 ? conv_cpu::conv_im2win<Isa::avx512>
+                                                       : conv_cpu::conv_im2win<Isa::avx2>;
+                         },
+                         im2win_model);
 }
 
 Variant im2col_gemm_variant() {

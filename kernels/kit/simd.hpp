@@ -1,5 +1,9 @@
 // Portable fp32 vectors (GCC vector extensions) and a vectorised exp2 for the CPU kernels:
-// std::exp does not vectorise without -ffast-math.
+// std::exp does not vectorise without -ffast-math. In a family's ISA_SOURCES the width follows
+// MEMWALL_KERNEL_LEVEL (kit/kernel_isa.hpp: include this after it, inside the kernel's target);
+// elsewhere it follows the compiler's flags. The inline namespace keeps the widths' functions
+// apart, as the linker sees them. (__builtin_bit_cast, not std::bit_cast: the template, declared
+// outside a kernel's target, cannot take AVX-512 vectors by value.)
 #pragma once
 
 #include <bit>
@@ -10,10 +14,33 @@
 #include <immintrin.h>
 #endif
 
+#if defined(MEMWALL_KERNEL_LEVEL)
+#if MEMWALL_KERNEL_LEVEL == 4
+#define MEMWALL_SIMD_512 1
+#endif
+#define MEMWALL_SIMD_256 1
+#define MEMWALL_SIMD_FMA 1
+#else
+#if defined(__AVX512F__)
+#define MEMWALL_SIMD_512 1
+#endif
+#if defined(__AVX__)
+#define MEMWALL_SIMD_256 1
+#endif
+#if defined(__FMA__)
+#define MEMWALL_SIMD_FMA 1
+#endif
+#endif
+
 namespace memwall::kit::simd {
+#if defined(MEMWALL_SIMD_512)
+inline namespace w512 {
+#else
+inline namespace w256 {
+#endif
 
 // One vector register: 16 floats with AVX-512, else 8 (two registers' worth on SSE only).
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
 inline constexpr int lanes = 16;
 #else
 inline constexpr int lanes = 8;
@@ -32,14 +59,14 @@ inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
 // Every lane x. Not `vf{} + x`: without -ffast-math that adds 0.0 (for x = -0.0's sign) before
 // broadcasting, an ALU operation where a broadcast from memory is a plain load.
 inline vf splat(float x) {
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
     const __m512 v = _mm512_set1_ps(x);
-#elif defined(__AVX__)
+#elif defined(MEMWALL_SIMD_256)
     const __m256 v = _mm256_set1_ps(x);
 #else
     return vf{} + x;
 #endif
-#if defined(__AVX512F__) || defined(__AVX__)
+#if defined(MEMWALL_SIMD_256)
     return reinterpret_cast<const vf&>(v);
 #endif
 }
@@ -48,9 +75,9 @@ inline vf splat(float x) {
 // lines go to memory without being read first (no write-allocate) and without displacing the
 // cache. stream_fence() orders them before what follows (another thread reading them).
 inline void stream_store(float* p, vf v) {
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
     _mm512_stream_ps(p, reinterpret_cast<__m512&>(v));
-#elif defined(__AVX__)
+#elif defined(MEMWALL_SIMD_256)
     _mm256_stream_ps(p, reinterpret_cast<__m256&>(v));
 #elif defined(__x86_64__)
     __m128 half[2];
@@ -70,10 +97,10 @@ inline void stream_fence() {
 // a * b + c with one rounding. ISO C++ mode (no -ffp-contract=fast) never fuses a * b + c by
 // itself, and a blocked dot product wants the fused instruction.
 inline vf fma(vf a, vf b, vf c) {
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
     const __m512 r = _mm512_fmadd_ps(reinterpret_cast<__m512&>(a), reinterpret_cast<__m512&>(b), reinterpret_cast<__m512&>(c));
     return reinterpret_cast<const vf&>(r);
-#elif defined(__FMA__)
+#elif defined(MEMWALL_SIMD_FMA)
     const __m256 r = _mm256_fmadd_ps(reinterpret_cast<__m256&>(a), reinterpret_cast<__m256&>(b), reinterpret_cast<__m256&>(c));
     return reinterpret_cast<const vf&>(r);
 #else
@@ -82,7 +109,7 @@ inline vf fma(vf a, vf b, vf c) {
 }
 
 // Vector registers of the ISA: what a register tile of accumulators may use.
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
 inline constexpr int registers = 32;
 #else
 inline constexpr int registers = 16;
@@ -128,10 +155,11 @@ inline vf vexp2(vf x) {
     p = p * f + 1.0f;
     // 2^n built in the exponent field; n = -127 gives the bit pattern of +0.
     const vi e = (__builtin_convertvector(n, vi) + 127) << 23;
-    const vf r = p * std::bit_cast<vf>(e);
+    const vf r = p * __builtin_bit_cast(vf, e);
     return x == x ? r : x;
 }
 
 inline float exp2_scalar(float x) { return vexp2(splat(x))[0]; }
 
+}  // namespace w512 or w256
 }  // namespace memwall::kit::simd

@@ -1,8 +1,13 @@
-// The GEMMs of the lora CPU kernels: OpenBLAS's sgemm for fp32, oneDNN's matmul for bf16.
+// The GEMMs of the lora CPU kernels: OpenBLAS's sgemm for fp32, oneDNN's matmul for bf16, and
+// where oneDNN has no bf16 matmul (Debian's 2.6 without AVX-512, or held to AVX2 by the active
+// ISA) the bf16 operands widened to fp32 for sgemm and the product rounded back to bf16.
+#include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "kernels/kit/onednn_isa.hpp"
 #include "kernels/kit/openblas.hpp"
 #include "kernels/lora/cpu_kernels.hpp"
 
@@ -16,6 +21,9 @@ struct Gemm::State {
     LoraDtype dtype;
     std::int64_t rows, k, n;
     const void* b;
+    // bf16 without oneDNN's matmul: B widened once (as weights are), A and C widened per run.
+    bool widened = false;
+    std::vector<float> b32, a32, c32;
     // bf16: the primitive, B in its layout, and the activations' memory objects (handles set per run).
     dnnl::engine engine;
     dnnl::stream stream;
@@ -40,10 +48,27 @@ dnnl::matmul::primitive_desc bf16_matmul(const dnnl::engine& engine, const memor
     }
 }
 
+void widen(const std::uint16_t* in, float* out, std::int64_t count) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) out[i] = load_elem(in, i);
+}
+
+void narrow(const float* in, std::uint16_t* out, std::int64_t count) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) store_elem(out, i, in[i]);
+}
+
+void sgemm(std::int64_t rows, std::int64_t k, std::int64_t n, const float* a, const float* b, float* c) {
+    kit::openblas::sgemm()(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(rows),
+                           static_cast<blasint>(n), static_cast<blasint>(k), 1.0f, a, static_cast<blasint>(k), b,
+                           static_cast<blasint>(n), 0.0f, c, static_cast<blasint>(n));
+}
+
 }  // namespace
 
 bool Gemm::bf16_available() {
     static const bool available = [] {
+        kit::limit_onednn_to_active_isa();
         try {
             const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
             const memory::desc md({2, 2}, dt::bf16, tag::ab);
@@ -58,11 +83,18 @@ bool Gemm::bf16_available() {
 
 Gemm::Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b)
     : state_(new State{dtype, rows, k, n, b}) {
-    if (dtype == LoraDtype::fp32) {
+    State& s = *state_;
+    s.widened = dtype == LoraDtype::bf16 && !bf16_available();
+    if (dtype == LoraDtype::fp32 || s.widened) {
         (void)kit::openblas::sgemm();  // loads OpenBLAS now: a failure is the case's, not the run's
+        if (s.widened) {
+            s.b32.resize(static_cast<std::size_t>(k * n));
+            s.a32.resize(static_cast<std::size_t>(rows * k));
+            s.c32.resize(static_cast<std::size_t>(rows * n));
+            widen(static_cast<const std::uint16_t*>(b), s.b32.data(), k * n);
+        }
         return;
     }
-    State& s = *state_;
     s.engine = dnnl::engine(dnnl::engine::kind::cpu, 0);
     s.stream = dnnl::stream(s.engine);
     const memory::desc a_md({rows, k}, dt::bf16, tag::ab), c_md({rows, n}, dt::bf16, tag::ab);
@@ -85,10 +117,13 @@ Gemm::Gemm(Gemm&&) noexcept = default;
 void Gemm::run(const void* a, void* c) const {
     State& s = *state_;
     if (s.dtype == LoraDtype::fp32) {
-        kit::openblas::sgemm()(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<blasint>(s.rows),
-                               static_cast<blasint>(s.n), static_cast<blasint>(s.k), 1.0f, static_cast<const float*>(a),
-                               static_cast<blasint>(s.k), static_cast<const float*>(s.b), static_cast<blasint>(s.n),
-                               0.0f, static_cast<float*>(c), static_cast<blasint>(s.n));
+        sgemm(s.rows, s.k, s.n, static_cast<const float*>(a), static_cast<const float*>(s.b), static_cast<float*>(c));
+        return;
+    }
+    if (s.widened) {
+        widen(static_cast<const std::uint16_t*>(a), s.a32.data(), s.rows * s.k);
+        sgemm(s.rows, s.k, s.n, s.a32.data(), s.b32.data(), s.c32.data());
+        narrow(s.c32.data(), static_cast<std::uint16_t*>(c), s.rows * s.n);
         return;
     }
     s.a.set_data_handle(const_cast<void*>(a));
@@ -98,11 +133,14 @@ void Gemm::run(const void* a, void* c) const {
 }
 
 std::string Gemm::describe() const {
+    if (state_->widened) return "OpenBLAS sgemm on bf16 widened to fp32 (oneDNN has no bf16 matmul on this ISA)";
     return state_->dtype == LoraDtype::fp32 ? "OpenBLAS sgemm" : "oneDNN matmul " + state_->implementation;
 }
 
 double Gemm::weights_bytes() const {
-    return state_->dtype == LoraDtype::fp32 ? 0.0 : static_cast<double>(state_->weights.get_desc().get_size());
+    const State& s = *state_;
+    if (s.widened) return 4.0 * static_cast<double>(s.b32.size() + s.a32.size() + s.c32.size());
+    return s.dtype == LoraDtype::fp32 ? 0.0 : static_cast<double>(s.weights.get_desc().get_size());
 }
 
 }  // namespace memwall::lora_cpu

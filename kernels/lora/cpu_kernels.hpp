@@ -2,11 +2,13 @@
 // OpenBLAS's sgemm for fp32 and oneDNN's matmul for bf16; the passes around them are memwall's.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/isa.hpp"
 #include "kernels/kit/phase_times.hpp"
 #include "kernels/lora/lora.hpp"
 
@@ -49,7 +51,8 @@ std::unique_ptr<Kernel> make_fused_calls(const LoraWorkload& w, const Tiles& t, 
 
 // C (rows×n) = A (rows×k) · B (k×n), row-major and contiguous, in the dtype: OpenBLAS's sgemm, or
 // oneDNN's matmul with f32 accumulation and B reordered once into the layout oneDNN prefers, as
-// frozen weights are.
+// frozen weights are; without oneDNN's bf16 matmul, sgemm on the bf16 operands widened to fp32
+// (B once, A per run) with C rounded back to bf16.
 class Gemm {
 public:
     Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b);
@@ -58,9 +61,10 @@ public:
     void run(const void* a, void* c) const;
     // "OpenBLAS sgemm", or oneDNN's implementation (its ISA in the name, e.g. brg:avx512_core_amx).
     std::string describe() const;
-    double weights_bytes() const;  // B in oneDNN's layout (0 for OpenBLAS, which reads B in place)
-    // Whether oneDNN has a bf16 matmul on this CPU: Debian's oneDNN (2.6) has none without
-    // AVX-512, where a bf16 Gemm throws saying so.
+    // B in oneDNN's layout (0 for OpenBLAS, which reads B in place), or the widened copies.
+    double weights_bytes() const;
+    // Whether oneDNN has a bf16 matmul on this CPU at the active ISA: Debian's oneDNN (2.6) has
+    // none without AVX-512, where a bf16 Gemm widens to fp32.
     static bool bf16_available();
 
 private:
@@ -86,13 +90,31 @@ struct AdapterWeights {
     std::vector<std::uint16_t> b16_pairs;   // adapters × rp/2 × N × 2
 };
 AdapterWeights adapter_weights(const LoraWorkload& w);
-// rp for rank r.
+// rp for rank r: a multiple of the down-projection's register block on every ISA (8 ranks with
+// AVX-512's 32 registers, 4 with AVX2's 16).
+inline constexpr std::int64_t rank_granule = 8;
 std::int64_t padded_rank(std::int64_t r);
 // The fused passes over tokens [t0, t1), each token looking up its adapter, after the base GEMM
 // has written Y: S (M×rp floats) = α / (1 - p) · (mask ⊙ X)·A, X read once with the mask applied
 // as it is read, then Y += S·B in the dtype, Y read and written once. Per task of tiles.tile_m
 // tokens, so a task's S is used while in cache.
+// Built once per ISA (kit/kernel_isa.hpp); the plain call runs the active ISA's.
+template <Isa isa>
 void lora_pass(const LoraWorkload& w, const AdapterWeights& a, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
                float* s, void* y);
+void lora_pass(const LoraWorkload& w, const AdapterWeights& a, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
+               float* s, void* y);
+
+// Elements of fp32 or bf16 arrays as floats. bf16 stores round to nearest even, as
+// __float2bfloat16_rn does (the values are finite).
+inline float load_elem(const float* p, std::int64_t i) { return p[i]; }
+inline float load_elem(const std::uint16_t* p, std::int64_t i) {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(p[i]) << 16);
+}
+inline std::uint32_t bf16_bits(std::uint32_t u) { return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; }
+inline void store_elem(float* p, std::int64_t i, float v) { p[i] = v; }
+inline void store_elem(std::uint16_t* p, std::int64_t i, float v) {
+    p[i] = static_cast<std::uint16_t>(bf16_bits(std::bit_cast<std::uint32_t>(v)));
+}
 
 }  // namespace memwall::lora_cpu

@@ -1,16 +1,20 @@
-// The passes around the GEMMs: the unfused dropout and scaled add (one pass each over X or Y, as
-// PyTorch's LoRA runs them), and the fused LoRA pass (LoRAFusion's idea on the CPU: dropout and
-// scale applied as X is read, and the adapter's term added to the base GEMM's Y in the same pass,
-// a task of tokens at a time).
+// The fused LoRA pass (LoRAFusion's idea on the CPU: dropout and scale applied as X is read, and
+// the adapter's term added to the base GEMM's Y in the same pass, a task of tokens at a time),
+// built once per ISA. On the AVX-512 path the bf16 dot products (vdpbf16ps) run where the CPU has
+// AVX512-BF16, in functions of their own target, chosen as the pass runs.
 #include <omp.h>
 
-#include <algorithm>
-#include <bit>
-#include <cstring>
 #include <type_traits>
 
-#include "kernels/kit/simd.hpp"
 #include "kernels/lora/cpu_kernels.hpp"
+#include "kernels/kit/kernel_isa.hpp"
+
+MEMWALL_KERNEL_BEGIN
+#include "kernels/kit/simd.hpp"
+
+#if defined(MEMWALL_SIMD_512)
+#define MEMWALL_LORA_BF16_TARGET __attribute__((target("avx512bf16")))
+#endif
 
 namespace memwall::lora_cpu {
 
@@ -22,26 +26,17 @@ using simd::vf;
 using vu = std::uint32_t __attribute__((vector_size(lanes * sizeof(float))));
 using vh = std::uint16_t __attribute__((vector_size(lanes * sizeof(std::uint16_t))));
 
-inline float load_elem(const float* p, std::int64_t i) { return p[i]; }
-inline float load_elem(const std::uint16_t* p, std::int64_t i) {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(p[i]) << 16);
-}
-// Round to nearest even, as __float2bfloat16_rn does (the values are finite).
-inline std::uint32_t bf16_bits(std::uint32_t u) { return (u + 0x7fffu + ((u >> 16) & 1u)) >> 16; }
-inline void store_elem(float* p, std::int64_t i, float v) { p[i] = v; }
-inline void store_elem(std::uint16_t* p, std::int64_t i, float v) {
-    p[i] = static_cast<std::uint16_t>(bf16_bits(std::bit_cast<std::uint32_t>(v)));
-}
 inline void store_vec(float* p, vf v) { simd::store(p, v); }
 inline void store_vec(std::uint16_t* p, vf v) {
-    const vu u = std::bit_cast<vu>(v);
+    const vu u = __builtin_bit_cast(vu, v);
     const vh h = __builtin_convertvector((u + 0x7fffu + ((u >> 16) & 1u)) >> 16, vh);
     std::memcpy(p, &h, sizeof h);
 }
 
 // S entries one row of the down-projection accumulates at once: with two rows, half the vector
-// registers.
+// registers (padded_rank pads to a multiple of the widest ISA's).
 constexpr int down_block = simd::registers / 4;
+static_assert(rank_granule % down_block == 0);
 // The bf16 up-projection keeps a token's S as pairs of ranks on the stack (up to rank 128; larger
 // ranks take the fp32 path).
 constexpr int max_rank_pairs = 64;
@@ -63,17 +58,17 @@ void for_row_groups(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, std
 // branch on bits a tenth of which fail at random. k is a multiple of the vector width.
 inline vf load_vec(const float* p) { return simd::load(p); }
 inline vf load_vec(const std::uint16_t* p) {
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
     // One zero-extending load and a shift: GCC, tuned for 256-bit vectors on Zen 4, splits the
     // generic conversion into six instructions, which took a third of the bf16 up-projection.
     // (maskz forms: the plain ones start from _mm512_undefined, which GCC 12 flags as uninitialised.)
     const __m512i h = _mm512_maskz_cvtepu16_epi32(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     const __m512i u = _mm512_maskz_slli_epi32(0xffff, h, 16);
-    return std::bit_cast<vf>(u);
+    return __builtin_bit_cast(vf, u);
 #else
     vh h;
     std::memcpy(&h, p, sizeof h);
-    return std::bit_cast<vf>(__builtin_convertvector(h, vu) << 16);
+    return __builtin_bit_cast(vf, __builtin_convertvector(h, vu) << 16);
 #endif
 }
 inline vf mask_vec(const std::uint32_t* mask, std::int64_t k) {
@@ -160,7 +155,7 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
         }
 }
 
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
 // Elements of each row masked into an L1 buffer at a time: 256 bytes (a multiple of the mask's 32
 // elements); longer chunks measured slower (fp32, M = 2048, K = 4096, r = 16: 2.4 ms at 2 KiB,
 // 1.8 ms at 256 bytes). A constant at namespace scope: as a local constexpr, which std::min
@@ -168,13 +163,20 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
 template <class T>
 constexpr std::int64_t down_chunk = 256 / sizeof(T);
 
-// Whether the vector down-projection below takes rows of T on this build.
+// Whether the CPU has the bf16 dot product the bf16 rows below take.
+bool has_avx512_bf16() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512bf16") != 0;
+    }();
+    return has;
+}
+
+// Whether the vector down-projection below takes rows of T here.
 template <class T>
-constexpr bool quad_rows = std::is_same_v<T, float>
-#if defined(__AVX512BF16__)
-                           || std::is_same_v<T, std::uint16_t>
-#endif
-    ;
+bool quad_rows() {
+    return std::is_same_v<T, float> || has_avx512_bf16();
+}
 
 // Rows of T (fp32; bf16 on CPUs with AVX512-BF16), 4 rows of one adapter and 4·V ranks (V = 4
 // or 2) at a time. Each row's chunk is first copied to an L1 buffer with the dropout applied: a
@@ -186,7 +188,7 @@ constexpr bool quad_rows = std::is_same_v<T, float>
 // the bound (M·K·r/16 FMAs, M·K·r/32 vdpbf16ps), where the transposed form's A traffic and
 // horizontal sums took twice as long. Rows past `rows` repeat the last one (computed, not stored).
 template <class T, int V>
-void down_rows_quads(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t t, std::int64_t rows,
+MEMWALL_LORA_BF16_TARGET void down_rows_quads(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t t, std::int64_t rows,
                      std::int64_t v0, float* s) {
     constexpr int NR = 4;
     constexpr std::int64_t group = 16 / sizeof(T), per_vector = 64 / sizeof(T);
@@ -233,11 +235,9 @@ void down_rows_quads(const LoraWorkload& w, const T* x, const AdapterWeights& dw
                 for (int v = 0; v < V; ++v) {
                     if constexpr (std::is_same_v<T, float>)
                         acc[i][v] = _mm512_fmadd_ps(_mm512_castsi512_ps(xb), _mm512_castsi512_ps(av[v]), acc[i][v]);
-#if defined(__AVX512BF16__)
                     else
                         acc[i][v] = _mm512_dpbf16_ps(acc[i][v], reinterpret_cast<__m512bh>(xb),
                                                      reinterpret_cast<__m512bh>(av[v]));
-#endif
                 }
             }
         }
@@ -279,14 +279,12 @@ void up_rows_f32(const LoraWorkload& w, std::int64_t rp, const float* s, std::in
     }
     if (n < n1) up_rows<float, NR>(w, rp, s, t, n, n1, y);
 }
-#endif
 
-#if defined(__AVX512BF16__)
 // bf16 on CPUs with AVX512-BF16: S rounded to bf16 (as the unfused passes' bf16 S is) and taken in
 // pairs of ranks, each pair broadcast against B's row pairs, 16 columns of Y per vdpbf16ps; the
 // result rounded to bf16 by vcvtne2ps2bf16, 32 columns (a line) at a time.
 template <int NR>
-void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t, std::int64_t n0,
+MEMWALL_LORA_BF16_TARGET void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t, std::int64_t n0,
                   std::int64_t n1, std::uint16_t* y) {
     const LoraProblem& p = w.problem();
     const std::uint16_t* bp = aw.b16_pairs.data() + w.adapter_of()[t] * aw.rp * p.n;
@@ -301,7 +299,7 @@ void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* 
         __m512 acc[NR][2];
         for (int i = 0; i < NR; ++i)
             for (int h = 0; h < 2; ++h)
-                acc[i][h] = std::bit_cast<__m512>(load_vec(y + (t + i) * p.n + n + h * lanes));
+                acc[i][h] = __builtin_bit_cast(__m512, load_vec(y + (t + i) * p.n + n + h * lanes));
         for (std::int64_t jp = 0; jp < aw.rp / 2; ++jp) {
             auto b0 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n) * 2));
             auto b1 = reinterpret_cast<__m512bh>(_mm512_loadu_si512(bp + (jp * p.n + n + lanes) * 2));
@@ -324,12 +322,10 @@ void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* 
 template <int NR, class T>
 void up_rows_of(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t, std::int64_t n0,
                 std::int64_t n1, T* y) {
-#if defined(__AVX512F__)
+#if defined(MEMWALL_SIMD_512)
     if constexpr (std::is_same_v<T, float>) return up_rows_f32<NR>(w, aw.rp, s, t, n0, n1, y);
-#endif
-#if defined(__AVX512BF16__)
     if constexpr (std::is_same_v<T, std::uint16_t>) {
-        if (aw.rp <= 2 * max_rank_pairs) return up_rows_bf16<NR>(w, aw, s, t, n0, n1, y);
+        if (has_avx512_bf16() && aw.rp <= 2 * max_rank_pairs) return up_rows_bf16<NR>(w, aw, s, t, n0, n1, y);
     }
 #endif
     up_rows<T, NR>(w, aw.rp, s, t, n0, n1, y);
@@ -338,8 +334,8 @@ void up_rows_of(const LoraWorkload& w, const AdapterWeights& aw, const float* s,
 // S rows [a, b) = α/(1-p)·(mask ⊙ X)·A_adapter(t), on the calling thread.
 template <class T>
 void down_task(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t a, std::int64_t b, float* s) {
-#if defined(__AVX512F__)
-    if constexpr (quad_rows<T>) {
+#if defined(MEMWALL_SIMD_512)
+    if (quad_rows<T>()) {
         // Ranks in blocks of 16, then 8 (rp is a multiple of 8).
         for_row_groups(w, a, b, 4, [&](std::int64_t t, std::int64_t rows) {
             for (std::int64_t v0 = 0; v0 < dw.rp / 4; v0 += 4) {
@@ -399,88 +395,11 @@ void lora_pass_as(const LoraWorkload& w, const T* x, const AdapterWeights& aw, s
     }
 }
 
-template <class T>
-void dropout_as(const LoraWorkload& w, const T* x, std::int64_t t0, std::int64_t t1, T* out) {
-    const LoraProblem& p = w.problem();
-    const std::int64_t words = p.mask_words();
-    const auto scale = static_cast<float>(1.0 / (1.0 - p.dropout));
-#pragma omp parallel for schedule(static)
-    for (std::int64_t t = t0; t < t1; ++t)
-        for (std::int64_t k0 = 0; k0 < p.k; k0 += 32) {
-            const std::uint32_t m = w.mask()[t * words + k0 / 32];
-            const std::int64_t kend = std::min<std::int64_t>(32, p.k - k0);
-            for (std::int64_t kk = 0; kk < kend; ++kk)
-                store_elem(out, t * p.k + k0 + kk,
-                           load_elem(x, t * p.k + k0 + kk) * static_cast<float>((m >> kk) & 1u) * scale);
-        }
-}
-
-template <class T>
-void scaled_add_as(T* y, const T* t, float alpha, std::int64_t count) {
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < count; ++i) store_elem(y, i, load_elem(y, i) + alpha * load_elem(t, i));
-}
-
 }  // namespace
 
-void dropout(const LoraWorkload& w, std::int64_t t0, std::int64_t t1, void* out) {
-    if (w.problem().dtype == LoraDtype::bf16)
-        dropout_as(w, w.x16(), t0, t1, static_cast<std::uint16_t*>(out));
-    else
-        dropout_as(w, w.x(), t0, t1, static_cast<float*>(out));
-}
-
-void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64_t count) {
-    if (dtype == LoraDtype::bf16)
-        scaled_add_as(static_cast<std::uint16_t*>(y), static_cast<const std::uint16_t*>(t), alpha, count);
-    else
-        scaled_add_as(static_cast<float*>(y), static_cast<const float*>(t), alpha, count);
-}
-
-std::int64_t padded_rank(std::int64_t r) { return (r + down_block - 1) / down_block * down_block; }
-
-AdapterWeights adapter_weights(const LoraWorkload& w) {
-    const LoraProblem& p = w.problem();
-    AdapterWeights d;
-    d.rp = padded_rank(p.r);
-    d.kp = (p.k + 31) / 32 * 32;
-    d.a.assign(static_cast<std::size_t>(p.adapters * d.rp * d.kp), 0.0f);
-    for (std::int64_t a = 0; a < p.adapters; ++a)
-        for (std::int64_t k = 0; k < p.k; ++k)
-            for (std::int64_t j = 0; j < p.r; ++j)
-                d.a[static_cast<std::size_t>((a * d.rp + j) * d.kp + k)] = w.a(a)[k * p.r + j];
-    if (p.dtype == LoraDtype::fp32) {
-        // Per 4 elements of K, per 4 ranks: lane l holds A[k][j] of rank j = 4v + l/4, k = 4g + l%4.
-        d.a32_quads.assign(static_cast<std::size_t>(p.adapters * d.kp * d.rp), 0.0f);
-        for (std::int64_t a = 0; a < p.adapters; ++a)
-            for (std::int64_t k = 0; k < p.k; ++k)
-                for (std::int64_t j = 0; j < p.r; ++j) {
-                    const std::int64_t g = k / 4, lane = j % 4 * 4 + k % 4;
-                    d.a32_quads[static_cast<std::size_t>(a * d.kp * d.rp + (g * (d.rp / 4) + j / 4) * 16 + lane)] =
-                        w.a(a)[k * p.r + j];
-                }
-    } else {  // the same values, exact in bf16
-        // Per 8 elements of K, per 4 ranks: lane l holds the pair (A[k][j], A[k+1][j]) of rank
-        // j = 4v + l/4 and k = 8g + 2(l%4).
-        d.a16_quads.assign(static_cast<std::size_t>(p.adapters * d.kp * d.rp), 0);
-        for (std::int64_t a = 0; a < p.adapters; ++a)
-            for (std::int64_t k = 0; k < p.k; ++k)
-                for (std::int64_t j = 0; j < p.r; ++j) {
-                    const std::int64_t g = k / 8, lane = j % 4 * 4 + k % 8 / 2;
-                    d.a16_quads[static_cast<std::size_t>(a * d.kp * d.rp + ((g * (d.rp / 4) + j / 4) * 16 + lane) * 2 + k % 2)] =
-                        w.a16(a)[k * p.r + j];
-                }
-        d.b16_pairs.assign(static_cast<std::size_t>(p.adapters * d.rp * p.n), 0);
-        for (std::int64_t a = 0; a < p.adapters; ++a)
-            for (std::int64_t j = 0; j < p.r; ++j)
-                for (std::int64_t n = 0; n < p.n; ++n)
-                    d.b16_pairs[static_cast<std::size_t>(((a * d.rp + j / 2 * 2) * p.n + n * 2) + j % 2)] = w.b16(a)[j * p.n + n];
-    }
-    return d;
-}
-
-void lora_pass(const LoraWorkload& w, const AdapterWeights& aw, std::int64_t t0, std::int64_t t1, const Tiles& tiles,
-               float* s, void* y) {
+template <>
+void lora_pass<kit::kernel_isa>(const LoraWorkload& w, const AdapterWeights& aw, std::int64_t t0, std::int64_t t1,
+                                const Tiles& tiles, float* s, void* y) {
     if (w.problem().dtype == LoraDtype::bf16)
         lora_pass_as(w, w.x16(), aw, t0, t1, tiles, s, static_cast<std::uint16_t*>(y));
     else
@@ -488,3 +407,4 @@ void lora_pass(const LoraWorkload& w, const AdapterWeights& aw, std::int64_t t0,
 }
 
 }  // namespace memwall::lora_cpu
+MEMWALL_KERNEL_END

@@ -1,9 +1,14 @@
-// stream/loop: STREAM's loops as written in C, vectorised by the compiler, ordinary stores.
+// stream/loop: STREAM's loops as written in C, vectorised by the compiler for each ISA, ordinary
+// stores.
 #include "kernels/stream/stream.hpp"
+#include "kernels/kit/kernel_isa.hpp"
+
+MEMWALL_KERNEL_BEGIN
 
 namespace memwall {
 
-void stream_loop(const StreamProblem& p, const float* x, const float* y, float* z) {
+template <>
+void stream_loop<kit::kernel_isa>(const StreamProblem& p, const float* x, const float* y, float* z) {
     const std::int64_t n = p.n;
     const float s = stream_scalar;
     switch (p.op) {
@@ -27,3 +32,4 @@ void stream_loop(const StreamProblem& p, const float* x, const float* y, float* 
 }
 
 }  // namespace memwall
+MEMWALL_KERNEL_END

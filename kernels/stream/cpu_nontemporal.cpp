@@ -4,11 +4,11 @@
 // before and after those parts are written with ordinary stores.
 #include <omp.h>
 
-#include <algorithm>
-#include <cstdint>
-
-#include "kernels/kit/simd.hpp"
 #include "kernels/stream/stream.hpp"
+#include "kernels/kit/kernel_isa.hpp"
+
+MEMWALL_KERNEL_BEGIN
+#include "kernels/kit/simd.hpp"
 
 namespace memwall {
 
@@ -51,7 +51,8 @@ void run(std::int64_t n, const float* x, const float* y, float* z) {
 
 }  // namespace
 
-void stream_nontemporal(const StreamProblem& p, const float* x, const float* y, float* z) {
+template <>
+void stream_nontemporal<kit::kernel_isa>(const StreamProblem& p, const float* x, const float* y, float* z) {
     switch (p.op) {
         case StreamOp::copy: return run<StreamOp::copy>(p.n, x, nullptr, z);
         case StreamOp::scale: return run<StreamOp::scale>(p.n, x, nullptr, z);
@@ -61,3 +62,4 @@ void stream_nontemporal(const StreamProblem& p, const float* x, const float* y, 
 }
 
 }  // namespace memwall
+MEMWALL_KERNEL_END

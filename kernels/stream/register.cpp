@@ -1,6 +1,8 @@
 // The stream family in the catalogue: its axes, workload, CPU variants and CUDA kernel.
 #include "kernels/stream/register.hpp"
 
+#include <array>
+
 #include "kernels/kit/cpu_instance.hpp"
 #include "kernels/kit/cuda_variants.hpp"
 #include "kernels/stream/cuda/device_case.hpp"
@@ -12,12 +14,14 @@ namespace {
 
 using Kernel = void (*)(const StreamProblem&, const float*, const float*, float*);
 
-Variant cpu_variant(std::string name, std::string description, Kernel kernel, bool write_allocate) {
+// `kernels` holds the avx2 and the avx512 kernel; a case runs the active ISA's.
+Variant cpu_variant(std::string name, std::string description, std::array<Kernel, 2> kernels, bool write_allocate) {
     Variant v;
     v.name = std::move(name);
     v.description = std::move(description);
     v.backend = Backend::cpu;
-    v.prepare = [kernel](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
+    v.prepare = [kernels](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
+        const Kernel kernel = kernels[active_isa() == Isa::avx512 ? 1 : 0];
         const auto& w = workload_as<StreamWorkload>(wl);
         return std::make_unique<kit::CpuInstance<StreamWorkload>>(
             w, static_cast<std::size_t>(w.problem().n), 0,
@@ -88,10 +92,10 @@ void register_stream(Catalogue& c) {
     c.add_family(std::move(f));
     c.add_variant("stream", cpu_variant("loop", "the loop as written, vectorised by the compiler; ordinary stores "
                                                 "(write-allocate: z is read before it is written)",
-                                        stream_loop, true));
+                                        {stream_loop<Isa::avx2>, stream_loop<Isa::avx512>}, true));
     c.add_variant("stream", cpu_variant("nontemporal", "vector loads and non-temporal stores: z is written "
                                                        "without being read, one contiguous part per thread",
-                                        stream_nontemporal, false));
+                                        {stream_nontemporal<Isa::avx2>, stream_nontemporal<Isa::avx512>}, false));
     kit::add_cuda_variants(c, "stream", grid_stride_kernel());
 }
 

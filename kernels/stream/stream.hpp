@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/catalogue.hpp"
+#include "core/isa.hpp"
 #include "kernels/kit/placed_buffer.hpp"
 #include "profiler/counter.hpp"
 #include "profiler/memory_hierarchy.hpp"
@@ -61,11 +62,15 @@ private:
     kit::PlacedBuffer y_{kit::PlacedAllocator<float>(stream_slot::y)};
 };
 
+// The CPU kernels, built once per ISA (kit/kernel_isa.hpp); the catalogue's variants run the
+// active ISA's.
 // loop: the operation as a plain OpenMP loop the compiler vectorises, with ordinary stores
 // (each line of z is read before it is written: write-allocate).
+template <Isa isa>
 void stream_loop(const StreamProblem& p, const float* x, const float* y, float* z);
 // nontemporal: vector loads and non-temporal (streaming) stores, which write z to memory without
 // reading it first; each thread streams one contiguous part.
+template <Isa isa>
 void stream_nontemporal(const StreamProblem& p, const float* x, const float* y, float* z);
 
 // Models: flops, bytes.min (STREAM's count), workspace 0, bytes per level. Ordinary stores add

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "cuda_emu/options.hpp"
+#include "core/isa.hpp"
 #include "core/machine.hpp"
 
 namespace memwall {
@@ -26,6 +30,19 @@ TEST(DeviceDescription, CpuHasTheModelThreadsAndCaches) {
     EXPECT_NE(p.at("cpu.summary").find("L1 32 KiB, LLC 32 MiB (shared by 2)"), std::string::npos)
         << p.at("cpu.summary");
     for (const auto& [k, v] : p) EXPECT_EQ(k.rfind("cpu.", 0), 0u) << k;
+}
+
+// Which path the CPU kernels ran: the active ISA (MEMWALL_ISA, --isa) beside the CPU's own.
+TEST(DeviceDescription, CpuRecordsTheIsaItsKernelsRanAt) {
+    const char* saved = std::getenv("MEMWALL_ISA");
+    const std::string restore = saved ? saved : "";
+    set_active_isa(Isa::avx2);
+    const auto p = describe_device(Backend::cpu, two_levels());
+    EXPECT_EQ(p.at("cpu.isa"), "avx2");
+    EXPECT_EQ(p.at("cpu.host_isa"), isa_name(host_isa()));
+    EXPECT_NE(p.at("cpu.summary").find("kernels avx2 (x86-64-v3"), std::string::npos) << p.at("cpu.summary");
+    ::setenv("MEMWALL_ISA", restore.c_str(), 1);
+    EXPECT_EQ(describe_device(Backend::cpu, two_levels()).at("cpu.isa"), isa_name(active_isa()));
 }
 
 // cuda-emu says it is an emulation, names the host CPU, and gives the cache models its cases

@@ -1,6 +1,9 @@
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <optional>
 #include <ostream>
+#include <string>
 #include <tuple>
 
 #include <gtest/gtest.h>
@@ -11,6 +14,7 @@ namespace memwall {
 
 // Readable parameter names in gtest's output.
 void PrintTo(const FlashTiles& t, std::ostream* os) { *os << "Br=" << t.br << " Bc=" << t.bc; }
+void PrintTo(Isa isa, std::ostream* os) { *os << isa_name(isa); }
 
 namespace {
 
@@ -35,12 +39,19 @@ AttentionProblem problem(const Shape& s) {
     return p;
 }
 
-// Output and workspace start as NaN, so anything the kernel fails to write shows.
-std::vector<float> run_flash(const AttentionWorkload& w, FlashTiles t) {
+// Output and workspace start as NaN, so anything the kernel fails to write shows. The ISA's
+// kernel, or with none the active ISA's.
+std::vector<float> run_flash(const AttentionWorkload& w, FlashTiles t, std::optional<Isa> isa = std::nullopt) {
     const AttentionProblem& p = w.problem();
     std::vector<float> o(p.q_size(), std::numeric_limits<float>::quiet_NaN());
     std::vector<float> packed(flash_workspace_floats(p, t), std::numeric_limits<float>::quiet_NaN());
-    attention_flash(p, t, w.q().data(), w.k().data(), w.v().data(), o.data(), packed.data());
+    const float *q = w.q().data(), *k = w.k().data(), *v = w.v().data();
+    if (!isa)
+        attention_flash(p, t, q, k, v, o.data(), packed.data());
+    else if (*isa == Isa::avx512)
+        attention_flash<Isa::avx512>(p, t, q, k, v, o.data(), packed.data());
+    else
+        attention_flash<Isa::avx2>(p, t, q, k, v, o.data(), packed.data());
     return o;
 }
 
@@ -52,12 +63,14 @@ std::vector<float> run_naive(const AttentionWorkload& w) {
     return o;
 }
 
-class FlashAttention : public testing::TestWithParam<std::tuple<Shape, FlashTiles>> {};
+class FlashAttention : public testing::TestWithParam<std::tuple<Shape, FlashTiles, Isa>> {};
 
+// Each ISA's kernel where the host runs it.
 TEST_P(FlashAttention, MatchesReferenceAndNaive) {
-    const auto [shape, tiles] = GetParam();
+    const auto [shape, tiles, isa] = GetParam();
+    if (isa == Isa::avx512 && host_isa() != Isa::avx512) GTEST_SKIP() << "this host has no AVX-512";
     const AttentionWorkload w(problem(shape), 23);
-    const auto o = run_flash(w, tiles);
+    const auto o = run_flash(w, tiles, isa);
     const Check c = w.check(o.data());
     EXPECT_TRUE(c.ok) << c.message;
     EXPECT_LT(c.error, 1e-5);
@@ -78,8 +91,28 @@ const Shape shapes[] = {
 // with 16 lanes.
 const FlashTiles tiles[] = {{8, 16}, {16, 32}, {32, 16}, {64, 64}, {128, 128}, {24, 48}};
 
-INSTANTIATE_TEST_SUITE_P(ShapesAndTiles, FlashAttention, testing::Combine(testing::ValuesIn(shapes),
-                                                                          testing::ValuesIn(tiles)));
+INSTANTIATE_TEST_SUITE_P(ShapesAndTiles, FlashAttention,
+                         testing::Combine(testing::ValuesIn(shapes), testing::ValuesIn(tiles),
+                                          testing::Values(Isa::avx2, Isa::avx512)));
+
+TEST(FlashAttention, ThePlainCallRunsTheActiveIsasKernel) {
+    const char* saved = std::getenv("MEMWALL_ISA");
+    const std::string restore = saved ? saved : "";
+    const AttentionWorkload w(problem({1, 100, 77, 64, true}), 5);
+    for (Isa isa : {Isa::avx2, Isa::avx512}) {
+        if (isa == Isa::avx512 && host_isa() != Isa::avx512) continue;
+        ::setenv("MEMWALL_ISA", std::string(isa_name(isa)).c_str(), 1);
+        EXPECT_EQ(run_flash(w, {16, 32}), run_flash(w, {16, 32}, isa)) << isa_name(isa);
+    }
+    ::setenv("MEMWALL_ISA", restore.c_str(), 1);
+}
+
+TEST(FlashAttention, BcFollowsTheIsasVectorWidth) {
+    EXPECT_EQ(flash_cols_granule(Isa::avx2), 8);
+    EXPECT_EQ(flash_cols_granule(Isa::avx512), 16);
+    EXPECT_NO_THROW(validate_tiles({8, 24}, Isa::avx2));
+    EXPECT_THROW(validate_tiles({8, 24}, Isa::avx512), UsageError);
+}
 
 TEST(FlashAttention, RowsThatSeeNoKeyAreZero) {
     const AttentionWorkload w(problem({1, 50, 20, 128, true}), 4);

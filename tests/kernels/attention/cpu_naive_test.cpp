@@ -1,11 +1,18 @@
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <ostream>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
 #include "kernels/attention/attention.hpp"
 
 namespace memwall {
+
+// Readable parameter names in gtest's output.
+void PrintTo(Isa isa, std::ostream* os) { *os << isa_name(isa); }
+
 namespace {
 
 struct Shape {
@@ -13,18 +20,27 @@ struct Shape {
     bool causal;
 };
 
-std::vector<float> run_naive(const AttentionWorkload& w) {
+// The ISA's kernel, or with none the active ISA's.
+std::vector<float> run_naive(const AttentionWorkload& w, std::optional<Isa> isa = std::nullopt) {
     const AttentionProblem& p = w.problem();
     std::vector<float> o(p.q_size(), std::numeric_limits<float>::quiet_NaN());
     std::vector<float> scores(naive_workspace_floats(p), std::numeric_limits<float>::quiet_NaN());
-    attention_naive(p, w.q().data(), w.k().data(), w.v().data(), o.data(), scores.data());
+    const float *q = w.q().data(), *k = w.k().data(), *v = w.v().data();
+    if (!isa)
+        attention_naive(p, q, k, v, o.data(), scores.data());
+    else if (*isa == Isa::avx512)
+        attention_naive<Isa::avx512>(p, q, k, v, o.data(), scores.data());
+    else
+        attention_naive<Isa::avx2>(p, q, k, v, o.data(), scores.data());
     return o;
 }
 
-class NaiveAttention : public testing::TestWithParam<Shape> {};
+class NaiveAttention : public testing::TestWithParam<std::tuple<Shape, Isa>> {};
 
+// Each ISA's kernel where the host runs it.
 TEST_P(NaiveAttention, MatchesTheFloat64Reference) {
-    const Shape s = GetParam();
+    const auto [s, isa] = GetParam();
+    if (isa == Isa::avx512 && host_isa() != Isa::avx512) GTEST_SKIP() << "this host has no AVX-512";
     AttentionProblem p;
     p.batch = 2;
     p.heads = s.heads;
@@ -33,16 +49,17 @@ TEST_P(NaiveAttention, MatchesTheFloat64Reference) {
     p.head_dim = s.head_dim;
     p.causal = s.causal;
     const AttentionWorkload w(p, 17);
-    const auto o = run_naive(w);
+    const auto o = run_naive(w, isa);
     const Check c = w.check(o.data());
     EXPECT_TRUE(c.ok) << c.message;
     EXPECT_LT(c.error, 1e-5);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, NaiveAttention,
-                         testing::Values(Shape{3, 64, 64, 64, false}, Shape{2, 37, 91, 128, false},
-                                         Shape{2, 91, 37, 64, true}, Shape{2, 37, 91, 128, true},
-                                         Shape{1, 1, 50, 64, true}, Shape{1, 50, 1, 128, true}));
+                         testing::Combine(testing::Values(Shape{3, 64, 64, 64, false}, Shape{2, 37, 91, 128, false},
+                                                          Shape{2, 91, 37, 64, true}, Shape{2, 37, 91, 128, true},
+                                                          Shape{1, 1, 50, 64, true}, Shape{1, 50, 1, 128, true}),
+                                          testing::Values(Isa::avx2, Isa::avx512)));
 
 TEST(NaiveAttention, ScoreWorkspaceHoldsEveryHead) {
     AttentionProblem p;

@@ -1,7 +1,10 @@
 // Every CPU variant against the float64 reference on shapes that reach every edge of the tiled
 // kernels: strides 1, 2 and 4, padding, non-square images, channel counts that are not a
-// multiple of the vector width, filters wider than a register tile, and blockings at the limits.
+// multiple of the vector width, filters wider than a register tile, and blockings at the limits;
+// for each ISA the host runs (the AVX-512 path only where it has it).
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "core/catalogue.hpp"
 #include "core/errors.hpp"
@@ -35,24 +38,39 @@ Params point_of(const Shape& x, const conv_cpu::Blocking& b) {
     return p;
 }
 
-const Catalogue& catalogue() {
-    static const Catalogue c = [] {
-        Catalogue cat;
-        register_conv(cat);
-        return cat;
-    }();
-    return c;
+// MEMWALL_ISA for one scope: the catalogue's tiles and the kernels a case prepares follow it.
+class ActiveIsa {
+public:
+    explicit ActiveIsa(Isa isa) {
+        if (const char* v = std::getenv("MEMWALL_ISA")) saved_ = v;
+        set_active_isa(isa);
+    }
+    ~ActiveIsa() { ::setenv("MEMWALL_ISA", saved_.c_str(), 1); }
+    ActiveIsa(const ActiveIsa&) = delete;
+    ActiveIsa& operator=(const ActiveIsa&) = delete;
+
+private:
+    std::string saved_;
+};
+
+std::vector<Isa> host_isas() {
+    if (host_isa() == Isa::avx512) return {Isa::avx2, Isa::avx512};
+    return {Isa::avx2};
 }
 
-void expect_correct(const std::string& variant, const Shape& x, const conv_cpu::Blocking& b = {}) {
+// The variant's case at `b` (the ISA's default blocking when b.kb is 0), run on the active ISA.
+void expect_correct(const std::string& variant, const Shape& x, conv_cpu::Blocking b = {}) {
+    if (b.kb == 0) b = conv_cpu::default_blocking(active_isa());
+    Catalogue catalogue;
+    register_conv(catalogue);
     const Params point = point_of(x, b);
-    const Family& f = catalogue().family("conv");
-    const auto w = f.make_workload(point, 11);
-    const auto inst = catalogue().variant("conv", variant, Backend::cpu).prepare(*w, point);
+    const auto w = catalogue.family("conv").make_workload(point, 11);
+    const auto inst = catalogue.variant("conv", variant, Backend::cpu).prepare(*w, point);
     inst->poison();
     inst->run();
     const Check c = inst->check();
-    EXPECT_TRUE(c.ok) << variant << " " << point.label() << ": " << c.message << " (error " << c.error << ")";
+    EXPECT_TRUE(c.ok) << variant << " " << point.label() << " on " << isa_name(active_isa()) << ": " << c.message
+                      << " (error " << c.error << ")";
 }
 
 const std::vector<Shape> shapes = {
@@ -66,26 +84,49 @@ const std::vector<Shape> shapes = {
 };
 
 TEST(ConvCpuVariants, MatchTheReferenceOnEveryShape) {
-    for (const char* v : {"direct", "im2col_gemm", "im2win", "onednn"})
-        for (const Shape& x : shapes) expect_correct(v, x);
+    for (Isa isa : host_isas()) {
+        const ActiveIsa active(isa);
+        for (const char* v : {"direct", "im2col_gemm", "im2win", "onednn"})
+            for (const Shape& x : shapes) expect_correct(v, x);
+    }
 }
 
 TEST(ConvCpuVariants, BlockingsAtTheirLimits) {
-    const int l = conv_cpu::lanes;
-    const std::vector<conv_cpu::Blocking> blockings = {
-        {l, 1, 1}, {l, conv_cpu::max_accumulators, 3}, {3 * l, conv_cpu::max_accumulators / 3, 2}, {2 * l, 5, 1000}};
-    for (const char* v : {"direct", "im2win"})
-        for (const auto& b : blockings)
-            for (const Shape& x : {shapes[1], shapes[3]}) expect_correct(v, x, b);
+    for (Isa isa : host_isas()) {
+        const ActiveIsa active(isa);
+        const int l = conv_cpu::lanes(isa), most = conv_cpu::max_accumulators(isa);
+        const std::vector<conv_cpu::Blocking> blockings = {{l, 1, 1}, {l, most, 3}, {3 * l, most / 3, 2}, {2 * l, 5, 1000}};
+        for (const char* v : {"direct", "im2win"})
+            for (const auto& b : blockings)
+                for (const Shape& x : {shapes[1], shapes[3]}) expect_correct(v, x, b);
+    }
 }
 
 TEST(ConvCpuVariants, BlockingOutsideTheRegisterBudgetIsAUsageError) {
-    const int l = conv_cpu::lanes;
-    EXPECT_THROW(conv_cpu::validate({l + 1, 4, 8}), UsageError);
-    EXPECT_THROW(conv_cpu::validate({4 * l, 1, 8}), UsageError);
-    EXPECT_THROW(conv_cpu::validate({3 * l, conv_cpu::max_accumulators, 8}), UsageError);
-    EXPECT_THROW(conv_cpu::validate({l, 4, 0}), UsageError);
-    EXPECT_NO_THROW(conv_cpu::validate({l, conv_cpu::max_accumulators, 1}));
+    for (Isa isa : {Isa::avx2, Isa::avx512}) {
+        const int l = conv_cpu::lanes(isa), most = conv_cpu::max_accumulators(isa);
+        EXPECT_THROW(conv_cpu::validate({l + 1, 4, 8}, isa), UsageError);
+        EXPECT_THROW(conv_cpu::validate({4 * l, 1, 8}, isa), UsageError);
+        EXPECT_THROW(conv_cpu::validate({3 * l, most, 8}, isa), UsageError);
+        EXPECT_THROW(conv_cpu::validate({l, 4, 0}, isa), UsageError);
+        EXPECT_NO_THROW(conv_cpu::validate({l, most, 1}, isa));
+    }
+    // Budgets of 16 and 32 registers, less 3 filter vectors and a broadcast.
+    EXPECT_EQ(conv_cpu::max_accumulators(Isa::avx2), 12);
+    EXPECT_EQ(conv_cpu::max_accumulators(Isa::avx512), 28);
+}
+
+TEST(ConvCpuVariants, TheCatalogueDefaultsToTheActiveIsasTiles) {
+    for (Isa isa : host_isas()) {
+        const ActiveIsa active(isa);
+        Catalogue catalogue;
+        register_conv(catalogue);
+        const auto& tunables = catalogue.variant("conv", "direct", Backend::cpu).tunables;
+        const conv_cpu::Blocking def = conv_cpu::default_blocking(isa);
+        ASSERT_EQ(tunables.size(), 3u);
+        EXPECT_EQ(std::get<std::int64_t>(tunables[0].defaults.front()), def.kb) << isa_name(isa);
+        EXPECT_EQ(std::get<std::int64_t>(tunables[1].defaults.front()), def.wb) << isa_name(isa);
+    }
 }
 
 TEST(ConvIm2win, TheWindowOfAnOutputIsOneContiguousRun) {
