@@ -36,7 +36,7 @@ std::map<std::string, std::string> parse_tags(const std::vector<std::string>& ta
 // to `compare`, whatever their hosts' CPUs.
 std::string run_device(const std::vector<Backend>& backends, const std::string& cpu, const std::string& gpu);
 
-RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
+RunInfo run_info(const SweepSpec& spec, const std::vector<SweepPlan::Member>& members, const Provenance& who,
                  std::map<std::string, std::string> tags);
 
 // Where a run's ceilings come from. reuse: the newest measured on this host, unless flagged
@@ -97,8 +97,8 @@ public:
     // Measures the cases the run lacks (run_cases) and commits each as it is measured; first, the
     // ceilings of the cases' families that have their own (Family::ceilings), unless the run's
     // ceilings are none or given.
-    RunnerResult measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
-                         benchmark::BenchmarkReporter* display);
+    RunnerResult measure(const SweepPlan& plan, const RunnerOptions& options, benchmark::BenchmarkReporter* display,
+                         const BatchEdit& edit = {});
     void finish(RunStatus status);
 
 private:
