@@ -143,7 +143,7 @@ private:
     [[noreturn]] void lost(const ChildGone& e) const {
         if (is_interrupt_signal(e.signal)) {
             stop_requested = true;
-            throw Interrupted(name_ + " " + e.how);
+            throw Interrupted("interrupted: " + name_ + " " + e.how);
         }
         throw InputError(name_ + " " + e.how);
     }
