@@ -46,7 +46,7 @@ struct PlannedCase {
 // planned. The constructor checks everything the user typed (UsageError for unknown names,
 // malformed or unknown axes, unavailable backends, a point a family's validator rejects, an
 // empty sweep) by walking every point once, counting the cases and keeping none; it throws
-// Interrupted once stop_requested is set (harness/interrupt.hpp).
+// Interrupted once stop_requested is set under an InterruptScope (harness/interrupt.hpp).
 class SweepPlan {
 public:
     SweepPlan(const SweepSpec& spec, const Catalogue& cat);

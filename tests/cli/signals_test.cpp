@@ -181,7 +181,7 @@ TEST(Signals, AHugeSweepStartsPromptlyAndHonoursInterruptsWhilePlanned) {
         EXPECT_EQ(r.status, 130) << r.err;
         EXPECT_EQ(query(d.path / "s.db", "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
     }
-    for (const int sig : {SIGINT, SIGTERM}) {  // while it plans: nothing is stored
+    for (const int sig : {SIGINT, SIGTERM}) {  // 0.3 s in, mostly while it plans: 130 at either stage
         TempDir d;
         const pid_t pid = spawn_group(MEMWALL_BINARY, huge, d.path);
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
