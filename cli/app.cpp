@@ -100,6 +100,9 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     } catch (const EnvironmentError& e) {
         std::fprintf(stderr, "memwall: error: %s\n", e.what());
         return 2;
+    } catch (const Interrupted& e) {  // what was complete is stored; the command says where, if anywhere
+        std::fprintf(stderr, "memwall: %s\n", e.what());
+        return 130;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "memwall: internal error: %s\n", e.what());
         return 3;

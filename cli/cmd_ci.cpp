@@ -63,9 +63,10 @@ GbenchFlags suite_gbench_flags(const Suite& suite) {
                          std::string("--benchmark_enable_random_interleaving=") + (suite.interleave ? "true" : "false")});
 }
 
-// Prints the comparison, writes the reports, and returns whether it found a regression.
-bool report(Comparison& c, const CiArgs& a) {
-    refuse_empty(c, a.allow_empty);
+// Prints the comparison, writes the reports, and returns whether it found a regression. An
+// interrupted run's comparison is reported even when it matched nothing: the reports then say so.
+bool report(Comparison& c, const CiArgs& a, bool interrupted = false) {
+    refuse_empty(c, a.allow_empty || interrupted);
     if (!a.report_dir.empty()) write_reports(c, a.report_dir);
     print_warnings(c);
     write_comparison(std::cout, c, "console");
@@ -102,6 +103,10 @@ void ci_together(const CiArgs& a, const Suite& suite, RunInfo info, Context& ctx
 }
 
 void ci_command(const CiArgs& a, Context& ctx) {
+    // From here an interrupt ends the command with 130: while the suite is planned, with nothing
+    // stored; once the run is begun (even while ceilings are measured), as an interrupted run
+    // whose measured cases are still compared and reported.
+    const InterruptScope interrupts;
     if (!ctx.gbench_args.empty())
         throw UsageError("memwall ci takes its settings from the suite file, not " + ctx.gbench_args.front());
     Suite suite = load_suite(a.suite);
@@ -111,8 +116,8 @@ void ci_command(const CiArgs& a, Context& ctx) {
     suite.compare.validate();
     std::map<std::string, std::string> tags = parse_tags(a.tags);
     tags["suite"] = suite.name;
-    const std::vector<PlannedCase> cases = expand_sweep(suite.sweep, ctx.catalogue);
-    RunInfo info = run_info(suite.sweep, cases, Provenance::here(ctx.command_line), std::move(tags));
+    const SweepPlan plan(suite.sweep, ctx.catalogue);
+    RunInfo info = run_info(suite.sweep, plan.members(), Provenance::here(ctx.command_line), std::move(tags));
     if (a.baseline.empty() == a.baseline_build.empty())
         throw UsageError("give one baseline: --baseline TAG (a stored run) or --baseline-build PATH (measured beside "
                          "this build)");
@@ -127,8 +132,8 @@ void ci_command(const CiArgs& a, Context& ctx) {
 
     const IsolationOptions isolation = isolation_from(a.isolation);
     init_google_benchmark(suite_gbench_flags(suite));
+    throw_if_interrupted("planning the suite");  // nothing stored yet
     Store store = Store::open(ctx.db_path, Store::Mode::create);
-    const InterruptScope interrupts;  // from here a Ctrl-C, even during ceilings, ends the run as interrupted
     RunSession session = RunSession::begin(store, info, suite.sweep.backends,
                                            {.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet});
     const std::int64_t run_id = session.id();
@@ -140,15 +145,10 @@ void ci_command(const CiArgs& a, Context& ctx) {
     opt.repetitions = suite.repetitions;
     opt.progress = !a.quiet;
     QuietReporter quiet;
-    const RunnerResult r = session.measure(cases, opt, &quiet);
+    const RunnerResult r = session.measure(plan, opt, &quiet);
     session.finish(r.interrupted ? RunStatus::interrupted : RunStatus::complete);
-    if (r.interrupted) {
-        std::cerr << "memwall: interrupted; run " << run_id << " is incomplete and was not compared\n";
-        ctx.exit_status = 130;
-        return;
-    }
     std::cout << "suite " << suite.name << ": run " << run_id << " in " << ctx.db_path << ", " << r.measured
-              << " cases measured\n\n";
+              << " cases measured" << (r.interrupted ? " before it was interrupted" : "") << "\n\n";
 
     bool regression = false;
     if (baseline) {
@@ -156,9 +156,19 @@ void ci_command(const CiArgs& a, Context& ctx) {
         const auto it = baseline->info.tags.find("suite");
         if (it != baseline->info.tags.end() && it->second != suite.name)
             c.warnings.push_back("the baseline was measured with suite " + it->second + ", not " + suite.name);
-        regression = report(c, a);
+        if (r.interrupted)
+            c.warnings.push_back("run " + std::to_string(run_id) + " was interrupted: " + std::to_string(c.cases.size()) +
+                                 " of its " + std::to_string(plan.size()) + " cases were compared");
+        regression = report(c, a, r.interrupted);
     } else {
         std::cout << "no earlier run tagged " << tag.first << "=" << tag.second << ": nothing to compare with\n";
+    }
+    if (r.interrupted) {  // an incomplete run never becomes the baseline
+        std::cerr << "memwall: interrupted; run " << run_id << " is incomplete; `memwall run --resume " << run_id
+                  << (suite.repetitions > 1 ? " --benchmark_repetitions=" + std::to_string(suite.repetitions) : "")
+                  << "` measures the rest\n";
+        ctx.exit_status = 130;
+        return;
     }
     if (a.update_baseline) {
         store.set_tag(run_id, tag.first, tag.second);

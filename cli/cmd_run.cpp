@@ -75,17 +75,24 @@ const DeviceSpec& tuned_model(const std::string& name) {
     throw UsageError("unknown --device-model '" + name + "' (" + device_spec_names() + ")");
 }
 
-// The cases that take a stored best, said on stderr.
-void use_tuned(std::vector<PlannedCase>& cases, const Store& store, const DeviceSpec& model, bool include_abandoned) {
-    TunedCases t = apply_tuned(cases, store, model, include_abandoned);
-    cases = std::move(t.cases);
-    std::cerr << "tuned: " << t.tuned << " case(s) use their best stored configuration";
-    if (t.untuned.empty()) {
+// The cases that take a stored best, said on stderr before any is measured; the run then applies
+// apply_tuned to each batch as it comes (a case's configurations of one problem share a batch).
+void say_tuned(const SweepPlan& plan, const Store& store, const DeviceSpec& model, bool include_abandoned) {
+    std::size_t tuned = 0;
+    std::vector<std::string> untuned;
+    SweepPlan::Pass pass = plan.pass();
+    for (auto batch = pass.next(); !batch.empty(); batch = pass.next()) {
+        TunedCases t = apply_tuned(batch, store, model, include_abandoned);
+        tuned += t.tuned;
+        untuned.insert(untuned.end(), t.untuned.begin(), t.untuned.end());
+    }
+    std::cerr << "tuned: " << tuned << " case(s) use their best stored configuration";
+    if (untuned.empty()) {
         std::cerr << "\n";
         return;
     }
-    std::cerr << "; " << t.untuned.size() << " have none stored and keep the default tunables:\n";
-    for (const auto& n : t.untuned) std::cerr << "  " << n << "\n";
+    std::cerr << "; " << untuned.size() << " have none stored and keep the default tunables:\n";
+    for (const auto& n : untuned) std::cerr << "  " << n << "\n";
 }
 
 RunInfo run_to_resume(const Store& store, const std::string& which, const std::string& db_path) {
@@ -113,6 +120,9 @@ RunInfo run_to_resume(const Store& store, const std::string& which, const std::s
 }
 
 void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
+    // From here an interrupt ends the command with 130: while the sweep is planned, with nothing
+    // stored; once the run is begun (even while ceilings are measured), as an interrupted run.
+    const InterruptScope interrupts;
     const bool resuming = !a.resume.empty();
     if (resuming) {
         for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed"})
@@ -126,12 +136,12 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
 
     // Everything the user typed is validated before the database is touched.
     SweepSpec spec;
-    std::vector<PlannedCase> cases;
+    std::optional<SweepPlan> plan;
     std::map<std::string, std::string> tags = parse_tags(a.tags);
     if (!resuming) {
         spec = spec_from(a);
-        cases = expand_sweep(spec, ctx.catalogue);
-        if (a.tuned) check_tuned_overrides(cases, a.axes);
+        plan.emplace(spec, ctx.catalogue);
+        if (a.tuned) check_tuned_overrides(plan->members(), a.axes);
     }
     if (a.retry_failed && !resuming) throw UsageError("--retry-failed is for --resume");
     const IsolationOptions isolation = isolation_from(a.isolation);
@@ -141,29 +151,32 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
     const DeviceSpec* model = a.tuned ? &tuned_model(a.device_model) : nullptr;
     SessionOptions options{.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet};
+    throw_if_interrupted("planning the sweep");  // nothing stored yet
     Store store = Store::open(ctx.db_path, Store::Mode::create);
-    // From here a Ctrl-C (even while ceilings are measured) ends the run as interrupted.
-    const InterruptScope interrupts;
 
     std::optional<RunSession> session;
     if (resuming) {
         const RunInfo run = run_to_resume(store, a.resume, ctx.db_path);
         spec = SweepSpec::from_json(nlohmann::json::parse(run.sweep));
-        cases = expand_sweep(spec, ctx.catalogue);
+        plan.emplace(spec, ctx.catalogue);
         if (auto t = run.tags.find("tuned"); t != run.tags.end()) model = &tuned_model(t->second);
         if (a.retry_failed) {
             const std::size_t n = store.remove_cases(run.id, {CaseStatus::failed, CaseStatus::timeout});
             std::cerr << "retrying " << n << " failed or timed-out case(s) of run " << run.id << "\n";
         }
-        std::cerr << "resuming run " << run.id << ": " << store.case_count(run.id) << " of " << cases.size()
+        std::cerr << "resuming run " << run.id << ": " << store.case_count(run.id) << " of " << plan->size()
                   << " cases already stored\n";
         session = RunSession::resume(store, run.id, spec.backends, options);
     } else {
         if (model) tags["tuned"] = model->name;
-        session = RunSession::begin(store, run_info(spec, cases, Provenance::here(ctx.command_line), tags), spec.backends,
-                                    options);
+        session = RunSession::begin(store, run_info(spec, plan->members(), Provenance::here(ctx.command_line), tags),
+                                    spec.backends, options);
     }
-    if (model) use_tuned(cases, store, *model, a.tuned_abandoned);
+    BatchEdit tuned;
+    if (model) {
+        say_tuned(*plan, store, *model, a.tuned_abandoned);
+        tuned = [&](std::vector<PlannedCase>& batch) { batch = apply_tuned(batch, store, *model, a.tuned_abandoned).cases; };
+    }
 
     RunnerOptions opt;
     opt.measure.sampler = spec.sampler;
@@ -174,7 +187,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     opt.repetitions = gbench.repetitions;
     opt.progress = !a.quiet;
     QuietReporter quiet;
-    const RunnerResult r = session->measure(cases, opt, gbench.own_report ? nullptr : &quiet);
+    const RunnerResult r = session->measure(*plan, opt, gbench.own_report ? nullptr : &quiet, tuned);
     session->finish(r.interrupted ? RunStatus::interrupted : RunStatus::complete);
     const std::int64_t run_id = session->id();
 

@@ -112,7 +112,6 @@ Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, S
         if (const auto b = t.best()) progress.best(t.entries[*b].evaluation.seconds, space.label(t.entries[*b].config));
     };
     hooks.interrupted = [] { return stop_requested.load(); };
-    const InterruptScope interrupts;
     const Trace trace = tune(objective, strategy, budget, hooks, confirmation);
     progress.finish();
     recorder.finish(trace);
@@ -292,12 +291,16 @@ void tune_live(const TuneArgs& a, Context& ctx) {
         info.anchor_seconds = alone;
         std::cout << "anchor    " << target.anchor.label() << ": " << format_duration(*alone) << " alone\n";
     }
+    throw_if_interrupted("measuring the anchor");  // no session stored yet
     SessionRecorder recorder(store, info, target.space);
     const Trace trace = run_session(objective, *strategy, a, recorder, label);
     report(store, recorder.id(), trace, a, ctx);
 }
 
 void tune_command(const TuneArgs& a, Context& ctx, CLI::App* cmd) {
+    // From here an interrupt ends the command with 130; once a session is stored, it ends it
+    // interrupted after the trial in flight (which is not stored when the interrupt killed its worker).
+    const InterruptScope interrupts;
     if (!a.replay.empty()) {
         for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--device-model"})
             if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --replay");

@@ -1,5 +1,5 @@
-// The kinds of user-facing failure; each ends the command with exit status 2. Any other
-// exception is a bug (exit status 3).
+// The kinds of user-facing failure; each ends the command with exit status 2, except
+// Interrupted (130). Any other exception is a bug (exit status 3).
 #pragma once
 
 #include <stdexcept>
@@ -19,6 +19,13 @@ struct InputError : std::runtime_error {
 // The machine refused: a read-only file or directory, a full disk, a database locked or
 // damaged, a directory where a file belongs, ... The message says what and where.
 struct EnvironmentError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// An interrupt (Ctrl-C, SIGTERM, SIGHUP) cut short the work in flight: a case or trial whose
+// worker the signal killed, or the planning of a sweep. What was complete is kept; the work in
+// flight is not stored, so that `run --resume` measures it.
+struct Interrupted : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 

@@ -103,36 +103,50 @@ std::size_t Space::size_unconstrained() const {
     return n;
 }
 
-std::vector<Params> Space::points() const {
-    // A few long ranges multiply to more points than memory holds; say so instead.
-    if (const std::size_t n = size_unconstrained(); n > max_points)
+Space::Cursor::Cursor(const Space& space) : space_(&space) {
+    // A few long ranges multiply to more points than a sweep can walk; say so instead.
+    if (const std::size_t n = space.size_unconstrained(); n > max_points)
         throw UsageError("the axes give " + (n == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64") : std::to_string(n)) +
                          " points, more than " + std::to_string(max_points) + ": narrow the axes");
-    const auto groups = groups_of(axes_, values_, zips_);
-    std::vector<Params> out;
-    std::vector<std::size_t> at(groups.size(), 0);
-    std::set<std::string> seen;
-    for (const auto& g : groups)
-        if (g.length == 0) return out;
-    for (;;) {
+    for (auto& g : groups_of(space.axes_, space.values_, space.zips_)) {
+        done_ = done_ || g.length == 0;
+        groups_.push_back(std::move(g.axes));
+        lengths_.push_back(g.length);
+    }
+    at_.assign(groups_.size(), 0);
+}
+
+std::optional<Params> Space::Cursor::next() {
+    while (!done_) {
         Params p;
-        for (std::size_t gi = 0; gi < groups.size(); ++gi)
-            for (auto a : groups[gi].axes) p.set(axes_[a].name, values_[a][at[gi]]);
-        apply_presets(p);
-        if (seen.insert(p.canonical()).second) {
-            if (validator_) validator_(p);
-            if (!violated(p)) out.push_back(std::move(p));
-        }
-        // Odometer: the last axis varies fastest.
-        std::size_t gi = groups.size();
+        for (std::size_t gi = 0; gi < groups_.size(); ++gi)
+            for (auto a : groups_[gi]) p.set(space_->axes_[a].name, space_->values_[a][at_[gi]]);
+        // Odometer: the last factor varies fastest.
+        std::size_t gi = groups_.size();
+        done_ = true;
         while (gi > 0) {
             --gi;
-            if (++at[gi] < groups[gi].length) break;
-            at[gi] = 0;
-            if (gi == 0) return out;
+            if (++at_[gi] < lengths_[gi]) {
+                done_ = false;
+                break;
+            }
+            at_[gi] = 0;
         }
-        if (groups.empty()) return out;
+        if (!space_->presets_.empty()) {
+            space_->apply_presets(p);
+            if (!seen_.insert(p.canonical()).second) continue;
+        }
+        if (space_->validator_) space_->validator_(p);
+        if (!space_->violated(p)) return p;
     }
+    return std::nullopt;
+}
+
+std::vector<Params> Space::points() const {
+    std::vector<Params> out;
+    Cursor cursor(*this);
+    while (auto p = cursor.next()) out.push_back(std::move(*p));
+    return out;
 }
 
 bool Preset::applies_to(const Value& v) const {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,10 +69,27 @@ public:
 
     // The most points a space expands to.
     static constexpr std::size_t max_points = 1'000'000;
-    // Every point of the cartesian product over ungrouped axes and zipped groups, in axis
-    // order, completed by the presets, validated, with constrained points removed. Throws
-    // UsageError when zipped lists differ in length, there are more than max_points before
-    // constraints, or the validator rejects a point.
+
+    // The points one at a time, so a sweep of many points is walked without being held: the
+    // cartesian product over ungrouped axes and zipped groups, in axis order (a group at its
+    // first axis, so problem axes, which come first, vary slowest), completed by the presets
+    // (points they make identical are kept once), validated, with constrained points removed.
+    class Cursor {
+    public:
+        // Throws UsageError when zipped lists differ in length or there are more than
+        // max_points before constraints. The space must outlive the cursor.
+        explicit Cursor(const Space& space);
+        // The next point; nullopt after the last. Throws UsageError when the validator rejects it.
+        std::optional<Params> next();
+
+    private:
+        const Space* space_;
+        std::vector<std::vector<std::size_t>> groups_;  // the axes of each factor
+        std::vector<std::size_t> lengths_, at_;
+        bool done_ = false;
+        std::set<std::string> seen_;  // canonical points, kept only where presets can repeat one
+    };
+    // Every point, as the cursor gives them.
     std::vector<Params> points() const;
     // Number of points before constraints (saturating at SIZE_MAX).
     std::size_t size_unconstrained() const;

@@ -16,6 +16,7 @@ public:
     // measure_case on the case's workload (built from its problem and `seed`, kept for the next
     // case of the same problem). Never throws for a failing kernel or workload: the record's
     // status says what went wrong. Its run id, id and timestamps are left for the caller.
+    // Throws Interrupted when an interrupt cut the case short: it has no record to keep.
     virtual CaseRecord measure(const PlannedCase& c, std::uint64_t seed, const MeasureOptions& opt) = 0;
 };
 

@@ -128,9 +128,15 @@ std::string ChildProcess::reap() {
     while ((r = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
     }
     reaped_ = true;
-    return r == pid_ ? describe_exit(status) : "closed its pipe";
+    if (r != pid_) return "closed its pipe";
+    if (WIFSIGNALED(status)) killed_by_ = WTERMSIG(status);
+    return describe_exit(status);
 }
 
-void ChildProcess::gone() { throw ChildGone(reaped_ ? "had ended" : reap()); }
+void ChildProcess::gone() {
+    if (reaped_) throw ChildGone("had ended", killed_by_);
+    const std::string how = reap();
+    throw ChildGone(how, killed_by_);
+}
 
 }  // namespace memwall

@@ -15,10 +15,12 @@
 namespace memwall {
 
 // The child is gone (its pipe closed): `how` says how it ended ("was killed by signal 11
-// (SIGSEGV)", "exited with status 1").
+// (SIGSEGV)", "exited with status 1"), `signal` the signal that killed it (0: none, or unknown).
 struct ChildGone : std::runtime_error {
-    explicit ChildGone(const std::string& ended) : std::runtime_error(ended), how(ended) {}
+    explicit ChildGone(const std::string& ended, int killed_by = 0)
+        : std::runtime_error(ended), how(ended), signal(killed_by) {}
     std::string how;
+    int signal;
 };
 
 struct ChildOptions {
@@ -57,6 +59,7 @@ private:
     [[noreturn]] void gone();
     std::string reap();  // waits for the child; how it ended
     pid_t pid_ = -1;
+    int killed_by_ = 0;  // the signal that ended it, once reaped
     int to_ = -1, from_ = -1;
     bool reaped_ = false;
     std::string buffer_;

@@ -7,6 +7,7 @@
 #include "core/bytes.hpp"
 #include "core/errors.hpp"
 #include "harness/case_protocol.hpp"
+#include "harness/interrupt.hpp"
 
 namespace memwall {
 
@@ -85,6 +86,12 @@ CaseRecord IsolatedMeasurer::measure(const PlannedCase& c, std::uint64_t seed, c
         }
     } catch (const ChildGone& e) {
         worker_.reset();
+        if (is_interrupt_signal(e.signal)) {
+            // SIGTERM or SIGHUP to the process group (timeout, Slurm, a CI runner): the run is
+            // being stopped, not this case failing; whoever sent it to the worker alone meant the same.
+            stop_requested = true;
+            throw Interrupted("interrupted: the case worker " + e.how + " in its " + stage + " stage");
+        }
         rec.status = CaseStatus::failed;
         rec.message = "its process " + e.how + " in its " + stage + " stage";
         if (e.how.find("(SIGKILL)") != std::string::npos) rec.message += " (out of memory? the OOM killer sends SIGKILL)";

@@ -37,7 +37,8 @@ public:
     explicit IsolatedMeasurer(IsolationOptions options);
     // Starts the worker now, if none runs; throws InputError when it cannot be started.
     void ready();
-    // Throws InputError only when no worker can be started at all.
+    // Throws InputError only when no worker can be started at all, and Interrupted (setting
+    // stop_requested) when an interrupt signal killed the worker: that case is not measured.
     CaseRecord measure(const PlannedCase& c, std::uint64_t seed, const MeasureOptions& opt) override;
     const IsolationStats& stats() const { return stats_; }
 

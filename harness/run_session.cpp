@@ -49,7 +49,7 @@ std::string run_device(const std::vector<Backend>& backends, const std::string& 
     return host ? cpu + " + " + gpu : gpu;
 }
 
-RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
+RunInfo run_info(const SweepSpec& spec, const std::vector<SweepPlan::Member>& members, const Provenance& who,
                  std::map<std::string, std::string> tags) {
     RunInfo info;
     info.host = who.host;
@@ -67,9 +67,9 @@ RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, c
         if (seen.emplace(family, a.name).second)
             info.axes.push_back({family, a.name, a.kind, role, a.description, a.choices});
     };
-    for (const PlannedCase& c : cases) {
-        for (const Axis& a : c.family->problem_axes) add(c.family->name, a, AxisRole::problem);
-        for (const Axis& a : c.variant->tunables) add(c.family->name, a, AxisRole::tunable);
+    for (const SweepPlan::Member& m : members) {
+        for (const Axis& a : m.family->problem_axes) add(m.family->name, a, AxisRole::problem);
+        for (const Axis& a : m.variant->tunables) add(m.family->name, a, AxisRole::tunable);
     }
     return info;
 }
@@ -249,10 +249,27 @@ RunSession RunSession::resume(Store& store, std::int64_t run_id, const std::vect
     return RunSession(store, run_id, backends, options);
 }
 
-RunnerResult RunSession::measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
-                                 benchmark::BenchmarkReporter* display) {
+namespace {
+
+// The plan's cases of families with ceilings of their own, in its order; none without a pass
+// when it has no such family.
+std::vector<PlannedCase> cases_with_own_ceilings(const SweepPlan& plan) {
+    std::vector<PlannedCase> out;
+    const auto& members = plan.members();
+    if (std::none_of(members.begin(), members.end(), [](const auto& m) { return bool(m.family->ceilings); })) return out;
+    SweepPlan::Pass pass = plan.pass();
+    for (auto batch = pass.next(); !batch.empty(); batch = pass.next())
+        for (PlannedCase& c : batch)
+            if (c.family->ceilings) out.push_back(std::move(c));
+    return out;
+}
+
+}  // namespace
+
+RunnerResult RunSession::measure(const SweepPlan& plan, const RunnerOptions& options,
+                                 benchmark::BenchmarkReporter* display, const BatchEdit& edit) {
     if (own_ceilings_) {
-        Ceilings all = with_family_ceilings(ceilings_, cases);
+        Ceilings all = with_family_ceilings(ceilings_, cases_with_own_ceilings(plan));
         if (all.items.size() != ceilings_.items.size() ||
             !std::equal(all.items.begin(), all.items.end(), ceilings_.items.begin(), [](const Ceiling& a, const Ceiling& b) {
                 return a.name == b.name && a.value == b.value && a.method == b.method;
@@ -261,7 +278,7 @@ RunnerResult RunSession::measure(const std::vector<PlannedCase>& cases, const Ru
             ceilings_ = std::move(all);
         }
     }
-    RunnerResult r = run_cases(*store_, id_, cases, mh_, options, display);
+    RunnerResult r = run_cases(*store_, id_, plan, mh_, options, display, edit);
     if (own_ceilings_ && !r.interrupted) check_roofs();
     return r;
 }

@@ -36,7 +36,7 @@ std::map<std::string, std::string> parse_tags(const std::vector<std::string>& ta
 // to `compare`, whatever their hosts' CPUs.
 std::string run_device(const std::vector<Backend>& backends, const std::string& cpu, const std::string& gpu);
 
-RunInfo run_info(const SweepSpec& spec, const std::vector<PlannedCase>& cases, const Provenance& who,
+RunInfo run_info(const SweepSpec& spec, const std::vector<SweepPlan::Member>& members, const Provenance& who,
                  std::map<std::string, std::string> tags);
 
 // Where a run's ceilings come from. reuse: the newest measured on this host, unless flagged
@@ -100,8 +100,8 @@ public:
     // ceilings are none or given. Then, unless they are none or given, the host's roofs that a
     // case beat are measured again (harness/roof_check.hpp): the higher figure is kept, and a
     // roof a case still beats is flagged, each with a line on stderr.
-    RunnerResult measure(const std::vector<PlannedCase>& cases, const RunnerOptions& options,
-                         benchmark::BenchmarkReporter* display);
+    RunnerResult measure(const SweepPlan& plan, const RunnerOptions& options, benchmark::BenchmarkReporter* display,
+                         const BatchEdit& edit = {});
     // Ends the run. A complete run that measured its ceilings at its start measures them again
     // and flags those that moved by more than kMaxCeilingMove, with a line on stderr for each.
     void finish(RunStatus status);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "harness/isolated_measurer.hpp"
@@ -33,11 +34,16 @@ struct RunnerResult {
     IsolationStats isolation;   // empty when not isolated
 };
 
-// Registers the missing cases, runs Google Benchmark with `display` (nullptr: its default
-// console reporter) and commits each case when its last repetition ends. Once stop_requested
-// is set (harness/interrupt.hpp) the case in flight finishes and no other starts.
-RunnerResult run_cases(Store& store, std::int64_t run_id, const std::vector<PlannedCase>& cases,
-                       const MemoryHierarchy& mh, const RunnerOptions& opt,
-                       benchmark::BenchmarkReporter* display);
+// What a command changes in each batch before it is measured (run --tuned: the stored best
+// configurations); empty: nothing.
+using BatchEdit = std::function<void(std::vector<PlannedCase>&)>;
+
+// Measures the plan's cases missing from the run, a batch at a time (SweepPlan::Pass): each
+// batch's cases are registered with Google Benchmark and run with `display` (nullptr: its
+// default console reporter), and each case is committed when its last repetition ends. Once
+// stop_requested is set (harness/interrupt.hpp) the case in flight finishes, unless the
+// interrupt killed its worker (then it is not stored), and no other starts.
+RunnerResult run_cases(Store& store, std::int64_t run_id, const SweepPlan& plan, const MemoryHierarchy& mh,
+                       const RunnerOptions& opt, benchmark::BenchmarkReporter* display, const BatchEdit& edit = {});
 
 }  // namespace memwall

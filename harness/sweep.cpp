@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/text_json.hpp"
+#include "harness/interrupt.hpp"
 
 namespace memwall {
 
@@ -60,7 +61,7 @@ bool selected(const std::vector<std::string>& filter, const std::string& name) {
 
 }  // namespace
 
-std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& cat) {
+SweepPlan::SweepPlan(const SweepSpec& spec, const Catalogue& cat) {
     for (const auto& name : spec.families) cat.family(name);  // unknown family -> UsageError
     for (Backend b : spec.backends) {
         BackendStatus st = probe_backend(b);
@@ -75,13 +76,9 @@ std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& ca
         if (!found) throw UsageError("unknown variant '" + v + "' in the selected families");
     }
 
-    std::vector<PlannedCase> out;
     std::vector<bool> override_used(spec.overrides.size(), false);
     for (const auto& f : cat.families()) {
         if (!selected(spec.families, f.name)) continue;
-        // problem canonical -> its index in first-seen order, for problem-major ordering.
-        std::map<std::string, std::size_t> problem_order;
-        std::vector<std::pair<std::size_t, PlannedCase>> family_cases;
         for (const auto& v : f.variants) {
             if (!selected(spec.variants, v.name)) continue;
             if (std::find(spec.backends.begin(), spec.backends.end(), v.backend) == spec.backends.end()) continue;
@@ -100,22 +97,73 @@ std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& ca
                 bool all = std::all_of(z.begin(), z.end(), [&](const auto& n) { return space.find(n) != nullptr; });
                 if (all) space.zip(z);
             }
-            for (const Params& p : space.points()) {
-                PlannedCase c{&f, &v, space.project(p, AxisRole::problem), space.project(p, AxisRole::tunable)};
-                auto [it, fresh] = problem_order.emplace(c.problem.canonical(), problem_order.size());
-                family_cases.emplace_back(it->second, std::move(c));
-            }
+            std::size_t n = 0;
+            for (Space::Cursor cursor(space); cursor.next(); ++n) throw_if_interrupted("planning the sweep");
+            if (n == 0) continue;
+            size_ += n;
+            members_.push_back({&f, &v, std::move(space)});
         }
-        std::stable_sort(family_cases.begin(), family_cases.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (auto& [order, c] : family_cases) out.push_back(std::move(c));
     }
     for (std::size_t i = 0; i < spec.overrides.size(); ++i) {
         if (override_used[i]) continue;
         auto [name, text] = split_override(spec.overrides[i]);
         throw UsageError("unknown axis '" + name + "' (see `memwall list` for the axes of each family)");
     }
-    if (out.empty()) throw UsageError("the sweep is empty: no variant matches, or constraints removed every point");
+    if (size_ == 0) throw UsageError("the sweep is empty: no variant matches, or constraints removed every point");
+}
+
+std::vector<PlannedCase> SweepPlan::Pass::next() {
+    const auto& members = plan_->members_;
+    while (first_ < members.size()) {
+        if (cursors_.empty()) {  // the next family's variants
+            for (end_ = first_; end_ < members.size() && members[end_].family == members[first_].family; ++end_)
+                cursors_.emplace_back(members[end_].space);
+            held_.assign(cursors_.size(), std::nullopt);
+        }
+        std::map<std::string, std::size_t> order;  // a problem's canonical form -> its first appearance
+        std::vector<std::pair<std::size_t, PlannedCase>> batch;
+        for (std::size_t k = 0; k < cursors_.size(); ++k) {
+            const Member& m = members[first_ + k];
+            std::size_t problems = 0;
+            std::string last;
+            for (;;) {
+                std::optional<Params> p = held_[k] ? std::move(held_[k]) : cursors_[k].next();
+                held_[k].reset();
+                if (!p) break;
+                PlannedCase c{m.family, m.variant, m.space.project(*p, AxisRole::problem),
+                              m.space.project(*p, AxisRole::tunable)};
+                std::string problem = c.problem.canonical();
+                if (problem != last) {  // a variant's points of one problem are adjacent (Space::Cursor)
+                    if (problems == batch_problems) {
+                        held_[k] = std::move(p);
+                        break;
+                    }
+                    ++problems;
+                    last = problem;
+                }
+                const auto it = order.emplace(std::move(problem), order.size()).first;
+                batch.emplace_back(it->second, std::move(c));
+            }
+        }
+        if (!batch.empty()) {
+            std::stable_sort(batch.begin(), batch.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::vector<PlannedCase> out;
+            out.reserve(batch.size());
+            for (auto& [at, c] : batch) out.push_back(std::move(c));
+            return out;
+        }
+        first_ = end_;
+        cursors_.clear();
+    }
+    return {};
+}
+
+std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& cat) {
+    const SweepPlan plan(spec, cat);
+    std::vector<PlannedCase> out;
+    SweepPlan::Pass pass = plan.pass();
+    for (auto batch = pass.next(); !batch.empty(); batch = pass.next())
+        out.insert(out.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
     return out;
 }
 

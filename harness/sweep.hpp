@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "core/backend.hpp"
 #include "core/catalogue.hpp"
 #include "core/params.hpp"
+#include "core/space.hpp"
 #include "harness/sampler.hpp"
 
 namespace memwall {
@@ -39,9 +41,54 @@ struct PlannedCase {
     std::string name() const;  // "family/variant/backend/problem-label/config-label"
 };
 
-// Expands the spec over the catalogue: problem-major order (cases of one problem are
-// adjacent, so its workload is built once). Throws UsageError for unknown names, malformed or
-// unknown axes, unavailable backends, or an empty sweep.
+// A sweep planned over the catalogue without holding its cases, so that a sweep of a million
+// points starts measuring as promptly as one of ten and honours an interrupt while it is
+// planned. The constructor checks everything the user typed (UsageError for unknown names,
+// malformed or unknown axes, unavailable backends, a point a family's validator rejects, an
+// empty sweep) by walking every point once, counting the cases and keeping none; it throws
+// Interrupted once stop_requested is set under an InterruptScope (harness/interrupt.hpp).
+class SweepPlan {
+public:
+    SweepPlan(const SweepSpec& spec, const Catalogue& cat);
+    SweepPlan(const SweepPlan&) = delete;  // a pass points into its spaces
+    SweepPlan& operator=(const SweepPlan&) = delete;
+
+    // A variant with at least one case, and its space as the sweep sets it.
+    struct Member {
+        const Family* family;
+        const Variant* variant;
+        Space space;
+    };
+    const std::vector<Member>& members() const { return members_; }
+    std::size_t size() const { return size_; }  // cases
+
+    // Problems of each variant a batch holds.
+    static constexpr std::size_t batch_problems = 64;
+
+    // The cases, a batch at a time, problem-major (cases of one problem adjacent, so its
+    // workload is built once): a batch holds the next batch_problems problems of each variant of
+    // one family, ordered by first appearance; a problem split between two batches has its
+    // workload built twice. A sweep of up to batch_problems problems per variant is one batch
+    // per family.
+    class Pass {
+    public:
+        explicit Pass(const SweepPlan& plan) : plan_(&plan) {}
+        std::vector<PlannedCase> next();  // empty once every case has been given
+
+    private:
+        const SweepPlan* plan_;
+        std::size_t first_ = 0, end_ = 0;            // the members of the family being given
+        std::vector<Space::Cursor> cursors_;         // one per member of that family
+        std::vector<std::optional<Params>> held_;    // a point read past its batch's last problem
+    };
+    Pass pass() const { return Pass(*this); }
+
+private:
+    std::vector<Member> members_;
+    std::size_t size_ = 0;
+};
+
+// Every case of the sweep at once, in a pass's order: for suites, whose sweeps are small.
 std::vector<PlannedCase> expand_sweep(const SweepSpec& spec, const Catalogue& cat);
 
 }  // namespace memwall

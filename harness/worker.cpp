@@ -9,6 +9,7 @@
 #include "core/text_json.hpp"
 #include "harness/case_protocol.hpp"
 #include "harness/child_process.hpp"
+#include "harness/interrupt.hpp"
 
 namespace memwall {
 
@@ -126,18 +127,28 @@ public:
         try {
             child_.send(line);
         } catch (const ChildGone& e) {
-            throw InputError(name_ + " " + e.how);
+            lost(e);
         }
     }
     std::string receive() override {
         try {
             return *child_.receive();
         } catch (const ChildGone& e) {
-            throw InputError(name_ + " " + e.how);
+            lost(e);
         }
     }
 
 private:
+    // A worker killed by an interrupt (SIGTERM to the process group) stopped the measurement; any
+    // other end is the worker's failure.
+    [[noreturn]] void lost(const ChildGone& e) const {
+        if (is_interrupt_signal(e.signal)) {
+            stop_requested = true;
+            throw Interrupted("interrupted: " + name_ + " " + e.how);
+        }
+        throw InputError(name_ + " " + e.how);
+    }
+
     ChildProcess child_;
     std::string name_;
 };

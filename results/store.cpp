@@ -402,6 +402,14 @@ void Store::finish_run(std::int64_t run_id, RunStatus status) {
     Statement st(db_, "UPDATE runs SET finished_at = ?1, status = ?2 WHERE id = ?3");
     st.bind(1, utc_timestamp()).bind(2, to_string(status)).bind(3, run_id).run();
     if (sqlite3_changes(db_) == 0) throw std::logic_error("finish_run: no run " + std::to_string(run_id));
+    check_on_disk();
+}
+
+void Store::check_on_disk() const {
+    int moved = 0;
+    if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
+        throw EnvironmentError(path_ + ": the database was deleted or moved while memwall wrote to it; nothing this "
+                               "command stored is on disk there");
 }
 
 void Store::set_tag(std::int64_t run_id, const std::string& key, const std::string& value) {

@@ -139,7 +139,13 @@ public:
     std::int64_t begin_run(RunInfo info);
     // A run resumed by this process: it becomes its owner, and the run is running again.
     void claim_run(std::int64_t run_id);
+    // Ends the run with `status`, then check_on_disk: a run ends only once what it stored is known
+    // to be on disk.
     void finish_run(std::int64_t run_id, RunStatus status);
+    // Throws EnvironmentError when the database file was deleted, moved or replaced since it was
+    // opened (its directory removed mid-run): every write since went to a file no one can open
+    // again, and SQLite reports no error for it.
+    void check_on_disk() const;
     void set_tag(std::int64_t run_id, const std::string& key, const std::string& value);
     std::vector<RunInfo> runs() const;  // oldest first
     std::optional<RunInfo> run(std::int64_t run_id) const;

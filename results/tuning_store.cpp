@@ -209,6 +209,7 @@ void finish_tuning_session(Store& store, std::int64_t session_id, RunStatus stat
     st.bind(1, utc_timestamp()).bind(2, to_string(status)).bind(3, stop_reason).bind(4, session_id).run();
     if (sqlite3_changes(store.handle()) == 0)
         throw std::logic_error("finish_tuning_session: no tuning session " + std::to_string(session_id));
+    store.check_on_disk();
 }
 
 std::vector<TuningSessionSummary> tuning_sessions(const Store& store) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/errors.hpp"
 #include "results/statistics.hpp"
 
 namespace memwall {
@@ -85,7 +86,13 @@ void fold(TraceEntry& entry, Evaluation again) {
 double measure_again(Objective& objective, Trace& trace, std::size_t at, const TuneHooks& hooks, bool in_flight) {
     TraceEntry& entry = trace.entries[at];
     if (hooks.confirming) hooks.confirming(entry.config);
-    Evaluation again = objective.evaluate(entry.config);
+    Evaluation again;
+    try {
+        again = objective.evaluate(entry.config);
+    } catch (const Interrupted&) {  // the measurement in flight is dropped; the entry keeps its earlier ones
+        trace.stop_reason = "interrupted";
+        return 0;
+    }
     const double cost = again.cost_seconds;
     ++trace.confirmations;
     fold(entry, std::move(again));
@@ -101,7 +108,7 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
     if (chosen.size() < 2) return;
     for (std::size_t round = 0; round < c.rounds; ++round) {
         for (std::size_t k = 0; k < chosen.size(); ++k) {
-            if (hooks.interrupted && hooks.interrupted()) {
+            if (trace.stop_reason == "interrupted" || (hooks.interrupted && hooks.interrupted())) {
                 trace.stop_reason = "interrupted";
                 return;
             }
@@ -193,7 +200,8 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
     // Measures entry `at` again for the stopping rule, up to kMostTimes in all and while the budget
     // lasts; false where it may not. The last entry is still in flight: hooks.evaluated not yet told.
     const auto search_again = [&](std::size_t at) {
-        if (trace.entries[at].times.size() >= kMostTimes || out_of_time() || (search_limit && trace.measurements() >= search_limit))
+        if (trace.entries[at].times.size() >= kMostTimes || out_of_time() || (search_limit && trace.measurements() >= search_limit) ||
+            trace.stop_reason == "interrupted")
             return false;
         elapsed += measure_again(objective, trace, at, hooks, at + 1 == trace.entries.size());
         return true;
@@ -233,7 +241,12 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         if (hooks.proposed) hooks.proposed(*next);
         TraceEntry entry;
         entry.config = *next;
-        entry.evaluation = objective.evaluate(*next);
+        try {
+            entry.evaluation = objective.evaluate(*next);
+        } catch (const Interrupted&) {  // the trial in flight, cut short, is no trial
+            trace.stop_reason = "interrupted";
+            break;
+        }
         entry.strategy_seconds = strategy_seconds;
         elapsed += entry.evaluation.cost_seconds + strategy_seconds;
         entry.elapsed_seconds = elapsed;
@@ -300,6 +313,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         trace.entries.back().best_seconds = history.best_seconds();
         since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
         if (hooks.evaluated) hooks.evaluated(trace);
+        if (trace.stop_reason == "interrupted") break;  // while it was measured again
         if (unlikely) {
             trace.stop_reason = "improvement unlikely";
             break;

@@ -145,8 +145,9 @@ std::size_t confirmation_reserve(const Objective& objective, const Budget& budge
 
 // Runs `strategy` against `objective` until the budget or the space is exhausted, or the
 // stopping rule says the best is unlikely to be beaten (Budget::stop_chance), then confirms
-// the best on a noisy objective. Throws std::logic_error when a strategy proposes a
-// configuration twice or one outside the space.
+// the best on a noisy objective. An objective that throws Interrupted (the trial's worker killed
+// by an interrupt) ends the session "interrupted" without that measurement. Throws
+// std::logic_error when a strategy proposes a configuration twice or one outside the space.
 Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks = {},
            const Confirmation& confirmation = {});
 

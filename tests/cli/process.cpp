@@ -1,14 +1,17 @@
 #include "process.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace memwall::test {
 
@@ -23,10 +26,11 @@ std::string slurp(const fs::path& p) {
 }
 
 pid_t spawn(const std::string& binary, const std::vector<std::string>& args, const fs::path& cwd, const fs::path& out,
-            const fs::path& err) {
+            const fs::path& err, bool own_group = false) {
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
+        if (own_group) setpgid(0, 0);
         if (chdir(cwd.c_str()) != 0) _exit(126);
         int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -74,6 +78,35 @@ pid_t spawn_memwall(const std::vector<std::string>& args, const fs::path& cwd) {
 pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const fs::path& cwd) {
     return spawn(binary, args, cwd, cwd.parent_path() / (cwd.filename().string() + ".out"),
                  cwd.parent_path() / (cwd.filename().string() + ".err"));
+}
+
+pid_t spawn_group(const std::string& binary, const std::vector<std::string>& args, const fs::path& cwd) {
+    const pid_t pid = spawn(binary, args, cwd, cwd.parent_path() / (cwd.filename().string() + ".out"),
+                            cwd.parent_path() / (cwd.filename().string() + ".err"), true);
+    setpgid(pid, pid);  // also here, so that the group exists before the caller signals it
+    return pid;
+}
+
+int wait_bounded(pid_t pid, double seconds) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    int st = 0;
+    while (waitpid(pid, &st, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+Result output_of(const fs::path& cwd, int status) {
+    Result r;
+    r.status = status;
+    r.out = slurp(cwd.parent_path() / (cwd.filename().string() + ".out"));
+    r.err = slurp(cwd.parent_path() / (cwd.filename().string() + ".err"));
+    return r;
 }
 
 TempDir::TempDir() {

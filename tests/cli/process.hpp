@@ -23,6 +23,15 @@ Result run_program(const std::string& binary, const std::vector<std::string>& ar
 pid_t spawn_memwall(const std::vector<std::string>& args, const std::filesystem::path& cwd);
 pid_t spawn_program(const std::string& binary, const std::vector<std::string>& args, const std::filesystem::path& cwd);
 
+// Starts it as the leader of a new process group, as a shell job is, so that a signal can go to
+// the group (kill(-pid, sig)), as `timeout`, Slurm and CI runners send theirs.
+pid_t spawn_group(const std::string& binary, const std::vector<std::string>& args, const std::filesystem::path& cwd);
+// Waits up to `seconds` for it to end and returns its status (exit status, or 128 + signal); past
+// that, kills its group with SIGKILL and returns -1.
+int wait_bounded(pid_t pid, double seconds);
+// Its output files (stdout, stderr) as spawn_* left them beside `cwd`.
+Result output_of(const std::filesystem::path& cwd, int status);
+
 // A fresh empty directory under the system temp dir, removed by the destructor.
 struct TempDir {
     TempDir();

@@ -2,9 +2,13 @@
 // runaway allocation each cost their case alone, and the worker is replaced for the next.
 #include "harness/isolated_measurer.hpp"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
+#include "harness/interrupt.hpp"
 #include "faults_family.hpp"
 
 using namespace memwall;
@@ -71,6 +75,21 @@ TEST_F(Isolated, AHangInSetUpIsATimeout) {
     const CaseRecord r = measurer.measure(planned("hang_setup"), 1, quick());
     EXPECT_EQ(r.status, CaseStatus::timeout);
     EXPECT_EQ(r.message, "over the case timeout of 1.5 s in its set-up stage: its process was killed");
+}
+
+// SIGTERM to the process group (timeout, Slurm, a CI runner) kills the worker too: the run is
+// being stopped, so its case is Interrupted and not stored (it was stored failed, and skipped by
+// --resume).
+TEST_F(Isolated, AWorkerKilledByTheGroupsSigtermIsAnInterruptNotAFailure) {
+    ASSERT_TRUE(setpgid(0, 0) == 0 || getpgrp() == getpid());  // a group of this test and its worker only
+    const InterruptScope interrupts;                             // this process lives on, as memwall does
+    MeasureOptions opt = quick();
+    opt.case_timeout = 60;
+    opt.stage = [](std::string_view s) {
+        if (s == "set-up") kill(0, SIGTERM);
+    };
+    EXPECT_THROW(measurer.measure(planned("hang_setup"), 1, opt), Interrupted);
+    EXPECT_TRUE(stop_requested);
 }
 
 TEST_F(Isolated, AnAllocationPastTheLimitFailsItsCaseAndKeepsTheWorker) {

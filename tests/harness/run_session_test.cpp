@@ -233,8 +233,8 @@ TEST(RunSession, TheRunKeepsTheAxesOfItsFamiliesAndVariants) {
     v.tunables = {tunable(int_axis("tile", {4}, "tile size"))};
     cat.add_variant("toy", v);
     SweepSpec spec;
-    const auto cases = expand_sweep(spec, cat);
-    const RunInfo info = run_info(spec, cases, Provenance::here("memwall run"), {});
+    const SweepPlan plan(spec, cat);
+    const RunInfo info = run_info(spec, plan.members(), Provenance::here("memwall run"), {});
     ASSERT_EQ(info.axes.size(), 3u);  // once each, however many cases
     EXPECT_EQ(info.axes[1].name, "fast");
     EXPECT_EQ(info.axes[1].kind, AxisKind::boolean);

@@ -2,9 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "harness/interrupt.hpp"
 
 using namespace memwall;
 
@@ -81,6 +85,38 @@ TEST(Sweep, RejectsUnknownNamesAndEmptySweeps) {
     if (!probe_backend(Backend::cuda).available) {
         EXPECT_THROW(expand_sweep(s6, cat), UsageError);
     }
+}
+
+// Row 4 of issue 44: a sweep of 249,500 points was expanded whole before the first case. A plan
+// counts its cases without holding them and gives them a bounded batch at a time, problem-major.
+TEST(Sweep, APlanGivesALargeSweepInBatchesOfProblemsEachCaseOnce) {
+    Catalogue cat = toy_catalogue();
+    SweepSpec spec;
+    spec.unzip = true;
+    spec.overrides = {"m=1:1000:1", "k=10"};
+    const SweepPlan plan(spec, cat);
+    EXPECT_EQ(plan.size(), 1000u * 3);  // a once, b with t = 1 and 4
+    std::set<std::string> seen;
+    std::size_t batches = 0;
+    SweepPlan::Pass pass = plan.pass();
+    for (auto batch = pass.next(); !batch.empty(); batch = pass.next()) {
+        ++batches;
+        ASSERT_EQ(batch.size(), 3 * std::min<std::size_t>(SweepPlan::batch_problems, 1000 - 64 * (batches - 1)));
+        for (std::size_t i = 0; i < batch.size(); i += 3) {  // each problem's three cases together
+            EXPECT_EQ(batch[i].variant->name, "a");
+            EXPECT_EQ(batch[i + 2].problem, batch[i].problem);
+        }
+        for (const auto& c : batch) EXPECT_TRUE(seen.insert(c.name()).second) << c.name();
+    }
+    EXPECT_EQ(seen.size(), plan.size());
+    EXPECT_EQ(batches, (1000 + SweepPlan::batch_problems - 1) / SweepPlan::batch_problems);
+}
+
+TEST(Sweep, PlanningStopsAtAnInterrupt) {
+    Catalogue cat = toy_catalogue();
+    const InterruptScope interrupts;
+    stop_requested = true;  // as Ctrl-C while the plan walks its points
+    EXPECT_THROW(SweepPlan(SweepSpec{}, cat), Interrupted);
 }
 
 TEST(Sweep, SpecRoundTripsThroughJson) {

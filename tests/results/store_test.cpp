@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <limits>
 #include <regex>
@@ -666,6 +667,31 @@ TEST(LiveStatus, ElsewhereAnHourOfSilenceIsAbandoned) {
     EXPECT_EQ(live_status(RunStatus::running, elsewhere, "2024-05-01T12:00:00.000Z", utc_timestamp()),
               RunStatus::running);
     EXPECT_EQ(live_status(RunStatus::running, elsewhere, "2024-05-01T12:00:00.000Z", ""), RunStatus::abandoned);
+}
+
+// The database's directory deleted mid-run: SQLite writes on into the unlinked file without an
+// error, so the run ended 0 over nothing on disk. Ending the run says so.
+TEST(Store, ARunWhoseDatabaseWasDeletedDoesNotEndAsIfStored) {
+    test::TempDir dir;
+    const std::string sub = dir.file("sub");
+    std::filesystem::create_directory(sub);
+    Store store = Store::open(sub + "/t.db", Store::Mode::create);
+    const std::int64_t run = store.begin_run(sample_run());
+    store.save_case(sample_case(run, "naive"));
+    std::filesystem::remove_all(sub);
+    try {
+        store.finish_run(run, RunStatus::complete);
+        FAIL() << "finish_run did not see the database gone";
+    } catch (const EnvironmentError& e) {
+        EXPECT_NE(std::string(e.what()).find("t.db: the database was deleted or moved"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Store, ARunWhoseDatabaseStaysEndsQuietly) {
+    test::TempDir dir;
+    Store store = Store::open(dir.file("t.db"), Store::Mode::create);
+    const std::int64_t run = store.begin_run(sample_run());
+    EXPECT_NO_THROW(store.finish_run(run, RunStatus::complete));
 }
 
 }  // namespace

@@ -30,11 +30,11 @@ TunedCases apply_tuned(const std::vector<PlannedCase>& cases, const Store& store
     return out;
 }
 
-void check_tuned_overrides(const std::vector<PlannedCase>& cases, const std::vector<std::string>& overrides) {
+void check_tuned_overrides(const std::vector<SweepPlan::Member>& members, const std::vector<std::string>& overrides) {
     for (const auto& o : overrides) {
         const std::string name = split_override(o).first;
-        for (const auto& c : cases)
-            for (const auto& t : c.variant->tunables)
+        for (const auto& m : members)
+            for (const auto& t : m.variant->tunables)
                 if (t.name == name)
                     throw UsageError("--axis " + name + ": --tuned takes the tunables from stored tuning sessions");
     }

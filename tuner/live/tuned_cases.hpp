@@ -24,6 +24,6 @@ TunedCases apply_tuned(const std::vector<PlannedCase>& cases, const Store& store
                        bool include_abandoned = false);
 
 // --tuned replaces the variants' tunable axes: throws UsageError when `overrides` sweeps one.
-void check_tuned_overrides(const std::vector<PlannedCase>& cases, const std::vector<std::string>& overrides);
+void check_tuned_overrides(const std::vector<SweepPlan::Member>& members, const std::vector<std::string>& overrides);
 
 }  // namespace memwall
