@@ -31,6 +31,7 @@ TEST(FlashTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
         EXPECT_GE(sm90_blocks_per_sm(k->registers, 32 * t.warps, shared), 1);
     }
     EXPECT_NE(flash_tc_resource_summary().find("0 spill bytes"), std::string::npos);
+    EXPECT_NE(flash_tc_resource_summary().find(" HMMA, "), std::string::npos);
 }
 
 // Registers go to warps in units of 256 (8 a thread), and each block also holds 1 KB of shared
