@@ -9,6 +9,7 @@
 // sm_90 (docs/architecture.md). Other architectures are refused, not guessed at.
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -203,10 +204,16 @@ void scan_object(Bytes b, unsigned want_arch, const std::string& where, unsigned
             }
             const std::uint64_t begin = at + read<std::uint16_t>(s.data, at + 6);
             const std::uint64_t end = begin + read<std::uint64_t>(s.data, at + 8);
+            if (end < begin || end > s.data.size()) {
+                throw Error(where + ": a fatbinary overruns its section");
+            }
             for (std::uint64_t p = begin; p < end;) {
                 const auto kind = read<std::uint16_t>(s.data, p);
                 const auto header = read<std::uint32_t>(s.data, p + 4);
                 const auto size = read<std::uint64_t>(s.data, p + 8);
+                if (header < 16 || size > end - p || header > end - p - size) {
+                    throw Error(where + ": a fatbinary entry overruns its fatbinary");
+                }
                 const Bytes payload = slice(s.data, p + header, size);
                 if (kind == 2) {
                     if (read<std::uint32_t>(s.data, p + 16) != 0 || !is_elf(payload)) {
@@ -252,7 +259,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--arch" && i + 1 < argc) {
-            want_arch = static_cast<unsigned>(std::stoul(argv[++i]));
+            want_arch = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
         } else {
             files.push_back(a);
         }
