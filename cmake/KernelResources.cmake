@@ -1,13 +1,13 @@
 # cmake -P script: the static evidence of a launcher's kernels on one GPU architecture, as a C++
-# source a family compiles in. It compiles SOURCE with nvcc for ARCH twice: to a cubin with
-# --resource-usage (ptxas: registers, spill bytes, stack frame, static shared memory per kernel)
-# and to PTX; then counts, per kernel, the matrix instructions: HMMA in the SASS when CUOBJDUMP
-# and NVDISASM are given (MemwallTensorCoreSass.cmake finds them), else mma.sync in the PTX (which
-# ptxas lowers to HMMA), and says which. Kernels whose mangled name contains MATCH are kept.
+# source a family compiles in. It compiles SOURCE with nvcc for ARCH to a cubin with
+# --resource-usage (ptxas: registers, spill bytes, stack frame, static shared memory per kernel),
+# then counts, per kernel, the HMMA instructions of the cubin's SASS with SCAN (memwall_sass_scan),
+# checked against cuobjdump's count when CUOBJDUMP and NVDISASM are given (MemwallTensorCoreSass.cmake
+# finds them). Kernels whose mangled name contains MATCH are kept.
 # The source defines FUNCTION (in NAMESPACE), declared in HEADER, returning a KernelResourceTable.
-#   -DNVCC= -DSOURCE= -DINCLUDE= -DARCH=90 -DMATCH= -DOUT=file.cpp -DHEADER= -DNAMESPACE= -DFUNCTION=
+#   -DNVCC= -DSCAN= -DSOURCE= -DINCLUDE= -DARCH=90 -DMATCH= -DOUT=file.cpp -DHEADER= -DNAMESPACE= -DFUNCTION=
 #   [-DCUOBJDUMP= -DNVDISASM=]
-foreach(v NVCC SOURCE INCLUDE ARCH MATCH OUT HEADER NAMESPACE FUNCTION)
+foreach(v NVCC SCAN SOURCE INCLUDE ARCH MATCH OUT HEADER NAMESPACE FUNCTION)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "KernelResources.cmake: -D${v}= is required")
   endif()
@@ -48,35 +48,51 @@ if(NOT kernels)
   message(FATAL_ERROR "KernelResources.cmake: ptxas reported no kernel matching '${MATCH}' in ${SOURCE}")
 endif()
 
-# Matrix instructions per kernel: the SASS's "Function : NAME" sections, or the PTX's ".entry NAME".
+# HMMA per kernel, from the cubin's SASS (memwall_sass_scan); where cuobjdump and nvdisasm are
+# given too, their count must agree, so the scanner's opcode table is cross-checked on such hosts.
+execute_process(COMMAND "${SCAN}" --arch ${ARCH} "${dir}/${FUNCTION}.cubin" RESULT_VARIABLE rc
+                OUTPUT_VARIABLE scanned ERROR_VARIABLE scan_err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "KernelResources.cmake: memwall_sass_scan ${FUNCTION}.cubin failed: ${scan_err}")
+endif()
+string(REGEX MATCHALL "[^\n]+" scanned "${scanned}")
+foreach(line IN LISTS scanned)
+  # The scanner's registers and frame (from .nv.info) must be ptxas's: a cheap check of its reading.
+  if(line MATCHES "^([A-Za-z0-9_]+) arch=[0-9]+ regs=([0-9]+) frame=([0-9]+) .* HMMA=([0-9]+)")
+    set(k "${CMAKE_MATCH_1}")
+    set(mma_${k} ${CMAKE_MATCH_4})
+    if(DEFINED regs_${k} AND NOT (regs_${k} EQUAL CMAKE_MATCH_2 AND stack_${k} EQUAL CMAKE_MATCH_3))
+      message(FATAL_ERROR "KernelResources.cmake: ${k}: memwall_sass_scan reads ${CMAKE_MATCH_2} registers and a "
+              "${CMAKE_MATCH_3}-byte frame, ptxas reported ${regs_${k}} and ${stack_${k}}")
+    endif()
+  endif()
+endforeach()
+set(evidence "SASS HMMA by memwall_sass_scan")
 if(CUOBJDUMP AND NVDISASM)
   get_filename_component(nvdisasm_dir "${NVDISASM}" DIRECTORY)
   set(ENV{PATH} "${nvdisasm_dir}:$ENV{PATH}")  # cuobjdump -sass runs nvdisasm
   execute_process(COMMAND "${CUOBJDUMP}" -sass "${dir}/${FUNCTION}.cubin" RESULT_VARIABLE rc OUTPUT_VARIABLE code)
-  set(header "Function : ([A-Za-z0-9_]+)")
-  set(instruction "HMMA")
-  set(evidence "SASS HMMA (cuobjdump)")
-else()
-  execute_process(COMMAND "${NVCC}" ${flags} -ptx -o "${dir}/${FUNCTION}.ptx" "${SOURCE}" RESULT_VARIABLE rc)
-  file(READ "${dir}/${FUNCTION}.ptx" code)
-  set(header "\\.entry ([A-Za-z0-9_]+)")
-  set(instruction "mma\\.sync")
-  set(evidence "PTX mma.sync (no cuobjdump to read the SASS)")
-endif()
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "KernelResources.cmake: reading the instructions of ${SOURCE} failed")
-endif()
-string(REPLACE ";" "," code "${code}")
-string(REPLACE "\n" ";" code "${code}")
-set(k "")
-foreach(line IN LISTS code)
-  if(line MATCHES "${header}")
-    set(k "${CMAKE_MATCH_1}")
-    set(mma_${k} 0)
-  elseif(k AND line MATCHES "${instruction}")
-    math(EXPR mma_${k} "${mma_${k}} + 1")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "KernelResources.cmake: cuobjdump -sass ${FUNCTION}.cubin failed")
   endif()
-endforeach()
+  string(REPLACE ";" "," code "${code}")
+  string(REPLACE "\n" ";" code "${code}")
+  set(k "")
+  foreach(line IN LISTS code)
+    if(line MATCHES "Function : ([A-Za-z0-9_]+)")
+      set(k "${CMAKE_MATCH_1}")
+      set(hmma_${k} 0)
+    elseif(k AND line MATCHES "[ \t]HMMA[. ]")
+      math(EXPR hmma_${k} "${hmma_${k}} + 1")
+    endif()
+  endforeach()
+  foreach(k IN LISTS kernels)
+    if(NOT "${hmma_${k}}" STREQUAL "${mma_${k}}")
+      message(FATAL_ERROR "KernelResources.cmake: ${k}: memwall_sass_scan counts ${mma_${k}} HMMA, cuobjdump ${hmma_${k}}")
+    endif()
+  endforeach()
+  set(evidence "SASS HMMA by memwall_sass_scan, agreeing with cuobjdump")
+endif()
 
 set(rows "")
 foreach(k IN LISTS kernels)

@@ -43,6 +43,7 @@ std::string flash_tc_resource_summary() {
         out += (out.empty() ? "" : "; ") + std::string("d=") + std::to_string(t.head_dim) + " " +
                std::to_string(t.br) + "/" + std::to_string(t.bc) + "/" + std::to_string(t.warps) + "/" +
                std::to_string(t.stages) + ": " + std::to_string(k->registers) + " registers, " +
+               std::to_string(k->matrix_instructions) + " HMMA, " +
                std::to_string(shared / 1024) + " KiB shared, " + std::to_string(blocks) + " blocks/SM (" +
                std::to_string(blocks * t.warps) + " warps), " + std::to_string(k->spill_bytes) + " spill bytes";
     }

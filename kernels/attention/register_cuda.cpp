@@ -129,7 +129,8 @@ kit::CudaKernel flash_tc_kernel() {
         "ldmatrix; online softmax and P in registers; bf16 only");
     k.checked_on_gpu = {};
     if (const std::string figures = attention_cuda::flash_tc_resource_summary(); !figures.empty())
-        k.description += "; per tile on sm_90 (this build's ptxas): " + figures;
+        k.description += "; per tile on sm_90 (this build's ptxas; " +
+                         std::string(attention_cuda::flash_tc_sm90_resources().evidence) + "): " + figures;
     Axis br = tunable(int_axis("Br", {128}, "query rows per block, 16 per warp"));
     Axis bc = tunable(int_axis("Bc", {64}, "keys per K/V tile"));
     Axis warps = tunable(int_axis("warps", {8}, "warps per block (Br / 16)"));

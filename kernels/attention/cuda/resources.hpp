@@ -23,7 +23,7 @@ struct KernelResources {
 
 struct KernelResourceTable {
     int arch = 0;                    // sm_<arch>; 0 when memwall was built without CUDA
-    std::string_view evidence;       // what matrix_instructions counts (HMMA in SASS, or mma.sync in PTX)
+    std::string_view evidence;       // what matrix_instructions counts: HMMA in the SASS, and who read it
     std::vector<KernelResources> kernels;
 };
 

@@ -1,6 +1,6 @@
 // flash_tc's static evidence, read from this build's nvcc at build time (no GPU needed): on sm_90
-// every compiled tile's kernel spills nothing and holds its matrix instructions (HMMA in the SASS,
-// or mma.sync in the PTX without cuobjdump); and the occupancy that follows.
+// every compiled tile's kernel spills nothing and holds its HMMA instructions (counted in the SASS
+// by memwall_sass_scan); and the occupancy that follows.
 #include <gtest/gtest.h>
 
 #include <iterator>
@@ -14,6 +14,7 @@ TEST(FlashTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
     const KernelResourceTable& table = flash_tc_sm90_resources();
     if (table.kernels.empty()) GTEST_SKIP() << table.evidence;
     EXPECT_EQ(table.arch, 90);
+    EXPECT_EQ(table.evidence.substr(0, 9), "SASS HMMA");
     EXPECT_EQ(table.kernels.size(), std::size(flash_tc_tiles));
     for (const FlashTcTile& t : flash_tc_tiles) {
         const KernelResources* k = flash_tc_resources(table, t);
@@ -30,6 +31,7 @@ TEST(FlashTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
         EXPECT_GE(sm90_blocks_per_sm(k->registers, 32 * t.warps, shared), 1);
     }
     EXPECT_NE(flash_tc_resource_summary().find("0 spill bytes"), std::string::npos);
+    EXPECT_NE(flash_tc_resource_summary().find(" HMMA, "), std::string::npos);
 }
 
 // Registers go to warps in units of 256 (8 a thread), and each block also holds 1 KB of shared
