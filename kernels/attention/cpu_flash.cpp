@@ -32,6 +32,33 @@ constexpr float log2e = 1.4426950408889634f;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// Horizontal max and sum as a tree of halvings: kit::simd's hmax and hsum walk the lanes one
+// after another, a chain of 16 dependent scalar operations per score row and key tile.
+// (Vector shuffles, not _mm512_reduce_* or _mm512_extractf32x8_ps: GCC 12's headers trip
+// -Wmaybe-uninitialized on those.)
+using v8f = float __attribute__((vector_size(8 * sizeof(float))));
+using v4f = float __attribute__((vector_size(4 * sizeof(float))));
+template <class V>
+V vmax_of(V a, V b) {
+    return a > b ? a : b;
+}
+template <bool sum>
+float reduce(vf v) {
+    auto op = [](auto a, auto b) { return sum ? a + b : vmax_of(a, b); };
+#if defined(MEMWALL_SIMD_512)
+    const v8f y = op(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7),
+                     __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15));
+#else
+    const v8f y = v;
+#endif
+    const v4f x = op(__builtin_shufflevector(y, y, 0, 1, 2, 3), __builtin_shufflevector(y, y, 4, 5, 6, 7));
+    const v4f z = op(x, __builtin_shufflevector(x, x, 2, 3, 0, 1));
+    const v4f w = op(z, __builtin_shufflevector(z, z, 1, 0, 3, 2));
+    return w[0];
+}
+float row_max(vf v) { return reduce<false>(v); }
+float row_sum(vf v) { return reduce<true>(v); }
+
 // C[kr x nv*lanes] = A[kr x k] B[k x nv*lanes], or, when accumulating,
 // C = diag(alpha) C + A B. The kr*nv accumulators stay in registers for the whole k loop.
 template <int nv, bool accumulate>
@@ -50,7 +77,9 @@ template <int nv, bool accumulate>
         for (int x = 0; x < nv; ++x) bv[x] = load(b + kk * ldb + x * lanes);
 #pragma GCC unroll 8
         for (int r = 0; r < kr; ++r) {
-            const float ar = a[r * lda + kk];
+            // QK^T's A (the query tile) is packed in micro-panels (see query_tile): the kr
+            // broadcasts of a step read consecutive floats.
+            const float ar = accumulate ? a[r * lda + kk] : a[kk * kr + r];
 #pragma GCC unroll 4
             for (int x = 0; x < nv; ++x) acc[r][x] += ar * bv[x];
         }
@@ -127,7 +156,7 @@ void pack_v_panel(const AttentionProblem& p, int bc, const float* vh, std::int64
 }
 
 struct TileState {
-    float* qs;     // br x d: the query tile times scale*log2(e), padding rows zero
+    float* qs;     // br x d: the query tile times scale*log2(e), padding rows zero, in micro-panels
     float* s;      // br x bc: scores, then probabilities (log2 domain, so exp2 applies)
     float* oacc;   // br x d: unnormalised output
     float* m;      // br: running max
@@ -155,7 +184,7 @@ void online_softmax(const AttentionProblem& p, std::int64_t i0, std::int64_t row
             mx = vmax(mx, x);
         }
         const float m_old = t.m[r];
-        const float m_new = std::max(m_old, hmax(mx));
+        const float m_new = std::max(m_old, row_max(mx));
         // A row that has seen no key yet keeps m = -inf; subtract 0 so exp2 gives 0, not NaN.
         const float m_use = std::isinf(m_new) ? 0.0f : m_new;
         const vf mu = splat(m_use);
@@ -166,7 +195,7 @@ void online_softmax(const AttentionProblem& p, std::int64_t i0, std::int64_t row
             sum += e;
         }
         t.alpha[r] = std::exp2(m_old - m_use);
-        t.l[r] = t.l[r] * t.alpha[r] + hsum(sum);
+        t.l[r] = t.l[r] * t.alpha[r] + row_sum(sum);
         t.m[r] = m_new;
     }
 }
@@ -183,8 +212,12 @@ void query_tile(const AttentionProblem& p, FlashTiles tiles, const float* q, flo
     // Fold scale and log2(e) into the copy, so scores come out ready for exp2.
     const float qscale = p.scale() * log2e;
     const float* qt = q + p.q_offset(bh) + i0 * d;
-    for (std::int64_t e = 0; e < rows * d; e += lanes) store(t.qs + e, load(qt + e) * qscale);
-    std::fill(t.qs + rows * d, t.qs + mrows * d, 0.0f);
+    // Packed in micro-panels of kr rows, column by column (row r, column c at
+    // (r / kr) * kr * d + c * kr + r % kr), as the micro-kernel reads A for QK^T.
+    for (std::int64_t r = 0; r < mrows; ++r) {
+        float* panel = t.qs + (r / kr) * kr * d + r % kr;
+        for (std::int64_t c = 0; c < d; ++c) panel[c * kr] = r < rows ? qt[r * d + c] * qscale : 0.0f;
+    }
     std::fill(t.oacc, t.oacc + mrows * d, 0.0f);
     std::fill(t.m, t.m + mrows, -std::numeric_limits<float>::infinity());
     std::fill(t.l, t.l + mrows, 0.0f);
