@@ -166,7 +166,8 @@ int flash_cols_granule();
 // Throws UsageError naming the rule a tile breaks.
 void validate_tiles(FlashTiles t, Isa isa);
 void validate_tiles(FlashTiles t);
-// K of every head packed transposed, in panels of bc keys (zero-padded): the workspace.
+// K (transposed) and V of every head packed in panels of bc keys (zero-padded), each panel in
+// strips of the micro-kernel's columns: the workspace.
 std::size_t flash_workspace_floats(const AttentionProblem& p, FlashTiles t);
 // Per-thread tile buffers (Q tile, score tile, O accumulator, row statistics), allocated in run.
 std::size_t flash_scratch_floats(const AttentionProblem& p, FlashTiles t);

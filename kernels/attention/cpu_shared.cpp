@@ -41,7 +41,7 @@ void validate_tiles(FlashTiles t, Isa isa) {
 void validate_tiles(FlashTiles t) { validate_tiles(t, active_isa()); }
 
 std::size_t flash_workspace_floats(const AttentionProblem& p, FlashTiles t) {
-    return static_cast<std::size_t>(p.heads_total() * ceil_div(p.seq_k, t.bc) * t.bc * p.head_dim);
+    return static_cast<std::size_t>(2 * p.heads_total() * ceil_div(p.seq_k, t.bc) * t.bc * p.head_dim);
 }
 
 std::size_t flash_scratch_floats(const AttentionProblem& p, FlashTiles t) {
@@ -77,9 +77,9 @@ std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarch
 }
 
 // Byte model (the IO analysis of FlashAttention, Theta(N^2 d^2 / M)): the compulsory stream
-// from dram; the pack writing K transposed once (the workspace, fp32); and each query tile
-// reading the keys it visits of packed K (whole panels of bc keys) and of V (up to its last
-// visible key): without a mask ceil(s_q/br) * 2*s_k*d elements per head (K rounded up to whole
+// from dram; the pack writing K and V once (the workspace, fp32); and each query tile
+// reading the keys it visits of packed K (whole panels of bc keys) and of packed V (up to its
+// last visible key): without a mask ceil(s_q/br) * 2*s_k*d elements per head (K rounded up to whole
 // panels), served from the level that holds one head's packed K and V.
 std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const MemoryHierarchy& mh) {
     validate_tiles(t);

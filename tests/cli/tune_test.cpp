@@ -164,8 +164,8 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
                         "FROM tuning_sessions"),
               "cpu measured complete space exhausted");
     // Every configuration timed beside the default one, whose time alone scales them.
-    EXPECT_NE(r.out.find("anchor    Bc=128,Br=32: "), std::string::npos) << r.out;
-    EXPECT_EQ(query(db, "SELECT anchor || ' ' || (anchor_seconds > 0) FROM tuning_sessions"), "{\"Bc\":128,\"Br\":32} 1");
+    EXPECT_NE(r.out.find("anchor    Bc=128,Br=128: "), std::string::npos) << r.out;
+    EXPECT_EQ(query(db, "SELECT anchor || ' ' || (anchor_seconds > 0) FROM tuning_sessions"), "{\"Bc\":128,\"Br\":128} 1");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials WHERE status = 'ok'"), "4");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials t WHERE (SELECT count(*) FROM tuning_trial_samples s "
                         "WHERE s.session_id = t.session_id AND s.idx = t.idx) < 3"),
@@ -188,10 +188,10 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
     const Result one = run_memwall({"show", "--tuning", "1"}, d.path);
     ASSERT_EQ(one.status, 0) << one.err;
     EXPECT_NE(one.out.find("Bc=32,Br=16"), std::string::npos) << one.out;
-    EXPECT_NE(one.out.find("anchor    Bc=128,Br=32, "), std::string::npos) << one.out;
+    EXPECT_NE(one.out.find("anchor    Bc=128,Br=128, "), std::string::npos) << one.out;
     EXPECT_EQ(run_memwall({"show", "--tuning", "7"}, d.path).status, 2);
 
-    // run --tuned measures the stored best instead of the default Br=32, Bc=128.
+    // run --tuned measures the stored best instead of the default Br=128, Bc=128.
     const std::vector<std::string> run = with(with({"run", "--tuned", "--ceilings", "none", "--quiet"}, tiny), quick);
     const Result tuned = run_memwall(run, d.path);
     ASSERT_EQ(tuned.status, 0) << tuned.err;
@@ -209,7 +209,7 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
     EXPECT_NE(untuned.err.find("1 have none stored and keep the default tunables:\n  attention/flash/cpu/"),
               std::string::npos)
         << untuned.err;
-    EXPECT_EQ(query(db, "SELECT config FROM cases WHERE problem LIKE '%\"seq_q\":32%'"), "{\"Bc\":128,\"Br\":32}");
+    EXPECT_EQ(query(db, "SELECT config FROM cases WHERE problem LIKE '%\"seq_q\":32%'"), "{\"Bc\":128,\"Br\":128}");
 }
 
 TEST(CliTune, LiveOnCpuAloneTimesEachConfigurationByItself) {

@@ -130,11 +130,11 @@ TEST(FlashAttention, SampledCheckOnALargerProblem) {
     EXPECT_TRUE(c.ok) << c.message;
 }
 
-TEST(FlashAttention, WorkspaceIsKPackedInZeroPaddedPanels) {
+TEST(FlashAttention, WorkspaceIsKAndVPackedInZeroPaddedPanels) {
     const AttentionProblem p = problem({3, 10, 100, 64, false});
-    EXPECT_EQ(flash_workspace_floats(p, {16, 32}), 2u * 3 * 128 * 64);
-    EXPECT_EQ(flash_workspace_floats(p, {16, 128}), 2u * 3 * 128 * 64);
-    EXPECT_EQ(flash_workspace_floats(p, {16, 16}), 2u * 3 * 112 * 64);
+    EXPECT_EQ(flash_workspace_floats(p, {16, 32}), 2u * 2 * 3 * 128 * 64);
+    EXPECT_EQ(flash_workspace_floats(p, {16, 128}), 2u * 2 * 3 * 128 * 64);
+    EXPECT_EQ(flash_workspace_floats(p, {16, 16}), 2u * 2 * 3 * 112 * 64);
     EXPECT_EQ(flash_scratch_floats(p, {16, 32}), 16u * (2 * 64 + 32 + 3));
 }
 
