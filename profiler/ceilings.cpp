@@ -414,7 +414,9 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 
     const double steps = static_cast<double>(points.size()) + 1;
     auto measure_point = [&](std::size_t i) {
-        const auto [kernel, n] = points[i];
+        // Named, not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+        const BandwidthKernel kernel = points[i].kernel;
+        const std::size_t n = points[i].n;
         const double ws = static_cast<double>(n * sizeof(float)) * threads;
         const double budget = opt.seconds_per_point * (ws >= dram_from ? opt.dram_budget_factor : 1.0);
         Timed t = best_rate(threads, budget, bytes_per_pass(kernel, n) * threads, [&](int thread, long reps) {
