@@ -1,7 +1,6 @@
 // A sweep killed with SIGKILL loses at most the case in flight; --resume measures only what is
 // missing, without duplicates.
 #include <signal.h>
-#include <sqlite3.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -9,27 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include "db_query.hpp"
 #include "process.hpp"
 
 using namespace memwall::test;
 
 namespace {
-
-long long query(const std::filesystem::path& db, const char* sql) {
-    sqlite3* h = nullptr;
-    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(h);
-        return -1;
-    }
-    sqlite3_busy_timeout(h, 2000);
-    sqlite3_stmt* st = nullptr;
-    long long v = -1;
-    if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return v;
-}
 
 // 2 variants x 10 sequence lengths; each case samples for ~0.15 s, so the sweep takes seconds.
 const std::vector<std::string> sweep = {

@@ -3,7 +3,6 @@
 // store none as failed, and `run --resume` completes the run with no duplicates. Two moments
 // each per test; `--gtest_repeat=N` tries more (docs/reliability.md has the figures).
 #include <signal.h>
-#include <sqlite3.h>
 
 #include <chrono>
 #include <filesystem>
@@ -14,27 +13,12 @@
 
 #include <gtest/gtest.h>
 
+#include "db_query.hpp"
 #include "process.hpp"
 
 using namespace memwall::test;
 
 namespace {
-
-long long query(const std::filesystem::path& db, const char* sql) {
-    sqlite3* h = nullptr;
-    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(h);
-        return -1;
-    }
-    sqlite3_busy_timeout(h, 2000);
-    sqlite3_stmt* st = nullptr;
-    long long v = -1;
-    if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return v;
-}
 
 constexpr long long cases = 12;  // 2 variants x 6 sequence lengths
 const char* kAxes[] = {"heads=2", "seq_q=32:192:32", "seq_k=32:192:32", "head_dim=64", "causal=0"};

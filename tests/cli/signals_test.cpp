@@ -3,7 +3,6 @@
 // the case or trial in flight is never stored as a failure, so `run --resume` measures it. Each
 // test sends its signal once the first case is stored, so it lands while a case is measured.
 #include <signal.h>
-#include <sqlite3.h>
 
 #include <chrono>
 #include <filesystem>
@@ -12,27 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include "db_query.hpp"
 #include "process.hpp"
 
 using namespace memwall::test;
 
 namespace {
-
-long long query(const std::filesystem::path& db, const char* sql) {
-    sqlite3* h = nullptr;
-    if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(h);
-        return -1;
-    }
-    sqlite3_busy_timeout(h, 2000);
-    sqlite3_stmt* st = nullptr;
-    long long v = -1;
-    if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return v;
-}
 
 // Waits (bounded, for a loaded 2-core machine) until `sql` counts at least `n`; false if the
 // process ended or the time ran out first.
