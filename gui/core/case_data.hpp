@@ -45,6 +45,7 @@ struct CaseRow {
     QString search_text;        // what the text filter matches: kernel, parameters, status
     std::size_t n_samples = 0;
     double median = 0, min = 0, q1 = 0, q3 = 0;  // seconds; all 0 when not timed
+    std::string sampling_stop;  // why sampling stopped; "host busy" makes a comparison UNSURE
     RooflinePoint point;        // valid only for timed cases with models and ceilings
 
     bool timed() const { return n_samples > 0; }

@@ -69,6 +69,7 @@ CompareSide compare_side(const std::string& database, const RunRow& run, const s
         c.summary.min = r->min;
         c.summary.q1 = r->q1;
         c.summary.q3 = r->q3;
+        c.sampling_stop = r->sampling_stop;
         side.cases.push_back(std::move(c));
     }
     return side;

@@ -41,6 +41,7 @@ std::vector<CaseRow> ResultsReader::cases(std::int64_t run, const Ceilings& ceil
         r.min = c.summary.min;
         r.q1 = c.summary.q1;
         r.q3 = c.summary.q3;
+        r.sampling_stop = c.sampling_stop;
         complete_case_row(r, c.counters, ceilings, axes);
         rows.push_back(std::move(r));
     }

@@ -53,7 +53,7 @@ private slots:
                                          QStringLiteral("--ceilings"), QStringLiteral("measure")});
         run_memwall(common + QStringList{QStringLiteral("--variant"), QStringLiteral("flash"), QStringLiteral("--axis"), QStringLiteral("seq_q=64,128"),
                                          QStringLiteral("--axis"), QStringLiteral("seq_k=64,128"), QStringLiteral("--axis"), QStringLiteral("head_dim=64"),
-                                         QStringLiteral("--axis"), QStringLiteral("Br=16,32"), QStringLiteral("--ceilings"), QStringLiteral("reuse")});
+                                         QStringLiteral("--axis"), QStringLiteral("Br=16,128"), QStringLiteral("--ceilings"), QStringLiteral("reuse")});
         // Tuning sessions: two strategies replaying a recorded space, one measured live.
         Store store = Store::open(db_.toStdString(), Store::Mode::read_write);
         test::add_session(store, test::replay_session("random", 1), {3e-3, std::nullopt, 2e-3, 2.5e-3});
@@ -213,7 +213,7 @@ private slots:
         w.filter_bar()->apply_text();
         QVERIFY(w.filter_bar()->text()->toolTip().contains(QStringLiteral("invalid regular expression")));
         QCOMPARE(w.proxy().rowCount(), 4);
-        w.filter_bar()->text()->setText(QStringLiteral("seq_q=128 .*Br=32"));
+        w.filter_bar()->text()->setText(QStringLiteral("seq_q=128 .*Br=128"));
         w.filter_bar()->apply_text();
         QCOMPARE(w.proxy().rowCount(), 2);
         QComboBox* causal_status = w.filter_bar()->combo(CaseField::status);

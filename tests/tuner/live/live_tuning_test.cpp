@@ -62,9 +62,9 @@ TEST(LiveTuning, FlashOnCpuSearchesItsTilesAtOneProblem) {
         EXPECT_EQ(p.integer("Bc") % lanes, 0);
     }
     // What a noisy backend times every configuration beside: the variant's default tiles.
-    EXPECT_EQ(t.anchor.label(), "Bc=128,Br=32");
+    EXPECT_EQ(t.anchor.label(), "Bc=128,Br=128");
     ASSERT_TRUE(t.anchor_id);
-    EXPECT_EQ(t.space.params(*t.anchor_id).label(), "Bc=128,Br=32");
+    EXPECT_EQ(t.space.params(*t.anchor_id).label(), "Bc=128,Br=128");
 }
 
 TEST(LiveTuning, GivenTunableValuesAreSearchedAsGiven) {
