@@ -9,6 +9,7 @@
 #include "cuda_emu/arena.hpp"
 #include "cuda_emu/launch.hpp"
 #include "cuda_emu/recorder.hpp"
+#include "cuda_emu/scheduler.hpp"
 
 namespace memwall::emu {
 
@@ -37,12 +38,6 @@ thread_local std::vector<Queue> queues;
 // Keys under which the copies' accesses form warp requests (one per instruction kind).
 constinit const char ca_key = 0;
 constinit const char cg_key = 0;
-
-std::string where(const Site& s) {
-    std::string_view file = s.file;
-    if (auto slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
-    return std::string(file) + ":" + std::to_string(s.line);
-}
 
 std::string address(const void* p) {
     char buf[32];

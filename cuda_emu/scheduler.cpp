@@ -160,13 +160,6 @@ bool is_shuffle(WarpOp op) {
            op == WarpOp::shfl_xor;
 }
 
-std::string where(const Site& s) {
-    std::string_view file = s.file;
-    if (auto slash = file.rfind('/'); slash != std::string_view::npos)
-        file.remove_prefix(slash + 1);
-    return std::string(file) + ":" + std::to_string(s.line);
-}
-
 bool same_site(const Site& a, const Site& b) {
     return a.line == b.line && a.column == b.column &&
            (a.file == b.file || std::strcmp(a.file, b.file) == 0);
@@ -812,6 +805,12 @@ void warp_exchange(const char* instruction, void* payload, WarpCombine combine, 
     t.combine = combine;
     t.site = site;
     g.suspend(t);
+}
+
+std::string where(const Site& s) {
+    std::string_view file = s.file;
+    if (auto slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+    return std::string(file) + ":" + std::to_string(s.line);
 }
 
 void after_atomic(bool failed_compare) {

@@ -2,6 +2,8 @@
 // scheduler.cpp).
 #pragma once
 
+#include <string>
+
 #include "cuda_emu/device.hpp"
 
 namespace memwall::emu::detail {
@@ -9,6 +11,9 @@ namespace memwall::emu::detail {
 // After an atomic by a kernel thread: lets the other threads run now and then, and at once
 // after a failed compare-and-swap, so spin locks between threads of a block make progress.
 void after_atomic(bool failed_compare);
+
+// "file.cpp:42": where an intrinsic was called, for error messages.
+std::string where(const Site& site);
 
 // Called once per warp instruction with each lane's payload, indexed by lane, while every lane
 // waits: it reads the operands and writes the results there.

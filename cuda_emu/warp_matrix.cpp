@@ -21,12 +21,6 @@ using detail::Site;
 constinit const char ldmatrix_key = 0;
 constinit const char stmatrix_key = 0;
 
-std::string where(const Site& s) {
-    std::string_view file = s.file;
-    if (auto slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
-    return std::string(file) + ":" + std::to_string(s.line);
-}
-
 unsigned lane_of_thread() {
     const uint3 t = detail::thread_index();
     const dim3 b = detail::block_dims();
