@@ -151,6 +151,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
     const DeviceSpec* model = a.tuned ? &tuned_model(a.device_model) : nullptr;
     SessionOptions options{.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet};
+    const bool ceilings_given = cmd->count("--ceilings") > 0;
     throw_if_interrupted("planning the sweep");  // nothing stored yet
     Store store = Store::open(ctx.db_path, Store::Mode::create);
 
@@ -160,6 +161,9 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         spec = SweepSpec::from_json(nlohmann::json::parse(run.sweep));
         plan.emplace(spec, ctx.catalogue);
         if (auto t = run.tags.find("tuned"); t != run.tags.end()) model = &tuned_model(t->second);
+        // A run begun without ceilings resumes without them, unless asked otherwise.
+        if (auto t = run.tags.find("ceilings"); t != run.tags.end() && t->second == "none" && !ceilings_given)
+            options.ceilings = CeilingsMode::none;
         if (a.retry_failed) {
             const std::size_t n = store.remove_cases(run.id, {CaseStatus::failed, CaseStatus::timeout});
             std::cerr << "retrying " << n << " failed or timed-out case(s) of run " << run.id << "\n";
@@ -169,6 +173,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         session = RunSession::resume(store, run.id, spec.backends, options);
     } else {
         if (model) tags["tuned"] = model->name;
+        if (options.ceilings == CeilingsMode::none) tags["ceilings"] = "none";
         session = RunSession::begin(store, run_info(spec, plan->members(), Provenance::here(ctx.command_line), tags),
                                     spec.backends, options);
     }

@@ -84,6 +84,20 @@ TEST(Commands, AMatrixPathThatIsNotUtf8IsMeasuredAndResumed) {
     EXPECT_NE(again.out.find("0 cases measured"), std::string::npos) << again.out;
 }
 
+// A run begun with --ceilings none resumes without measuring any: measuring them took minutes
+// on hosts with a large last-level cache, for a resume with nothing left to measure.
+TEST(Commands, ARunWithoutCeilingsResumesWithoutThem) {
+    TempDir d;
+    ASSERT_EQ(run_memwall(tiny({"--variant", "naive"}), d.path).status, 0);
+    const Result again = run_memwall({"--db", "t.db", "run", "--resume", "--quiet"}, d.path);
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(again.err.find("ceiling"), std::string::npos) << again.err;
+    const Result levels = run_memwall({"--db", "t.db", "show", "latest", "--levels"}, d.path);
+    EXPECT_NE(levels.out.find("no ceilings stored"), std::string::npos) << levels.out;
+    const Result one = run_memwall({"--db", "t.db", "show", "latest"}, d.path);
+    EXPECT_NE(one.out.find("tag       ceilings=none"), std::string::npos) << one.out;
+}
+
 TEST(Commands, CudaEmuRunRecordsTheEmulatedDevice) {
     TempDir d;
     const Result r = run_memwall(tiny({"--backend", "cuda-emu", "--variant", "flash", "--axis", "dtype=bf16",
