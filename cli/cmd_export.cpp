@@ -10,12 +10,12 @@
 namespace memwall::cli {
 
 void add_export_command(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("export", "write a run as JSON, CSV, or Google Benchmark JSON (for compare.py)");
+    auto* cmd = app.add_subcommand("export", "write a run as JSON, CSV, Google Benchmark JSON (for compare.py) or Bencher Metric Format");
     auto run = std::make_shared<std::string>("latest");
     auto format = std::make_shared<std::string>("json");
     auto out = std::make_shared<std::string>();
     cmd->add_option("run", *run, "run id, 'latest' or a tag key=value (default: latest)");
-    cmd->add_option("--format", *format, "json, csv or gbench")->check(CLI::IsMember({"json", "csv", "gbench"}));
+    cmd->add_option("--format", *format, "json, csv, gbench or bmf")->check(CLI::IsMember({"json", "csv", "gbench", "bmf"}));
     cmd->add_option("--out,-o", *out, "file to write (default: standard output)");
     cmd->callback([&ctx, run, format, out] {
         if (!out->empty()) refuse_overwriting(*out, Store::files(ctx.db_path), "the database " + ctx.db_path);

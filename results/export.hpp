@@ -1,5 +1,6 @@
 // Exports of one stored run, for `memwall export`: the whole run as JSON, one CSV row per
-// case, and Google Benchmark's JSON format so that its tools/compare.py can read memwall runs.
+// case, Google Benchmark's JSON format so that its tools/compare.py can read memwall runs, and
+// the Bencher Metric Format that Bencher's `json` adapter tracks.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@ enum class ExportFormat {
              // counters, roofline
     csv,     // one RFC 4180 row per case
     gbench,  // Google Benchmark JSON: one "iteration" entry per sample plus aggregates
+    bmf,     // Bencher Metric Format: each timed case's latency with the interval of its median
 };
 std::string_view to_string(ExportFormat f);
 std::optional<ExportFormat> export_format_from(std::string_view s);

@@ -64,6 +64,9 @@ TEST(Commands, RunShowExport) {
     const Result gb = run_memwall({"--db", "t.db", "export", "--format", "gbench", "--out", "gb.json"}, d.path);
     ASSERT_EQ(gb.status, 0) << gb.err;
     EXPECT_TRUE(std::filesystem::exists(d.path / "gb.json"));
+    const Result bmf = run_memwall({"--db", "t.db", "export", "--format", "bmf"}, d.path);
+    ASSERT_EQ(bmf.status, 0) << bmf.err;
+    EXPECT_EQ(json::parse(bmf.out).size(), 4u);
 }
 
 // A cuda-emu run records the emulated device, labelled as emulation, with its L2 model.
