@@ -38,4 +38,11 @@ struct ExportOptions {
 void export_run(const Store& store, std::int64_t run_id, ExportFormat format, std::ostream& out,
                 const ExportOptions& options);
 
+// Writes tuning session `session_id` of `store` in the T4 autotuning results format (the
+// autotuning community's "Open Autotuning Results Schema", version 1.0.0, as Kernel Tuner writes
+// it): every trial in the order evaluated, its configuration, its validity, its samples as
+// runtimes and its time and counters as measurements. Throws InputError when the session does
+// not exist or a stored configuration is malformed.
+void export_tuning_session_t4(const Store& store, std::int64_t session_id, std::ostream& out);
+
 }  // namespace memwall
