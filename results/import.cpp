@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <utility>
 
 #include "core/errors.hpp"
@@ -37,8 +38,20 @@ Value value_from_text(const std::string& text) {
     std::int64_t i = 0;
     if (auto [p, ec] = std::from_chars(text.data(), end, i); ec == std::errc{} && p == end) return i;
     double d = 0;
-    if (auto [p, ec] = std::from_chars(text.data(), end, d); ec == std::errc{} && p == end) return d;
+    if (auto [p, ec] = std::from_chars(text.data(), end, d); ec == std::errc{} && p == end && std::isfinite(d)) return d;
     return text;
+}
+
+std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback) {
+    if (!obj.is_object()) return fallback;
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+bool bool_or(const nlohmann::json& obj, const char* key, bool fallback) {
+    if (!obj.is_object()) return fallback;
+    const auto it = obj.find(key);
+    return it != obj.end() && it->is_boolean() ? it->get<bool>() : fallback;
 }
 
 CaseRecord imported_case(CaseKey key, std::vector<std::vector<double>> samples, const std::string& origin) {

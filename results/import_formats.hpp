@@ -16,8 +16,14 @@ namespace memwall::import_detail {
 ImportedRun parse_gbench(const nlohmann::json& doc, const std::string& source);
 ImportedRun parse_nvbench(const nlohmann::json& doc, const std::string& source);
 
-// An integer, else a real, else the text itself: a value read from a label or a string field.
+// An integer, else a finite real, else the text itself: a value read from a label or a string
+// field.
 Value value_from_text(const std::string& text);
+
+// A member of a JSON object when it has the type asked for, else the fallback: files from other
+// harnesses are read without trusting their types.
+std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback);
+bool bool_or(const nlohmann::json& obj, const char* key, bool fallback);
 
 // An ok case of `samples` (seconds; one vector per repetition), its message saying where it
 // came from and that no reference checked it.

@@ -4,6 +4,7 @@
 // them, not read. A name memwall wrote (family/variant/backend/problem/config, then Google
 // Benchmark's own suffixes) gives the case's key; any other name is kept as variant and
 // arguments of the family `gbench`.
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -88,11 +89,6 @@ std::pair<CaseStatus, std::string> failure_of(const std::string& error) {
     return {CaseStatus::failed, error};
 }
 
-std::string string_or(const json& obj, const char* key, std::string fallback) {
-    const auto it = obj.find(key);
-    return it != obj.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-
 }  // namespace
 
 ImportedRun parse_gbench(const json& doc, const std::string& source) {
@@ -100,7 +96,7 @@ ImportedRun parse_gbench(const json& doc, const std::string& source) {
         throw InputError(source + ": not Google Benchmark JSON (no \"benchmarks\" array)");
     const json context = doc.contains("context") && doc.at("context").is_object() ? doc.at("context") : json::object();
 
-    std::map<std::string, std::size_t> index_of;  // base name -> case
+    std::map<CaseKey, std::size_t> index_of;  // names that differ only by Google Benchmark's suffixes share a case
     std::vector<CaseRecord> cases;
     std::size_t n = 0;
     for (const json& b : doc.at("benchmarks")) {
@@ -109,20 +105,23 @@ ImportedRun parse_gbench(const json& doc, const std::string& source) {
             throw InputError(where + " has no \"name\"");
         if (string_or(b, "run_type", "iteration") == "aggregate") continue;
         const std::string name = string_or(b, "run_name", b.at("name").get<std::string>());
-        auto [it, fresh] = index_of.try_emplace(name, cases.size());
-        if (fresh) cases.push_back(imported_case(key_from_name(name), {}, "Google Benchmark: " + name));
+        CaseKey key = key_from_name(name);
+        auto [it, fresh] = index_of.try_emplace(key, cases.size());
+        if (fresh) cases.push_back(imported_case(std::move(key), {}, "Google Benchmark: " + name));
         CaseRecord& c = cases[it->second];
-        if (b.value("error_occurred", false)) {
+        if (bool_or(b, "error_occurred", false)) {
             std::tie(c.status, c.message) = failure_of(string_or(b, "error_message", "error"));
             c.samples.clear();
             continue;
         }
         if (c.status != CaseStatus::ok) continue;
-        if (!b.contains("real_time") || !b.at("real_time").is_number() || b.at("real_time").get<double>() < 0)
+        if (!b.contains("real_time") || !b.at("real_time").is_number() || !(b.at("real_time").get<double>() >= 0))
             throw InputError(where + " (" + name + ") has no non-negative \"real_time\"");
         if (!b.contains("time_unit") || !b.at("time_unit").is_string())
             throw InputError(where + " (" + name + ") has no \"time_unit\"");
-        c.samples.push_back({b.at("real_time").get<double>() * seconds_per(b.at("time_unit").get<std::string>(), where)});
+        const double seconds = b.at("real_time").get<double>() * seconds_per(b.at("time_unit").get<std::string>(), where);
+        if (!std::isfinite(seconds)) throw InputError(where + " (" + name + ") has a time out of range");
+        c.samples.push_back({seconds});
     }
 
     ImportedRun run;

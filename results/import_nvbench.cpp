@@ -37,21 +37,24 @@ std::string value_text(const json& v, const std::string& where) {
     throw InputError(where + ": \"value\" is neither a string nor a number");
 }
 
-// The float value of the summary tagged `tag`, if the state has it.
-std::optional<double> summary(const json& summaries, const std::string& tag, const std::string& where) {
+// The value of the summary tagged `tag`, a number, if the state has it.
+std::optional<Value> summary(const json& summaries, const std::string& tag, const std::string& where) {
     for (const json& s : summaries) {
-        if (!s.is_object() || s.value("tag", "") != tag) continue;
+        if (string_or(s, "tag", "") != tag) continue;
         const json& data = member(s, "data", json::value_t::array, where + " summary " + tag);
         for (const json& d : data) {
-            if (d.is_object() && d.value("name", "") == "value") {
-                const Value v = value_from_text(value_text(d, where + " summary " + tag));
-                if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
-                if (const auto* r = std::get_if<double>(&v)) return *r;
-                throw InputError(where + " summary " + tag + ": value is not a number");
-            }
+            if (string_or(d, "name", "") != "value") continue;
+            Value v = value_from_text(value_text(d, where + " summary " + tag));
+            if (std::holds_alternative<std::string>(v)) throw InputError(where + " summary " + tag + ": value is not a number");
+            return v;
         }
     }
     return std::nullopt;
+}
+
+double number(const Value& v) {
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+    return std::get<double>(v);
 }
 
 std::string percent(double fraction) {
@@ -69,7 +72,7 @@ ImportedRun parse_nvbench(const json& doc, const std::string& source) {
     if (doc.contains("devices") && doc.at("devices").is_array())
         for (const json& d : doc.at("devices"))
             if (d.is_object() && d.contains("id") && d.at("id").is_number_integer())
-                device_names[d.at("id").get<std::int64_t>()] = d.value("name", "GPU " + d.at("id").dump());
+                device_names[d.at("id").get<std::int64_t>()] = string_or(d, "name", "GPU " + d.at("id").dump());
 
     ImportedRun run;
     std::set<std::string> devices_used;
@@ -87,7 +90,7 @@ ImportedRun parse_nvbench(const json& doc, const std::string& source) {
                 for (const json& a : member(st, "axis_values", json::value_t::array, where)) {
                     const std::string axis = member(a, "name", json::value_t::string, where + " axis value").get<std::string>();
                     const std::string text = value_text(a, where + " axis " + axis);
-                    problem.set(axis, a.value("type", "") == "string" ? Value(text) : value_from_text(text));
+                    problem.set(axis, string_or(a, "type", "") == "string" ? Value(text) : value_from_text(text));
                 }
             }
             std::int64_t device = 0;
@@ -99,27 +102,26 @@ ImportedRun parse_nvbench(const json& doc, const std::string& source) {
             CaseKey key{"nvbench", name, "cuda", problem.canonical(), "{}"};
             if (!keys.insert(key).second) throw InputError(where + " repeats the axis values of an earlier state");
 
-            if (st.is_object() && st.value("is_skipped", false)) {
+            if (bool_or(st, "is_skipped", false)) {
                 CaseRecord c = imported_case(std::move(key), {}, "nvbench");
                 c.status = CaseStatus::skipped;
-                c.message = "nvbench skipped it: " + st.value("skip_reason", std::string("no reason given"));
+                c.message = "nvbench skipped it: " + string_or(st, "skip_reason", "no reason given");
                 run.cases.push_back(std::move(c));
                 continue;
             }
             const json& summaries = member(st, "summaries", json::value_t::array, where);
-            std::optional<double> mean = summary(summaries, "nv/cold/time/gpu/mean", where);
+            std::optional<Value> mean = summary(summaries, "nv/cold/time/gpu/mean", where);
             std::string timer = "cold GPU time";
             if (!mean) {
                 mean = summary(summaries, "nv/batch/time/gpu/mean", where);
                 timer = "batch GPU time";
             }
-            if (!mean || *mean < 0) throw InputError(where + " has no GPU time (nv/cold/time/gpu/mean)");
+            if (!mean || !(number(*mean) >= 0)) throw InputError(where + " has no GPU time (nv/cold/time/gpu/mean)");
             std::string origin = "nvbench: mean " + timer;
-            if (const auto n = summary(summaries, "nv/cold/sample_size", where))
-                origin += " of " + std::to_string(static_cast<std::int64_t>(*n)) + " samples";
+            if (const auto n = summary(summaries, "nv/cold/sample_size", where)) origin += " of " + to_string(*n) + " samples";
             if (const auto rsd = summary(summaries, "nv/cold/time/gpu/stdev/relative", where))
-                origin += ", relative stdev " + percent(*rsd);
-            run.cases.push_back(imported_case(std::move(key), {{*mean}}, origin));
+                origin += ", relative stdev " + percent(number(*rsd));
+            run.cases.push_back(imported_case(std::move(key), {{number(*mean)}}, origin));
         }
     }
     run.run.host = "unknown";

@@ -22,6 +22,7 @@ using test::read_file;
 using test::TempDir;
 
 const std::string kData = std::string(MEMWALL_TEST_DATA) + "/import/";
+const std::string kFuzzSeeds = std::string(MEMWALL_TEST_DATA) + "/fuzz/imported_results/";
 
 // A run as memwall stores it: repetitions of samples, a tuned case, a case whose problem holds a
 // path with slashes, a wrong result.
@@ -134,6 +135,20 @@ TEST(ImportGbench, ReadsMemwallRunOutput) {
     EXPECT_EQ(r.run.host, "vm-1");
     EXPECT_EQ(r.run.device, "vm-1, 2 CPUs");
     EXPECT_EQ(r.run.tags.at("measured_on"), "2026-11-28T10:00:00+00:00");
+}
+
+// Names that differ only by Google Benchmark's suffixes are one case; a field of another type
+// than the format's is read as absent, never trusted.
+TEST(ImportGbench, SuffixesShareACaseAndTypesAreNotTrusted) {
+    const ImportedRun r = parse_import(ImportFormat::gbench, read_file(kFuzzSeeds + "duplicate_names.json"), "d.json");
+    ASSERT_EQ(r.cases.size(), 1u);
+    EXPECT_EQ(r.cases[0].samples.size(), 2u);
+    const ImportedRun w = parse_import(ImportFormat::gbench, read_file(kFuzzSeeds + "wrong_types.json"), "w.json");
+    ASSERT_EQ(w.cases.size(), 1u);
+    EXPECT_EQ(w.cases[0].status, CaseStatus::ok);  // "error_occurred": "yes" is not a boolean
+    EXPECT_EQ(w.run.host, "unknown");
+    // A time that is no finite number is refused; an axis value that is none stays text.
+    EXPECT_THROW(parse_import(ImportFormat::nvbench, read_file(kFuzzSeeds + "nvbench_odd_values.json"), "n.json"), InputError);
 }
 
 // tests/data/import/nvbench.json follows nvbench's JSON printer (file version 1.0.0).
