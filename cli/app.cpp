@@ -60,6 +60,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     add_run_command(app, ctx);
     add_show_command(app, ctx);
     add_export_command(app, ctx);
+    add_import_command(app, ctx);
     add_ceilings_command(app, ctx);
     add_compare_command(app, ctx);
     add_history_command(app, ctx);

@@ -26,6 +26,7 @@ void add_list_command(CLI::App& app, Context& ctx);
 void add_run_command(CLI::App& app, Context& ctx);
 void add_show_command(CLI::App& app, Context& ctx);
 void add_export_command(CLI::App& app, Context& ctx);
+void add_import_command(CLI::App& app, Context& ctx);
 void add_ceilings_command(CLI::App& app, Context& ctx);
 void add_compare_command(CLI::App& app, Context& ctx);
 void add_history_command(CLI::App& app, Context& ctx);

@@ -6,11 +6,13 @@
 #include <map>
 #include <ostream>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
 #include "profiler/roofline.hpp"
+#include "results/statistics.hpp"
 
 namespace memwall {
 
@@ -18,10 +20,11 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-constexpr std::array<std::pair<ExportFormat, std::string_view>, 3> kFormatNames{{
+constexpr std::array<std::pair<ExportFormat, std::string_view>, 4> kFormatNames{{
     {ExportFormat::json, "json"},
     {ExportFormat::csv, "csv"},
     {ExportFormat::gbench, "gbench"},
+    {ExportFormat::bmf, "bmf"},
 }};
 
 // What an export needs of a run, read once.
@@ -71,6 +74,19 @@ std::string label(const ojson& params) {
             out += v.dump();
     }
     return out;
+}
+
+// "family/variant/backend", the name of a case's kernel.
+std::string kernel_name(const CaseRecord& c) { return c.key.family + "/" + c.key.variant + "/" + c.key.backend; }
+
+// The kernel's name, then the problem's and the configuration's labels: one benchmark's name.
+std::string case_name(const Store& store, const CaseRecord& c) {
+    const std::string what = "case " + std::to_string(c.id);
+    std::string name = kernel_name(c);
+    for (const std::string& l : {label(parse_stored(store, c.key.problem, what + " problem")),
+                                 label(parse_stored(store, c.key.config, what + " config"))})
+        if (!l.empty()) name += "/" + l;
+    return name;
 }
 
 // A roofline point for a timed ok case, against the run's ceilings; nullopt when it cannot
@@ -306,14 +322,10 @@ void write_gbench(const Store& store, const RunData& d, std::ostream& out) {
     std::map<std::string, std::pair<std::size_t, std::size_t>> families;  // name -> index, instances
     for (const CaseRecord& c : d.cases) {
         if (c.status == CaseStatus::ok && c.summary.n == 0) continue;  // not timed: nothing to compare
-        const std::string what = "case " + std::to_string(c.id);
-        std::string name = c.key.family + "/" + c.key.variant + "/" + c.key.backend;
-        const auto fam = families.try_emplace(name, families.size(), 0).first;
+        const auto fam = families.try_emplace(kernel_name(c), families.size(), 0).first;
         const std::size_t family_index = fam->second.first;
         const std::size_t instance_index = fam->second.second++;
-        for (const std::string& l : {label(parse_stored(store, c.key.problem, what + " problem")),
-                                     label(parse_stored(store, c.key.config, what + " config"))})
-            if (!l.empty()) name += "/" + l;
+        const std::string name = case_name(store, c);
         const bool emulated = timing_of(c.key.backend) == "emulation";
 
         const auto entry = [&](const std::string& entry_name, std::string_view run_type, std::size_t repetitions) {
@@ -377,6 +389,26 @@ void write_gbench(const Store& store, const RunData& d, std::ostream& out) {
     out << dump(doc) << '\n';
 }
 
+// ---- Bencher Metric Format -----------------------------------------------------------------
+
+// One benchmark per timed ok case, named as in the gbench export, with Bencher's built-in
+// `latency` measure (nanoseconds): the median of all samples, and as lower and upper values the
+// distribution-free 95% interval of that median, so Bencher's thresholds see how sure it is.
+void write_bmf(const Store& store, const RunData& d, std::ostream& out) {
+    ojson doc = ojson::object();
+    for (const CaseRecord& c : d.cases) {
+        if (c.status != CaseStatus::ok || c.summary.n == 0) continue;
+        std::vector<double> samples;
+        for (const auto& rep : c.samples) samples.insert(samples.end(), rep.begin(), rep.end());
+        const Interval ci = median_ci(samples);
+        doc[case_name(store, c)] = ojson{{"latency",
+                                          {{"value", c.summary.median * 1e9},
+                                           {"lower_value", ci.lo * 1e9},
+                                           {"upper_value", ci.hi * 1e9}}}};
+    }
+    out << dump(doc) << '\n';
+}
+
 }  // namespace
 
 std::string_view to_string(ExportFormat f) {
@@ -400,6 +432,7 @@ void export_run(const Store& store, std::int64_t run_id, ExportFormat format, st
         case ExportFormat::json: write_json(store, d, out, options); break;
         case ExportFormat::csv: write_csv(d, out); break;
         case ExportFormat::gbench: write_gbench(store, d, out); break;
+        case ExportFormat::bmf: write_bmf(store, d, out); break;
     }
 }
 

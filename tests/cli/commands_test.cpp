@@ -64,6 +64,13 @@ TEST(Commands, RunShowExport) {
     const Result gb = run_memwall({"--db", "t.db", "export", "--format", "gbench", "--out", "gb.json"}, d.path);
     ASSERT_EQ(gb.status, 0) << gb.err;
     EXPECT_TRUE(std::filesystem::exists(d.path / "gb.json"));
+    const Result bmf = run_memwall({"--db", "t.db", "export", "--format", "bmf"}, d.path);
+    ASSERT_EQ(bmf.status, 0) << bmf.err;
+    EXPECT_EQ(json::parse(bmf.out).size(), 4u);
+    // T4 is a tuning session's format: asked of a run, it is refused with one line.
+    const Result t4 = run_memwall({"--db", "t.db", "export", "--format", "t4"}, d.path);
+    EXPECT_EQ(t4.status, 2) << t4.err;
+    EXPECT_NE(t4.err.find("--tuning"), std::string::npos) << t4.err;
 }
 
 // A cuda-emu run records the emulated device, labelled as emulation, with its L2 model.

@@ -73,6 +73,23 @@ private slots:
             QVERIFY(QFile::exists(file));
         }
     }
+    // Runs imported from another harness (nvbench here) plot as any other: roofline and compare.
+    void imported_runs_plot() {
+        const QString db = dir_.filePath(QStringLiteral("imported.db"));
+        for (int i = 0; i < 2; ++i) {
+            const Result r = plot({QStringLiteral("--db"), db, QStringLiteral("import"),
+                                   QStringLiteral(MEMWALL_TEST_DATA "/import/nvbench.json"), QStringLiteral("--format"),
+                                   QStringLiteral("nvbench")});
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+        }
+        for (const char* kind : {"roofline", "compare"}) {
+            const QString out = dir_.filePath(QStringLiteral("imported-%1.png").arg(QLatin1String(kind)));
+            const Result r = plot({QStringLiteral("--db"), db, QStringLiteral("plot"), QLatin1String(kind), QStringLiteral("--run"),
+                                   QStringLiteral("2"), QStringLiteral("--out"), out});
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            QVERIFY(QFile::exists(out));
+        }
+    }
     void refusals_exit_2_with_one_line() {
         const QString out = dir_.filePath(QStringLiteral("refused.png"));
         const QList<QStringList> cases{

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -171,6 +173,49 @@ TEST_F(ExportTest, GbenchHasWhatCompareReads) {
     EXPECT_EQ(gb.at("context").at("memwall_run"), run);
 }
 
+TEST_F(ExportTest, BmfMatchesGolden) { expect_golden(ExportFormat::bmf, "run_bmf.json"); }
+
+// Bencher's schema (https://bencher.dev/bmf.json): an object of benchmarks, each an object of
+// measures, each with a numeric `value` (required) and optional numeric lower and upper values.
+// Read back, each timed case's latency is its median with the interval of the median around it.
+TEST_F(ExportTest, BmfCarriesEveryTimedCaseWithItsInterval) {
+    const auto bmf = nlohmann::json::parse(exported(ExportFormat::bmf));
+    ASSERT_TRUE(bmf.is_object());
+    const std::vector<CaseRecord> cases = store.cases(run);
+    EXPECT_EQ(bmf.size(), 4u);
+    for (const auto& [name, measures] : bmf.items()) {
+        ASSERT_TRUE(measures.is_object()) << name;
+        const auto& latency = measures.at("latency");
+        for (const char* key : {"value", "lower_value", "upper_value"}) ASSERT_TRUE(latency.at(key).is_number()) << name;
+        const double value = latency.at("value"), lo = latency.at("lower_value"), hi = latency.at("upper_value");
+        EXPECT_LE(lo, value) << name;
+        EXPECT_LE(value, hi) << name;
+        const auto it = std::find_if(cases.begin(), cases.end(), [&](const CaseRecord& c) {
+            return c.status == CaseStatus::ok && c.summary.n > 0 && std::abs(c.summary.median * 1e9 - value) < 1e-6 &&
+                   name.rfind(c.key.family + "/" + c.key.variant + "/" + c.key.backend + "/", 0) == 0;
+        });
+        ASSERT_NE(it, cases.end()) << name << " matches no timed case's median";
+        EXPECT_DOUBLE_EQ(lo, it->summary.min * 1e9) << name;  // too few samples for a 95% interval: the range
+        EXPECT_DOUBLE_EQ(hi, it->summary.max * 1e9) << name;
+    }
+    EXPECT_FALSE(bmf.contains("conv/im2win/cpu/C=3,H=32,K=8,R=3,W=32,scale=0.5"));  // a wrong result is not timed
+}
+
+// With samples enough for a 95% interval of the median, the interval is narrower than their range.
+TEST_F(ExportTest, BmfIntervalIsTheMediansNotTheRange) {
+    CaseRecord k;
+    k.run_id = run;
+    k.key = {"stream", "loop", "cpu", R"({"n":1024,"op":"triad"})", "{}"};
+    for (int i = 1; i <= 30; ++i) k.samples.push_back({i * 1e-6});
+    store.save_case(k);
+    const auto latency = nlohmann::json::parse(exported(ExportFormat::bmf)).at("stream/loop/cpu/n=1024,op=triad").at("latency");
+    EXPECT_DOUBLE_EQ(latency.at("value").get<double>(), 15.5e3);
+    EXPECT_GT(latency.at("lower_value").get<double>(), 1e3);
+    EXPECT_LT(latency.at("upper_value").get<double>(), 30e3);
+    EXPECT_LT(latency.at("lower_value").get<double>(), 15.5e3);
+    EXPECT_GT(latency.at("upper_value").get<double>(), 15.5e3);
+}
+
 TEST_F(ExportTest, MissingRunIsAnInputError) {
     std::ostringstream out;
     EXPECT_THROW(export_run(store, run + 1, ExportFormat::json, out, {}), InputError);
@@ -201,7 +246,7 @@ TEST_F(ExportTest, TextThatIsNotUtf8IsReplacedNotFatal) {
 }
 
 TEST(ExportFormatNames, RoundTrip) {
-    for (ExportFormat f : {ExportFormat::json, ExportFormat::csv, ExportFormat::gbench})
+    for (ExportFormat f : {ExportFormat::json, ExportFormat::csv, ExportFormat::gbench, ExportFormat::bmf})
         EXPECT_EQ(export_format_from(to_string(f)), f);
     EXPECT_EQ(export_format_from("xml"), std::nullopt);
     EXPECT_EQ(timing_of("cuda-emu"), "emulation");
