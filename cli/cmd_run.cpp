@@ -111,6 +111,10 @@ RunInfo run_to_resume(const Store& store, const std::string& which, const std::s
         if (!run) throw UsageError("no run " + which + " in " + db_path);
     }
     if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
+    if (const auto it = run->tags.find("paired_with"); it != run->tags.end())
+        throw UsageError("run " + std::to_string(run->id) + " was measured together with run " + it->second +
+                         " (memwall ci --baseline-build), each repetition of a case on both builds at once, which a "
+                         "resume of one run cannot give; the same memwall ci measures both builds anew");
     if (run->status == RunStatus::running)
         throw EnvironmentError("run " + std::to_string(run->id) + " is being measured by process " +
                          std::to_string(run->owner.pid) + " on " + run->owner.host + " (last case stored " +
