@@ -10,6 +10,7 @@
 #include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
+#include "core/space.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/run_session.hpp"
@@ -47,19 +48,7 @@ SweepSpec spec_from(const RunArgs& a) {
         s.backends.push_back(*b);
     }
     s.overrides = a.axes;
-    for (const auto& z : a.zips) {
-        std::vector<std::string> names;
-        std::string cur;
-        for (char ch : z + ",") {
-            if (ch == ',') {
-                if (!cur.empty()) names.push_back(cur);
-                cur.clear();
-            } else {
-                cur += ch;
-            }
-        }
-        s.zips.push_back(names);
-    }
+    for (const auto& z : a.zips) s.zips.push_back(zip_names(z));
     s.unzip = a.unzip;
     s.seed = a.seed;
     s.sampler = a.sampler;
