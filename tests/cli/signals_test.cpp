@@ -46,6 +46,18 @@ std::vector<std::string> sweep(std::vector<std::string> extra = {}) {
 }
 constexpr long long sweep_cases = 16;
 
+// `ci` of the same 16 cases as a suite of 3 repetitions, measured case after case, written to
+// `dir`; `baseline` says against what.
+std::vector<std::string> tiny_ci(const std::filesystem::path& dir, const std::vector<std::string>& baseline) {
+    std::ofstream(dir / "tiny.json") << R"({"name": "tiny", "families": ["attention"], "variants": ["naive", "flash"],
+        "axes": ["heads=2", "seq_q=32:256:32", "seq_k=32:256:32", "head_dim=64", "causal=0"],
+        "sampler": {"warmup_runs": 0, "min_samples": 1, "min_time": 0.05, "max_noise": 1e-9, "timeout": 0.05},
+        "repetitions": 3, "interleave": false})";
+    std::vector<std::string> a = {"--db", "s.db", "ci", "--suite", "tiny.json", "--ceilings", "none", "--quiet"};
+    a.insert(a.end(), baseline.begin(), baseline.end());
+    return a;
+}
+
 // Starts `args` in a group of its own, signals the group once a case is stored, returns the output.
 Result interrupted(const std::vector<std::string>& args, const std::filesystem::path& dir, int sig,
                    const char* stored = kCases) {
@@ -75,12 +87,7 @@ void expect_resumes(const std::filesystem::path& dir, std::vector<std::string> e
 void expect_baseline_build_interrupted(int sig) {
     SCOPED_TRACE("signal " + std::to_string(sig));
     TempDir d;
-    std::ofstream(d.path / "tiny.json") << R"({"name": "tiny", "families": ["attention"], "variants": ["naive", "flash"],
-        "axes": ["heads=2", "seq_q=32:256:32", "seq_k=32:256:32", "head_dim=64", "causal=0"],
-        "sampler": {"warmup_runs": 0, "min_samples": 1, "min_time": 0.05, "max_noise": 1e-9, "timeout": 0.05},
-        "repetitions": 3, "interleave": false})";
-    const std::vector<std::string> ci = {"--db", "s.db", "ci", "--suite", "tiny.json", "--ceilings", "none", "--quiet",
-                                         "--baseline-build", MEMWALL_BINARY};
+    const std::vector<std::string> ci = tiny_ci(d.path, {"--baseline-build", MEMWALL_BINARY});
     const Result r = interrupted(ci, d.path, sig, "SELECT count(*) >= 3 FROM cases WHERE run_id = 2");
     const auto db = d.path / "s.db";
     EXPECT_EQ(r.status, 130) << r.err;
@@ -149,12 +156,7 @@ TEST(Signals, RunWithRepetitionsInterruptedKeepsItsCompleteCases) {
 // Row 1, ci: the same abort lost the run and its reports; now the cases measured are compared.
 TEST(Signals, CiInterruptedReportsWhatItMeasured) {
     TempDir d;
-    std::ofstream(d.path / "tiny.json") << R"({"name": "tiny", "families": ["attention"], "variants": ["naive", "flash"],
-        "axes": ["heads=2", "seq_q=32:256:32", "seq_k=32:256:32", "head_dim=64", "causal=0"],
-        "sampler": {"warmup_runs": 0, "min_samples": 1, "min_time": 0.05, "max_noise": 1e-9, "timeout": 0.05},
-        "repetitions": 3, "interleave": false})";
-    const std::vector<std::string> ci = {"--db", "s.db", "ci", "--suite", "tiny.json", "--ceilings", "none", "--quiet",
-                                         "--baseline", "main"};
+    const std::vector<std::string> ci = tiny_ci(d.path, {"--baseline", "main"});
     std::vector<std::string> first = ci;
     first.push_back("--update-baseline");
     ASSERT_EQ(run_memwall(first, d.path).status, 0);
