@@ -85,7 +85,8 @@ void ci_together(const CiArgs& a, const Suite& suite, RunInfo info, Context& ctx
     const Store store = Store::open(ctx.db_path, Store::Mode::read_only);
     if (t.interrupted) {
         std::cerr << "memwall: interrupted; runs " << t.base_run << " and " << t.candidate_run
-                  << " are incomplete and were not compared\n";
+                  << " are incomplete and were not compared; measured together, they are not resumed: the same "
+                     "memwall ci measures both builds anew\n";
         ctx.exit_status = 130;
         return;
     }

@@ -10,6 +10,7 @@
 #include "cli/table.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
+#include "core/space.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/run_session.hpp"
@@ -47,19 +48,7 @@ SweepSpec spec_from(const RunArgs& a) {
         s.backends.push_back(*b);
     }
     s.overrides = a.axes;
-    for (const auto& z : a.zips) {
-        std::vector<std::string> names;
-        std::string cur;
-        for (char ch : z + ",") {
-            if (ch == ',') {
-                if (!cur.empty()) names.push_back(cur);
-                cur.clear();
-            } else {
-                cur += ch;
-            }
-        }
-        s.zips.push_back(names);
-    }
+    for (const auto& z : a.zips) s.zips.push_back(zip_names(z));
     s.unzip = a.unzip;
     s.seed = a.seed;
     s.sampler = a.sampler;
@@ -111,6 +100,10 @@ RunInfo run_to_resume(const Store& store, const std::string& which, const std::s
         if (!run) throw UsageError("no run " + which + " in " + db_path);
     }
     if (run->sweep.empty()) throw UsageError("run " + std::to_string(run->id) + " has no sweep to resume");
+    if (const auto it = run->tags.find("paired_with"); it != run->tags.end())
+        throw UsageError("run " + std::to_string(run->id) + " was measured together with run " + it->second +
+                         " (memwall ci --baseline-build), each repetition of a case on both builds at once, which a "
+                         "resume of one run cannot give; the same memwall ci measures both builds anew");
     if (run->status == RunStatus::running)
         throw EnvironmentError("run " + std::to_string(run->id) + " is being measured by process " +
                          std::to_string(run->owner.pid) + " on " + run->owner.host + " (last case stored " +

@@ -230,4 +230,19 @@ Params Space::project(const Params& p, AxisRole r) const {
     return out;
 }
 
+std::vector<std::string> zip_names(std::string_view list) {
+    std::vector<std::string> names;
+    std::string cur;
+    for (const char ch : list) {
+        if (ch != ',') {
+            cur += ch;
+        } else if (!cur.empty()) {
+            names.push_back(std::move(cur));
+            cur.clear();
+        }
+    }
+    if (!cur.empty()) names.push_back(std::move(cur));
+    return names;
+}
+
 }  // namespace memwall

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/axis.hpp"
@@ -110,5 +111,9 @@ private:
     std::vector<Preset> presets_;
     Validator validator_;
 };
+
+// The axis names of a zip as typed after --zip, "a,b": split at the commas, empty names (a
+// doubled or trailing comma) skipped; Space::zip judges the names.
+std::vector<std::string> zip_names(std::string_view list);
 
 }  // namespace memwall

@@ -26,20 +26,6 @@ Space make_space() {
     return Space(std::move(axes), {tile_fits});
 }
 
-std::vector<std::string> names_of(std::string_view list) {
-    std::vector<std::string> names;
-    std::string cur;
-    for (char ch : std::string(list) + ",") {
-        if (ch != ',') {
-            cur += ch;
-        } else if (!cur.empty()) {
-            names.push_back(cur);
-            cur.clear();
-        }
-    }
-    return names;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -52,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const std::string_view line = text.substr(0, eol);
             text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
             if (line.starts_with("zip ")) {
-                space.zip(names_of(line.substr(4)));
+                space.zip(zip_names(line.substr(4)));
             } else {
                 space.apply_override(line);
             }

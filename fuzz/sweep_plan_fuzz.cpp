@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/space.hpp"
 #include "harness/sweep.hpp"
 
 using namespace memwall;
@@ -56,20 +57,6 @@ Catalogue make_catalogue() {
     return c;
 }
 
-std::vector<std::string> names_of(std::string_view list) {
-    std::vector<std::string> names;
-    std::string cur;
-    for (char ch : std::string(list) + ",") {
-        if (ch != ',') {
-            cur += ch;
-        } else if (!cur.empty()) {
-            names.push_back(cur);
-            cur.clear();
-        }
-    }
-    return names;
-}
-
 SweepSpec spec_of(std::string_view text) {
     SweepSpec s;
     while (!text.empty()) {
@@ -79,7 +66,7 @@ SweepSpec spec_of(std::string_view text) {
         if (line.starts_with("family ")) s.families.emplace_back(line.substr(7));
         if (line.starts_with("variant ")) s.variants.emplace_back(line.substr(8));
         if (line.starts_with("axis ")) s.overrides.emplace_back(line.substr(5));
-        if (line.starts_with("zip ")) s.zips.push_back(names_of(line.substr(4)));
+        if (line.starts_with("zip ")) s.zips.push_back(zip_names(line.substr(4)));
         if (line == "unzip") s.unzip = true;
     }
     return s;

@@ -52,6 +52,8 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
     if (same.given_ceilings->reused_from_run == 0)  // the candidate's are a copy of the baseline run's
         same.given_ceilings->reused_from_run = base_run.id();
     RunSession cand_run = RunSession::begin(store, candidate, suite.sweep.backends, same);
+    // Both carry the tag, so neither is resumed alone (run --resume): its cases would lose their pairs.
+    store.set_tag(base_run.id(), "paired_with", std::to_string(cand_run.id()));
     out.base_run = base_run.id();
     out.candidate_run = cand_run.id();
 
@@ -73,6 +75,11 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
         };
         t = measure_together(*base, *cand, plan, next, &stop_requested, store_pair);
         progress.finish();
+    } catch (const Interrupted&) {
+        // A worker killed by the interrupt (SIGTERM to the group): the pairs stored so far are
+        // kept, as when the interrupt came between two pairs.
+        progress.finish();
+        t.interrupted = true;
     } catch (...) {
         for (RunSession* run : {&base_run, &cand_run}) run->finish(RunStatus::interrupted);
         throw;

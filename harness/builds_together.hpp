@@ -1,8 +1,8 @@
 // Two builds of memwall measured side by side (`memwall ci --baseline-build`): each build's
 // `memwall measure-worker` serves a suite's cases, the cases both have are matched by key, and
 // measure_together times every (case, repetition) on both, samples alternating. The two runs are
-// stored in one store, the candidate tagged paired_with the baseline's, so compare_runs compares
-// them pair by pair.
+// stored in one store, each tagged paired_with the other's, so compare_runs compares them pair by
+// pair.
 #pragma once
 
 #include <cstdint>

@@ -46,6 +46,18 @@ std::vector<std::string> sweep(std::vector<std::string> extra = {}) {
 }
 constexpr long long sweep_cases = 16;
 
+// `ci` of the same 16 cases as a suite of 3 repetitions, measured case after case, written to
+// `dir`; `baseline` says against what.
+std::vector<std::string> tiny_ci(const std::filesystem::path& dir, const std::vector<std::string>& baseline) {
+    std::ofstream(dir / "tiny.json") << R"({"name": "tiny", "families": ["attention"], "variants": ["naive", "flash"],
+        "axes": ["heads=2", "seq_q=32:256:32", "seq_k=32:256:32", "head_dim=64", "causal=0"],
+        "sampler": {"warmup_runs": 0, "min_samples": 1, "min_time": 0.05, "max_noise": 1e-9, "timeout": 0.05},
+        "repetitions": 3, "interleave": false})";
+    std::vector<std::string> a = {"--db", "s.db", "ci", "--suite", "tiny.json", "--ceilings", "none", "--quiet"};
+    a.insert(a.end(), baseline.begin(), baseline.end());
+    return a;
+}
+
 // Starts `args` in a group of its own, signals the group once a case is stored, returns the output.
 Result interrupted(const std::vector<std::string>& args, const std::filesystem::path& dir, int sig,
                    const char* stored = kCases) {
@@ -66,6 +78,61 @@ void expect_resumes(const std::filesystem::path& dir, std::vector<std::string> e
     EXPECT_EQ(query(dir / "s.db", kCases), sweep_cases);
     EXPECT_EQ(query(dir / "s.db", kDistinct), sweep_cases);
     EXPECT_EQ(query(dir / "s.db", kNotOk), 0);
+}
+
+// ci --baseline-build: SIGTERM to the group kills both builds' workers with the coordinator
+// (SIGINT leaves them to finish the pair in flight). Every pair completed is kept in both runs,
+// both read `interrupted`; neither is resumed alone (its cases would lose their pairs), and the
+// same command measures both builds anew.
+void expect_baseline_build_interrupted(int sig) {
+    SCOPED_TRACE("signal " + std::to_string(sig));
+    TempDir d;
+    const std::vector<std::string> ci = tiny_ci(d.path, {"--baseline-build", MEMWALL_BINARY});
+    const Result r = interrupted(ci, d.path, sig, "SELECT count(*) >= 3 FROM cases WHERE run_id = 2");
+    const auto db = d.path / "s.db";
+    EXPECT_EQ(r.status, 130) << r.err;
+    EXPECT_NE(r.err.find("memwall: interrupted; runs 1 and 2 are incomplete and were not compared"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 2);
+    // The same pairs on both sides, none failed; cases are measured one after the other, so only
+    // the last can lack repetitions.
+    const long long kept = query(db, "SELECT count(*) FROM cases WHERE run_id = 2");
+    EXPECT_GE(kept, 3);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE run_id = 1"), kept);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases b JOIN cases c ON b.run_id = 1 AND c.run_id = 2 AND b.variant = "
+                        "c.variant AND b.problem = c.problem AND b.n_samples = c.n_samples"),
+              kept);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE status != 'ok'"), 0) << r.err;
+    EXPECT_LE(query(db, "SELECT count(*) FROM cases c WHERE run_id = 2 AND (SELECT count(DISTINCT rep) FROM samples s "
+                        "WHERE s.case_id = c.id) != 3"),
+              1);
+
+    const long long samples = query(db, "SELECT count(*) FROM samples");
+    for (const char* run : {"1", "2"}) {
+        const Result resumed = run_memwall({"--db", "s.db", "run", "--resume", run, "--quiet"}, d.path);
+        EXPECT_EQ(resumed.status, 2) << resumed.err;
+        EXPECT_NE(resumed.err.find("was measured together with run"), std::string::npos) << resumed.err;
+    }
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 2);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs"), 2);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM samples"), samples);
+
+    const Result again = run_memwall(ci, d.path);
+    EXPECT_TRUE(again.status == 0 || again.status == 1) << again.err;  // 1: an A/A false alarm
+    for (const char* run : {"3", "4"}) {
+        SCOPED_TRACE(std::string("run ") + run);
+        const std::string of = std::string(" WHERE run_id = ") + run;
+        EXPECT_EQ(query(db, ("SELECT count(*) FROM runs WHERE status = 'complete' AND id = " + std::string(run)).c_str()),
+                  1);
+        EXPECT_EQ(query(db, ("SELECT count(*) FROM cases" + of + " AND status = 'ok'").c_str()), sweep_cases);
+        EXPECT_EQ(query(db, ("SELECT count(*) FROM (SELECT DISTINCT variant, problem FROM cases" + of + ")").c_str()),
+                  sweep_cases);
+        EXPECT_EQ(query(db, ("SELECT count(*) FROM cases c" + of +
+                             " AND (SELECT count(DISTINCT rep) FROM samples s WHERE s.case_id = c.id) != 3")
+                                .c_str()),
+                  0);
+    }
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE run_id <= 2"), 2 * kept);
 }
 
 }  // namespace
@@ -89,12 +156,7 @@ TEST(Signals, RunWithRepetitionsInterruptedKeepsItsCompleteCases) {
 // Row 1, ci: the same abort lost the run and its reports; now the cases measured are compared.
 TEST(Signals, CiInterruptedReportsWhatItMeasured) {
     TempDir d;
-    std::ofstream(d.path / "tiny.json") << R"({"name": "tiny", "families": ["attention"], "variants": ["naive", "flash"],
-        "axes": ["heads=2", "seq_q=32:256:32", "seq_k=32:256:32", "head_dim=64", "causal=0"],
-        "sampler": {"warmup_runs": 0, "min_samples": 1, "min_time": 0.05, "max_noise": 1e-9, "timeout": 0.05},
-        "repetitions": 3, "interleave": false})";
-    const std::vector<std::string> ci = {"--db", "s.db", "ci", "--suite", "tiny.json", "--ceilings", "none", "--quiet",
-                                         "--baseline", "main"};
+    const std::vector<std::string> ci = tiny_ci(d.path, {"--baseline", "main"});
     std::vector<std::string> first = ci;
     first.push_back("--update-baseline");
     ASSERT_EQ(run_memwall(first, d.path).status, 0);
@@ -107,6 +169,11 @@ TEST(Signals, CiInterruptedReportsWhatItMeasured) {
     EXPECT_TRUE(std::filesystem::exists(d.path / "reports" / "report.md"));
     EXPECT_EQ(query(d.path / "s.db", "SELECT count(*) FROM cases WHERE run_id = 2 AND status != 'ok'"), 0);
     EXPECT_EQ(query(d.path / "s.db", "SELECT count(*) FROM run_tags WHERE key = 'baseline' AND run_id = 2"), 0);
+}
+
+// ci --baseline-build, the group signalled: see expect_baseline_build_interrupted.
+TEST(Signals, CiBaselineBuildInterruptedByTheGroupKeepsItsPairs) {
+    for (const int sig : {SIGTERM, SIGINT}) expect_baseline_build_interrupted(sig);
 }
 
 // Row 2: the case in flight was stored `failed: ... signal 15 (SIGTERM)`, and --resume skipped it.

@@ -57,6 +57,14 @@ TEST(Space, ZippedAxesAdvanceTogether) {
     EXPECT_THROW(s.zip({"c", "nope"}), UsageError);
 }
 
+TEST(Space, ZipNamesAreTheCommaSeparatedNamesTyped) {
+    EXPECT_EQ(zip_names("a,b"), (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(zip_names(",seq_q,,seq_k,"), (std::vector<std::string>{"seq_q", "seq_k"}));
+    EXPECT_EQ(zip_names(" a"), (std::vector<std::string>{" a"}));  // a name as typed: Space::zip refuses it
+    EXPECT_TRUE(zip_names("").empty());
+    EXPECT_TRUE(zip_names(",,").empty());
+}
+
 TEST(Space, ProjectsByRole) {
     Space s = toy();
     Params p = s.points().front();
