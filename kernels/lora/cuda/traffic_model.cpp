@@ -30,6 +30,19 @@ long long adapter_of(const LoraProblem& p, long long t) {
     return a;
 }
 
+// Tensor FLOPs of one gemm_tc launch over `rows` rows from token `begin`: each block's stages,
+// 2·BM·BN·32 FLOPs each; with the LoRA term (`lora`), r's stages once per adapter a row tile spans.
+double gemm_tc_flops(const LoraProblem& p, long long begin, long long rows, long long n, long long depth, bool lora,
+                     const lora_cuda::TcTile& t) {
+    const long long bk = lora_cuda::tc_bk;
+    long long stages = 0;
+    for (long long m0 = begin; m0 < begin + rows; m0 += t.bm) {
+        const long long span = lora ? adapter_of(p, std::min(begin + rows, m0 + t.bm) - 1) - adapter_of(p, m0) + 1 : 0;
+        stages += ceil_div(depth, bk) + span * ceil_div(p.r, bk);
+    }
+    return 2.0 * d(t.bm) * d(t.bn) * d(bk) * d(ceil_div(n, t.bn)) * d(stages);
+}
+
 }  // namespace
 
 lora_cuda::Shape cuda_shape(const LoraProblem& p) {
@@ -124,6 +137,36 @@ LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, Method m, const Tuning& 
         }
     }
     return tr;
+}
+
+double lora_tc_tensor_flops(const LoraProblem& p, Method m, const lora_cuda::TcTuning& t) {
+    const long long A = p.adapters;
+    const auto rows = [&](long long a, long long b) { return p.segment_begin(std::min(A, b)) - p.segment_begin(a); };
+    double flops = 0;
+    switch (m) {
+        case Method::base: return gemm_tc_flops(p, 0, p.m, p.n, p.k, false, t.tile);
+        case Method::unfused:
+            flops = gemm_tc_flops(p, 0, p.m, p.n, p.k, false, t.tile);
+            for (long long a = 0; a < A; ++a)
+                flops += gemm_tc_flops(p, p.segment_begin(a), rows(a, a + 1), p.r, p.k, false, t.tile) +
+                         gemm_tc_flops(p, p.segment_begin(a), rows(a, a + 1), p.n, p.r, false, t.tile);
+            return flops;
+        case Method::fused:
+        case Method::multi_adapter: {
+            const long long step = m == Method::fused ? 1 : t.group;
+            for (long long a = 0; a < A; a += step)
+                flops += gemm_tc_flops(p, p.segment_begin(a), rows(a, a + step), p.n, p.k, true, t.tile);
+            return flops;
+        }
+        case Method::cublas_unfused: break;
+    }
+    return 0;
+}
+
+std::vector<Counter> lora_tc_model(const LoraProblem& p, Method m, const lora_cuda::TcTuning& t) {
+    std::vector<Counter> model = lora_cuda_model(p, m, t.blocking());
+    model.push_back({std::string(counters::flops_bf16_tensor), lora_tc_tensor_flops(p, m, t), "FLOP", CounterSource::model});
+    return model;
 }
 
 std::vector<Counter> lora_cuda_model(const LoraProblem& p, Method m, const Tuning& t) {

@@ -15,7 +15,8 @@ namespace memwall {
 struct LoraCudaTraffic {
     // Bytes the threads load from and store to global memory, every launch of the case together:
     // exact for base, unfused, fused and multi_adapter (emu.global_load_bytes,
-    // emu.global_store_bytes); for cublas_unfused the GEMMs' part is each operand once (a lower
+    // emu.global_store_bytes), and for their *_tc versions at their tile's BM and BN (each
+    // cp.async stage reads the valid chunks of its tiles, as the tiled GEMM reads their elements); for cublas_unfused the GEMMs' part is each operand once (a lower
     // bound: cuBLAS's tiles are its own).
     double loads = 0;
     double stores = 0;
@@ -40,5 +41,14 @@ LoraCudaTraffic lora_cuda_traffic(const LoraProblem& p, lora_cuda::Method m, con
 // request taken as reaching L2: an upper bound for bytes.l2), bytes.dram, in cuda-emu's default
 // hierarchy (a 128 KiB L1 per block, H100's 50 MiB L2), not the host's caches.
 std::vector<Counter> lora_cuda_model(const LoraProblem& p, lora_cuda::Method m, const lora_cuda::Tuning& t);
+
+// The FLOPs the tensor-core variants' mma.sync instructions do, exactly what cuda-emu counts as
+// flops.bf16_tensor: every block multiplies whole BM×BN×32 stages, padding included, over K and,
+// with the LoRA term, over r once per adapter its rows span; unfused's three GEMMs each.
+double lora_tc_tensor_flops(const LoraProblem& p, lora_cuda::Method m, const lora_cuda::TcTuning& t);
+
+// A *_tc variant's model: lora_cuda_model at its tile's blocking (the loads of its cp.async
+// stages are the tiled GEMM's), and flops.bf16_tensor.
+std::vector<Counter> lora_tc_model(const LoraProblem& p, lora_cuda::Method m, const lora_cuda::TcTuning& t);
 
 }  // namespace memwall
