@@ -9,36 +9,16 @@ base_tc, fused_tc and unfused_tc, and the ratios issue 45 asks for: base_tc over
 Printed, not asserted.
     lora_peer.py DB"""
 import json
-import sqlite3
-import statistics
 import sys
 
 import torch
 
-
-def timed_ms(fn, l2, reps=30):
-    fn()
-    times = []
-    for _ in range(reps):
-        l2.zero_()
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
+from peer_kit import l2_flush_buffer, median_ms, tagged_cases, timed_ms
 
 
 def main(argv):
-    if len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    db = sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True)
-    rows = db.execute(
-        "SELECT c.id, c.variant, c.config, c.problem, c.status FROM cases c JOIN run_tags t ON t.run_id = c.run_id "
-        "WHERE t.key = 'kit' AND t.value = 'lora' AND c.family = 'lora' AND c.backend = 'cuda'").fetchall()
-    l2 = torch.empty(torch.cuda.get_device_properties(0).L2_cache_size // 4 + 1, dtype=torch.float32, device="cuda")
+    db, rows = tagged_cases(argv, __doc__, "lora", "lora")
+    l2 = l2_flush_buffer()
     print(f"PyTorch {torch.__version__}, {torch.cuda.get_device_name(0)}, bf16 in and out, fp32 accumulation\n")
     problems = {}
     for cid, variant, config, problem, status in rows:
@@ -46,12 +26,12 @@ def main(argv):
         if p.get("dtype") != "bf16":
             continue
         key = (p["M"], p["K"], p["N"], p["r"], p["adapters"])
-        ours = [s for (s,) in db.execute("SELECT seconds FROM samples WHERE case_id = ?", (cid,))]
-        ms = 1e3 * statistics.median(ours) if ours else None
+        ms = median_ms(db, cid)
         best = problems.setdefault(key, {})
-        if ms is not None and (variant not in best or ms < best[variant][0]):
+        kept = best.get(variant)
+        if ms is not None and (kept is None or kept[0] is None or ms < kept[0]):
             best[variant] = (ms, config)
-        elif variant not in best:
+        elif kept is None:
             best[variant] = (None, status)
     print("| M K N r adapters | variant (config) | ms | GEMM TFLOP/s |")
     print("|---|---|---|---|")
