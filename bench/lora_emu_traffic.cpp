@@ -67,7 +67,7 @@ Row run(const LoraWorkload& w, Method m, const std::string& name, const emu::Emu
     device->download(y.data());
     const Check ch = check_cuda_output(w, y.data(), m == Method::base);
     r.check = ch.ok ? "ok" : ch.message;
-    r.model_dram = lora_cuda_traffic(p, m, tc ? lora_cuda::TcTuning{}.blocking() : lora_cuda::Tuning{}).dram;
+    r.model_dram = (tc ? lora_tc_traffic(p, m, lora_cuda::TcTuning{}) : lora_cuda_traffic(p, m, lora_cuda::Tuning{})).dram;
     return r;
 }
 

@@ -142,8 +142,11 @@ kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string 
     k.constraints = {
         {"dtype is bf16 (the tensor cores take bf16; fp32 runs on the FMA variants)",
          [](const Params& p) { return p.str("dtype") == "bf16"; }},
-        {"K, N and r are multiples of 8 (rows of whole 16-byte cp.async chunks)",
-         [](const Params& p) { return p.integer("K") % 8 == 0 && p.integer("N") % 8 == 0 && p.integer("r") % 8 == 0; }},
+        {"K, N and r are multiples of 8 (rows of whole 16-byte cp.async chunks), r at most 64",
+         [](const Params& p) {
+             return p.integer("K") % 8 == 0 && p.integer("N") % 8 == 0 && p.integer("r") % 8 == 0 &&
+                    p.integer("r") <= lora_cuda::tc_max_rank;
+         }},
         {"(BM, BN, warps, stages) is a compiled tile: " + lora_cuda::tc_tile_list(),
          [](const Params& p) {
              const lora_cuda::TcTile t = tc_tuning(p).tile;
@@ -216,9 +219,9 @@ void register_lora_cuda(Catalogue& c) {
                              "unfused's passes (base GEMM, dropout writing X', S = X'·A_a, T = S·B_a, Y += α·T) with "
                              "every GEMM on tensor cores: PyTorch's LoRA on base_tc's GEMM"),
           tensor_core_kernel(Method::fused, "fused_tc",
-                             "fused with its GEMM on tensor cores: the down-projection S = α/(1-p)(mask⊙X)·A_a "
-                             "(float FMA, dropout applied as X is read), then the GEMM adding S·B_a as more stages "
-                             "of the same accumulators before its single store"),
+                             "fused on tensor cores: the down-projection S = α/(1-p)(mask⊙X)·A_a (mma.sync, the "
+                             "dropout mask applied to X's fragments in registers), then the GEMM adding S·B_a as "
+                             "more stages of the same accumulators before its single store"),
           tensor_core_kernel(Method::multi_adapter, "multi_adapter_tc",
                              "multi_adapter with its GEMM on tensor cores: one down-projection and one GEMM per group "
                              "of adapters, each token and each tile (per adapter its rows span) looking up its "

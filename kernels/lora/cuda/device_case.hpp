@@ -126,6 +126,17 @@ constexpr std::size_t gemm_tc_shared_bytes(const TcTile& t) {
     return (stages > y ? stages : y) + 4 * z(t.bm);
 }
 
+// The tensor-core down-projection (down_project_tc.cuh): a warp per 16 tokens, S's r columns
+// rounded up to 16 as the mma's n, and down_tc_stages 32-deep stages of X, A_a and the mask words
+// in flight, so that the few warps a small M gives still keep enough of X in flight.
+inline constexpr int down_tc_warps = 1, down_tc_stages = 6, tc_max_rank = 64;
+constexpr int down_tc_rank(int r) { return r <= 16 ? 16 : r <= 32 ? 32 : 64; }
+constexpr std::size_t down_tc_shared_bytes(int r) {
+    const auto z = [](int x) { return static_cast<std::size_t>(x); };
+    const std::size_t rows = 16 * z(down_tc_warps);
+    return 2 * z(down_tc_stages) * (rows * tc_bk + tc_bk * z(down_tc_rank(r))) + 4 * z(down_tc_stages) * rows + 4 * rows;
+}
+
 // A tensor-core case's tuning: its tile and, for multi_adapter, the adapters per call.
 struct TcTuning {
     TcTile tile = tc_tiles[1];
@@ -151,7 +162,7 @@ inline void validate_tensor_core(const Shape& s, Method m, const TcTuning& t) {
             "sizes must be positive and adapters at most M");
     require(s.k % 8 == 0 && s.n % 8 == 0 && s.r % 8 == 0,
             "K, N and r must be multiples of 8 (rows of whole 16-byte cp.async chunks)");
-    require(s.r <= max_rank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
+    require(s.r <= tc_max_rank, "r must be at most 64 (the tensor-core down-projection keeps S's row tile in registers)");
     if (!tc_tile(t.tile.bm, t.tile.bn, t.tile.warps, t.tile.stages))
         throw std::invalid_argument("cuda lora tensor cores: no compiled tile BM/BN/warps/stages " +
                                     std::to_string(t.tile.bm) + "/" + std::to_string(t.tile.bn) + "/" +

@@ -26,16 +26,17 @@ namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
 // Shared-memory tiles hold rows of CHUNKS 16-byte chunks, permuted within each 128 bytes so that
 // the 8 rows ldmatrix or stmatrix reads or writes at one chunk column fall in 8 different 16-byte
 // slots of the 32 banks: chunk c of row r sits at c ^ (r % 8) when a row spans 128 bytes or more
-// (the W, B_a and C tiles), and at c ^ ((r / 2) % 4) for 64-byte rows (A's and S's 32 columns),
-// two of which share 128 bytes. Unswizzled, rows 64 bytes apart would hit the same banks every
-// other row (2-way conflicts), rows 256 bytes apart all 8 (8-way).
+// (the W, B_a and C tiles); a shorter row shares 128 bytes with 8 / CHUNKS - 1 others, and chunk c
+// sits at c ^ ((r / (8 / CHUNKS)) % CHUNKS) (X's and S's 32 columns, A_a's 16 or 32). Unswizzled,
+// rows 64 bytes apart would hit the same banks every other row (2-way conflicts), rows 256 bytes
+// apart all 8 (8-way).
 template <int CHUNKS>
 __device__ __forceinline__ int tc_swizzled(int row, int chunk) {
-    static_assert(CHUNKS == 4 || CHUNKS % 8 == 0, "rows of 64 bytes or of whole 128 bytes");
+    static_assert(CHUNKS == 2 || CHUNKS == 4 || CHUNKS % 8 == 0, "rows of 32 or 64 bytes or of whole 128 bytes");
     if constexpr (CHUNKS >= 8)
         return row * CHUNKS + (chunk ^ (row & 7));
     else
-        return row * CHUNKS + (chunk ^ ((row >> 1) & 3));
+        return row * CHUNKS + (chunk ^ ((row / (8 / CHUNKS)) & (CHUNKS - 1)));
 }
 
 template <int BM, int BN, int WARPS, int STAGES>

@@ -2,16 +2,15 @@
 // tc_tiles): base_tc (Y = X·W), unfused_tc (PyTorch's passes with this GEMM), fused_tc (per
 // adapter the down-projection S = α/(1-p)(mask⊙X)·A_a, then the GEMM adding S·B_a before its
 // single store) and multi_adapter_tc (the same per group of adapters, each token and tile row
-// looking up its adapter). The down-projection is down_project.cuh's (float FMA: 2·K·r FLOPs per
-// token, as it reads the token's row of X once). Compiled by nvcc for GPUs (cuda_gpu) and by the
-// host compiler for cuda-emu.
+// looking up its adapter), its down-projection on tensor cores too (down_project_tc.cuh).
+// Compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for cuda-emu.
 #include <iterator>
 
 // Standard headers (through device_case.hpp) before cuda-emu's macros.
 #include "kernels/lora/cuda/device_case.hpp"
 
 #include "kernels/lora/cuda/buffers.cuh"
-#include "kernels/lora/cuda/down_project.cuh"
+#include "kernels/lora/cuda/down_project_tc.cuh"
 #include "kernels/lora/cuda/gemm_tc.cuh"
 
 namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
@@ -65,10 +64,11 @@ private:
 
     void down(const DownArgs<bf16>& d) {
         cuda::LaunchConfig c;
-        c.grid = dim3(blocks(d.m, down_warps));
-        c.block = dim3(static_cast<unsigned>(down_warps * warp_size));
+        c.grid = dim3(blocks(d.m, 16 * down_tc_warps));
+        c.block = dim3(static_cast<unsigned>(down_tc_warps * warp_size));
+        c.dynamic_shared = down_tc_shared_bytes(s_.r);
         c.emu = options_;
-        cuda::launch(c, down_project_for<bf16>(s_.r), d);
+        cuda::launch(c, down_project_tc_for<down_tc_stages>(s_.r), d);
     }
 
     Method method_;

@@ -1,4 +1,4 @@
-// gemm_tc's static figures on sm_90 (tc_resources.hpp): its kernels' rows found by tile.
+// The tensor-core kernels' static figures on sm_90 (tc_resources.hpp): their rows found by tile and rank.
 #include "kernels/lora/cuda/tc_resources.hpp"
 
 namespace memwall::lora_cuda {
@@ -15,6 +15,11 @@ const KernelResources* gemm_tc_resources(const KernelResourceTable& table, const
                                        "ELi" + std::to_string(tile.warps) + "ELi" + std::to_string(tile.stages) + "EE");
 }
 
+const KernelResources* down_tc_resources(const KernelResourceTable& table, int rp) {
+    return kit::find_kernel(table, "down_project_tc_kernelILi" + std::to_string(rp) + "ELi" +
+                                       std::to_string(down_tc_stages) + "EE");
+}
+
 std::string gemm_tc_resource_summary() {
     const KernelResourceTable& table = gemm_tc_sm90_resources();
     std::string out;
@@ -23,6 +28,10 @@ std::string gemm_tc_resource_summary() {
             out += (out.empty() ? "" : "; ") + std::to_string(t.bm) + "/" + std::to_string(t.bn) + "/" +
                    std::to_string(t.warps) + "/" + std::to_string(t.stages) + ": " +
                    kit::sm90_summary(*k, 32 * t.warps, gemm_tc_shared_bytes(t));
+    for (int rp : {16, 32, 64})
+        if (const KernelResources* k = down_tc_resources(table, rp))
+            out += "; down-projection r <= " + std::to_string(rp) + ": " +
+                   kit::sm90_summary(*k, 32 * down_tc_warps, down_tc_shared_bytes(rp));
     return out;
 }
 

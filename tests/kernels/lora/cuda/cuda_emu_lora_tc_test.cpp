@@ -1,4 +1,4 @@
-// The bf16 tensor-core lora variants (lora_tc.cu, gemm_tc.cuh) under cuda-emu, whose mma.sync,
+// The bf16 tensor-core lora variants (lora_tc.cu, gemm_tc.cuh, down_project_tc.cuh) under cuda-emu, whose mma.sync,
 // ldmatrix, stmatrix and cp.async follow the PTX ISA's fragment layouts lane by lane: every
 // method on every compiled tile against the float64 reference (the workload's bf16 bound,
 // 2^-7 of the relative L2 error) on sizes no tile divides (M, and K and N multiples of 8 only),
@@ -45,9 +45,10 @@ const char* name(Method m) {
 
 // 100 rows: a partial row tile of every BM; K = 72: a partial 32-deep stage; N = 136: a partial
 // column tile of every BN. 37 tokens of 3 adapters (12, 12, 13) put all three in one row tile;
-// 150 of 3 (50 each) make row tiles of 64 straddle two.
+// 150 of 3 (50 each) make row tiles of 64 straddle two; 20 of 2 put both in the down-projection's
+// 16-token block. Ranks 8 and 40 pad S's columns to 16 and 64 in the down-projection.
 const std::vector<LoraProblem> problems = {bf16_problem(100, 72, 136, 16, 1), bf16_problem(37, 40, 24, 8, 3),
-                                           bf16_problem(150, 64, 72, 16, 3)};
+                                           bf16_problem(150, 64, 72, 16, 3), bf16_problem(20, 96, 40, 40, 2)};
 
 struct Case {
     Method method;
@@ -104,7 +105,7 @@ TEST_P(CudaEmuLoraTc, MatchesReferenceAndTheModelsCounts) {
     const TcTuning t = tuning(c.tile, 2);
     const Outcome r = run_emulated(c.problem, c.method, t);
     EXPECT_TRUE(r.check.ok) << r.check.message << " error " << r.check.error;
-    const LoraCudaTraffic model = lora_cuda_traffic(c.problem, c.method, t.blocking());
+    const LoraCudaTraffic model = lora_tc_traffic(c.problem, c.method, t);
     EXPECT_EQ(static_cast<double>(r.traffic.load.bytes), model.loads);
     EXPECT_EQ(static_cast<double>(r.traffic.store.bytes), model.stores);
     EXPECT_EQ(static_cast<double>(r.traffic.tensor.bf16), lora_tc_tensor_flops(c.problem, c.method, t));
@@ -186,6 +187,9 @@ TEST(CudaEmuLoraTc, RefusesFp32UnalignedSizesAndTilesNotCompiled) {
     refused(s, Method::cublas_unfused, TcTuning{}, "cublas_unfused");
     refused(s, Method::fused, tuning({128, 64, 8, 3}), "compiled: BM/BN/warps/stages 64/64/4/3");
     refused(s, Method::multi_adapter, tuning(lora_cuda::tc_tiles[0], 0), "group");
+    lora_cuda::Shape high_rank = s;
+    high_rank.r = 72;
+    refused(high_rank, Method::fused, TcTuning{}, "r must be at most 64");
     for (int lora_cuda::Shape::*size : {&lora_cuda::Shape::k, &lora_cuda::Shape::n, &lora_cuda::Shape::r}) {
         lora_cuda::Shape odd = s;
         odd.*size += 1;
