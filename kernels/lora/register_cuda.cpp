@@ -1,7 +1,7 @@
 // The CUDA lora variants (kernels/lora/cuda) in the catalogue: base, unfused, fused and
-// multi_adapter for cuda-emu (the kernels run on the CPU, their global-memory traffic counted)
-// and for cuda (a real GPU); their bf16 tensor-core versions base_tc, fused_tc and
-// multi_adapter_tc and the peer cublas_unfused (cuBLAS) for cuda only. The kit
+// multi_adapter and their bf16 tensor-core versions base_tc, unfused_tc, fused_tc and
+// multi_adapter_tc for cuda-emu (the kernels run on the CPU, their global-memory traffic and
+// tensor FLOPs counted) and for cuda (a real GPU); the peer cublas_unfused (cuBLAS) for cuda only. The kit
 // (kit/cuda_variants.hpp) adds the instances; models in cuda/traffic_model.hpp.
 #include "kernels/lora/register_cuda.hpp"
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/kit/cuda_variants.hpp"
+#include "kernels/lora/cuda/tc_resources.hpp"
 #include "kernels/lora/cuda/traffic_model.hpp"
 
 namespace memwall {
@@ -18,9 +19,8 @@ namespace {
 
 using lora_cuda::Method;
 
-// The model with the FLOPs done on bf16 tensor cores, so the roofline bounds them by that unit's
-// roof: the tensor-core variants' GEMMs (X·W, and fused's and multi_adapter's S·B_a in the same
-// GEMM; their down-projection stays on FP32 FMA), and all of cublas_unfused's GEMMs in bf16.
+// The model with the FLOPs cuBLAS does on bf16 tensor cores (all of cublas_unfused's GEMMs in
+// bf16), so the roofline bounds them by that unit's roof.
 std::vector<Counter> with_tensor_flops(std::vector<Counter> model, double flops) {
     model.push_back({std::string(counters::flops_bf16_tensor), flops, "FLOP", CounterSource::model});
     return model;
@@ -115,38 +115,56 @@ kit::CudaKernel cublas_unfused_kernel() {
     return k;
 }
 
-// The tensor-core cases' tuning: their fixed 64×64 tiles (the traffic is gemm.cuh's at that
-// blocking) and, for multi_adapter, the point's group.
-lora_cuda::Tuning tensor_core_tuning(const Params& point) {
-    lora_cuda::Tuning t{64, 64, 32, 4, 4};
-    if (point.has("group")) t.group = static_cast<int>(point.integer("group"));
-    return t;
-}
-
-// A bf16 tensor-core version of an emulatable method (lora_tensor_core.cu).
+// A bf16 tensor-core version of a method (lora_tc.cu), on cuda-emu and cuda: the compiled tiles
+// of gemm_tc.cuh only (device_case.hpp's tc_tiles).
 kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string description) {
-    kit::CudaKernel k = kernel_of(method, std::move(name), std::move(description) +
-                                                               "; bf16 only, GEMMs on tensor cores (WMMA 16x16x16, float "
-                                                               "accumulators, 64x64 tiles)");
-    k.model = [method](const Params& point, const MemoryHierarchy&) {
-        const LoraProblem p = LoraProblem::from(point);
-        const double M = static_cast<double>(p.m), N = static_cast<double>(p.n);
-        const double gemm = 2 * M * N * static_cast<double>(p.k);
-        return with_tensor_flops(lora_cuda_model(p, method, tensor_core_tuning(point)),
-                                 method == Method::base ? gemm : gemm + 2 * M * N * static_cast<double>(p.r));
-    };
+    kit::CudaKernel k = kernel_of(method, std::move(name),
+                                  std::move(description) +
+                                      "; bf16 only, GEMMs on tensor cores (mma.sync m16n8k16, fp32 accumulators, "
+                                      "BM x BN tiles of `warps` warps, 32-deep stages through `stages` cp.async "
+                                      "buffers in swizzled shared memory, read by ldmatrix)");
+    k.checked_on_gpu = {};
+    if (const std::string figures = lora_cuda::gemm_tc_resource_summary(); !figures.empty())
+        k.description += "; per BM/BN/warps/stages on sm_90 (this build's ptxas; " +
+                         std::string(lora_cuda::gemm_tc_sm90_resources().evidence) + "): " + figures;
+    Axis bm = tunable(int_axis("BM", {128}, "rows (tokens) of Y per block tile"));
+    Axis bn = tunable(int_axis("BN", {128}, "columns of Y per block tile"));
+    Axis warps = tunable(int_axis("warps", {8}, "warps per block, in 2 rows"));
+    Axis stages = tunable(int_axis("stages", {3}, "32-deep stages in flight (cp.async buffers in shared memory)"));
+    k.tunables = {bounded(bm, 64, 128), bounded(bn, 64, 256), bounded(warps, 4, 8), bounded(stages, 3, 4)};
     if (method == Method::multi_adapter) k.tunables.push_back(group_tunable());
     k.default_axes = {"dtype=bf16"};
-    // A sweep of both dtypes (as `compare` asks) gives these only their bf16 points, as
-    // nvbench skips the type combinations a benchmark does not take.
-    k.constraints = {{"dtype is bf16 (the tensor cores take bf16; fp32 runs on the FMA variants)",
-                      [](const Params& p) { return p.str("dtype") == "bf16"; }}};
-    k.emu_default_axes.clear();
-    k.gpu_only_reason = "its GEMMs run on tensor cores (WMMA bf16), which cuda-emu does not emulate";
+    // Every compiled tile, on sizes no tile divides, one adapter and three.
+    k.emu_default_axes = {"shape=custom", "M=100", "K=72",    "N=136",   "r=16",      "adapters=1,3",
+                          "dtype=bf16",   "BM=64,128", "BN=64,128,256", "warps=4,8", "stages=3,4"};
+    // A sweep of both dtypes (as `compare` asks) gives these only their bf16 points, as nvbench
+    // skips the type combinations a benchmark does not take; likewise the sizes and tiles.
+    k.constraints = {
+        {"dtype is bf16 (the tensor cores take bf16; fp32 runs on the FMA variants)",
+         [](const Params& p) { return p.str("dtype") == "bf16"; }},
+        {"K, N and r are multiples of 8 (rows of whole 16-byte cp.async chunks), r at most 64",
+         [](const Params& p) {
+             return p.integer("K") % 8 == 0 && p.integer("N") % 8 == 0 && p.integer("r") % 8 == 0 &&
+                    p.integer("r") <= lora_cuda::tc_max_rank;
+         }},
+        {"(BM, BN, warps, stages) is a compiled tile: " + lora_cuda::tc_tile_list(),
+         [](const Params& p) {
+             const lora_cuda::TcTile t = tc_tuning(p).tile;
+             return lora_cuda::tc_tile(t.bm, t.bn, t.warps, t.stages) != nullptr;
+         }},
+    };
+    k.model = [method](const Params& point, const MemoryHierarchy&) {
+        return lora_tc_model(LoraProblem::from(point), method, tc_tuning(point));
+    };
+    k.emu = [method](const Workload& wl, const Params& point) {
+        const auto& w = workload_as<LoraWorkload>(wl);
+        return lora_cuda::cuda_emu::make_tensor_core_case(cuda_shape(w.problem()), method, tc_tuning(point),
+                                                          cuda_inputs(w));
+    };
 #ifdef MEMWALL_HAVE_CUDA
     k.gpu = [method](const Workload& wl, const Params& point) {
         const auto& w = workload_as<LoraWorkload>(wl);
-        return lora_cuda::cuda_gpu::make_tensor_core_case(cuda_shape(w.problem()), method, tensor_core_tuning(point),
+        return lora_cuda::cuda_gpu::make_tensor_core_case(cuda_shape(w.problem()), method, tc_tuning(point),
                                                           cuda_inputs(w));
     };
 #endif
@@ -158,6 +176,14 @@ kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string 
 lora_cuda::Tuning cuda_tuning(const Params& point) {
     const auto i = [&](const char* name) { return static_cast<int>(point.integer(name)); };
     lora_cuda::Tuning t{i("BM"), i("BN"), i("BK"), i("TM"), i("TN")};
+    if (point.has("group")) t.group = i("group");
+    return t;
+}
+
+lora_cuda::TcTuning tc_tuning(const Params& point) {
+    const auto i = [&](const char* name) { return static_cast<int>(point.integer(name)); };
+    lora_cuda::TcTuning t;
+    t.tile = {i("BM"), i("BN"), i("warps"), i("stages")};
     if (point.has("group")) t.group = i("group");
     return t;
 }
@@ -189,12 +215,17 @@ void register_lora_cuda(Catalogue& c) {
                      "fused over every token at once: each token (down-projection) and each tile row (the GEMM's "
                      "epilogue) looks up its adapter; one down-projection and one GEMM launch for the batch"),
           tensor_core_kernel(Method::base, "base_tc", "base's GEMM on tensor cores: the floor of the *_tc variants"),
+          tensor_core_kernel(Method::unfused, "unfused_tc",
+                             "unfused's passes (base GEMM, dropout writing X', S = X'·A_a, T = S·B_a, Y += α·T) with "
+                             "every GEMM on tensor cores: PyTorch's LoRA on base_tc's GEMM"),
           tensor_core_kernel(Method::fused, "fused_tc",
-                             "fused with its GEMM on tensor cores: the down-projection, then the GEMM adding S·B_a "
-                             "in the same accumulators before its single store"),
+                             "fused on tensor cores: the down-projection S = α/(1-p)(mask⊙X)·A_a (mma.sync, the "
+                             "dropout mask applied to X's fragments in registers), then the GEMM adding S·B_a as "
+                             "more stages of the same accumulators before its single store"),
           tensor_core_kernel(Method::multi_adapter, "multi_adapter_tc",
-                             "multi_adapter with its GEMM on tensor cores: one down-projection and one GEMM for the "
-                             "batch, each token and tile row looking up its adapter"),
+                             "multi_adapter with its GEMM on tensor cores: one down-projection and one GEMM per group "
+                             "of adapters, each token and each tile (per adapter its rows span) looking up its "
+                             "adapter"),
           cublas_unfused_kernel()})
         kit::add_cuda_variants(c, "lora", k);
 }

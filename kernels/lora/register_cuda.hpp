@@ -7,12 +7,15 @@
 namespace memwall {
 
 // The CUDA lora variants (kernels/lora/cuda), added to the registered lora family: base, unfused,
-// fused and multi_adapter on cuda-emu and cuda; the peer cublas_unfused on cuda only. fp32 and
-// bf16 (bf16 storage, float FMA arithmetic; cublas_unfused's bf16 GEMMs use tensor cores).
+// fused and multi_adapter on cuda-emu and cuda, fp32 and bf16 (bf16 storage, float FMA
+// arithmetic), and their bf16 tensor-core versions (*_tc); the peer cublas_unfused on cuda only
+// (its bf16 GEMMs on tensor cores).
 void register_lora_cuda(Catalogue& c);
 
 // A point's GEMM tiling (BM, BN, BK, TM, TN).
 lora_cuda::Tuning cuda_tuning(const Params& point);
+// A *_tc point's tile (BM, BN, warps, stages) and group.
+lora_cuda::TcTuning tc_tuning(const Params& point);
 
 // The CUDA kernels' inputs: the workload's float arrays (exact bf16 values for bf16 problems),
 // which the device cases upload in their element type.

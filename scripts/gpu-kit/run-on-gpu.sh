@@ -2,7 +2,7 @@
 # memwall's GPU path on a GPU machine, from the unpacked kit (build-bundle.sh): writes the results
 # database and a Markdown report to OUTDIR (docs/gpu.md).
 #   ./run-on-gpu.sh [--within SECONDS] OUTDIR [PART...]
-# PARTs (default all, in this order): device tests run tune sdpa ncu compare (the slowest, most of
+# PARTs (default all, in this order): device tests run tune sdpa lora ncu compare (the slowest, most of
 # it cuda-emu on the CPU, last). run:FAMILY,... runs only those families, in that order (those
 # not yet seen to finish on a GPU first, say). A later call with the same OUTDIR adds to its
 # database and report, so the parts can be split across calls.
@@ -13,7 +13,7 @@
 # little left is skipped and said so.
 set -uo pipefail
 kit="$(cd "$(dirname "$0")" && pwd)"
-usage="usage: run-on-gpu.sh [--within SECONDS] OUTDIR [device|tests|run[:FAMILY,...]|compare|ncu|sdpa|tune ...]"
+usage="usage: run-on-gpu.sh [--within SECONDS] OUTDIR [device|tests|run[:FAMILY,...]|compare|ncu|sdpa|lora|tune ...]"
 within=0
 if [ "${1:-}" = --within ]; then
   [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "run-on-gpu: --within takes a whole number of seconds" >&2; exit 2; }
@@ -24,9 +24,9 @@ fi
 out="$1"
 shift
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(device tests run tune sdpa ncu compare)
+[ ${#parts[@]} -gt 0 ] || parts=(device tests run tune sdpa lora ncu compare)
 for p in "${parts[@]}"; do
-  [[ "$p" =~ ^(device|tests|run|compare|ncu|sdpa|tune|run:[a-z_]+(,[a-z_]+)*)$ ]] ||
+  [[ "$p" =~ ^(device|tests|run|compare|ncu|sdpa|lora|tune|run:[a-z_]+(,[a-z_]+)*)$ ]] ||
     { echo "run-on-gpu: unknown part '$p'" >&2; exit 2; }
 done
 # A GPU is a line "GPU 0: ..." from an nvidia-smi that succeeds (a broken driver prints its
@@ -150,6 +150,20 @@ step run-sdpa-tc 600 "$kit/bin/memwall" --db "$out/memwall.db" run -f attention 
 if [ -n "$py" ]; then
   step sdpa 300 "$py" "$kit/sdpa_peer.py" "$out/memwall.db"
   cat "$out/logs/sdpa.log" >> "$report"
+fi
+}
+
+part_lora() {
+# The lora peer: memwall's tensor-core variants and cublas_unfused against cuBLAS's bf16 GEMM and
+# PyTorch's LoRA at LoRAFusion's K = N = 4096, r = 16, M = 2048 and 8192 (issue 45).
+section "memwall lora *_tc vs cuBLAS bf16 GEMM and PyTorch LoRA"
+step run-lora-tc 540 "$kit/bin/memwall" --db "$out/memwall.db" run -f lora -v base_tc,fused_tc,unfused_tc,cublas_unfused \
+  -b cuda -a shape=lorafusion4096 -a M=2048,8192 -a dtype=bf16 -a BM=128 -a BN=128,256 -a warps=8 -a stages=3,4 \
+  -q --tag kit=lora --case-timeout 120
+tail -n 30 "$out/logs/run-lora-tc.log" | fenced
+if [ -n "$py" ]; then
+  step lora-peer 300 "$py" "$kit/lora_peer.py" "$out/memwall.db"
+  cat "$out/logs/lora-peer.log" >> "$report"
 fi
 }
 

@@ -8,49 +8,28 @@ SDPA's causal mask is top-left aligned, memwall's bottom-right: they agree only 
 so causal cases with s_q != s_k are left out.
     sdpa_peer.py DB"""
 import json
-import sqlite3
-import statistics
 import sys
 
 import torch
 from torch.nn.attention import SDPBackend, sdpa_kernel
 from torch.nn.functional import scaled_dot_product_attention
 
+from peer_kit import l2_flush_buffer, median_ms, tagged_cases, timed_ms
+
 BACKENDS = [("flash2", SDPBackend.FLASH_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION),
             ("efficient", SDPBackend.EFFICIENT_ATTENTION)]
 
 
-def timed_ms(fn, l2, reps=30):
-    fn()
-    times = []
-    for _ in range(reps):
-        l2.zero_()
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
-
-
 def main(argv):
-    if len(argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    db = sqlite3.connect(f"file:{argv[1]}?mode=ro", uri=True)
-    rows = db.execute(
-        "SELECT c.id, c.variant, c.config, c.problem, c.status FROM cases c JOIN run_tags t ON t.run_id = c.run_id "
-        "WHERE t.key = 'kit' AND t.value = 'sdpa' AND c.family = 'attention' AND c.variant IN ('flash', 'flash_tc') "
-        "AND c.backend = 'cuda'").fetchall()
-    l2 = torch.empty(torch.cuda.get_device_properties(0).L2_cache_size // 4 + 1, dtype=torch.float32, device="cuda")
+    db, rows = tagged_cases(argv, __doc__, "sdpa", "attention")
+    l2 = l2_flush_buffer()
     print(f"PyTorch {torch.__version__}, {torch.cuda.get_device_name(0)}\n")
     print("| b h s d causal dtype | memwall variant (config) | ms (TFLOP/s) | "
           + " | ".join(f"SDPA {n} ms (TFLOP/s)" for n, _ in BACKENDS) + " | memwall / SDPA flash2 |")
     print("|---|---|---|" + "---|" * len(BACKENDS) + "---|")
     for cid, variant, config, problem, status in rows:
         p = json.loads(problem)
-        if p["causal"] and p["seq_q"] != p["seq_k"]:
+        if variant not in ("flash", "flash_tc") or (p["causal"] and p["seq_q"] != p["seq_k"]):
             continue
         dtype = torch.bfloat16 if p.get("dtype") == "bf16" else torch.float32
         b, h, sq, sk, d = p["batch"], p["heads"], p["seq_q"], p["seq_k"], p["head_dim"]
@@ -58,8 +37,7 @@ def main(argv):
         k = torch.randn(b, h, sk, d, dtype=dtype, device="cuda")
         v = torch.randn(b, h, sk, d, dtype=dtype, device="cuda")
         flop = 4.0 * b * h * sq * sk * d / (2 if p["causal"] else 1)
-        ours = [s for (s,) in db.execute("SELECT seconds FROM samples WHERE case_id = ?", (cid,))]
-        ours_ms = 1e3 * statistics.median(ours) if ours else None
+        ours_ms = median_ms(db, cid)
         cells = [f"{variant} ({config})", f"{ours_ms:.4g} ({flop / ours_ms / 1e9:.0f})" if ours_ms else status]
         flash2_ms = None
         for name, backend in BACKENDS:

@@ -9,14 +9,6 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/kit/cuda/common.cuh"
 
-// Full unrolling of loops over register fragments, which nvcc can keep in registers only when
-// every index is a constant; the host compiler has no such pragma and would warn.
-#if defined(__CUDACC__)
-#define MEMWALL_UNROLL _Pragma("unroll")
-#else
-#define MEMWALL_UNROLL
-#endif
-
 namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
 
 using namespace kit::MEMWALL_CUDA_NS;

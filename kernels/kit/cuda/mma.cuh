@@ -20,6 +20,14 @@
 #include "cuda_emu/warp_matrix.hpp"
 #endif
 
+// Full unrolling of loops over register fragments, which nvcc can keep in registers only when
+// every index is a constant; the host compiler has no such pragma and would warn.
+#if defined(__CUDACC__)
+#define MEMWALL_UNROLL _Pragma("unroll")
+#else
+#define MEMWALL_UNROLL
+#endif
+
 namespace memwall::kit::MEMWALL_CUDA_NS {
 
 namespace detail {

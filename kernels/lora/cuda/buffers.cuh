@@ -1,6 +1,6 @@
-// The device buffers every lora case has, for the launchers (lora_forward.cu, lora_tensor_core.cu,
+// The device buffers every lora case has, for the launchers (lora_forward.cu, lora_tc.cu,
 // cublas_unfused.cu): the inputs uploaded, Y poisoned, downloaded and checked, the workspace of the
-// method; and fused's and multi_adapter's launch sequence over them.
+// method; and the unfused and fused methods' launch sequences over them.
 #pragma once
 
 #include "kernels/kit/cuda/device_array.cuh"
@@ -17,6 +17,14 @@ template <class T>
 void upload_bits(DeviceArray<T>& d, const T* host) {
     check_cuda(cudaMemcpy(d.get(), host, d.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
 }
+
+// unfused's element-wise passes (passes.cuh), defined once in lora_forward.cu (for float and
+// __nv_bfloat16) and launched by every unfused case: X' = X ⊙ mask / (1 - p) (M×K), and
+// y += alpha * t over n elements.
+template <class T>
+void launch_dropout(const Shape& s, const T* x, const unsigned* mask, T* xd, const emu::EmulationOptions& o);
+template <class T>
+void launch_scaled_add(long long n, float alpha, const T* t, T* y, const emu::EmulationOptions& o);
 
 // T: float or __nv_bfloat16, the inputs', Y's and the workspace's element type.
 template <class T>
@@ -66,19 +74,30 @@ protected:
         }
     }
 
+    // unfused's launches, PyTorch's passes with the case's GEMM: Y = X·W; X' = dropout(X); per
+    // adapter S = X'·A_a and T = S·B_a; Y += α·T.
+    template <class Gemm>
+    void unfused_calls(Gemm gemm, const emu::EmulationOptions& options) {
+        gemm(plain_gemm<T>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
+        launch_dropout<T>(s_, x_.get(), mask_.get(), xd_work(), options);
+        for (int a = 0; a < s_.adapters; ++a) {
+            const long long t0 = s_.segment_begin(a);
+            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
+            gemm(plain_gemm<T>(rows, s_.r, s_.k, xd_work() + t0 * s_.k, a_of(a), s_work() + t0 * s_.r));
+        }
+        for (int a = 0; a < s_.adapters; ++a) {
+            const long long t0 = s_.segment_begin(a);
+            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
+            gemm(plain_gemm<T>(rows, s_.n, s_.r, s_work() + t0 * s_.r, b_of(a), t_work() + t0 * s_.n));
+        }
+        launch_scaled_add<T>(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), options);
+    }
+
     Shape s_;
     DeviceArray<T> x_, w_, a_, b_;
     DeviceArray<unsigned> mask_;
     DeviceArray<int> adapter_of_;
     DeviceArray<T> y_, work_;
 };
-
-// unfused's element-wise passes (passes.cuh), defined once in lora_forward.cu (for float and
-// __nv_bfloat16) and launched by cublas_unfused.cu as well: X' = X ⊙ mask / (1 - p) (M×K), and
-// y += alpha * t over n elements.
-template <class T>
-void launch_dropout(const Shape& s, const T* x, const unsigned* mask, T* xd, const emu::EmulationOptions& o);
-template <class T>
-void launch_scaled_add(long long n, float alpha, const T* t, T* y, const emu::EmulationOptions& o);
 
 }  // namespace memwall::lora_cuda::MEMWALL_CUDA_NS

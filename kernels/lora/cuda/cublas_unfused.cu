@@ -28,25 +28,13 @@ using kit::cuda_gpu::CublasHandle;
 template <class T>
 class CublasUnfused final : public LoraBuffers<T> {
     using B = LoraBuffers<T>;
-    using B::s_, B::x_, B::w_, B::mask_, B::y_, B::s_work, B::xd_work, B::t_work, B::a_of, B::b_of;
 
 public:
     CublasUnfused(const Shape& s, const Inputs& in) : B(s, Method::cublas_unfused, in) {}
 
     void forward() override {
-        gemm(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get());
-        launch_dropout<T>(s_, x_.get(), mask_.get(), xd_work(), emu::EmulationOptions{});
-        for (int a = 0; a < s_.adapters; ++a) {
-            const long long t0 = s_.segment_begin(a);
-            gemm(s_.segment_begin(a + 1) - s_.segment_begin(a), s_.r, s_.k, xd_work() + t0 * s_.k, a_of(a),
-                 s_work() + t0 * s_.r);
-        }
-        for (int a = 0; a < s_.adapters; ++a) {
-            const long long t0 = s_.segment_begin(a);
-            gemm(s_.segment_begin(a + 1) - s_.segment_begin(a), s_.n, s_.r, s_work() + t0 * s_.r, b_of(a),
-                 t_work() + t0 * s_.n);
-        }
-        launch_scaled_add<T>(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), emu::EmulationOptions{});
+        this->unfused_calls([this](const GemmArgs<T>& g) { gemm(g.m, g.n, g.depth, g.a, g.b, g.c); },
+                            emu::EmulationOptions{});
     }
 
     std::string detail() const override {

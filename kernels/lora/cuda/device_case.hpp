@@ -1,7 +1,7 @@
-// The host side of the CUDA lora kernels (down_project.cuh, gemm.cuh, passes.cuh): the problem
-// and tuning as they take them, the rules a case must keep, its shared memory and workspace, and
-// the device-case factories. lora_forward.cu builds the emulatable methods twice (cuda_emu, host
-// compiler; cuda_gpu, nvcc); cublas_unfused.cu (cuBLAS) only for GPUs. C++17 and free of CUDA
+// The host side of the CUDA lora kernels (down_project.cuh, gemm.cuh, gemm_tc.cuh, passes.cuh):
+// the problem and tuning as they take them, the rules a case must keep, its shared memory and
+// workspace, and the device-case factories. lora_forward.cu and lora_tc.cu are built twice
+// (cuda_emu, host compiler; cuda_gpu, nvcc); cublas_unfused.cu (cuBLAS) only for GPUs. C++17 and free of CUDA
 // headers, so that nvcc and the host side (register_cuda.cpp) both include it.
 #pragma once
 
@@ -91,20 +91,84 @@ inline void validate(const Shape& s, const Tuning& t) {
     require((s.m + t.bm - 1) / t.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");
 }
 
-// The rules of the bf16 tensor-core cases (lora_tensor_core.cu: base, fused and multi_adapter
-// with 64×64 WMMA tiles; of the tuning only the group counts); throws std::invalid_argument naming
-// the first one broken.
-inline void validate_tensor_core(const Shape& s, Method m, const Tuning& t) {
+// The tensor-core GEMM (gemm_tc.cuh): BM×BN tiles of Y, 32-deep stages of X and W (then of S
+// and B_a) brought by cp.async through `stages` shared-memory buffers, `warps` warps in 2 rows,
+// each computing a (BM/2)×(BN/(warps/2)) tile with mma.sync m16n8k16. Every tile is a kernel of
+// its own (three builds each: emu, sm_80, sm_90), so only these are compiled; the accumulators,
+// (BM/2)·(BN/(warps/2))/32 floats per thread, bound them (128 for the largest).
+struct TcTile {
+    int bm, bn, warps, stages;
+};
+inline constexpr int tc_bk = 32;
+inline constexpr TcTile tc_tiles[] = {{64, 64, 4, 3}, {128, 128, 8, 3}, {128, 128, 8, 4}, {128, 256, 8, 3}};
+
+// The compiled tile of (BM, BN, warps, stages), or nullptr.
+inline const TcTile* tc_tile(int bm, int bn, int warps, int stages) {
+    for (const TcTile& x : tc_tiles)
+        if (x.bm == bm && x.bn == bn && x.warps == warps && x.stages == stages) return &x;
+    return nullptr;
+}
+
+// The compiled tiles as one line, for messages: "BM/BN/warps/stages 64/64/4/3, ...".
+inline std::string tc_tile_list() {
+    std::string out;
+    for (const TcTile& x : tc_tiles)
+        out += (out.empty() ? "BM/BN/warps/stages " : ", ") + std::to_string(x.bm) + "/" + std::to_string(x.bn) + "/" +
+               std::to_string(x.warps) + "/" + std::to_string(x.stages);
+    return out;
+}
+
+// Dynamic shared memory of a gemm_tc block: the stages of X's BM×32 and W's 32×BN tiles (bf16),
+// which the bf16 tile of Y reuses for the store, and the tile rows' adapters.
+constexpr std::size_t gemm_tc_shared_bytes(const TcTile& t) {
+    const auto z = [](int x) { return static_cast<std::size_t>(x); };
+    const std::size_t stages = 2 * z(t.stages) * (z(t.bm) * tc_bk + tc_bk * z(t.bn)), y = 2 * z(t.bm) * z(t.bn);
+    return (stages > y ? stages : y) + 4 * z(t.bm);
+}
+
+// The tensor-core down-projection (down_project_tc.cuh): a warp per 16 tokens, S's r columns
+// rounded up to 16 as the mma's n, and down_tc_stages 32-deep stages of X, A_a and the mask words
+// in flight, so that the few warps a small M gives still keep enough of X in flight.
+inline constexpr int down_tc_warps = 1, down_tc_stages = 6, tc_max_rank = 64;
+constexpr int down_tc_rank(int r) { return r <= 16 ? 16 : r <= 32 ? 32 : 64; }
+constexpr std::size_t down_tc_shared_bytes(int r) {
+    const auto z = [](int x) { return static_cast<std::size_t>(x); };
+    const std::size_t rows = 16 * z(down_tc_warps);
+    return 2 * z(down_tc_stages) * (rows * tc_bk + tc_bk * z(down_tc_rank(r))) + 4 * z(down_tc_stages) * rows + 4 * rows;
+}
+
+// A tensor-core case's tuning: its tile and, for multi_adapter, the adapters per call.
+struct TcTuning {
+    TcTile tile = tc_tiles[1];
+    int group = 8;
+    // The tiled GEMM's Tuning with the same blocking, for the traffic model (whose loads depend
+    // on BM, BN and the group alone).
+    Tuning blocking() const {
+        Tuning t{tile.bm, tile.bn, tc_bk, 4, 4};
+        t.group = group;
+        return t;
+    }
+};
+
+// The rules of the bf16 tensor-core cases (lora_tc.cu: base, unfused, fused and multi_adapter on
+// gemm_tc.cuh); throws std::invalid_argument naming the first one broken.
+inline void validate_tensor_core(const Shape& s, Method m, const TcTuning& t) {
     auto require = [](bool ok, const std::string& rule) {
         if (!ok) throw std::invalid_argument("cuda lora tensor cores: " + rule);
     };
     require(s.bf16, "the tensor-core variants take bf16 (dtype=bf16); fp32 runs on the FMA variants");
-    require(m == Method::base || m == Method::fused || m == Method::multi_adapter,
-            "only base, fused and multi_adapter have a tensor-core version");
+    require(m != Method::cublas_unfused, "cublas_unfused has no tensor-core version of memwall's own");
     require(s.m >= 1 && s.k >= 1 && s.n >= 1 && s.r >= 1 && s.adapters >= 1 && s.adapters <= s.m,
             "sizes must be positive and adapters at most M");
-    require(s.r <= max_rank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
-    require((s.m + 63) / 64 <= max_grid_yz, "too many 64-row tiles for a CUDA grid");
+    require(s.k % 8 == 0 && s.n % 8 == 0 && s.r % 8 == 0,
+            "K, N and r must be multiples of 8 (rows of whole 16-byte cp.async chunks)");
+    require(s.r <= tc_max_rank, "r must be at most 64 (the tensor-core down-projection keeps S's row tile in registers)");
+    if (!tc_tile(t.tile.bm, t.tile.bn, t.tile.warps, t.tile.stages))
+        throw std::invalid_argument("cuda lora tensor cores: no compiled tile BM/BN/warps/stages " +
+                                    std::to_string(t.tile.bm) + "/" + std::to_string(t.tile.bn) + "/" +
+                                    std::to_string(t.tile.warps) + "/" + std::to_string(t.tile.stages) +
+                                    " (compiled: " + tc_tile_list() + ")");
+    require((s.m + t.tile.bm - 1) / t.tile.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");
     require(t.group >= 1, "group (adapters per batched call) must be positive");
 }
 
@@ -126,13 +190,15 @@ namespace cuda_emu {
 // cache models. Throws std::invalid_argument for cublas_unfused and for a broken rule.
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in,
                                              const emu::EmulationOptions& options = {});
+// The same methods on bf16 with the tensor-core GEMM (lora_tc.cu).
+std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const TcTuning& t, const Inputs& in,
+                                                  const emu::EmulationOptions& options = {});
 }  // namespace cuda_emu
 
 namespace cuda_gpu {
 // The same on the current CUDA device (nvcc build).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
-// base, fused or multi_adapter on bf16 with tensor-core GEMMs (lora_tensor_core.cu).
-std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const Tuning& t, const Inputs& in);
+std::unique_ptr<DeviceCase> make_tensor_core_case(const Shape& s, Method m, const TcTuning& t, const Inputs& in);
 // unfused's passes with cuBLAS for the three GEMMs (cublas_unfused.cu): cublasSgemm in fp32,
 // cublasGemmEx on bf16 with float accumulation in bf16.
 std::unique_ptr<DeviceCase> make_cublas_unfused_case(const Shape& s, const Inputs& in);

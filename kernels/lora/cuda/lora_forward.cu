@@ -51,7 +51,7 @@ cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared, const emu:
 template <class T>
 class Case final : public LoraBuffers<T> {
     using B = LoraBuffers<T>;
-    using B::s_, B::x_, B::w_, B::mask_, B::y_, B::s_work, B::xd_work, B::t_work, B::a_of, B::b_of;
+    using B::s_, B::x_, B::w_, B::y_;
 
 public:
     Case(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
@@ -60,7 +60,7 @@ public:
     void forward() override {
         switch (method_) {
             case Method::base: return gemm(plain_gemm<T>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
-            case Method::unfused: return unfused();
+            case Method::unfused: return this->unfused_calls([this](const GemmArgs<T>& g) { gemm(g); }, options_);
             case Method::fused:
             case Method::multi_adapter:
                 return this->fused_calls(method_, t_.group, [this](const DownArgs<T>& d) { down(d); },
@@ -78,23 +78,6 @@ private:
     void down(const DownArgs<T>& d) {
         cuda::launch(config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_),
                      down_project_for<T>(s_.r), d);
-    }
-
-    // PyTorch's passes: Y = X·W; X' = dropout(X); per adapter S = X'·A_a and T = S·B_a; Y += α·T.
-    void unfused() {
-        gemm(plain_gemm<T>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
-        launch_dropout<T>(s_, x_.get(), mask_.get(), xd_work(), options_);
-        for (int a = 0; a < s_.adapters; ++a) {
-            const long long t0 = s_.segment_begin(a);
-            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
-            gemm(plain_gemm<T>(rows, s_.r, s_.k, xd_work() + t0 * s_.k, a_of(a), s_work() + t0 * s_.r));
-        }
-        for (int a = 0; a < s_.adapters; ++a) {
-            const long long t0 = s_.segment_begin(a);
-            const int rows = s_.segment_begin(a + 1) - s_.segment_begin(a);
-            gemm(plain_gemm<T>(rows, s_.n, s_.r, s_work() + t0 * s_.r, b_of(a), t_work() + t0 * s_.n));
-        }
-        launch_scaled_add<T>(static_cast<long long>(s_.m) * s_.n, s_.alpha, t_work(), y_.get(), options_);
     }
 
     Method method_;

@@ -171,24 +171,6 @@ TEST(CudaEmuLora, BrokenRulesAreRefused) {
                  std::invalid_argument);
 }
 
-// The tensor-core cases' rules, checked on the host before any GPU is touched: bf16 only, and
-// only the methods that have a tensor-core version.
-TEST(CudaEmuLora, TensorCoreRulesRefuseFp32AndOtherMethods) {
-    lora_cuda::Shape s = cuda_shape(bf16(problems[1]));
-    EXPECT_NO_THROW(lora_cuda::validate_tensor_core(s, Method::fused, Tuning{}));
-    EXPECT_THROW(lora_cuda::validate_tensor_core(s, Method::unfused, Tuning{}), std::invalid_argument);
-    Tuning none;
-    none.group = 0;
-    EXPECT_THROW(lora_cuda::validate_tensor_core(s, Method::multi_adapter, none), std::invalid_argument);
-    s.bf16 = false;
-    try {
-        lora_cuda::validate_tensor_core(s, Method::fused, Tuning{});
-        ADD_FAILURE() << "fp32 accepted";
-    } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("dtype=bf16"), std::string::npos) << e.what();
-    }
-}
-
 // A bf16 Y comes down widened to floats; the check narrows it back exactly, so one flipped bit
 // of one element is still an error the check sees, and a correct Y passes.
 TEST(CudaEmuLora, Bf16OutputIsCheckedBitForBit) {
@@ -200,7 +182,7 @@ TEST(CudaEmuLora, Bf16OutputIsCheckedBitForBit) {
     EXPECT_FALSE(check_cuda_output(w, y.data(), false).ok);
 }
 
-// The catalogue: the four emulatable methods on cuda-emu and cuda, the tensor-core versions and
+// The catalogue: the four emulatable methods and their tensor-core versions on cuda-emu and cuda,
 // cublas_unfused on cuda only, and a cuda-emu instance as the harness drives it.
 TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
     Catalogue c;
@@ -211,18 +193,22 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
         EXPECT_NE(d.find("matched the reference on an NVIDIA H100"), std::string::npos) << v;
     }
     EXPECT_FALSE(c.variant("lora", "cublas_unfused", Backend::cuda).gpu_only_reason.empty());
-    for (const char* v : {"base_tc", "fused_tc", "multi_adapter_tc"}) {
-        const Variant& tc = c.variant("lora", v, Backend::cuda);
-        EXPECT_NE(tc.gpu_only_reason.find("tensor cores"), std::string::npos) << v;
-        EXPECT_EQ(tc.default_axes, std::vector<std::string>{"dtype=bf16"}) << v;
-        // A sweep of both dtypes keeps only their bf16 points (not failed fp32 cases).
+    for (const char* v : {"base_tc", "unfused_tc", "fused_tc", "multi_adapter_tc"}) {
+        const Variant& tc = c.variant("lora", v, Backend::cuda_emu);
+        EXPECT_TRUE(tc.gpu_only_reason.empty()) << v;
+        EXPECT_EQ(c.variant("lora", v, Backend::cuda).default_axes, std::vector<std::string>{"dtype=bf16"}) << v;
+        EXPECT_NE(c.variant("lora", v, Backend::cuda).description.find("mma.sync m16n8k16"), std::string::npos) << v;
+        // A sweep of both dtypes, or of sizes not multiples of 8, keeps only their points (not
+        // failed cases).
         Params fp32, bf16;
         fp32.set("dtype", std::string("fp32"));
         bf16.set("dtype", std::string("bf16"));
-        ASSERT_EQ(tc.constraints.size(), 1u) << v;
+        ASSERT_EQ(tc.constraints.size(), 3u) << v;
         EXPECT_FALSE(tc.constraints[0].allows(fp32)) << v;
         EXPECT_TRUE(tc.constraints[0].allows(bf16)) << v;
-        EXPECT_THROW((void)c.variant("lora", v, Backend::cuda_emu), std::exception) << v;
+        Params odd;
+        for (const auto& [k, x] : {std::pair{"K", 72}, {"N", 45}, {"r", 16}}) odd.set(k, std::int64_t{x});
+        EXPECT_FALSE(tc.constraints[1].allows(odd)) << v;
     }
     Params p;
     for (const auto& [k, v] : {std::pair{"M", 37}, {"K", 45}, {"N", 29}, {"r", 5}, {"adapters", 3}, {"BM", 16},
@@ -239,22 +225,27 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
     const Check ch = inst->check();
     EXPECT_TRUE(ch.ok) << ch.message;
 
-    // The FLOPs on tensor cores, for the roofline's tensor roof: the GEMM (X·W, and S·B in the
-    // fused ones), not the down-projection; cublas_unfused's all in bf16, none in fp32.
-    auto tensor_flops = [&](const char* v, const char* dtype) {
-        Params q = p;
+    // The FLOPs on tensor cores, for the roofline's tensor roof: cublas_unfused's all in bf16,
+    // none in fp32 or on the FMA variants; the *_tc variants' whole tiles (at tile multiples,
+    // X·W's exactly, and S·B_a's r padded to one 32-deep stage).
+    auto tensor_flops = [&](const char* v, const char* dtype, Params q) {
         q.set("group", std::int64_t{8});
         q.set("dtype", std::string(dtype));
         const auto model = c.variant("lora", v, Backend::cuda).model(q, MemoryHierarchy{});
         const Counter* t = find_counter(model, counters::flops_bf16_tensor);
         return t ? t->value : -1.0;
     };
-    EXPECT_DOUBLE_EQ(tensor_flops("base_tc", "bf16"), 2.0 * 37 * 45 * 29);
-    EXPECT_DOUBLE_EQ(tensor_flops("fused_tc", "bf16"), 2.0 * 37 * 29 * (45 + 5));
-    EXPECT_DOUBLE_EQ(tensor_flops("multi_adapter_tc", "bf16"), 2.0 * 37 * 29 * (45 + 5));
-    EXPECT_DOUBLE_EQ(tensor_flops("cublas_unfused", "bf16"), 2.0 * 37 * (45 * 29 + 45 * 5 + 5 * 29));
-    EXPECT_EQ(tensor_flops("cublas_unfused", "fp32"), -1.0);
-    EXPECT_EQ(tensor_flops("fused", "bf16"), -1.0);
+    EXPECT_DOUBLE_EQ(tensor_flops("cublas_unfused", "bf16", p), 2.0 * 37 * (45 * 29 + 45 * 5 + 5 * 29));
+    EXPECT_EQ(tensor_flops("cublas_unfused", "fp32", p), -1.0);
+    EXPECT_EQ(tensor_flops("fused", "bf16", p), -1.0);
+    Params tiles = p;
+    for (const auto& [k, v] : {std::pair{"M", 256}, {"K", 64}, {"N", 128}, {"r", 16}, {"adapters", 1}, {"BM", 128},
+                               {"BN", 128}, {"warps", 8}, {"stages", 3}})
+        tiles.set(k, std::int64_t{v});
+    EXPECT_DOUBLE_EQ(tensor_flops("base_tc", "bf16", tiles), 2.0 * 256 * 128 * 64);
+    // fused_tc and multi_adapter_tc: the down-projection's 2·M·K·r (r = 16, no padding) besides.
+    EXPECT_DOUBLE_EQ(tensor_flops("fused_tc", "bf16", tiles), 2.0 * 256 * 128 * (64 + 32) + 2.0 * 256 * 64 * 16);
+    EXPECT_DOUBLE_EQ(tensor_flops("multi_adapter_tc", "bf16", tiles), 2.0 * 256 * 128 * (64 + 32) + 2.0 * 256 * 64 * 16);
 }
 
 }  // namespace
