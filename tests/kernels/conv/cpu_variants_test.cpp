@@ -81,6 +81,7 @@ const std::vector<Shape> shapes = {
     {1, 4, 8, 8, 8, 1, 1, 1, 0},      // 1x1
     {1, 3, 6, 6, 48, 6, 6, 1, 0},     // the filter as large as the input: one output
     {1, 2, 7, 12, 5, 3, 2, 3, 1},     // R != S
+    {1, 2, 25, 23, 9, 11, 11, 4, 0},  // an 11x11 filter at stride 4, as the paper's first layers
 };
 
 TEST(ConvCpuVariants, MatchTheReferenceOnEveryShape) {
