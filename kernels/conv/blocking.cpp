@@ -43,6 +43,10 @@ std::vector<Constraint> blocking_constraints(Isa isa) {
     };
 }
 
+bool k_tiles_innermost(const ConvProblem& p, Isa isa, double source_image_bytes) {
+    return 4.0 * static_cast<double>(packed_filter_floats(p, isa)) <= source_image_bytes;
+}
+
 std::size_t packed_filter_floats(const ConvProblem& p, Isa isa) {
     const std::int64_t lanes = conv_cpu::lanes(isa);
     const std::int64_t vectors = (p.k + lanes - 1) / lanes;

@@ -33,6 +33,13 @@ Blocking blocking_of(const Params& point);
 void validate(const Blocking& b, Isa isa);
 std::vector<Constraint> blocking_constraints(Isa isa);
 
+// The tiles' loop order (cpu_tiles.hpp), which the byte models follow: whichever of the packed
+// filter and one image's source (the input, or the window tensor; `source_image_bytes`) is
+// smaller is the one read again. True: k tiles innermost, so a row's source stays in cache for
+// every k tile and the whole filter is read again for every row; false: rows innermost, so a k
+// tile's filter stays for every row and the source is read again for every k tile.
+bool k_tiles_innermost(const ConvProblem& p, Isa isa, double source_image_bytes);
+
 // The filter as [K / lanes][C][S][R][lanes] (zero-filled past K): the lanes of one output
 // channel vector for one tap are contiguous, taps in window order (s, then r).
 std::size_t packed_filter_floats(const ConvProblem& p, Isa isa);

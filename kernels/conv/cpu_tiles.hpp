@@ -118,11 +118,7 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
             }
         }
     };
-    // Whichever of the filter and the image's source is smaller is the one read again: k tiles
-    // innermost keep a row's source in cache for every k tile, rows innermost keep a k tile's
-    // filter for every row.
-    const double filter_bytes = 4.0 * static_cast<double>(packed_filter_floats(p, kit::kernel_isa));
-    if (filter_bytes <= source_image_bytes) {
+    if (k_tiles_innermost(p, kit::kernel_isa, source_image_bytes)) {
 #pragma omp parallel for collapse(2) schedule(static)
         for (std::int64_t n = 0; n < p.n; ++n)
             for (std::int64_t y = 0; y < P; ++y)

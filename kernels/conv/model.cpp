@@ -21,25 +21,41 @@ std::vector<Counter> with_packed_filter(std::vector<Counter> cs, double bytes) {
     return cs;
 }
 
-// The register tiles' own traffic (cpu_tiles.hpp), over a source of `source_image` bytes per
-// image (the input, or the window tensor) that every tile row of a k tile sweeps again.
+// Floats of one input channel a tile of `cols` output columns reads: R rows (direct) or one
+// window row (im2win) of (cols - 1) * stride + S columns, fewer where a stride past S skips some.
+double tile_span(const ConvProblem& p, double cols) {
+    return d(p.r) * std::min((cols - 1) * d(p.stride) + d(p.s), cols * d(p.s));
+}
+
+// The register tiles' own traffic (cpu_tiles.hpp), in its loop order (k_tiles_innermost), over a
+// source of `source_image` bytes per image (the input, or the window tensor) whose rows for one
+// output row and input channel are `row_bytes`. A tile takes its input from L1 once its span is
+// there: every tap of a column broadcasts from the lines the tile brought in, so the traffic from
+// farther out is the span, not one read per broadcast.
 std::vector<TrafficStream> tile_streams(const ConvProblem& p, const conv_cpu::Blocking& b, double source_image,
-                                        double row_bytes, int threads) {
-    const double ktiles = std::ceil(d(p.k) / b.kb), qtiles = std::ceil(d(p.q()) / b.wb);
-    const double taps = d(p.window()), out = 4.0 * d(p.output_size());
-    const double lanes = conv_cpu::lanes(active_isa());
-    const double kpad = std::ceil(d(p.k) / lanes) * lanes;
-    const double csteps = std::ceil(d(p.c) / b.cb);
-    const double cb = std::min<double>(b.cb, d(p.c));
+                                        double row_bytes) {
+    const Isa isa = active_isa();
+    const double Q = d(p.q()), full = std::floor(Q / b.wb), rest = Q - full * b.wb;
+    const double ktiles = std::ceil(d(p.k) / b.kb), qtiles = full + (rest > 0 ? 1 : 0);
+    const double rows = d(p.n) * d(p.p()), out = 4.0 * d(p.output_size());
+    const double csteps = std::ceil(d(p.c) / b.cb), cb = std::min<double>(b.cb, d(p.c));
+    const double span = full * tile_span(p, b.wb) + (rest > 0 ? tile_span(p, rest) : 0);  // a row's tiles
+    const double taps = d(p.r * p.s), filter = 4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, isa)));
+    const double k_tile_filter = 4.0 * b.kb * d(p.c) * taps, step_filter = 4.0 * b.kb * cb * taps;
+    const bool k_inner = conv_cpu::k_tiles_innermost(p, isa, source_image);
     return {
-        // The source again for every k tile after the first: one image apart.
-        {source_image / threads, (ktiles - 1) * source_image * d(p.n)},
-        // One broadcast per output column, tap and k tile, from the rows of one channel step.
-        {cb * row_bytes, 4.0 * d(p.n) * ktiles * d(p.p()) * d(p.q()) * taps},
-        // Each tile loads its k tile's filter for its channel step, reused along the row.
-        {4.0 * b.kb * cb * d(p.r * p.s), 4.0 * d(p.n) * d(p.p()) * qtiles * kpad * taps},
+        // The source again for every k tile after the first: the rows of one output row (and a k
+        // tile's filter) apart with k tiles innermost, a whole image apart otherwise.
+        {k_inner ? d(p.c) * row_bytes + k_tile_filter : source_image, (ktiles - 1) * source_image * d(p.n)},
+        // Each tile's span of each input channel, from the rows of its channel step.
+        {cb * row_bytes, 4.0 * rows * ktiles * d(p.c) * span},
+        // A channel step's filter, loaded by each tile of the row: the first tile from where the
+        // filter lives between rows (all of it with k tiles innermost, the k tile's otherwise),
+        // the others from where the step stays.
+        {k_inner ? filter : k_tile_filter, rows * filter},
+        {step_filter, (qtiles - 1) * rows * filter},
         // Partial sums through the output between channel steps, one row of a k tile apart.
-        {4.0 * b.kb * d(p.q()), 2.0 * (csteps - 1) * out},
+        {4.0 * b.kb * Q, 2.0 * (csteps - 1) * out},
     };
 }
 
@@ -51,9 +67,8 @@ std::vector<TrafficStream> plus(std::vector<TrafficStream> a, const std::vector<
 }  // namespace
 
 std::vector<Counter> direct_model(const ConvProblem& p, const conv_cpu::Blocking& b, const MemoryHierarchy& mh) {
-    const int threads = std::max(1, mh.cpus);
     const double image = 4.0 * d(p.c * p.h * p.w);
-    auto streams = plus({{inf, p.min_bytes()}}, tile_streams(p, b, image, 4.0 * d(p.r * p.w), threads));
+    auto streams = plus({{inf, p.min_bytes()}}, tile_streams(p, b, image, 4.0 * d(p.r * p.w)));
     return with_packed_filter(byte_model(p.flops(), p.min_bytes(), 0, mh, streams),
                               4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, active_isa()))));
 }
@@ -64,7 +79,7 @@ std::vector<Counter> im2win_model(const ConvProblem& p, const conv_cpu::Blocking
     const double image = win / d(p.n);
     // The transform writes the tensor and the first k tile reads it back: twice its size.
     auto streams = plus({{inf, p.min_bytes()}, {image / threads, 2.0 * win}},
-                        tile_streams(p, b, image, 4.0 * d((p.w + 2 * p.pad) * p.r), threads));
+                        tile_streams(p, b, image, 4.0 * d((p.w + 2 * p.pad) * p.r)));
     return with_packed_filter(byte_model(p.flops(), p.min_bytes(), win, mh, streams),
                               4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, active_isa()))));
 }
