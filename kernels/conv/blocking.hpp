@@ -33,6 +33,14 @@ Blocking blocking_of(const Params& point);
 void validate(const Blocking& b, Isa isa);
 std::vector<Constraint> blocking_constraints(Isa isa);
 
+// An output row in tiles of at most Wb columns, as even as they go: `count` tiles, the first
+// `wider` of them width + 1 columns, the rest `width`. A narrow last tile (Q = 26 at Wb = 6 would
+// end in 2 columns) holds too few accumulators to cover the FMA latency and ran at half speed.
+struct ColumnTiles {
+    std::int64_t count, width, wider;
+};
+ColumnTiles column_tiles(std::int64_t q, int wb);
+
 // The tiles' loop order (cpu_tiles.hpp), which the byte models follow: whichever of the packed
 // filter and one image's source (the input, or the window tensor; `source_image_bytes`) is
 // smaller is the one read again. True: k tiles innermost, so a row's source stays in cache for
@@ -40,9 +48,10 @@ std::vector<Constraint> blocking_constraints(Isa isa);
 // tile's filter stays for every row and the source is read again for every k tile.
 bool k_tiles_innermost(const ConvProblem& p, Isa isa, double source_image_bytes);
 
-// The filter as [K / lanes][C][S][R][lanes] (zero-filled past K): the lanes of one output
-// channel vector for one tap are contiguous, taps in window order (s, then r).
+// The filter as [K / Kb][C][S][R][Kb] (the last k tile as many whole vectors as it needs,
+// zero-filled past K): a tile's filter vectors for one tap are contiguous, one stream of taps in
+// window order (s, then r) per k tile, as oneDNN's Ohwi<Kb>o.
 std::size_t packed_filter_floats(const ConvProblem& p, Isa isa);
-void pack_filter(const ConvProblem& p, Isa isa, const float* filter, float* packed);
+void pack_filter(const ConvProblem& p, Isa isa, int kb, const float* filter, float* packed);
 
 }  // namespace memwall::conv_cpu

@@ -32,11 +32,11 @@ constexpr int max_accumulators = conv_cpu::max_accumulators(kit::kernel_isa);
 static_assert(lanes == conv_cpu::lanes(kit::kernel_isa));
 
 // One tile's coordinates for an accumulation: image n, output row y, first column q0, input
-// channels [c0, c1), and the packed filter at the tile's first channel vector and channel c0.
+// channels [c0, c1), and the packed filter of its k tile at channel c0: KV vectors per tap,
+// contiguous (blocking.hpp's layout), so tap t of channel c0 + i is at (i * R * S + t) * KV * lanes.
 struct TileAt {
     std::int64_t n, y, q0, c0, c1;
     const float* filter;
-    std::size_t vector_stride;  // floats between channel vectors in the packed filter
 };
 
 // Runs the tiles of the whole convolution. Taps::accumulate<KV, QB>(const TileAt&, vf (&)[QB][KV])
@@ -101,20 +101,21 @@ template <class Taps>
 void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, double source_image_bytes, float* out,
                const Taps& taps) {
     static constexpr auto tiles = detail::table<Taps>();
-    const std::int64_t P = p.p(), Q = p.q();
+    const std::int64_t P = p.p();
+    const ColumnTiles columns = column_tiles(p.q(), b.wb);
     const std::int64_t ktiles = (p.k + b.kb - 1) / b.kb;
-    const std::size_t vector_stride = static_cast<std::size_t>(p.c * p.r * p.s * lanes);
     auto row = [&](std::int64_t n, std::int64_t kt, std::int64_t y) {
         const std::int64_t k0 = kt * b.kb;
         const int kv = static_cast<int>(std::min<std::int64_t>(b.kb, p.k - k0) + lanes - 1) / lanes;
-        const float* filter = packed + static_cast<std::size_t>(k0 / lanes) * vector_stride;
+        const std::int64_t rs = p.r * p.s;
+        const float* filter = packed + static_cast<std::size_t>(k0 * p.c * rs);  // the k tiles before are whole
         for (std::int64_t c0 = 0; c0 < p.c; c0 += b.cb) {
             const std::int64_t c1 = std::min<std::int64_t>(p.c, c0 + b.cb);
-            for (std::int64_t q0 = 0; q0 < Q; q0 += b.wb) {
-                const int qb = static_cast<int>(std::min<std::int64_t>(b.wb, Q - q0));
-                const TileAt at{n, y, q0, c0, c1, filter + static_cast<std::size_t>(c0 * p.r * p.s * lanes),
-                                vector_stride};
+            for (std::int64_t t = 0, q0 = 0; t < columns.count; ++t) {
+                const int qb = static_cast<int>(columns.width + (t < columns.wider ? 1 : 0));
+                const TileAt at{n, y, q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes)};
                 tiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](p, at, k0, out, taps);
+                q0 += qb;
             }
         }
     };

@@ -35,11 +35,12 @@ double tile_span(const ConvProblem& p, double cols) {
 std::vector<TrafficStream> tile_streams(const ConvProblem& p, const conv_cpu::Blocking& b, double source_image,
                                         double row_bytes) {
     const Isa isa = active_isa();
-    const double Q = d(p.q()), full = std::floor(Q / b.wb), rest = Q - full * b.wb;
-    const double ktiles = std::ceil(d(p.k) / b.kb), qtiles = full + (rest > 0 ? 1 : 0);
+    const conv_cpu::ColumnTiles columns = conv_cpu::column_tiles(p.q(), std::max(1, b.wb));  // a refused Wb too
+    const double ktiles = std::ceil(d(p.k) / b.kb), qtiles = d(columns.count);
     const double rows = d(p.n) * d(p.p()), out = 4.0 * d(p.output_size());
     const double csteps = std::ceil(d(p.c) / b.cb), cb = std::min<double>(b.cb, d(p.c));
-    const double span = full * tile_span(p, b.wb) + (rest > 0 ? tile_span(p, rest) : 0);  // a row's tiles
+    const double span = d(columns.wider) * tile_span(p, d(columns.width + 1)) +  // a row's tiles
+                        d(columns.count - columns.wider) * tile_span(p, d(columns.width));
     const double taps = d(p.r * p.s), filter = 4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, isa)));
     const double k_tile_filter = 4.0 * b.kb * d(p.c) * taps, step_filter = 4.0 * b.kb * cb * taps;
     const bool k_inner = conv_cpu::k_tiles_innermost(p, isa, source_image);
@@ -55,7 +56,7 @@ std::vector<TrafficStream> tile_streams(const ConvProblem& p, const conv_cpu::Bl
         {k_inner ? filter : k_tile_filter, rows * filter},
         {step_filter, (qtiles - 1) * rows * filter},
         // Partial sums through the output between channel steps, one row of a k tile apart.
-        {4.0 * b.kb * Q, 2.0 * (csteps - 1) * out},
+        {4.0 * b.kb * d(p.q()), 2.0 * (csteps - 1) * out},
     };
 }
 

@@ -117,6 +117,22 @@ TEST(ConvCpuVariants, BlockingOutsideTheRegisterBudgetIsAUsageError) {
     EXPECT_EQ(conv_cpu::max_accumulators(Isa::avx512), 28);
 }
 
+TEST(ConvCpuVariants, ARowsTilesAreAsEvenAsTheyGo) {
+    for (const std::int64_t q : {1, 2, 5, 12, 26, 55, 109, 222})
+        for (const int wb : {1, 4, 6, 14, 28}) {
+            const conv_cpu::ColumnTiles t = conv_cpu::column_tiles(q, wb);
+            EXPECT_EQ(t.count, (q + wb - 1) / wb) << q << " " << wb;  // no more tiles than Wb needs
+            EXPECT_EQ(t.wider * (t.width + 1) + (t.count - t.wider) * t.width, q) << q << " " << wb;
+            EXPECT_LE(t.width + (t.wider > 0 ? 1 : 0), wb) << q << " " << wb;
+            EXPECT_LT(t.wider, t.count) << q << " " << wb;
+        }
+    // 26 columns at Wb = 6: five tiles of 6, 5, 5, 5, 5 where a 2-column tail was.
+    const conv_cpu::ColumnTiles t = conv_cpu::column_tiles(26, 6);
+    EXPECT_EQ(t.count, 5);
+    EXPECT_EQ(t.width, 5);
+    EXPECT_EQ(t.wider, 1);
+}
+
 TEST(ConvCpuVariants, TheCatalogueDefaultsToTheActiveIsasTiles) {
     for (Isa isa : host_isas()) {
         const ActiveIsa active(isa);

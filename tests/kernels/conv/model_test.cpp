@@ -73,17 +73,20 @@ TEST(ConvModels, SmallerChannelStepsMovePartialSumsThroughTheOutput) {
 // from L1 after that), each filter vector of the tile's channel step once per tile.
 double walked_tile_floats(const ConvProblem& p, const conv_cpu::Blocking& b) {
     const int lanes = conv_cpu::lanes(active_isa());
+    const conv_cpu::ColumnTiles tiles = conv_cpu::column_tiles(p.q(), b.wb);
     double floats = 0;
     for (std::int64_t k0 = 0; k0 < p.k; k0 += b.kb) {
         const std::int64_t kv = (std::min<std::int64_t>(b.kb, p.k - k0) + lanes - 1) / lanes;
         for (std::int64_t n = 0; n < p.n; ++n)
             for (std::int64_t y = 0; y < p.p(); ++y)
-                for (std::int64_t q0 = 0; q0 < p.q(); q0 += b.wb) {
+                for (std::int64_t t = 0, q0 = 0; t < tiles.count; ++t) {
+                    const std::int64_t q1 = q0 + tiles.width + (t < tiles.wider ? 1 : 0);
                     std::set<std::int64_t> columns;  // of one input row
-                    for (std::int64_t q = q0; q < std::min(p.q(), q0 + b.wb); ++q)
+                    for (std::int64_t q = q0; q < q1; ++q)
                         for (std::int64_t s = 0; s < p.s; ++s) columns.insert(q * p.stride + s);
                     floats += static_cast<double>(p.c * p.r) * static_cast<double>(columns.size());
                     floats += static_cast<double>(kv * lanes * p.c * p.r * p.s);
+                    q0 = q1;
                 }
     }
     return floats;
