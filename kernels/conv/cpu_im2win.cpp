@@ -24,6 +24,9 @@ struct WindowTaps {
         for (std::int64_t c = t.c0; c < t.c1; ++c) {
             const float* x = win + ((t.n * p.c + c) * p.p() + t.y) * row + t.q0 * step;
             const float* w = t.filter + (c - t.c0) * taps * KV * lanes;
+            // Unrolled, the taps' offsets are immediates: the loop's own counter and pointer
+            // updates no longer take issue slots from the FMAs.
+#pragma GCC unroll 4
             for (std::int64_t tap = 0; tap < taps; ++tap) {
                 vf wv[KV];
                 for (int j = 0; j < KV; ++j) wv[j] = simd::load(w + (tap * KV + j) * lanes);
