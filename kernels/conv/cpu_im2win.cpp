@@ -17,12 +17,13 @@ namespace {
 struct WindowTaps {
     const ConvProblem& p;
     const float* win;
+    std::int64_t rows;  // of the window tensor per channel: P, worked out once
 
     template <int KV, int QB>
     void accumulate(const TileAt& t, vf (&acc)[QB][KV]) const {
         const std::int64_t row = (p.w + 2 * p.pad) * p.r, step = p.stride * p.r, taps = p.s * p.r;
         for (std::int64_t c = t.c0; c < t.c1; ++c) {
-            const float* x = win + ((t.n * p.c + c) * p.p() + t.y) * row + t.q0 * step;
+            const float* x = win + ((t.n * p.c + c) * rows + t.y) * row + t.q0 * step;
             const float* w = t.filter + (c - t.c0) * taps * KV * lanes;
             // Unrolled, the taps' offsets are immediates: the loop's own counter and pointer
             // updates no longer take issue slots from the FMAs.
@@ -46,7 +47,7 @@ void conv_im2win<kit::kernel_isa>(const ConvProblem& p, const Blocking& b, const
                                   float* out, float* win) {
     im2win_transform(p, input, win);
     run_tiles(p, b, packed, 4.0 * static_cast<double>(im2win_floats(p) / static_cast<std::size_t>(p.n)), out,
-              WindowTaps{p, win});
+              WindowTaps{p, win, p.p()});
 }
 
 }  // namespace memwall::conv_cpu

@@ -31,12 +31,17 @@ constexpr int lanes = simd::lanes;
 constexpr int max_accumulators = conv_cpu::max_accumulators(kit::kernel_isa);
 static_assert(lanes == conv_cpu::lanes(kit::kernel_isa));
 
-// One tile's coordinates for an accumulation: image n, output row y, first column q0, input
-// channels [c0, c1), and the packed filter of its k tile at channel c0: KV vectors per tap,
-// contiguous (blocking.hpp's layout), so tap t of channel c0 + i is at (i * R * S + t) * KV * lanes.
+// One tile: image n, output row y, first column q0, input channels [c0, c1), and the packed
+// filter of its k tile at channel c0: KV vectors per tap, contiguous (blocking.hpp's layout), so
+// tap t of channel c0 + i is at (i * R * S + t) * KV * lanes. Its output: `out` at its first
+// channel's (y, q0), `plane` (P * Q) floats between channels, the first `channels` below K. All
+// worked out once per row, not per tile: P and Q are divisions.
 struct TileAt {
     std::int64_t n, y, q0, c0, c1;
     const float* filter;
+    float* out;
+    std::int64_t plane;
+    int channels;
 };
 
 // Runs the tiles of the whole convolution. Taps::accumulate<KV, QB>(const TileAt&, vf (&)[QB][KV])
@@ -70,16 +75,15 @@ inline void transpose8(__m256 (&v)[8]) {
 // channels by 8 columns are transposed in registers and stored a channel's columns at a time:
 // element by element, the store took as long as the FMAs of a layer with few taps (conv7's 27).
 template <int KV, int QB>
-inline void store_tile(const ConvProblem& p, std::int64_t n, std::int64_t k0, std::int64_t y, std::int64_t q0,
-                       vf (&acc)[QB][KV], float* out, bool add) {
+inline void store_tile(const TileAt& at, vf (&acc)[QB][KV], bool add) {
     constexpr int halves = lanes / 8;  // 8-channel halves of a vector
-    const std::int64_t P = p.p(), Q = p.q();
     const __m256i column = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int j = 0; j < KV; ++j)
         for (int h = 0; h < halves; ++h) {
-            const std::int64_t k = k0 + j * lanes + h * 8;
-            if (k >= p.k) return;
-            const int channels = static_cast<int>(std::min<std::int64_t>(8, p.k - k));
+            const int first = j * lanes + h * 8;
+            if (first >= at.channels) return;
+            const int channels = std::min(8, at.channels - first);
+            float* const out = at.out + first * at.plane;
             for (int g = 0; g < QB; g += 8) {
                 __m256 v[8];
                 for (int m = 0; m < 8; ++m) {
@@ -94,7 +98,7 @@ inline void store_tile(const ConvProblem& p, std::int64_t n, std::int64_t k0, st
                 transpose8(v);
                 const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(std::min(8, QB - g)), column);
                 for (int l = 0; l < channels; ++l) {
-                    float* o = out + ((n * p.k + k + l) * P + y) * Q + q0 + g;
+                    float* o = out + l * at.plane + g;
                     const __m256 r = add ? _mm256_add_ps(v[l], _mm256_maskload_ps(o, mask)) : v[l];
                     _mm256_maskstore_ps(o, mask, r);
                 }
@@ -105,16 +109,16 @@ inline void store_tile(const ConvProblem& p, std::int64_t n, std::int64_t k0, st
 namespace detail {
 
 template <class Taps, int KV, int QB>
-void tile(const ConvProblem& p, const TileAt& at, std::int64_t k0, float* out, const Taps& taps) {
+void tile(const TileAt& at, const Taps& taps) {
     vf acc[QB][KV];
     for (int i = 0; i < QB; ++i)
         for (int j = 0; j < KV; ++j) acc[i][j] = vf{};
     taps.template accumulate<KV, QB>(at, acc);
-    store_tile<KV, QB>(p, at.n, k0, at.y, at.q0, acc, out, at.c0 > 0);
+    store_tile<KV, QB>(at, acc, at.c0 > 0);
 }
 
 template <class Taps>
-using TileFn = void (*)(const ConvProblem&, const TileAt&, std::int64_t, float*, const Taps&);
+using TileFn = void (*)(const TileAt&, const Taps&);
 
 // tiles[KV - 1][QB - 1]: the instantiations within the register budget.
 template <class Taps, int KV, int... QB>
@@ -136,20 +140,23 @@ template <class Taps>
 void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, double source_image_bytes, float* out,
                const Taps& taps) {
     static constexpr auto tiles = detail::table<Taps>();
-    const std::int64_t P = p.p();
-    const ColumnTiles columns = column_tiles(p.q(), b.wb);
+    const std::int64_t P = p.p(), Q = p.q();
+    const ColumnTiles columns = column_tiles(Q, b.wb);
     const std::int64_t ktiles = (p.k + b.kb - 1) / b.kb;
     auto row = [&](std::int64_t n, std::int64_t kt, std::int64_t y) {
         const std::int64_t k0 = kt * b.kb;
-        const int kv = static_cast<int>(std::min<std::int64_t>(b.kb, p.k - k0) + lanes - 1) / lanes;
+        const int channels = static_cast<int>(std::min<std::int64_t>(b.kb, p.k - k0));
+        const int kv = (channels + lanes - 1) / lanes;
+        float* const row_out = out + ((n * p.k + k0) * P + y) * Q;
         const std::int64_t rs = p.r * p.s;
         const float* filter = packed + static_cast<std::size_t>(k0 * p.c * rs);  // the k tiles before are whole
         for (std::int64_t c0 = 0; c0 < p.c; c0 += b.cb) {
             const std::int64_t c1 = std::min<std::int64_t>(p.c, c0 + b.cb);
             for (std::int64_t t = 0, q0 = 0; t < columns.count; ++t) {
                 const int qb = static_cast<int>(columns.width + (t < columns.wider ? 1 : 0));
-                const TileAt at{n, y, q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes)};
-                tiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](p, at, k0, out, taps);
+                const TileAt at{n, y, q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes),
+                                row_out + q0, P * Q, channels};
+                tiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](at, taps);
                 q0 += qb;
             }
         }
