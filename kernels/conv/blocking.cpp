@@ -38,8 +38,9 @@ std::vector<Constraint> blocking_constraints(Isa isa) {
              return p.integer("Kb") / lanes * p.integer("Wb") <= max_accumulators;
          }},
         // Steps past C all take every channel: one of them (the default) is enough for a tuner.
-        {"Cb is at most C, or the default " + std::to_string(Blocking{}.cb) + " (every channel of a smaller layer)",
-         [](const Params& p) { return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == Blocking{}.cb; }},
+        {"Cb is at most C, or the default " + std::to_string(default_blocking(isa).cb) +
+             " (every channel of a smaller layer)",
+         [cb = default_blocking(isa).cb](const Params& p) { return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == cb; }},
     };
 }
 

@@ -23,11 +23,15 @@ constexpr int max_accumulators(Isa isa) { return (isa == Isa::avx512 ? 32 : 16) 
 struct Blocking {
     int kb = 0;
     int wb = 0;
-    int cb = 64;
+    int cb = 0;
 };
 // Two vectors of channels by half the accumulators in columns: 16 x 6 with AVX2, 32 x 14 with
-// AVX-512.
-constexpr Blocking default_blocking(Isa isa) { return {2 * lanes(isa), max_accumulators(isa) / 2}; }
+// AVX-512; channel steps of 64 and 32, so a step's filter is the same 36 KiB for a 3x3 filter
+// (Kb x Cb x 9 taps x 4 bytes) on both: AVX-512's 73 KiB at Cb = 64 outgrew a 48 KiB L1 and ran
+// conv8 15% slower.
+constexpr Blocking default_blocking(Isa isa) {
+    return {2 * lanes(isa), max_accumulators(isa) / 2, isa == Isa::avx512 ? 32 : 64};
+}
 Blocking blocking_of(const Params& point);
 // Throws UsageError when a blocking breaks the ISA's register budget or is not positive.
 void validate(const Blocking& b, Isa isa);

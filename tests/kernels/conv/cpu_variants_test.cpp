@@ -143,6 +143,7 @@ TEST(ConvCpuVariants, TheCatalogueDefaultsToTheActiveIsasTiles) {
         ASSERT_EQ(tunables.size(), 3u);
         EXPECT_EQ(std::get<std::int64_t>(tunables[0].defaults.front()), def.kb) << isa_name(isa);
         EXPECT_EQ(std::get<std::int64_t>(tunables[1].defaults.front()), def.wb) << isa_name(isa);
+        EXPECT_EQ(std::get<std::int64_t>(tunables[2].defaults.front()), def.cb) << isa_name(isa);
     }
 }
 
