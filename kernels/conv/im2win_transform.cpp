@@ -44,9 +44,9 @@ void im2win_transform(const ConvProblem& p, const float* input, float* win) {
         std::vector<const float*> rows(static_cast<std::size_t>(p.r));
 #pragma omp for collapse(3) schedule(static)
         for (std::int64_t n = 0; n < p.n; ++n)
-            for (std::int64_t c = 0; c < p.c; ++c)
-                for (std::int64_t y = 0; y < P; ++y) {
-                    float* dst = win + ((n * p.c + c) * P + y) * row;
+            for (std::int64_t y = 0; y < P; ++y)
+                for (std::int64_t c = 0; c < p.c; ++c) {
+                    float* dst = win + ((n * P + y) * p.c + c) * row;
                     const float* image = input + (n * p.c + c) * p.h * p.w;
                     for (std::int64_t r = 0; r < p.r; ++r) {
                         const std::int64_t h = y * p.stride + r - p.pad;

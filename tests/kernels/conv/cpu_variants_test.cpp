@@ -171,6 +171,18 @@ TEST(ConvIm2win, TheWindowOfAnOutputIsOneContiguousRun) {
     EXPECT_EQ(win[3], 1.0f);
 }
 
+TEST(ConvIm2win, TheChannelsOfAnOutputRowAreSideBySide) {
+    ConvProblem p;
+    p.c = 2;
+    p.h = p.w = 2;
+    p.k = 1;
+    std::vector<float> in = {1, 2, 3, 4, 5, 6, 7, 8};  // channel 0 rows (1 2) (3 4), channel 1 (5 6) (7 8)
+    std::vector<float> win(conv_cpu::im2win_floats(p), -1.0f);
+    conv_cpu::im2win_transform(p, in.data(), win.data());
+    // win[y][c][w]: output row 0 of both channels, then row 1.
+    EXPECT_EQ(win, (std::vector<float>{1, 2, 5, 6, 3, 4, 7, 8}));
+}
+
 TEST(ConvIm2col, ColumnsHoldEachWindowInFilterOrder) {
     ConvProblem p;
     p.c = 1;
