@@ -1,10 +1,10 @@
-// What the blocked CPU convolutions (direct, im2win) share: the filter packed for vectors of
-// output channels, and the loop over register tiles.
+// What the blocked CPU convolutions (direct, im2win) share: the loop over register tiles of the
+// filter packed per k tile (blocking.hpp), and the tiles' store.
 //
 // A register tile is KV vectors of output channels (KV * lanes channels) by QB output columns
 // of one output row: KV * QB accumulators, each input value broadcast once per tile and each
 // filter vector loaded once per QB FMAs. Tiles walk an output row; input channels are taken Cb
-// at a time (the filter of one step stays in L1), the partial sums going through the output.
+// at a time (a step's filter and input rows share L1), the partial sums going through the output.
 // Only the innermost accumulation differs between the variants: where a tap's input comes from.
 // Kernel code: included by ISA sources after kit/kernel_isa.hpp, inside MEMWALL_KERNEL_BEGIN; its
 // anonymous namespace keeps each ISA's tiles to its own compile.
