@@ -1,6 +1,7 @@
-// The blocking of the tiled CPU convolutions (direct, im2win): the tunables, their rules, and
-// the filter packed for vectors of output channels. Each follows the ISA the kernels run at
-// (core/isa.hpp): its vector width and its registers (16 with AVX2, 32 with AVX-512).
+// The blocking of the tiled CPU convolutions (direct, im2win): the tunables, their rules, a
+// row's column tiles, the tiles' loop order and the filter packed per k tile. Each follows the
+// ISA the kernels run at (core/isa.hpp): its vector width and its registers (16 with AVX2, 32
+// with AVX-512).
 #pragma once
 
 #include <cstddef>
