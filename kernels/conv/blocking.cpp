@@ -38,9 +38,19 @@ std::vector<Constraint> blocking_constraints(Isa isa) {
              return p.integer("Kb") / lanes * p.integer("Wb") <= max_accumulators;
          }},
         // Steps past C all take every channel: one of them (the default) is enough for a tuner.
-        {"Cb is at most C, or the default " + std::to_string(Blocking{}.cb) + " (every channel of a smaller layer)",
-         [](const Params& p) { return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == Blocking{}.cb; }},
+        {"Cb is at most C, or the default " + std::to_string(default_blocking(isa).cb) +
+             " (every channel of a smaller layer)",
+         [cb = default_blocking(isa).cb](const Params& p) { return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == cb; }},
     };
+}
+
+ColumnTiles column_tiles(std::int64_t q, int wb) {
+    const std::int64_t count = (q + wb - 1) / wb;
+    return {count, q / count, q % count};
+}
+
+bool k_tiles_innermost(const ConvProblem& p, Isa isa, double source_image_bytes) {
+    return 4.0 * static_cast<double>(packed_filter_floats(p, isa)) <= source_image_bytes;
 }
 
 std::size_t packed_filter_floats(const ConvProblem& p, Isa isa) {
@@ -49,17 +59,18 @@ std::size_t packed_filter_floats(const ConvProblem& p, Isa isa) {
     return static_cast<std::size_t>(vectors * p.c * p.r * p.s * lanes);
 }
 
-void pack_filter(const ConvProblem& p, Isa isa, const float* filter, float* packed) {
+void pack_filter(const ConvProblem& p, Isa isa, int kb, const float* filter, float* packed) {
     const std::int64_t lanes = conv_cpu::lanes(isa);
-    const std::int64_t vectors = (p.k + lanes - 1) / lanes;
-    for (std::int64_t v = 0; v < vectors; ++v)
+    for (std::int64_t k0 = 0; k0 < p.k; k0 += kb) {
+        const std::int64_t width = (std::min<std::int64_t>(kb, p.k - k0) + lanes - 1) / lanes * lanes;
         for (std::int64_t c = 0; c < p.c; ++c)
             for (std::int64_t s = 0; s < p.s; ++s)
                 for (std::int64_t r = 0; r < p.r; ++r)
-                    for (std::int64_t l = 0; l < lanes; ++l) {
-                        const std::int64_t k = v * lanes + l;
+                    for (std::int64_t l = 0; l < width; ++l) {
+                        const std::int64_t k = k0 + l;
                         *packed++ = k < p.k ? filter[((k * p.c + c) * p.r + r) * p.s + s] : 0.0f;
                     }
+    }
 }
 
 }  // namespace memwall::conv_cpu

@@ -1,10 +1,10 @@
-// What the blocked CPU convolutions (direct, im2win) share: the filter packed for vectors of
-// output channels, and the loop over register tiles.
+// What the blocked CPU convolutions (direct, im2win) share: the loop over register tiles of the
+// filter packed per k tile (blocking.hpp), and the tiles' store.
 //
 // A register tile is KV vectors of output channels (KV * lanes channels) by QB output columns
 // of one output row: KV * QB accumulators, each input value broadcast once per tile and each
 // filter vector loaded once per QB FMAs. Tiles walk an output row; input channels are taken Cb
-// at a time (the filter of one step stays in L1), the partial sums going through the output.
+// at a time (a step's filter and input rows share L1), the partial sums going through the output.
 // Only the innermost accumulation differs between the variants: where a tap's input comes from.
 // Kernel code: included by ISA sources after kit/kernel_isa.hpp, inside MEMWALL_KERNEL_BEGIN; its
 // anonymous namespace keeps each ISA's tiles to its own compile.
@@ -31,12 +31,17 @@ constexpr int lanes = simd::lanes;
 constexpr int max_accumulators = conv_cpu::max_accumulators(kit::kernel_isa);
 static_assert(lanes == conv_cpu::lanes(kit::kernel_isa));
 
-// One tile's coordinates for an accumulation: image n, output row y, first column q0, input
-// channels [c0, c1), and the packed filter at the tile's first channel vector and channel c0.
+// One tile: image n, output row y, first column q0, input channels [c0, c1), and the packed
+// filter of its k tile at channel c0: KV vectors per tap, contiguous (blocking.hpp's layout), so
+// tap t of channel c0 + i is at (i * R * S + t) * KV * lanes. Its output: `out` at its first
+// channel's (y, q0), `plane` (P * Q) floats between channels, the first `channels` below K. All
+// worked out once per row, not per tile: P and Q are divisions.
 struct TileAt {
     std::int64_t n, y, q0, c0, c1;
     const float* filter;
-    std::size_t vector_stride;  // floats between channel vectors in the packed filter
+    float* out;
+    std::int64_t plane;
+    int channels;
 };
 
 // Runs the tiles of the whole convolution. Taps::accumulate<KV, QB>(const TileAt&, vf (&)[QB][KV])
@@ -46,40 +51,74 @@ template <class Taps>
 void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, double source_image_bytes, float* out,
                const Taps& taps);
 
-// Stores a tile's accumulators to out[n][k][y][q0 + i] for the channels below K (a transpose:
-// a vector holds channels, the output is contiguous in q); `add` adds the partial sums there.
+// Transposes 8 x 8 floats in registers: v[l][m] becomes v[m][l].
+inline void transpose8(__m256 (&v)[8]) {
+    __m256 t[8], u[8];
+    for (int m = 0; m < 8; m += 2) {
+        t[m] = _mm256_unpacklo_ps(v[m], v[m + 1]);
+        t[m + 1] = _mm256_unpackhi_ps(v[m], v[m + 1]);
+    }
+    for (int m = 0; m < 8; m += 4) {
+        u[m] = _mm256_shuffle_ps(t[m], t[m + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[m + 1] = _mm256_shuffle_ps(t[m], t[m + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[m + 2] = _mm256_shuffle_ps(t[m + 1], t[m + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[m + 3] = _mm256_shuffle_ps(t[m + 1], t[m + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int m = 0; m < 4; ++m) {
+        v[m] = _mm256_permute2f128_ps(u[m], u[m + 4], 0x20);
+        v[m + 4] = _mm256_permute2f128_ps(u[m], u[m + 4], 0x31);
+    }
+}
+
+// Stores a tile's accumulators to out[n][k][y][q0 + i] for the channels below K; `add` adds the
+// partial sums there. A vector holds channels and the output is contiguous in q, so each 8
+// channels by 8 columns are transposed in registers and stored a channel's columns at a time:
+// element by element, the store took as long as the FMAs of a layer with few taps (conv7's 27).
 template <int KV, int QB>
-inline void store_tile(const ConvProblem& p, std::int64_t n, std::int64_t k0, std::int64_t y, std::int64_t q0,
-                       vf (&acc)[QB][KV], float* out, bool add) {
-    const std::int64_t P = p.p(), Q = p.q();
-    alignas(64) float t[KV][QB][lanes];
-    for (int i = 0; i < QB; ++i)
-        for (int j = 0; j < KV; ++j) simd::store(t[j][i], acc[i][j]);
+inline void store_tile(const TileAt& at, vf (&acc)[QB][KV], bool add) {
+    constexpr int halves = lanes / 8;  // 8-channel halves of a vector
+    const __m256i column = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int j = 0; j < KV; ++j)
-        for (int l = 0; l < lanes; ++l) {
-            const std::int64_t k = k0 + j * lanes + l;
-            if (k >= p.k) return;
-            float* o = out + ((n * p.k + k) * P + y) * Q + q0;
-            if (add)
-                for (int i = 0; i < QB; ++i) o[i] += t[j][i][l];
-            else
-                for (int i = 0; i < QB; ++i) o[i] = t[j][i][l];
+        for (int h = 0; h < halves; ++h) {
+            const int first = j * lanes + h * 8;
+            if (first >= at.channels) return;
+            const int channels = std::min(8, at.channels - first);
+            float* const out = at.out + first * at.plane;
+            for (int g = 0; g < QB; g += 8) {
+                __m256 v[8];
+                for (int m = 0; m < 8; ++m) {
+                    if (g + m < QB) {
+                        __m256 part[halves];
+                        std::memcpy(part, &acc[g + m][j], sizeof part);
+                        v[m] = part[h];
+                    } else {
+                        v[m] = _mm256_setzero_ps();
+                    }
+                }
+                transpose8(v);
+                const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(std::min(8, QB - g)), column);
+                for (int l = 0; l < channels; ++l) {
+                    float* o = out + l * at.plane + g;
+                    const __m256 r = add ? _mm256_add_ps(v[l], _mm256_maskload_ps(o, mask)) : v[l];
+                    _mm256_maskstore_ps(o, mask, r);
+                }
+            }
         }
 }
 
 namespace detail {
 
 template <class Taps, int KV, int QB>
-void tile(const ConvProblem& p, const TileAt& at, std::int64_t k0, float* out, const Taps& taps) {
+void tile(const TileAt& at, const Taps& taps) {
     vf acc[QB][KV];
     for (int i = 0; i < QB; ++i)
         for (int j = 0; j < KV; ++j) acc[i][j] = vf{};
     taps.template accumulate<KV, QB>(at, acc);
-    store_tile<KV, QB>(p, at.n, k0, at.y, at.q0, acc, out, at.c0 > 0);
+    store_tile<KV, QB>(at, acc, at.c0 > 0);
 }
 
 template <class Taps>
-using TileFn = void (*)(const ConvProblem&, const TileAt&, std::int64_t, float*, const Taps&);
+using TileFn = void (*)(const TileAt&, const Taps&);
 
 // tiles[KV - 1][QB - 1]: the instantiations within the register budget.
 template <class Taps, int KV, int... QB>
@@ -102,27 +141,27 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
                const Taps& taps) {
     static constexpr auto tiles = detail::table<Taps>();
     const std::int64_t P = p.p(), Q = p.q();
+    const ColumnTiles columns = column_tiles(Q, b.wb);
     const std::int64_t ktiles = (p.k + b.kb - 1) / b.kb;
-    const std::size_t vector_stride = static_cast<std::size_t>(p.c * p.r * p.s * lanes);
     auto row = [&](std::int64_t n, std::int64_t kt, std::int64_t y) {
         const std::int64_t k0 = kt * b.kb;
-        const int kv = static_cast<int>(std::min<std::int64_t>(b.kb, p.k - k0) + lanes - 1) / lanes;
-        const float* filter = packed + static_cast<std::size_t>(k0 / lanes) * vector_stride;
+        const int channels = static_cast<int>(std::min<std::int64_t>(b.kb, p.k - k0));
+        const int kv = (channels + lanes - 1) / lanes;
+        float* const row_out = out + ((n * p.k + k0) * P + y) * Q;
+        const std::int64_t rs = p.r * p.s;
+        const float* filter = packed + static_cast<std::size_t>(k0 * p.c * rs);  // the k tiles before are whole
         for (std::int64_t c0 = 0; c0 < p.c; c0 += b.cb) {
             const std::int64_t c1 = std::min<std::int64_t>(p.c, c0 + b.cb);
-            for (std::int64_t q0 = 0; q0 < Q; q0 += b.wb) {
-                const int qb = static_cast<int>(std::min<std::int64_t>(b.wb, Q - q0));
-                const TileAt at{n, y, q0, c0, c1, filter + static_cast<std::size_t>(c0 * p.r * p.s * lanes),
-                                vector_stride};
-                tiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](p, at, k0, out, taps);
+            for (std::int64_t t = 0, q0 = 0; t < columns.count; ++t) {
+                const int qb = static_cast<int>(columns.width + (t < columns.wider ? 1 : 0));
+                const TileAt at{n, y, q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes),
+                                row_out + q0, P * Q, channels};
+                tiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](at, taps);
+                q0 += qb;
             }
         }
     };
-    // Whichever of the filter and the image's source is smaller is the one read again: k tiles
-    // innermost keep a row's source in cache for every k tile, rows innermost keep a k tile's
-    // filter for every row.
-    const double filter_bytes = 4.0 * static_cast<double>(packed_filter_floats(p, kit::kernel_isa));
-    if (filter_bytes <= source_image_bytes) {
+    if (k_tiles_innermost(p, kit::kernel_isa, source_image_bytes)) {
 #pragma omp parallel for collapse(2) schedule(static)
         for (std::int64_t n = 0; n < p.n; ++n)
             for (std::int64_t y = 0; y < P; ++y)

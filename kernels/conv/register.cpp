@@ -39,12 +39,12 @@ std::unique_ptr<Instance> instance(const Workload& wl, const std::string& varian
                                                             std::move(kernel), conv_slot::output, conv_slot::workspace);
 }
 
-// The filter in pack_filter's layout for `isa`, made once per case (weights, as inference keeps
-// them).
-std::shared_ptr<const kit::PlacedBuffer> packed_filter(const ConvWorkload& w, Isa isa) {
+// The filter in pack_filter's layout for `isa` and k tiles of `kb`, made once per case (weights,
+// as inference keeps them).
+std::shared_ptr<const kit::PlacedBuffer> packed_filter(const ConvWorkload& w, Isa isa, int kb) {
     auto packed = std::make_shared<kit::PlacedBuffer>(conv_cpu::packed_filter_floats(w.problem(), isa),
                                                       kit::PlacedAllocator<float>(conv_slot::packed));
-    conv_cpu::pack_filter(w.problem(), isa, w.filter(), packed->data());
+    conv_cpu::pack_filter(w.problem(), isa, kb, w.filter(), packed->data());
     return packed;
 }
 
@@ -79,7 +79,7 @@ Variant tiled_variant(std::string name, std::string description, std::size_t (*w
         conv_cpu::validate(b, isa);
         const TiledKernel kernel = kernel_of(isa);
         const auto& w = workload_as<ConvWorkload>(wl);
-        auto packed = packed_filter(w, isa);
+        auto packed = packed_filter(w, isa, b.kb);
         return instance(wl, name, workspace_floats(w.problem()), 4.0 * static_cast<double>(packed->size()),
                         [b, packed, kernel](const ConvWorkload& x, float* out, float* workspace) {
                             kernel(x.problem(), b, x.input(), packed->data(), out, workspace);

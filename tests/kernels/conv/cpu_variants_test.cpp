@@ -81,6 +81,7 @@ const std::vector<Shape> shapes = {
     {1, 4, 8, 8, 8, 1, 1, 1, 0},      // 1x1
     {1, 3, 6, 6, 48, 6, 6, 1, 0},     // the filter as large as the input: one output
     {1, 2, 7, 12, 5, 3, 2, 3, 1},     // R != S
+    {1, 2, 25, 23, 9, 11, 11, 4, 0},  // an 11x11 filter at stride 4, as the paper's first layers
 };
 
 TEST(ConvCpuVariants, MatchTheReferenceOnEveryShape) {
@@ -116,6 +117,22 @@ TEST(ConvCpuVariants, BlockingOutsideTheRegisterBudgetIsAUsageError) {
     EXPECT_EQ(conv_cpu::max_accumulators(Isa::avx512), 28);
 }
 
+TEST(ConvCpuVariants, ARowsTilesAreAsEvenAsTheyGo) {
+    for (const std::int64_t q : {1, 2, 5, 12, 26, 55, 109, 222})
+        for (const int wb : {1, 4, 6, 14, 28}) {
+            const conv_cpu::ColumnTiles t = conv_cpu::column_tiles(q, wb);
+            EXPECT_EQ(t.count, (q + wb - 1) / wb) << q << " " << wb;  // no more tiles than Wb needs
+            EXPECT_EQ(t.wider * (t.width + 1) + (t.count - t.wider) * t.width, q) << q << " " << wb;
+            EXPECT_LE(t.width + (t.wider > 0 ? 1 : 0), wb) << q << " " << wb;
+            EXPECT_LT(t.wider, t.count) << q << " " << wb;
+        }
+    // 26 columns at Wb = 6: five tiles of 6, 5, 5, 5, 5 where a 2-column tail was.
+    const conv_cpu::ColumnTiles t = conv_cpu::column_tiles(26, 6);
+    EXPECT_EQ(t.count, 5);
+    EXPECT_EQ(t.width, 5);
+    EXPECT_EQ(t.wider, 1);
+}
+
 TEST(ConvCpuVariants, TheCatalogueDefaultsToTheActiveIsasTiles) {
     for (Isa isa : host_isas()) {
         const ActiveIsa active(isa);
@@ -126,6 +143,7 @@ TEST(ConvCpuVariants, TheCatalogueDefaultsToTheActiveIsasTiles) {
         ASSERT_EQ(tunables.size(), 3u);
         EXPECT_EQ(std::get<std::int64_t>(tunables[0].defaults.front()), def.kb) << isa_name(isa);
         EXPECT_EQ(std::get<std::int64_t>(tunables[1].defaults.front()), def.wb) << isa_name(isa);
+        EXPECT_EQ(std::get<std::int64_t>(tunables[2].defaults.front()), def.cb) << isa_name(isa);
     }
 }
 
@@ -151,6 +169,18 @@ TEST(ConvIm2win, TheWindowOfAnOutputIsOneContiguousRun) {
     // Output row 0 covers the padding row and input row 0.
     EXPECT_EQ(win[2], 0.0f);
     EXPECT_EQ(win[3], 1.0f);
+}
+
+TEST(ConvIm2win, TheChannelsOfAnOutputRowAreSideBySide) {
+    ConvProblem p;
+    p.c = 2;
+    p.h = p.w = 2;
+    p.k = 1;
+    std::vector<float> in = {1, 2, 3, 4, 5, 6, 7, 8};  // channel 0 rows (1 2) (3 4), channel 1 (5 6) (7 8)
+    std::vector<float> win(conv_cpu::im2win_floats(p), -1.0f);
+    conv_cpu::im2win_transform(p, in.data(), win.data());
+    // win[y][c][w]: output row 0 of both channels, then row 1.
+    EXPECT_EQ(win, (std::vector<float>{1, 2, 5, 6, 3, 4, 7, 8}));
 }
 
 TEST(ConvIm2col, ColumnsHoldEachWindowInFilterOrder) {
