@@ -7,6 +7,7 @@
 
 #include "core/backend.hpp"
 #include "core/catalogue.hpp"
+#include "kernels/conv/cuda/device_case.hpp"
 #include "kernels/conv/register.hpp"
 
 namespace memwall {
@@ -54,6 +55,34 @@ TEST(CudaGpuConv, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
             }
         }
     }
+}
+
+// The tensor-core variants on the device: both dtypes, every compiled tile, channel counts no
+// chunk divides.
+TEST(CudaGpuConv, TensorCoreVariantsMatchTheReferenceOnEveryTile) {
+    const BackendStatus st = probe_backend(Backend::cuda);
+    if (!st.available) GTEST_SKIP() << "cuda backend unavailable: " << st.reason;
+    Catalogue c;
+    register_conv(c);
+    const Family& f = c.family("conv");
+    for (Params p : {point(2, 13, 30, 37, 3, 1, 1), point(1, 64, 14, 70, 5, 2, 0)})
+        for (const char* dtype : {"bf16", "tf32"}) {
+            p.set("dtype", std::string(dtype));
+            const auto w = f.make_workload(p, 3);
+            for (const conv_cuda::ConvTcTile& t : conv_cuda::conv_tc_tiles)
+                for (const char* name : {"implicit_gemm_tc", "im2win_tc"}) {
+                    p.set("BM", std::int64_t{t.bm});
+                    p.set("BN", std::int64_t{t.bn});
+                    p.set("stages", std::int64_t{t.stages});
+                    SCOPED_TRACE(std::string(name) + " " + p.label());
+                    auto inst = c.variant("conv", name, Backend::cuda).prepare(*w, p);
+                    inst->poison();
+                    inst->run();
+                    const Check ch = inst->check();
+                    EXPECT_TRUE(ch.ok) << ch.message;
+                    EXPECT_GT(inst->run_timed(), 0.0);
+                }
+        }
 }
 
 }  // namespace
