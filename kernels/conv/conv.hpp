@@ -27,13 +27,20 @@ namespace conv_slot {
 inline constexpr std::size_t input = 0, filter = 1, output = 2, workspace = 3, packed = 4;
 }
 
+// What the products multiply (the dtype axis): fp32 FMA; bf16 tensor cores, bf16 in memory;
+// tf32 tensor cores, fp32 in memory. Accumulation is fp32 in every case.
+enum class ConvDtype { fp32, bf16, tf32 };
+
 struct ConvProblem {
     std::int64_t n = 1, c = 1, h = 1, w = 1, k = 1, r = 1, s = 1, stride = 1, pad = 0;
+    ConvDtype dtype = ConvDtype::fp32;
 
     // Reads the family's problem axes (batch, C, H, W, K, R, S, stride, pad; layer's presets are
     // applied by the space). Throws UsageError, naming the layer, when the shape is malformed: a
     // size below 1, a filter larger than the padded input, padding of a filter's size or more.
     static ConvProblem from(const Params& p);
+    // The point's dtype; fp32 where it has none (points stored before the axis).
+    static ConvDtype dtype_of(const Params& p);
 
     std::int64_t p() const { return (h + 2 * pad - r) / stride + 1; }
     std::int64_t q() const { return (w + 2 * pad - s) / stride + 1; }
@@ -42,7 +49,8 @@ struct ConvProblem {
     std::size_t filter_size() const { return static_cast<std::size_t>(k * c * r * s); }
     std::size_t output_size() const { return static_cast<std::size_t>(n * k * p() * q()); }
     double flops() const;      // 2 N K C R S P Q
-    double min_bytes() const;  // input, filter and output once, 4 bytes each
+    double element_bytes() const { return dtype == ConvDtype::bf16 ? 2.0 : 4.0; }  // in memory
+    double min_bytes() const;  // input, filter and output once, element_bytes each
 };
 
 // The im2win paper's twelve layers (C x H x W, K, R = S, stride; no padding): presets of the
@@ -64,7 +72,10 @@ public:
     const float* filter() const { return filter_.data(); }
     // fp32 sums of C*R*S products in any order: a rounding error of about 2^-24 sqrt(CRS) of
     // the output's size for random signs; 16x that bounds every blocking and library order,
-    // while a missing or doubled tap (1/sqrt(CRS)) is caught.
+    // while a missing or doubled tap (1/sqrt(CRS)) is caught. The tensor-core dtypes round the
+    // fp32 inputs: each product errs by about 2^-9 (bf16, whose output is rounded too) or 2^-11
+    // (tf32) relative, independently, so the relative L2 error is about that, whatever CRS
+    // (emulated: 0.0027 and 0.00026): bounds 1e-2 for bf16 and 1e-3 for tf32.
     double tolerance() const;
     // Every element of `out` (N*K*P*Q floats) finite, and the relative L2 error below tolerance.
     Check check(const float* out) const;

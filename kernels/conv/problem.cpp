@@ -26,6 +26,7 @@ ConvProblem ConvProblem::from(const Params& p) {
     x.s = p.integer("S");
     x.stride = p.integer("stride");
     x.pad = p.integer("pad");
+    x.dtype = dtype_of(p);
     const std::string name = shape_label(p);
     if (x.n < 1 || x.c < 1 || x.h < 1 || x.w < 1 || x.k < 1 || x.r < 1 || x.s < 1)
         throw UsageError(name + ": batch, C, H, W, K, R and S must be at least 1");
@@ -39,13 +40,19 @@ ConvProblem ConvProblem::from(const Params& p) {
     return x;
 }
 
+ConvDtype ConvProblem::dtype_of(const Params& p) {
+    if (!p.has("dtype")) return ConvDtype::fp32;
+    const std::string d = p.str("dtype");
+    return d == "bf16" ? ConvDtype::bf16 : d == "tf32" ? ConvDtype::tf32 : ConvDtype::fp32;
+}
+
 double ConvProblem::flops() const {
     return 2.0 * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(window()) *
            static_cast<double>(p()) * static_cast<double>(q());
 }
 
 double ConvProblem::min_bytes() const {
-    return 4.0 * (static_cast<double>(input_size()) + static_cast<double>(filter_size()) +
+    return element_bytes() * (static_cast<double>(input_size()) + static_cast<double>(filter_size()) +
                   static_cast<double>(output_size()));
 }
 

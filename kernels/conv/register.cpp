@@ -187,6 +187,9 @@ void register_conv(Catalogue& c) {
         sized(int_axis("S", {3}, "filter width"), 1, 1 << 10),
         sized(int_axis("stride", {1}, "stride (both dimensions)"), 1, 1 << 10),
         sized(int_axis("pad", {1}, "zero padding on each side (both dimensions)"), 0, 1 << 10),
+        enum_axis("dtype", {"fp32", "bf16", "tf32"}, {"fp32"},
+                  "what the products multiply, accumulating in fp32: fp32 FMA; bf16 tensor cores (bf16 in memory); "
+                  "tf32 tensor cores (fp32 in memory); the tensor-core variants take bf16 and tf32, the others fp32"),
     };
     f.zipped = {{"R", "S"}};
     f.presets = conv_layer_presets();
@@ -195,8 +198,10 @@ void register_conv(Catalogue& c) {
         return std::make_unique<ConvWorkload>(ConvProblem::from(problem), seed);
     };
     c.add_family(std::move(f));
-    for (Variant v : {direct_variant(), im2col_gemm_variant(), im2win_variant(), onednn_variant()})
+    for (Variant v : {direct_variant(), im2col_gemm_variant(), im2win_variant(), onednn_variant()}) {
+        v.constraints.push_back(conv_fp32_only());
         c.add_variant("conv", std::move(v));
+    }
     register_conv_cuda(c);
 }
 

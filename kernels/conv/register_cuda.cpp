@@ -1,10 +1,11 @@
-// The CUDA conv variants (kernels/conv/cuda) in the catalogue: direct, im2win and implicit_gemm
-// for cuda-emu (the kernels run on the CPU, their global-memory traffic counted) and for cuda (a
-// real GPU); im2col_gemm (cuBLAS) and the peer cudnn for cuda only. The kit
+// The CUDA conv variants (kernels/conv/cuda) in the catalogue: direct, im2win, implicit_gemm and
+// the tensor-core implicit_gemm_tc and im2win_tc for cuda-emu (the kernels run on the CPU, their
+// global-memory traffic counted) and for cuda (a real GPU); im2col_gemm (cuBLAS) and the peer
+// cudnn for cuda only. The kit
 // (kit/cuda_variants.hpp) adds the instances.
 //
 // Models (cuda/traffic_model.hpp): each kernel's own global loads and stores given its tiling
-// (bytes.l1; exact for the three emulatable kernels, so cuda-emu's emu.global_load_bytes and
+// (bytes.l1; exact for the emulatable kernels, so cuda-emu's emu.global_load_bytes and
 // emu.global_store_bytes must match them), and estimates of the bytes reaching L2 and DRAM in
 // cuda-emu's cache models, not the host's. workspace.bytes is what the device allocates; cuDNN's
 // is known only at run time and goes to the case's detail instead.
@@ -12,6 +13,7 @@
 
 #include <stdexcept>
 
+#include "kernels/conv/cuda/resources.hpp"
 #include "kernels/conv/cuda/traffic_model.hpp"
 #include "kernels/kit/cuda_variants.hpp"
 
@@ -143,6 +145,50 @@ kit::CudaKernel implicit_gemm_kernel() {
     return k;
 }
 
+// The tensor-core kernels: dtype bf16 or tf32, and only the compiled tiles (tc_tiles.hpp).
+kit::CudaKernel tc_kernel(Algorithm algorithm, std::string name, std::string description) {
+    kit::CudaKernel k = emulatable(algorithm, std::move(name), std::move(description));
+    k.checked_on_gpu = {};  // not yet run on a GPU
+    if (const std::string figures = conv_cuda::conv_tc_resource_summary(algorithm); !figures.empty())
+        k.description += ". Static figures on sm_90 (" +
+                         std::string(conv_cuda::conv_tc_sm90_resources().evidence) + "): " + figures;
+    Axis bm = tunable(int_axis("BM", {64}, "filters per block tile"));
+    Axis bn = tunable(int_axis("BN", {64}, "output pixels per block tile"));
+    Axis stages = tunable(int_axis("stages", {3}, "shared-memory stages in flight, 64 bytes of depth each"));
+    k.tunables = {bounded(bm, 64, 128), bounded(bn, 64, 128), bounded(stages, 2, 4)};
+    // A sweep of every dtype gives these only their tensor-core points, the others only fp32.
+    k.default_axes = {"dtype=bf16,tf32"};
+    // Channels 3 and 20 and 24 filters: no multiple of a chunk or a tile.
+    k.emu_default_axes = {"layer=custom", "batch=1", "C=3,20", "H=12", "W=12", "K=24", "R=3", "S=3",
+                          "stride=1,2",   "pad=1",   "dtype=bf16,tf32"};
+    k.constraints = {
+        {"dtype is bf16 or tf32 (tensor cores; fp32 runs on the other variants)",
+         [](const Params& p) { return ConvProblem::dtype_of(p) != ConvDtype::fp32; }},
+        {"(BM, BN, stages) is a compiled tile: " + conv_cuda::conv_tc_tile_list(),
+         [](const Params& p) {
+             return conv_cuda::conv_tc_tile_index(tunable_int(p, "BM"), tunable_int(p, "BN"), tunable_int(p, "stages")) >= 0;
+         }},
+    };
+    return k;
+}
+
+kit::CudaKernel implicit_gemm_tc_kernel() {
+    return tc_kernel(
+        Algorithm::implicit_gemm_tc, "implicit_gemm_tc",
+        "implicit GEMM on tensor cores (bf16 m16n8k16, or tf32 m16n8k8 on fp32 storage; fp32 accumulators): NHWC "
+        "input and output, KRSC filter, C padded to 16-byte chunks; BM filters x BN pixels per block of 4 warps, "
+        "the im2col gather done by cp.async of 16-byte chunks (zero-filled in the padding) through `stages` "
+        "swizzled shared-memory stages, read by ldmatrix");
+}
+
+kit::CudaKernel im2win_tc_kernel() {
+    return tc_kernel(
+        Algorithm::im2win_tc, "im2win_tc",
+        "im2win on implicit_gemm_tc's tensor-core GEMM: the window transform, channels last (N*P*(W+2pad)*R*C "
+        "elements of workspace), makes each pixel's window S*R*C contiguous elements, which cp.async copies with "
+        "no index math; KSRC filter");
+}
+
 kit::CudaKernel im2col_gemm_kernel() {
     kit::CudaKernel k = kernel_of(Algorithm::im2col_gemm, "im2col_gemm",
                                   "im2col kernel (workspace N*C*R*S*P*Q floats), then cublasSgemmStridedBatched over "
@@ -181,7 +227,10 @@ kit::CudaKernel cudnn_kernel() {
 conv_cuda::Shape cuda_shape(const ConvProblem& p) {
     const auto i = [](std::int64_t x) { return static_cast<int>(x); };
     return {.n = i(p.n), .c = i(p.c), .h = i(p.h), .w = i(p.w), .k = i(p.k), .r = i(p.r), .s = i(p.s),
-            .stride = i(p.stride), .pad = i(p.pad), .p = i(p.p()), .q = i(p.q())};
+            .stride = i(p.stride), .pad = i(p.pad), .p = i(p.p()), .q = i(p.q()),
+            .dtype = p.dtype == ConvDtype::bf16   ? conv_cuda::Dtype::bf16
+                     : p.dtype == ConvDtype::tf32 ? conv_cuda::Dtype::tf32
+                                                  : conv_cuda::Dtype::fp32};
 }
 
 conv_cuda::Tuning cuda_tuning(Algorithm algorithm, const Params& point) {
@@ -206,16 +255,30 @@ conv_cuda::Tuning cuda_tuning(Algorithm algorithm, const Params& point) {
             t.tm = tunable_int(point, "TM");
             t.tn = tunable_int(point, "TN");
             break;
+        case Algorithm::implicit_gemm_tc:
+        case Algorithm::im2win_tc:
+            t.bm = tunable_int(point, "BM");
+            t.bn = tunable_int(point, "BN");
+            t.stages = tunable_int(point, "stages");
+            break;
         case Algorithm::im2col_gemm:
         case Algorithm::cudnn: break;
     }
     return t;
 }
 
+Constraint conv_fp32_only() {
+    return {"dtype is fp32 (the tensor-core variants take bf16 and tf32)",
+            [](const Params& p) { return ConvProblem::dtype_of(p) == ConvDtype::fp32; }};
+}
+
 void register_conv_cuda(Catalogue& c) {
-    for (const kit::CudaKernel& k :
-         {direct_kernel(), im2win_kernel(), implicit_gemm_kernel(), im2col_gemm_kernel(), cudnn_kernel()})
+    for (kit::CudaKernel k :
+         {direct_kernel(), im2win_kernel(), implicit_gemm_kernel(), im2col_gemm_kernel(), cudnn_kernel()}) {
+        k.constraints.push_back(conv_fp32_only());
         kit::add_cuda_variants(c, "conv", k);
+    }
+    for (const kit::CudaKernel& k : {implicit_gemm_tc_kernel(), im2win_tc_kernel()}) kit::add_cuda_variants(c, "conv", k);
 }
 
 }  // namespace memwall

@@ -10,6 +10,9 @@ namespace memwall {
 // and implicit_gemm on cuda-emu and cuda; im2col_gemm (cuBLAS) and cudnn on cuda only.
 void register_conv_cuda(Catalogue& c);
 
+// "dtype is fp32": the constraint of every variant but the tensor-core ones.
+Constraint conv_fp32_only();
+
 // The problem as the CUDA kernels take it.
 conv_cuda::Shape cuda_shape(const ConvProblem& p);
 

@@ -21,6 +21,11 @@ ConvWorkload::ConvWorkload(const ConvProblem& p, std::uint64_t seed) : problem_(
 }
 
 double ConvWorkload::tolerance() const {
+    switch (problem_.dtype) {
+        case ConvDtype::bf16: return 1e-2;
+        case ConvDtype::tf32: return 1e-3;
+        case ConvDtype::fp32: break;
+    }
     return 16.0 * std::sqrt(static_cast<double>(problem_.window())) * 0x1p-24;
 }
 

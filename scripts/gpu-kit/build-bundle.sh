@@ -38,7 +38,7 @@ grep -q '\.nv_fatbin' "$build/sections.txt" ||
 for t in "${tests[@]}"; do cp "$(find "$build/cmake/tests" -name "$t" -type f -perm -u+x | head -1)" "$bundle/tests/"; done
 cp "$root/scripts/gpu-kit/run-on-gpu.sh" "$root/scripts/gpu-kit/counters_vs_emu.py" \
    "$root/scripts/gpu-kit/sdpa_peer.py" "$root/scripts/gpu-kit/lora_peer.py" \
-   "$root/scripts/gpu-kit/peer_kit.py" "$bundle/"
+   "$root/scripts/gpu-kit/conv_peer.py" "$root/scripts/gpu-kit/peer_kit.py" "$bundle/"
 git -C "$root" rev-parse HEAD > "$bundle/REVISION" 2>/dev/null || echo unknown > "$bundle/REVISION"
 
 # Whether a library stays with the GPU machine (see the header).

@@ -2,7 +2,7 @@
 # memwall's GPU path on a GPU machine, from the unpacked kit (build-bundle.sh): writes the results
 # database and a Markdown report to OUTDIR (docs/gpu.md).
 #   ./run-on-gpu.sh [--within SECONDS] OUTDIR [PART...]
-# PARTs (default all, in this order): device tests run tune sdpa lora ncu compare (the slowest, most of
+# PARTs (default all, in this order): device tests run tune sdpa lora convtc ncu compare (the slowest, most of
 # it cuda-emu on the CPU, last). run:FAMILY,... runs only those families, in that order (those
 # not yet seen to finish on a GPU first, say). A later call with the same OUTDIR adds to its
 # database and report, so the parts can be split across calls.
@@ -13,7 +13,7 @@
 # little left is skipped and said so.
 set -uo pipefail
 kit="$(cd "$(dirname "$0")" && pwd)"
-usage="usage: run-on-gpu.sh [--within SECONDS] OUTDIR [device|tests|run[:FAMILY,...]|compare|ncu|sdpa|lora|tune ...]"
+usage="usage: run-on-gpu.sh [--within SECONDS] OUTDIR [device|tests|run[:FAMILY,...]|compare|ncu|sdpa|lora|convtc|tune ...]"
 within=0
 if [ "${1:-}" = --within ]; then
   [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "run-on-gpu: --within takes a whole number of seconds" >&2; exit 2; }
@@ -24,9 +24,9 @@ fi
 out="$1"
 shift
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(device tests run tune sdpa lora ncu compare)
+[ ${#parts[@]} -gt 0 ] || parts=(device tests run tune sdpa lora convtc ncu compare)
 for p in "${parts[@]}"; do
-  [[ "$p" =~ ^(device|tests|run|compare|ncu|sdpa|lora|tune|run:[a-z_]+(,[a-z_]+)*)$ ]] ||
+  [[ "$p" =~ ^(device|tests|run|compare|ncu|sdpa|lora|convtc|tune|run:[a-z_]+(,[a-z_]+)*)$ ]] ||
     { echo "run-on-gpu: unknown part '$p'" >&2; exit 2; }
 done
 # A GPU is a line "GPU 0: ..." from an nvidia-smi that succeeds (a broken driver prints its
@@ -164,6 +164,19 @@ tail -n 30 "$out/logs/run-lora-tc.log" | fenced
 if [ -n "$py" ]; then
   step lora-peer 300 "$py" "$kit/lora_peer.py" "$out/memwall.db"
   cat "$out/logs/lora-peer.log" >> "$report"
+fi
+}
+
+part_convtc() {
+# The conv peer: cuDNN through PyTorch's conv2d, same math mode, at the im2win paper's conv5-conv12,
+# batch 32 (issue 45 asks implicit_gemm_tc for <= 1.5x cuDNN's time).
+section "memwall implicit_gemm_tc and im2win_tc vs cuDNN (PyTorch conv2d)"
+step run-convtc 600 "$kit/bin/memwall" --db "$out/memwall.db" run -f conv -v implicit_gemm_tc,im2win_tc -b cuda \
+  -a layer=conv5,conv6,conv7,conv8,conv9,conv10,conv11,conv12 -a batch=32 -a dtype=bf16,tf32 -a BM=64,128 \
+  -a BN=64,128 -a stages=3,4 -q --tag kit=convtc --case-timeout 120
+if [ -n "$py" ]; then
+  step convtc 300 "$py" "$kit/conv_peer.py" "$out/memwall.db"
+  cat "$out/logs/convtc.log" >> "$report"
 fi
 }
 

@@ -1,5 +1,6 @@
 // The device buffers every conv case has, for the launchers (conv_forward.cu, im2col_gemm.cu,
-// cudnn.cu): input and filter uploaded, the output poisoned, downloaded and checked.
+// cudnn.cu): input and filter uploaded, the output poisoned, downloaded and checked; and their
+// launches' configuration.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +16,17 @@ using namespace kit::MEMWALL_CUDA_NS;
 // that each thread does several elements.
 inline unsigned transform_blocks(std::size_t elements) {
     return static_cast<unsigned>(std::min<std::size_t>((elements + transform_threads - 1) / transform_threads, 1u << 20));
+}
+
+// A launch of `threads` per block with `shared` bytes of dynamic shared memory; `emu` sets
+// cuda-emu's block order, barrier rule and cache models (unused by a GPU).
+inline cuda::LaunchConfig launch_config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
+    cuda::LaunchConfig c;
+    c.grid = grid;
+    c.block = dim3(static_cast<unsigned>(threads));
+    c.dynamic_shared = shared;
+    c.emu = options;
+    return c;
 }
 
 class ConvBuffers : public DeviceCase {

@@ -1,5 +1,5 @@
-// Launchers of the emulatable CUDA conv kernels (direct, im2win, implicit_gemm) and the device
-// case behind them; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for cuda-emu
+// Launchers of the emulatable CUDA conv kernels (direct, im2win, implicit_gemm; the tensor-core
+// ones are conv_tc.cu's) and the device case behind them; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for cuda-emu
 // (cuda_emu), see memwall_add_family.
 #include <algorithm>
 #include <stdexcept>
@@ -8,6 +8,7 @@
 #include "kernels/conv/cuda/device_case.hpp"
 
 #include "kernels/conv/cuda/buffers.cuh"
+#include "kernels/conv/cuda/conv_tc_case.hpp"
 #include "kernels/conv/cuda/direct.cuh"
 #include "kernels/conv/cuda/im2win_conv.cuh"
 #include "kernels/conv/cuda/im2win_transform.cuh"
@@ -71,18 +72,15 @@ public:
             case Algorithm::im2win: return im2win();
             case Algorithm::implicit_gemm: return implicit_gemm();
             case Algorithm::im2col_gemm:
-            case Algorithm::cudnn: break;
+            case Algorithm::cudnn:
+            case Algorithm::implicit_gemm_tc:
+            case Algorithm::im2win_tc: break;
         }
     }
 
 private:
     cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared = 0) const {
-        cuda::LaunchConfig c;
-        c.grid = grid;
-        c.block = dim3(static_cast<unsigned>(threads));
-        c.dynamic_shared = shared;
-        c.emu = options_;
-        return c;
+        return launch_config(grid, threads, shared, options_);
     }
 
     void direct() {
@@ -118,6 +116,7 @@ std::unique_ptr<DeviceCase> make_case(const Shape& s, const Tuning& t, const Inp
     if (t.algorithm == Algorithm::im2col_gemm || t.algorithm == Algorithm::cudnn)
         throw std::invalid_argument("cuda conv: im2col_gemm and cudnn call GPU libraries (their own factories)");
     validate(s, t);
+    if (tensor_core(t.algorithm)) return make_tc_case(s, t, in, options);
     return std::make_unique<Case>(s, t, in, options);
 }
 

@@ -13,18 +13,30 @@
 #include <string>
 
 #include "cuda_emu/options.hpp"
+#include "kernels/conv/cuda/tc_tiles.hpp"
 #include "kernels/kit/device_case.hpp"
 
 namespace memwall::conv_cuda {
 
-// memwall::ConvProblem as the kernels see it: NCHW input and output, KCRS filter, fp32, taps
-// outside the input read 0; p and q are the output's height and width.
+// What the products multiply: fp32 FMA, or tensor cores on bf16 (stored bf16) or tf32 (stored
+// fp32, rounded to tf32 as the fragments are read), accumulating in fp32.
+enum class Dtype { fp32, bf16, tf32 };
+
+// memwall::ConvProblem as the kernels see it: NCHW input and output, KCRS filter, taps outside the
+// input read 0 (the tensor-core kernels' layouts: tc_tiles.hpp); p and q are the output's height
+// and width.
 struct Shape {
     int n = 1, c = 1, h = 1, w = 1, k = 1, r = 1, s = 1, stride = 1, pad = 0;
     int p = 1, q = 1;
+    Dtype dtype = Dtype::fp32;
 };
 
-enum class Algorithm { direct, im2win, implicit_gemm, im2col_gemm, cudnn };
+enum class Algorithm { direct, im2win, implicit_gemm, im2col_gemm, cudnn, implicit_gemm_tc, im2win_tc };
+
+inline bool tensor_core(Algorithm a) { return a == Algorithm::implicit_gemm_tc || a == Algorithm::im2win_tc; }
+
+// Bytes of one stored element of the tensor-core kernels: bf16's 2, tf32's (fp32 storage) 4.
+inline int element_bytes(Dtype d) { return d == Dtype::bf16 ? 2 : 4; }
 
 struct Tuning {
     Algorithm algorithm = Algorithm::implicit_gemm;
@@ -34,9 +46,10 @@ struct Tuning {
     int tile_p = 4;         // im2win: output rows per block
     int tile_q = 16;        // im2win: output columns per block
     int tile_c = 2;         // im2win: channels staged in shared memory at a time
-    int bm = 64, bn = 64;   // implicit_gemm: block tile of filters x output pixels
+    int bm = 64, bn = 64;   // implicit_gemm, *_tc: block tile of filters x output pixels
     int bk = 8;             // implicit_gemm: depth (of C*R*S) of a shared-memory stage
     int tm = 4, tn = 4;     // implicit_gemm: per-thread register tile (1, 2, 4 or 8 each)
+    int stages = 3;         // *_tc: shared-memory stages in flight (tc_tiles.hpp)
 };
 
 // Without the opt-in above it, which cuda::launch would do: portable to every sm_80+ GPU and
@@ -81,16 +94,25 @@ constexpr std::size_t implicit_gemm_shared_bytes(int bm, int bn, int bk) {
     return 16 * n + 4 * k * (m + 1 + n);
 }
 
-// Floats of the workspace the device allocates: im2win's window-order tensor
-// (N x C x P x (W + 2 pad) x R), im2col's column matrix (N x C*R*S x P*Q); none for direct and
-// implicit_gemm; cuDNN's is known only once it has chosen its algorithm (DeviceCase::detail).
+// Elements of im2win_tc's window tensor: N x P x (W + 2 pad) x R x C (C padded, tc_tiles.hpp).
+inline std::size_t tc_window_elements(const Shape& s) {
+    const auto z = [](int x) { return static_cast<std::size_t>(x); };
+    return z(s.n) * z(s.p) * z(s.w + 2 * s.pad) * z(s.r) * z(conv_tc_channels(s.c, element_bytes(s.dtype)));
+}
+
+// Floats (4 bytes each) of the workspace the device allocates: im2win's window-order tensor
+// (N x C x P x (W + 2 pad) x R), im2col's column matrix (N x C*R*S x P*Q), im2win_tc's window
+// tensor; none for direct and the implicit GEMMs; cuDNN's is known only once it has chosen its
+// algorithm (DeviceCase::detail).
 inline std::size_t workspace_floats(const Shape& s, Algorithm a) {
     const auto z = [](int x) { return static_cast<std::size_t>(x); };
     switch (a) {
         case Algorithm::im2win: return z(s.n) * z(s.c) * z(s.p) * z(s.w + 2 * s.pad) * z(s.r);
         case Algorithm::im2col_gemm: return z(s.n) * z(s.c) * z(s.r) * z(s.s) * z(s.p) * z(s.q);
+        case Algorithm::im2win_tc: return tc_window_elements(s) * z(element_bytes(s.dtype)) / 4;
         case Algorithm::direct:
         case Algorithm::implicit_gemm:
+        case Algorithm::implicit_gemm_tc:
         case Algorithm::cudnn: return 0;
     }
     return 0;
@@ -110,6 +132,8 @@ inline void validate(const Shape& s, const Tuning& t) {
                 static_cast<long long>(s.p) * s.q < (1LL << 31),
             "an image plane, an output plane and a filter (C*R*S) must each be below 2^31 elements");
     const int kpt = t.k_per_thread;
+    require(tensor_core(t.algorithm) ? s.dtype != Dtype::fp32 : s.dtype == Dtype::fp32,
+            "implicit_gemm_tc and im2win_tc take dtype bf16 or tf32, the other kernels fp32");
     switch (t.algorithm) {
         case Algorithm::direct:
             require(t.threads >= 32 && t.threads <= max_threads && t.threads % 32 == 0,
@@ -152,6 +176,19 @@ inline void validate(const Shape& s, const Tuning& t) {
                     "im2col_gemm: one image's column matrix must be below 2^31 elements");
             break;
         case Algorithm::cudnn: break;
+        case Algorithm::implicit_gemm_tc:
+        case Algorithm::im2win_tc:
+            require(conv_tc_tile_index(t.bm, t.bn, t.stages) >= 0,
+                    "the tensor-core kernels have no compiled tile BM/BN/stages " + std::to_string(t.bm) + "/" +
+                        std::to_string(t.bn) + "/" + std::to_string(t.stages) + " (compiled: " + conv_tc_tile_list() +
+                        ")");
+            require(static_cast<long long>(s.r) * s.s * conv_tc_channels(s.c, element_bytes(s.dtype)) < (1LL << 31) &&
+                        tc_window_elements(s) / static_cast<std::size_t>(s.n) < (std::size_t{1} << 31),
+                    "a filter (R*S*C) and one image's window tensor must be below 2^31 elements");
+            require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= max_grid_x &&
+                        (s.k + t.bm - 1) / t.bm <= max_grid_yz,
+                    "too many blocks for a CUDA grid (raise BN or BM)");
+            break;
     }
 }
 
@@ -166,14 +203,14 @@ struct Inputs {
 using kit::DeviceCase;
 
 namespace cuda_emu {
-// direct, im2win and implicit_gemm on cuda-emu's arena; `options` sets block order, barrier rule
-// and the cache models. Throws std::invalid_argument for the GPU-only algorithms.
+// direct, im2win, implicit_gemm and the tensor-core kernels on cuda-emu's arena; `options` sets
+// block order, barrier rule and the cache models. Throws std::invalid_argument for the GPU-only algorithms.
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in,
                                              const emu::EmulationOptions& options = {});
 }  // namespace cuda_emu
 
 namespace cuda_gpu {
-// direct, im2win and implicit_gemm on the current CUDA device (nvcc build; checked on an H100, docs/gpu-runs/).
+// direct, im2win, implicit_gemm and the tensor-core kernels on the current CUDA device (nvcc build; checked on an H100, docs/gpu-runs/).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in);
 // The im2col kernel, then one cublasSgemmStridedBatched over the images (im2col_gemm.cu).
 std::unique_ptr<DeviceCase> make_im2col_gemm_case(const Shape& s, const Inputs& in);

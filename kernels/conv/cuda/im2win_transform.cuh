@@ -2,7 +2,8 @@
 // row (n, c, p) of the window tensor holds, for every column w of the padded input (W + 2 pad of
 // them), the R elements of that column in input rows p*stride .. p*stride + R - 1:
 //   win[n][c][p][w*R + r] = in[n][c][p*stride + r - pad][w - pad], 0 in the padding.
-// The window of output (p, q) is then the S*R contiguous floats from q*stride*R.
+// The window of output (p, q) is then the S*R contiguous floats from q*stride*R. im2win_tc's
+// channels-last form of the same tensor is im2win_transform_nhwc.cuh's.
 #pragma once
 
 #include "kernels/conv/cuda/common.cuh"

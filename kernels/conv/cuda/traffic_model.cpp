@@ -5,14 +5,16 @@
 #include <limits>
 #include <numeric>
 
-#include "profiler/byte_model.hpp"
+#include "kernels/conv/register_cuda.hpp"
 #include "kernels/kit/emu_hierarchy.hpp"
+#include "profiler/byte_model.hpp"
 
 namespace memwall {
 
 namespace {
 
 using conv_cuda::Algorithm;
+using conv_cuda::conv_tc_channels;
 using conv_cuda::Tuning;
 using I = std::int64_t;
 
@@ -84,9 +86,9 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
     const double output = 4.0 * static_cast<double>(p.output_size()), filter = 4.0 * static_cast<double>(p.filter_size()),
                  input = 4.0 * static_cast<double>(p.input_size());
     // The input any tap reads: DRAM's compulsory input bytes.
-    const double input_read = 4.0 * static_cast<double>(n * c) *
-                              static_cast<double>(touched(0, p.p() - 1, p.stride, p.r, p.pad, p.h)) *
-                              static_cast<double>(touched(0, p.q() - 1, p.stride, p.s, p.pad, p.w));
+    const double touched_pixels = static_cast<double>(touched(0, p.p() - 1, p.stride, p.r, p.pad, p.h)) *
+                                  static_cast<double>(touched(0, p.q() - 1, p.stride, p.s, p.pad, p.w));
+    const double input_read = 4.0 * static_cast<double>(n * c) * touched_pixels;
     const double dn = static_cast<double>(n), dc = static_cast<double>(c), dk = static_cast<double>(k);
 
     ConvCudaTraffic x;
@@ -167,8 +169,46 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
             x.l2 = x.loads + x.stores;
             x.dram = x.l2;
             break;
+        case Algorithm::implicit_gemm_tc:
+        case Algorithm::im2win_tc: {
+            // Layouts of tc_tiles.hpp: C padded, elements of e bytes. Every pixel tile reads the
+            // whole filter, every filter tile B: implicit_gemm_tc the valid taps' chunks (the
+            // padding's are zero-filled, read from nowhere), im2win_tc every window element
+            // (padding included) after the transform has read each valid (output row, filter
+            // row) input row's W columns and written the window tensor. cp.async.cg bypasses L1:
+            // every load reaches L2.
+            const double e = p.element_bytes(), cp = conv_tc_channels(static_cast<int>(c), static_cast<int>(e));
+            const double pixels = static_cast<double>(n * pq), row = static_cast<double>(rs) * cp;  // depth, padded
+            const double mtiles = static_cast<double>(ceil_div(k, t.bm)), ntiles = static_cast<double>(ceil_div(n * pq, t.bn));
+            const double a = ntiles * dk * row * e;
+            x.stores = pixels * dk * e;
+            x.dram = e * dn * cp * touched_pixels + dk * row * e + x.stores;
+            x.working_set = e * (dn * cp * static_cast<double>(p.h * p.w) + dk * row) + x.stores;
+            if (t.algorithm == Algorithm::implicit_gemm_tc) {
+                x.loads = a + mtiles * dn * taps * cp * e;
+            } else {
+                const double win = e * static_cast<double>(conv_cuda::tc_window_elements(cuda_shape(p)));
+                const double rows = static_cast<double>(valid_taps(0, p.p() - 1, p.stride, p.r, p.pad, p.h));
+                x.loads = e * dn * rows * static_cast<double>(p.w) * cp + a + mtiles * pixels * row * e;
+                x.stores += win;
+                x.workspace = win;
+                x.working_set += win;
+                // Written once; read back from DRAM only when the pass's data outgrows L2 (as im2win).
+                x.dram += x.working_set > static_cast<double>(emu::EmulationOptions{}.l2.bytes) ? 2 * win : win;
+            }
+            x.l2 = x.loads + x.stores;
+            break;
+        }
     }
     return x;
+}
+
+double conv_tc_tensor_flops(const ConvProblem& p, const Tuning& t) {
+    // Every block runs its whole tile over every 64-byte stage of depth, padding included.
+    const I e = static_cast<I>(p.element_bytes()), stage = conv_cuda::conv_tc_stage_bytes / e;
+    const I depth = p.r * p.s * conv_tc_channels(static_cast<int>(p.c), static_cast<int>(e));
+    return 2.0 * static_cast<double>(ceil_div(p.k, t.bm) * t.bm) * static_cast<double>(ceil_div(p.n * p.p() * p.q(), t.bn) * t.bn) *
+           static_cast<double>(ceil_div(depth, stage) * stage);
 }
 
 std::vector<Counter> conv_cuda_model(const ConvProblem& p, const Tuning& t) {
@@ -181,6 +221,9 @@ std::vector<Counter> conv_cuda_model(const ConvProblem& p, const Tuning& t) {
     std::vector<Counter> cs = byte_model(p.flops(), p.min_bytes(), x.workspace, kit::emu_gpu_hierarchy(), streams);
     if (t.algorithm == Algorithm::cudnn)
         std::erase_if(cs, [](const Counter& c) { return c.name == counters::workspace; });
+    if (conv_cuda::tensor_core(t.algorithm))
+        cs.push_back({std::string(p.dtype == ConvDtype::bf16 ? counters::flops_bf16_tensor : counters::flops_tf32_tensor),
+                      conv_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
     return cs;
 }
 

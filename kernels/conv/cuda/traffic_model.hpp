@@ -13,7 +13,8 @@ namespace memwall {
 
 struct ConvCudaTraffic {
     // Bytes the threads load from and store to global memory, every kernel of the case together:
-    // exact for direct, im2win and implicit_gemm (emu.global_load_bytes, emu.global_store_bytes);
+    // exact for direct, im2win, implicit_gemm and the tensor-core kernels (emu.global_load_bytes,
+    // emu.global_store_bytes);
     // for im2col_gemm the GEMM's part assumes cuBLAS tiles of 128 x 128 outputs; for cudnn only
     // the compulsory bytes (a lower bound: cuDNN's kernels are its own).
     double loads = 0;
@@ -30,6 +31,10 @@ struct ConvCudaTraffic {
 };
 
 ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const conv_cuda::Tuning& t);
+
+// The tensor-core kernels' mma FLOPs (flops.bf16_tensor or flops.tf32_tensor): whole block tiles
+// over whole stages of depth, so above p.flops() where K, the pixels or R*S*C are not multiples.
+double conv_tc_tensor_flops(const ConvProblem& p, const conv_cuda::Tuning& t);
 
 // flops, bytes.min, workspace.bytes (not for cudnn: its workspace is known only once it has chosen
 // an algorithm, and is in the case's detail) and bytes.l1 (loads + stores), bytes.l2, bytes.dram

@@ -1,6 +1,7 @@
-// The shared-memory kernels (im2win, implicit_gemm) and direct under ThreadSanitizer: a missing
-// or misplaced __syncthreads around a tile is a data race between the emulated threads of a
-// block, which ThreadSanitizer reports with the line. ctest expects "all outputs correct" and no
+// The shared-memory kernels (im2win, implicit_gemm, and the tensor-core ones, whose cp.async
+// stages land at wait_group) and direct under ThreadSanitizer: a missing or misplaced
+// __syncthreads around a tile or stage is a data race between the emulated threads of a block,
+// which ThreadSanitizer reports with the line. ctest expects "all outputs correct" and no
 // report. Built without memwall's libraries: their cuda-emu is the counting one, not ThreadSanitizer's.
 #include <cmath>
 #include <cstdio>
@@ -42,15 +43,28 @@ int main() {
     gemm.bk = 4;
     gemm.tm = 2;
     gemm.tn = 2;
+    Tuning gemm_tc{Algorithm::implicit_gemm_tc}, im2win_tc{Algorithm::im2win_tc};  // tile 64/64/3
+    // The inputs are multiples of 1/4 and 1/2 below 2: exact in bf16 and tf32; the bf16 output
+    // is rounded to 8 bits.
+    Shape bf16 = s, tf32 = s;
+    bf16.dtype = Dtype::bf16;
+    tf32.dtype = Dtype::tf32;
+    struct Run {
+        Shape shape;
+        Tuning tuning;
+        double tolerance;
+    };
     bool correct = true;
-    for (const Tuning& t : {direct, im2win, gemm}) {
-        auto device = cuda_emu::make_device_case(s, t, {in.data(), filter.data()});
+    for (const auto& [shape, t, tolerance] : {Run{s, direct, 1e-4}, Run{s, im2win, 1e-4}, Run{s, gemm, 1e-4},
+                                             Run{bf16, gemm_tc, 4e-3}, Run{bf16, im2win_tc, 4e-3},
+                                             Run{tf32, gemm_tc, 1e-4}, Run{tf32, im2win_tc, 1e-4}}) {
+        auto device = cuda_emu::make_device_case(shape, t, {in.data(), filter.data()});
         device->poison();
         device->forward();
         std::vector<float> out(device->output_size());
         device->download(out.data());
         for (std::size_t i = 0; i < out.size(); ++i)
-            if (!(std::abs(out[i] - want[i]) <= 1e-4 * (1 + std::abs(want[i])))) {
+            if (!(std::abs(out[i] - want[i]) <= tolerance * (1 + std::abs(want[i])))) {
                 std::printf("algorithm %d: out[%zu] = %g, expected %g\n", static_cast<int>(t.algorithm), i,
                             static_cast<double>(out[i]), want[i]);
                 correct = false;
