@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -31,7 +32,7 @@ std::int64_t cache_pages(const KvProblem& p, const Params& point) {
 }
 
 // The model: FLOPs; the tier's bytes (bytes.tier.rand.<page size>, the level the tier's ceiling
-// of that read size bounds; from DRAM for resident) and what the variant asks of the tier
+// of that read size bounds; none for resident) and what the variant asks of the tier
 // (tier.bytes, tier.requests, cache.hits), which its own count in a run matches. `hits`: the
 // pages cached serves from DRAM (cached only; the workload's selections give them).
 std::vector<Counter> kv_model(const KvProblem& p, const Params& point, Method m, std::uint64_t hits,
@@ -43,11 +44,14 @@ std::vector<Counter> kv_model(const KvProblem& p, const Params& point, Method m,
     double workspace = 0;
     if (m == Method::pread || m == Method::uring) workspace = static_cast<double>(p.selected()) * page;
     if (m == Method::cached) workspace = static_cast<double>(cache_pages(p, point)) * page;
-    // DRAM: every selected page read by the attention, and each read from the tier written once
-    // into DRAM (a staging buffer, the cache, or the page cache).
+    // Every selected page read by the attention, and each read from the tier written once into
+    // DRAM (a staging buffer, the cache, or the page cache), from DRAM. Resident's pages stay where
+    // its runs leave them, so they come from the level that holds a thread's share of the whole
+    // KV, as stream's arrays do: a KV that fits the last-level cache read at 146% of the DRAM roof.
     const double qo = p.min_bytes() - p.tier_bytes();
-    const double dram = m == Method::resident ? p.min_bytes() : qo + selected * page + read;
-    std::vector<Counter> out = byte_model(p.flops(), p.min_bytes(), workspace, mh, {{inf, dram}});
+    const double moved = m == Method::resident ? p.min_bytes() : qo + selected * page + read;
+    const double held = m == Method::resident ? static_cast<double>(p.file_bytes()) / std::max(1, mh.cpus) : inf;
+    std::vector<Counter> out = byte_model(p.flops(), p.min_bytes(), workspace, mh, {{held, moved}});
     double requests = 0;
     if (m == Method::pread || m == Method::uring || m == Method::cached) requests = read / page;
     if (m == Method::mmap) {
