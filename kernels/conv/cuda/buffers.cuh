@@ -18,17 +18,6 @@ inline unsigned transform_blocks(std::size_t elements) {
     return static_cast<unsigned>(std::min<std::size_t>((elements + transform_threads - 1) / transform_threads, 1u << 20));
 }
 
-// A launch of `threads` per block with `shared` bytes of dynamic shared memory; `emu` sets
-// cuda-emu's block order, barrier rule and cache models (unused by a GPU).
-inline cuda::LaunchConfig launch_config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
-    cuda::LaunchConfig c;
-    c.grid = grid;
-    c.block = dim3(static_cast<unsigned>(threads));
-    c.dynamic_shared = shared;
-    c.emu = options;
-    return c;
-}
-
 class ConvBuffers : public DeviceCase {
 public:
     ConvBuffers(const Shape& s, const Inputs& in)

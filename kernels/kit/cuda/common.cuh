@@ -26,6 +26,17 @@ __device__ __forceinline__ float warp_sum(float v) {
     return v;
 }
 
+// A launch of `threads` per block with `shared` bytes of dynamic shared memory; `emu` sets
+// cuda-emu's block order, barrier rule and cache models (unused by a GPU).
+inline cuda::LaunchConfig launch_config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
+    cuda::LaunchConfig c;
+    c.grid = grid;
+    c.block = dim3(static_cast<unsigned>(threads));
+    c.dynamic_shared = shared;
+    c.emu = options;
+    return c;
+}
+
 __device__ __forceinline__ int thread_index() { return static_cast<int>(threadIdx.x); }
 __device__ __forceinline__ int block_threads() { return static_cast<int>(blockDim.x); }
 

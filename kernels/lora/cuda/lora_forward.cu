@@ -39,15 +39,6 @@ Gemm<T> gemm_for(int tm, int tn) {
     }
 }
 
-cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
-    cuda::LaunchConfig c;
-    c.grid = grid;
-    c.block = dim3(static_cast<unsigned>(threads));
-    c.dynamic_shared = shared;
-    c.emu = options;
-    return c;
-}
-
 template <class T>
 class Case final : public LoraBuffers<T> {
     using B = LoraBuffers<T>;
@@ -72,11 +63,11 @@ public:
 private:
     void gemm(const GemmArgs<T>& g) {
         const dim3 grid(blocks(g.n, t_.bn), blocks(g.m, t_.bm));
-        cuda::launch(config(grid, gemm_threads(t_), gemm_shared_bytes(t_), options_), gemm_for<T>(t_.tm, t_.tn), g, t_);
+        cuda::launch(launch_config(grid, gemm_threads(t_), gemm_shared_bytes(t_), options_), gemm_for<T>(t_.tm, t_.tn), g, t_);
     }
 
     void down(const DownArgs<T>& d) {
-        cuda::launch(config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_),
+        cuda::launch(launch_config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_),
                      down_project_for<T>(s_.r), d);
     }
 
@@ -100,14 +91,14 @@ std::unique_ptr<DeviceCase> make_case(const Shape& s, Method m, const Tuning& t,
 template <class T>
 void launch_dropout(const Shape& s, const T* x, const unsigned* mask, T* xd, const emu::EmulationOptions& o) {
     const long long threads = static_cast<long long>(s.m) * s.mask_words() * warp_size;
-    cuda::launch(config(dim3(blocks(threads, pass_threads)), pass_threads, 0, o), dropout_kernel<T>, s.m, s.k,
+    cuda::launch(launch_config(dim3(blocks(threads, pass_threads)), pass_threads, 0, o), dropout_kernel<T>, s.m, s.k,
                  s.keep_scale, x, mask, xd);
 }
 
 template <class T>
 void launch_scaled_add(long long n, float alpha, const T* t, T* y, const emu::EmulationOptions& o) {
     const auto grid = static_cast<unsigned>(std::min<long long>(blocks(n, pass_threads), 1 << 20));
-    cuda::launch(config(dim3(grid), pass_threads, 0, o), scaled_add_kernel<T>, n, alpha, t, y);
+    cuda::launch(launch_config(dim3(grid), pass_threads, 0, o), scaled_add_kernel<T>, n, alpha, t, y);
 }
 
 template void launch_dropout(const Shape&, const float*, const unsigned*, float*, const emu::EmulationOptions&);
