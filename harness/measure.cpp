@@ -87,18 +87,18 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
         const auto sampling = [&] {
             if (opt.stage) opt.stage("sampling");
         };
-        // Samples whose threads waited to run on a busy host are discarded (harness/run_delay).
-        static const RunDelaySource run_delay = process_run_delay();
         Sampling s;
         if (anchor.instance) {
             // The order within each pair is drawn, so neither side always follows the other.
             std::mt19937_64 order(1);
             PairedSampling both = take_paired_samples([&] { return anchor.instance->run_timed(); },
                                                       [&] { return p.instance->run_timed(); }, opt.sampler, order,
-                                                      sampling, run_delay);
+                                                      sampling);
             rec.anchor_samples = std::move(both.a.seconds);
             s = std::move(both.b);
         } else {
+            // Samples whose threads waited to run on a busy host are discarded (harness/run_delay).
+            static const RunDelaySource run_delay = process_run_delay();
             s = take_samples([&] { return p.instance->run_timed(); }, opt.sampler, sampling, run_delay);
         }
         // CPU counters over one more run, where the machine has a PMU (many VMs do not).

@@ -52,20 +52,7 @@ double LocalArm::sample() {
     return prepared_->run_timed();
 }
 
-double LocalArm::run_delay() {
-    static const RunDelaySource delay = process_run_delay();
-    return delay ? delay() : 0;
-}
-
 namespace {
-
-// A paired sampling's verdict on both records: a repetition sampled on a busy host makes the
-// case's stop host_busy, with the reason; otherwise the stop is the latest repetition's.
-void note_stop(CaseRecord& c, const Sampling& s) {
-    if (c.host_busy()) return;
-    c.sampling_stop = s.stop_reason;
-    if (!s.busy.empty()) c.message += "; sampling " + s.stop_reason + " (" + s.busy + ")";
-}
 
 // Keeps the first record's identity, counters and message; a failure replaces an ok status.
 void note(CaseRecord& into, CaseRecord&& rec) {
@@ -108,11 +95,8 @@ TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& pla
         note(out.base[i], std::move(rb));
         note(out.candidate[i], std::move(rc));
         if (both) {
-            PairedSampling s = take_paired_samples(
-                [&] { return base.sample(); }, [&] { return candidate.sample(); }, plan.sampler, rng, {},
-                [&] { return base.run_delay() + candidate.run_delay(); });
-            note_stop(out.base[i], s.a);
-            note_stop(out.candidate[i], s.b);
+            PairedSampling s = take_paired_samples([&] { return base.sample(); }, [&] { return candidate.sample(); },
+                                                   plan.sampler, rng);
             out.base[i].samples.push_back(std::move(s.a.seconds));
             out.candidate[i].samples.push_back(std::move(s.b.seconds));
         }

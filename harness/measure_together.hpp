@@ -25,9 +25,6 @@ public:
     virtual CaseRecord prepare(std::size_t index) = 0;
     // One timed run of the prepared case, in seconds.
     virtual double sample() = 0;
-    // Seconds the threads that time its samples have waited to run so far (harness/run_delay),
-    // read around each pair so that a pair timed on a busy host is discarded; 0 where unknown.
-    virtual double run_delay() { return 0; }
 };
 
 // More work for an injected slowdown (test only): every case is measured on its problem with the
@@ -49,7 +46,6 @@ public:
              ProblemScale scale = {});
     CaseRecord prepare(std::size_t index) override;
     double sample() override;
-    double run_delay() override;
 
 private:
     ProblemScale scale_;

@@ -11,9 +11,7 @@
 namespace memwall {
 
 struct PairedSampling {
-    // Equal numbers of samples; a[i] and b[i] were taken back to back. Discarded pairs count in
-    // both sides' `discarded`, and a busy verdict is both sides'.
-    Sampling a, b;
+    Sampling a, b;  // equal numbers of samples; a[i] and b[i] were taken back to back
 };
 
 // Warms both up (alternating), then takes one sample of each per pair, which one first drawn
@@ -22,12 +20,8 @@ struct PairedSampling {
 // the pairs has a half-width of at most max_noise ("converged"), when either side reaches the
 // timeout, or at max_samples pairs.
 // `sampling`, when given, is called between the warm-up and the first pair, as take_samples does.
-// With a `run_delay` source, a pair whose threads (both sides') waited to run for more than
-// kMaxRunDelayShare of the pair's time is discarded, as take_samples discards a sample: a wait
-// that fell in one side alone would skew the pair's ratio. Too few pairs kept by the timeout is
-// sampling_stop::host_busy.
 PairedSampling take_paired_samples(const std::function<double()>& a, const std::function<double()>& b,
                                    const SamplerSettings& s, std::mt19937_64& rng,
-                                   const std::function<void()>& sampling = {}, const RunDelaySource& run_delay = {});
+                                   const std::function<void()>& sampling = {});
 
 }  // namespace memwall

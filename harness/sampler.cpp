@@ -42,12 +42,16 @@ void SamplerSettings::validate() const {
     if (!(timeout > 0 && std::isfinite(timeout))) throw UsageError("--timeout must be a finite number > 0");
 }
 
+namespace {
+
 std::string busy_reason(int discarded, int taken, double waited, double timed) {
     const long percent = timed > 0 ? std::lround(100 * waited / timed) : 0;
     return std::to_string(discarded) + " of " + std::to_string(taken) +
            " samples discarded, their threads waited to run for " + std::to_string(percent) +
            "% of their time (summed over the threads)";
 }
+
+}  // namespace
 
 Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s,
                       const std::function<void()>& sampling, const RunDelaySource& run_delay) {

@@ -41,10 +41,6 @@ struct Sampling {
     std::string busy;
 };
 
-// Why samples cannot be trusted: "D of T samples discarded, their threads waited to run for P%
-// of their time" (of the discarded samples' `timed` seconds, `waited` of which were waits).
-std::string busy_reason(int discarded, int taken, double waited, double timed);
-
 // Runs `once` (one timed execution returning seconds) per the settings; `sampling`, when given,
 // is called between the warm-up runs and the first sample (a case's stages, measure.hpp).
 // With a `run_delay` source, each sample whose threads waited to run for more than

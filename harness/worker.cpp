@@ -42,11 +42,6 @@ std::string WorkerServer::handle(const std::string& request) {
         std::snprintf(buf, sizeof buf, "%.17g", arm_.sample());
         return buf;
     }
-    if (request == "run-delay") {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", arm_.run_delay());
-        return buf;
-    }
     std::istringstream in(request);
     std::string verb;
     std::size_t index = 0;
@@ -119,21 +114,6 @@ double WorkerArm::sample() {
     const double s = std::strtod(reply.c_str(), &end);
     if (reply.empty() || *end != '\0' || !(s >= 0))
         throw InputError(side_ + "'s worker answered 'sample' with: " + reply);
-    return s;
-}
-
-double WorkerArm::run_delay() {
-    if (!reports_run_delay_) return 0;
-    channel_->send("run-delay");
-    const std::string reply = channel_->receive();
-    if (reply.rfind("error bad request", 0) == 0) {  // a build older than the request
-        reports_run_delay_ = false;
-        return 0;
-    }
-    char* end = nullptr;
-    const double s = std::strtod(reply.c_str(), &end);
-    if (reply.empty() || *end != '\0' || !(s >= 0))
-        throw InputError(side_ + "'s worker answered 'run-delay' with: " + reply);
     return s;
 }
 

@@ -56,12 +56,9 @@ public:
 
     CaseRecord prepare(std::size_t index) override;
     double sample() override;
-    // The worker's own, asked after each sample; 0 from a worker that does not know the request.
-    double run_delay() override;
 
 private:
     std::unique_ptr<WorkerChannel> channel_;
-    bool reports_run_delay_ = true;
     std::vector<CaseKey> cases_;
     std::vector<std::size_t> order_;
     std::string side_, revision_, version_;

@@ -79,35 +79,3 @@ TEST(PairedSampler, NeitherSideAlwaysGoesFirst) {
     EXPECT_GT(a_first, 10);
     EXPECT_LT(a_first, 30);
 }
-
-// A pair during which the threads waited to run for more than a tenth of its time is left out on
-// both sides, so the pairs stay aligned; when too few are left, the verdict is "host busy".
-TEST(PairedSampler, PairsTimedWhileTheThreadsWaitedAreDiscarded) {
-    std::mt19937_64 rng(5);
-    SamplerSettings set = settings();
-    set.warmup_runs = 0;
-    int reads = 0;  // the source is read before and after each pair
-    double waited = 0;
-    const auto delay = [&] { return ++reads, waited; };
-    const auto busy_pair = [&] { return (reads - 1) / 2 % 3 == 2; };
-    // Every third pair waits 5 ms and is stretched by it, as by a descheduled thread.
-    const auto a = [&] { return busy_pair() ? (waited += 5e-3, 7e-3) : 1e-3; };
-    const auto b = [&] { return busy_pair() ? 7e-3 : 1.1e-3; };
-    const PairedSampling s = take_paired_samples(a, b, set, rng, {}, delay);
-    EXPECT_EQ(s.a.stop_reason, "converged");
-    ASSERT_EQ(s.a.seconds.size(), s.b.seconds.size());
-    EXPECT_EQ(s.a.seconds.size(), 10u);
-    EXPECT_GE(s.a.discarded, 4);
-    EXPECT_EQ(s.a.discarded, s.b.discarded);
-    for (std::size_t i = 0; i < s.a.seconds.size(); ++i) EXPECT_NEAR(s.b.seconds[i] / s.a.seconds[i], 1.1, 1e-12);
-    EXPECT_TRUE(s.a.busy.empty());
-
-    double always = 0;
-    set.timeout = 0.05;
-    const PairedSampling busy = take_paired_samples([&] { return always += 1e-3, 1e-3; }, [&] { return 1e-3; }, set,
-                                                    rng, {}, [&] { return always; });
-    EXPECT_EQ(busy.a.stop_reason, "host busy");
-    EXPECT_EQ(busy.b.stop_reason, "host busy");
-    EXPECT_NE(busy.b.busy.find("samples discarded"), std::string::npos) << busy.b.busy;
-    EXPECT_FALSE(busy.b.seconds.empty());  // the discarded pairs, flagged
-}

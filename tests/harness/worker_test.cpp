@@ -22,7 +22,6 @@ struct ScriptedArm : Arm {
         return r;
     }
     double sample() override { return 1e-3 * static_cast<double>(current + 1); }
-    double run_delay() override { return 0.25; }
 };
 
 std::vector<CaseKey> keys() {
@@ -84,24 +83,6 @@ TEST(Worker, TheArmSeesTheWorkersCasesRecordsAndSamples) {
     EXPECT_EQ(failed.status, CaseStatus::wrong_result);
     EXPECT_EQ(failed.message, "rel. L2 error 0.5 (tolerance 0.0001)");
     EXPECT_THROW(arm.sample(), InputError);  // nothing prepared: the worker says so
-}
-
-// The worker's threads' wait to run travels with the pairs, so a pair timed while the worker
-// waited is discarded; an older worker, which answers the request with an error, reports none.
-TEST(Worker, TheArmAsksTheWorkerHowLongItWaitedToRun) {
-    ScriptedArm local;
-    WorkerServer server(local, keys(), "", "");
-    WorkerArm arm(std::make_unique<DirectChannel>(server), "the baseline build");
-    EXPECT_DOUBLE_EQ(arm.run_delay(), 0.25);
-
-    std::string hello = server.hello();
-    std::deque<std::string> lines;
-    for (std::size_t at = 0, nl; (nl = hello.find('\n', at)) != std::string::npos; at = nl + 1)
-        lines.push_back(hello.substr(at, nl - at));
-    lines.push_back("error bad request: run-delay");
-    WorkerArm older(std::make_unique<QueuedChannel>(lines), "the baseline build");
-    EXPECT_EQ(older.run_delay(), 0);
-    EXPECT_EQ(older.run_delay(), 0);  // not asked again: the queue is empty, a request would throw
 }
 
 TEST(Worker, OrderMapsTheArmsIndicesToTheWorkers) {
