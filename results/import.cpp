@@ -75,7 +75,7 @@ ImportedRun parse_import(ImportFormat format, const std::string& text, const std
     nlohmann::json doc;
     try {
         doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number past a double
         throw InputError(source + ": not JSON (" + e.what() + ")");
     }
     ImportedRun run = format == ImportFormat::gbench ? import_detail::parse_gbench(doc, source)

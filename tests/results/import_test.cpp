@@ -195,6 +195,7 @@ TEST(Import, MalformedFilesAreOneLineInputErrors) {
         {"empty.json", ImportFormat::gbench},          {"empty.json", ImportFormat::nvbench},
         {"gbench_bad_unit.json", ImportFormat::gbench}, {"gbench_no_time.json", ImportFormat::gbench},
         {"nvbench_no_time.json", ImportFormat::nvbench}, {"gbench_bad_unit.json", ImportFormat::nvbench},
+        {"number_out_of_range.json", ImportFormat::gbench}, {"number_out_of_range.json", ImportFormat::nvbench},
     };
     for (const auto& [name, format] : files) {
         const std::string path = kData + "malformed/" + name;
