@@ -27,8 +27,9 @@ int main() {
     constexpr int warps = 4;
     std::printf("attention/flash on cuda-emu: N = %lld, d = %lld, b = h = 1, non-causal, %d warps\n",
                 static_cast<long long>(n), static_cast<long long>(d), warps);
-    std::printf("model: loads = e*(N*d + ceil(N/Br)*2*N*d) B, e = element bytes; K/V term = 2e*N^2*d^2/M, "
-                "M = Br*d elements\n\n");
+    std::printf(
+        "model: loads = e*(N*d + ceil(N/Br)*2*N*d) B, e = element bytes; K/V term = 2e*N^2*d^2/M, "
+        "M = Br*d elements\n\n");
     std::printf("%-5s %-6s %12s %12s %7s %12s %7s %14s %14s %11s  %s\n", "dtype", "Br=Bc", "loaded B", "model B",
                 "ratio", "DRAM read B", "CPU s", "thr*barrier/s", "lane*warpsync/s", "accesses/s", "check");
     for (AttentionDtype dtype : {AttentionDtype::fp32, AttentionDtype::bf16}) {
@@ -64,7 +65,8 @@ int main() {
                         warp_syncs / seconds, accesses / seconds, check.ok ? "ok" : check.message.c_str());
         }
     }
-    std::printf("\nDRAM read B: the emulator's L2 model (H100: 50 MiB) holds all of K and V, so it stays at\n"
-                "the compulsory Q + K + V bytes whatever the tiles; the loaded bytes are what an L2 serves.\n");
+    std::printf(
+        "\nDRAM read B: the emulator's L2 model (H100: 50 MiB) holds all of K and V, so it stays at\n"
+        "the compulsory Q + K + V bytes whatever the tiles; the loaded bytes are what an L2 serves.\n");
     return 0;
 }

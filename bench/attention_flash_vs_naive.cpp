@@ -48,8 +48,8 @@ FlashTiles default_tiles() {
 bool checked(const char* name, const AttentionWorkload& w, const std::vector<float>& o) {
     const Check c = w.check(o.data());
     std::printf("check %-6s %s: relative L2 error %.2e over %zu rows (tolerance %.0e)%s%s\n", name,
-                c.ok ? "ok    " : "FAILED", c.error, w.reference_rows().size(), c.tolerance,
-                c.ok ? "" : ": ", c.message.c_str());
+                c.ok ? "ok    " : "FAILED", c.error, w.reference_rows().size(), c.tolerance, c.ok ? "" : ": ",
+                c.message.c_str());
     return c.ok;
 }
 
@@ -66,9 +66,8 @@ int main() {
     const FlashTiles tiles = default_tiles();
     std::printf("host: %s; kernels %s\n", cpu_description().c_str(), isa_summary().c_str());
     std::printf("attention b=%lld h=%lld s_q=%lld s_k=%lld d=%lld non-causal fp32, flash Br=%d Bc=%d\n",
-                static_cast<long long>(p.batch), static_cast<long long>(p.heads),
-                static_cast<long long>(p.seq_q), static_cast<long long>(p.seq_k),
-                static_cast<long long>(p.head_dim), tiles.br, tiles.bc);
+                static_cast<long long>(p.batch), static_cast<long long>(p.heads), static_cast<long long>(p.seq_q),
+                static_cast<long long>(p.seq_k), static_cast<long long>(p.head_dim), tiles.br, tiles.bc);
 
     const AttentionWorkload w(p, 1);
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -77,9 +76,7 @@ int main() {
     auto flash = [&] {
         attention_flash(p, tiles, w.q().data(), w.k().data(), w.v().data(), o_flash.data(), packed.data());
     };
-    auto naive = [&] {
-        attention_naive(p, w.q().data(), w.k().data(), w.v().data(), o_naive.data(), scores.data());
-    };
+    auto naive = [&] { attention_naive(p, w.q().data(), w.k().data(), w.v().data(), o_naive.data(), scores.data()); };
     flash();
     naive();
     const bool ok = checked("flash", w, o_flash) & checked("naive", w, o_naive);
@@ -97,6 +94,7 @@ int main() {
     std::printf("%-6s %12s %10s %10s\n", "", "median s", "GFLOP/s", "% of peak");
     for (auto [name, t] : {std::pair{"flash", t_flash}, std::pair{"naive", t_naive}})
         std::printf("%-6s %12.4f %10.1f %9.1f%%\n", name, t, flops / t / 1e9, 100 * flops / t / peak->value);
-    std::printf("flash / naive speed-up: %.2fx (targets: flash >= 55%% of the ceiling, >= 3x naive)\n", t_naive / t_flash);
+    std::printf("flash / naive speed-up: %.2fx (targets: flash >= 55%% of the ceiling, >= 3x naive)\n",
+                t_naive / t_flash);
     return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -72,10 +72,11 @@ struct Row {
 
 int main() {
     using conv_cuda::Algorithm;
-    std::printf("conv on cuda-emu (CUDA kernels run on the CPU: %s), batch 1, default tunings;\n"
-                "emu figures are exact counts of the kernels' access streams and cache-model estimates, not GPU "
-                "measurements\n\n",
-                cpu_model().c_str());
+    std::printf(
+        "conv on cuda-emu (CUDA kernels run on the CPU: %s), batch 1, default tunings;\n"
+        "emu figures are exact counts of the kernels' access streams and cache-model estimates, not GPU "
+        "measurements\n\n",
+        cpu_model().c_str());
     std::vector<Row> rows;
     for (const char* name : {"conv12", "conv11"}) {
         const ConvProblem p = layer(name);
@@ -141,9 +142,10 @@ int main() {
                         m, error_percent(m, l.emu), l.names);
         }
     }
-    std::printf("\nerror %% = (model - emu) / emu. Table 1 is the model's claim to exactness. In table 2 the model's l1\n"
-                "is table 1's requested bytes (every warp request taken as coalesced): its gap to emu's sectors is\n"
-                "the kernels' coalescing loss (short runs: filter rows of R*S taps, rows of small images); its L2\n"
-                "and DRAM are estimates (per-block footprints; the workspace kept in L2 between launches while it fits).\n");
+    std::printf(
+        "\nerror %% = (model - emu) / emu. Table 1 is the model's claim to exactness. In table 2 the model's l1\n"
+        "is table 1's requested bytes (every warp request taken as coalesced): its gap to emu's sectors is\n"
+        "the kernels' coalescing loss (short runs: filter rows of R*S taps, rows of small images); its L2\n"
+        "and DRAM are estimates (per-block footprints; the workspace kept in L2 between launches while it fits).\n");
     return 0;
 }

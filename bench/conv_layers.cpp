@@ -143,8 +143,9 @@ int main(int argc, char** argv) {
     std::printf("\n\n");
     const std::string best = std::max({std::string("direct"), std::string("im2col_gemm"), std::string("im2win")},
                                       [&](const std::string& a, const std::string& b) { return g[a] < g[b]; });
-    std::printf("best memwall variant (%s) / onednn: %.2fx (target >= %.1f on %s)\n", best.c_str(), g[best] / g["onednn"],
-                active_isa() == Isa::avx512 ? 1.0 : 0.9, std::string(isa_name(active_isa())).c_str());
+    std::printf("best memwall variant (%s) / onednn: %.2fx (target >= %.1f on %s)\n", best.c_str(),
+                g[best] / g["onednn"], active_isa() == Isa::avx512 ? 1.0 : 0.9,
+                std::string(isa_name(active_isa())).c_str());
     std::printf("im2win / im2col_gemm speed: %.2fx (target >= 1.0)\n", g["im2win"] / g["im2col_gemm"]);
     std::printf("im2win / im2col_gemm workspace (geomean): %.2fx (target <= 0.6)\n",
                 geomean("im2win", workspace) / geomean("im2col_gemm", workspace));

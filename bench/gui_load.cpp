@@ -27,7 +27,7 @@ using memwall::gui::MainWindow;
 
 // Counts paints of a widget (the cases table's viewport).
 class PaintCounter : public QObject {
-public:
+  public:
     int paints = 0;
     bool eventFilter(QObject* o, QEvent* e) override {
         if (e->type() == QEvent::Paint) ++paints;
@@ -67,8 +67,10 @@ int main(int argc, char** argv) {
     std::string db = (std::filesystem::temp_directory_path() / "memwall_gui_load_100k.db").string();
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
-        if (a == "--cases") cases = std::stoul(argv[i + 1]);
-        else if (a == "--db") db = argv[i + 1];
+        if (a == "--cases")
+            cases = std::stoul(argv[i + 1]);
+        else if (a == "--db")
+            db = argv[i + 1];
     }
     if (!has_runs_of(db, cases)) {
         std::filesystem::remove(db);
@@ -92,9 +94,7 @@ int main(int argc, char** argv) {
     qint64 longest_stall = 0;
     QTimer heartbeat;
     heartbeat.setInterval(5);
-    QObject::connect(&heartbeat, &QTimer::timeout, [&] {
-        longest_stall = std::max(longest_stall, tick.restart());
-    });
+    QObject::connect(&heartbeat, &QTimer::timeout, [&] { longest_stall = std::max(longest_stall, tick.restart()); });
 
     QElapsedTimer clock;
     clock.start();
@@ -120,9 +120,9 @@ int main(int argc, char** argv) {
     const double roofline_ms = static_cast<double>(chart.elapsed());
 
     const std::vector<std::pair<QString, bool>> filters{
-        {QStringLiteral("flash"), false},       {QStringLiteral("cuda-emu"), false},
-        {QStringLiteral("seq_q=512 "), false},  {QStringLiteral("Br=(16|32)\\b"), true},
-        {QStringLiteral("heads=7 "), false},    {QString(), false}};
+        {QStringLiteral("flash"), false},      {QStringLiteral("cuda-emu"), false},
+        {QStringLiteral("seq_q=512 "), false}, {QStringLiteral("Br=(16|32)\\b"), true},
+        {QStringLiteral("heads=7 "), false},   {QString(), false}};
     std::vector<double> latencies;
     std::printf("\nfilter latency (filter applied and the table repainted):\n");
     for (const auto& [text, regex] : filters) {
@@ -138,8 +138,8 @@ int main(int argc, char** argv) {
         w.filter_bar()->apply_text();
         spin([&] { return counter.paints > before; }, 10000);
         latencies.push_back(static_cast<double>(t.elapsed()));
-        std::printf("  %-16s %7d rows shown  %6.0f ms\n", text.isEmpty() ? "(cleared)" : qPrintable(text), w.proxy().rowCount(),
-                    latencies.back());
+        std::printf("  %-16s %7d rows shown  %6.0f ms\n", text.isEmpty() ? "(cleared)" : qPrintable(text),
+                    w.proxy().rowCount(), latencies.back());
     }
     const double worst_filter = *std::max_element(latencies.begin(), latencies.end());
 
@@ -167,9 +167,11 @@ int main(int argc, char** argv) {
     std::printf("  roofline of all cases drawn     %6.0f ms\n", roofline_ms);
     std::printf("  worst filter latency            %6.0f ms  target <= 200 ms  %s\n", worst_filter,
                 worst_filter <= 200 ? "met" : "MISSED");
-    std::printf("  compare view, %d rows           %6.1f s   (baseline loaded, samples read, bootstrap on %u threads)\n",
-                w.compare()->model().rowCount(), compare_seconds, std::max(1u, std::thread::hardware_concurrency()));
-    std::printf("  longest event-loop stall        %6lld ms  (while comparing)\n", static_cast<long long>(compare_stall));
+    std::printf(
+        "  compare view, %d rows           %6.1f s   (baseline loaded, samples read, bootstrap on %u threads)\n",
+        w.compare()->model().rowCount(), compare_seconds, std::max(1u, std::thread::hardware_concurrency()));
+    std::printf("  longest event-loop stall        %6lld ms  (while comparing)\n",
+                static_cast<long long>(compare_stall));
     std::printf("  %s\n", qPrintable(w.compare()->summary()->text()));
     return 0;
 }

@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
         const auto timed = [&](CaseMeasurer& m) {
             const auto t0 = Clock::now();
             const CaseRecord r = m.measure(cases[i], spec.seed, opt);
-            if (r.status != CaseStatus::ok) std::fprintf(stderr, "%s: %s\n", cases[i].name().c_str(), r.message.c_str());
+            if (r.status != CaseStatus::ok)
+                std::fprintf(stderr, "%s: %s\n", cases[i].name().c_str(), r.message.c_str());
             return std::chrono::duration<double>(Clock::now() - t0).count();
         };
         const double before = isolated.stats().overhead_seconds;
@@ -66,10 +67,11 @@ int main(int argc, char** argv) {
     }
     const IsolationStats& s = isolated.stats();
     const double overhead = s.overhead_seconds + s.start_seconds;
-    std::printf("\nisolation overhead: %.3f s over %zu cases (%.2f ms per case; worker start-up %.1f ms), "
-                "%.3f%% of the isolated sweep's %.1f s (target <= 5%%)\n",
-                overhead, s.cases, 1e3 * s.overhead_seconds / static_cast<double>(s.cases), 1e3 * s.start_seconds,
-                100 * overhead / wall_isolated, wall_isolated);
+    std::printf(
+        "\nisolation overhead: %.3f s over %zu cases (%.2f ms per case; worker start-up %.1f ms), "
+        "%.3f%% of the isolated sweep's %.1f s (target <= 5%%)\n",
+        overhead, s.cases, 1e3 * s.overhead_seconds / static_cast<double>(s.cases), 1e3 * s.start_seconds,
+        100 * overhead / wall_isolated, wall_isolated);
     std::printf("wall time: isolated %.1f s, in this process %.1f s (difference %+.1f%%, machine noise included)\n",
                 wall_isolated, wall_local, 100 * (wall_isolated / wall_local - 1));
     return 0;

@@ -32,7 +32,8 @@ Row run(const KvWorkload& w, int misalign) {
     kv_cuda::Tuning t;
     t.misalign = misalign;
     std::vector<std::int32_t> ids;
-    auto device = kv_cuda::cuda_emu::make_device_case(cuda_shape(p), kv_cuda::Method::zero_copy, t, cuda_inputs(w, ids));
+    auto device =
+        kv_cuda::cuda_emu::make_device_case(cuda_shape(p), kv_cuda::Method::zero_copy, t, cuda_inputs(w, ids));
     device->poison();
     Row r;
     {
@@ -51,12 +52,13 @@ Row run(const KvWorkload& w, int misalign) {
 }  // namespace
 
 int main() {
-    std::printf("kv_offload/zero_copy on cuda-emu: host-memory sectors read by the kernel (exact counts of its access "
-                "stream on the CPU, not GPU measurements)\n"
-                "2 heads of 64, 16 pages, 4 selected a step (reuse 0.5), 2 steps; splits 8, warps 4; minimum = tier "
-                "bytes / 32\n\n");
-    std::printf("%10s %8s %11s %9s %12s %12s %12s %7s %6s\n", "page", "misalign", "tier bytes", "requests",
-                "sectors", "minimum", "model", "x min", "check");
+    std::printf(
+        "kv_offload/zero_copy on cuda-emu: host-memory sectors read by the kernel (exact counts of its access "
+        "stream on the CPU, not GPU measurements)\n"
+        "2 heads of 64, 16 pages, 4 selected a step (reuse 0.5), 2 steps; splits 8, warps 4; minimum = tier "
+        "bytes / 32\n\n");
+    std::printf("%10s %8s %11s %9s %12s %12s %12s %7s %6s\n", "page", "misalign", "tier bytes", "requests", "sectors",
+                "minimum", "model", "x min", "check");
     for (std::int64_t page_tokens : {1, 4, 16, 64}) {
         KvProblem p;
         p.page_tokens = page_tokens;

@@ -77,16 +77,17 @@ int main(int argc, char** argv) {
                 size_name(file_bytes).c_str());
 
     const std::vector<unsigned> depths{1, 4, 16, 64};
-    std::printf("\nthe tier: random reads of one page size over the KV file, GB/s at each queue depth (O_DIRECT\n"
-                "through io_uring, fio's randread); then, in every round right before uring's run, 0.1 s of them at\n"
-                "the best depth: the ceiling is their median, taken in the same minutes as the variants' times, since\n"
-                "a shared disk's rate wanders; uring/ceil is the median over rounds of uring's whole-run rate over\n"
-                "the probe just before it.\n"
-                "variants: GB/s from the tier = file bytes read / the time spent reading (median of %ld rounds): pread's\n"
-                "and mmap's io phase; for uring and cached, which attend to each page as it arrives, the whole step,\n"
-                "attention included (so their figure is a lower bound); resident reads DRAM, not the tier.\n"
-                "attention: pread's attention phase after its reads, ms per run (2 threads; what uring hides)\n\n",
-                rounds);
+    std::printf(
+        "\nthe tier: random reads of one page size over the KV file, GB/s at each queue depth (O_DIRECT\n"
+        "through io_uring, fio's randread); then, in every round right before uring's run, 0.1 s of them at\n"
+        "the best depth: the ceiling is their median, taken in the same minutes as the variants' times, since\n"
+        "a shared disk's rate wanders; uring/ceil is the median over rounds of uring's whole-run rate over\n"
+        "the probe just before it.\n"
+        "variants: GB/s from the tier = file bytes read / the time spent reading (median of %ld rounds): pread's\n"
+        "and mmap's io phase; for uring and cached, which attend to each page as it arrives, the whole step,\n"
+        "attention included (so their figure is a lower bound); resident reads DRAM, not the tier.\n"
+        "attention: pread's attention phase after its reads, ms per run (2 threads; what uring hides)\n\n",
+        rounds);
     std::printf("%8s", "page");
     for (unsigned d : depths) std::printf(" %5s%-2u", "QD", d);
     std::printf(" %8s |", "ceiling");
@@ -105,7 +106,8 @@ int main(int argc, char** argv) {
             inst->poison();
             inst->run();
             if (const Check c = inst->check(); !c.ok) {
-                std::printf("%s page %s: FAILED the check: %s\n", v.c_str(), size_name(page).c_str(), c.message.c_str());
+                std::printf("%s page %s: FAILED the check: %s\n", v.c_str(), size_name(page).c_str(),
+                            c.message.c_str());
                 all_ok = false;
             }
             instances.push_back(std::move(inst));
@@ -175,8 +177,9 @@ int main(int argc, char** argv) {
     }
     std::printf("\n");
     for (const auto& d : details) std::printf("%s\n", d.c_str());
-    std::printf("\ntargets: uring >= 70%% of the ceiling at pages >= 64 KiB: %s; cached <= 0.3x uring's bytes and "
-                "correspondingly faster: %s\n",
-                met_uring ? "met" : "MISSED", met_cached ? "met" : "MISSED");
+    std::printf(
+        "\ntargets: uring >= 70%% of the ceiling at pages >= 64 KiB: %s; cached <= 0.3x uring's bytes and "
+        "correspondingly faster: %s\n",
+        met_uring ? "met" : "MISSED", met_cached ? "met" : "MISSED");
     return all_ok ? 0 : 1;
 }

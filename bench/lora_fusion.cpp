@@ -53,9 +53,12 @@ struct Run {
     std::int64_t adapters;
 };
 
-const std::vector<Run> runs = {{"base", "base", 1},           {"unfused", "unfused", 1},
-                               {"fused", "fused", 1},         {"multi_adapter(4)", "multi_adapter", 4},
-                               {"multi_adapter(1)", "multi_adapter", 1}, {"fused(4 calls)", "fused", 4}};
+const std::vector<Run> runs = {{"base", "base", 1},
+                               {"unfused", "unfused", 1},
+                               {"fused", "fused", 1},
+                               {"multi_adapter(4)", "multi_adapter", 4},
+                               {"multi_adapter(1)", "multi_adapter", 1},
+                               {"fused(4 calls)", "fused", 4}};
 
 Params point(const Catalogue& cat, const Run& r, std::int64_t m, const std::string& dtype) {
     Space s = cat.family("lora").space(cat.variant("lora", r.variant, Backend::cpu));
@@ -89,12 +92,15 @@ int main(int argc, char** argv) {
     register_lora(cat);
     const Family& family = cat.family("lora");
     const MemoryHierarchy mh = detect_memory_hierarchy();
-    std::printf("host: %s, %d threads; LoRAFusion's shape K = N = 4096, r = 16, alpha = 16, dropout 0.1; "
-                "median of %ld rounds\n",
-                cpu_model().c_str(), mh.cpus, rounds);
-    std::printf("end to end: overhead = (t - t_base) / t_base of each round's runs, median over rounds, within the base\n"
-                "  GEMM's run-to-run spread (its IQR is printed); passes: the variant's time outside its base GEMM (phase medians) over\n"
-                "  base's GEMM, which is what fusion changes; GB/s = modelled bytes of the extra passes / their time\n\n");
+    std::printf(
+        "host: %s, %d threads; LoRAFusion's shape K = N = 4096, r = 16, alpha = 16, dropout 0.1; "
+        "median of %ld rounds\n",
+        cpu_model().c_str(), mh.cpus, rounds);
+    std::printf(
+        "end to end: overhead = (t - t_base) / t_base of each round's runs, median over rounds, within the base\n"
+        "  GEMM's run-to-run spread (its IQR is printed); passes: the variant's time outside its base GEMM (phase "
+        "medians) over\n"
+        "  base's GEMM, which is what fusion changes; GB/s = modelled bytes of the extra passes / their time\n\n");
     std::printf("%-5s %5s %9s %6s %9s %9s %9s | %-22s | %-22s | %8s %8s\n", "dtype", "M", "base ms", "IQR", "unfused",
                 "fused", "multi(4)", "end to end: unf fus", "passes: unf fus", "unf GB/s", "fus GB/s");
     bool all_ok = true, met_end_to_end = true, met_passes = true;
@@ -108,11 +114,15 @@ int main(int argc, char** argv) {
                 for (const Run& r : runs) {
                     points.push_back(point(cat, r, m, dtype));
                     auto& w = workloads[r.adapters];
-                    if (!w) w = family.make_workload(family.space(cat.variant("lora", r.variant, Backend::cpu)).project(points.back(), AxisRole::problem), 1);
+                    if (!w)
+                        w = family.make_workload(family.space(cat.variant("lora", r.variant, Backend::cpu))
+                                                     .project(points.back(), AxisRole::problem),
+                                                 1);
                     instances.push_back(cat.variant("lora", r.variant, Backend::cpu).prepare(*w, points.back()));
                 }
             } catch (const std::exception& e) {
-                std::printf("%-5s %5lld not run on this host: %s\n", dtype.c_str(), static_cast<long long>(m), e.what());
+                std::printf("%-5s %5lld not run on this host: %s\n", dtype.c_str(), static_cast<long long>(m),
+                            e.what());
                 continue;
             }
             for (std::size_t j = 0; j < runs.size(); ++j) {
@@ -165,8 +175,10 @@ int main(int argc, char** argv) {
             met_end_to_end = met_end_to_end && met_e;
             met_passes = met_passes && met_p;
             char e_col[64], p_col[64];
-            std::snprintf(e_col, sizeof e_col, "%5.1f%% %5.1f%% %s", 100 * e_unfused, 100 * e_fused, met_e ? "met" : "MISSED");
-            std::snprintf(p_col, sizeof p_col, "%5.1f%% %5.1f%% %s", 100 * p_unfused, 100 * p_fused, met_p ? "met" : "MISSED");
+            std::snprintf(e_col, sizeof e_col, "%5.1f%% %5.1f%% %s", 100 * e_unfused, 100 * e_fused,
+                          met_e ? "met" : "MISSED");
+            std::snprintf(p_col, sizeof p_col, "%5.1f%% %5.1f%% %s", 100 * p_unfused, 100 * p_fused,
+                          met_p ? "met" : "MISSED");
             std::printf("%-5s %5lld %9.2f %5.1f%% %9.2f %9.2f %9.2f | %-22s | %-22s | %8.1f %8.1f\n", dtype.c_str(),
                         static_cast<long long>(m), 1e3 * base, 100 * iqr(times[0]) / base, 1e3 * unfused, 1e3 * fused,
                         1e3 * multi4, e_col, p_col, extra_bytes(points[1], LoraMethod::unfused, mh) / passes(1) / 1e9,
@@ -183,7 +195,8 @@ int main(int argc, char** argv) {
                 std::string l = dtype + " " + std::to_string(m) + " " + runs[i].label + ":";
                 for (const Counter& c : instances[i]->sampled_counters()) {
                     char part[64];
-                    std::snprintf(part, sizeof part, " %s %.2f ms", c.name.substr(6, c.name.size() - 14).c_str(), 1e3 * c.value);
+                    std::snprintf(part, sizeof part, " %s %.2f ms", c.name.substr(6, c.name.size() - 14).c_str(),
+                                  1e3 * c.value);
                     l += part;
                 }
                 phase_lines.push_back(l);
@@ -192,14 +205,18 @@ int main(int argc, char** argv) {
     std::printf("\nkernels at %s (host %s); GEMMs:\n", std::string(isa_name(active_isa())).c_str(),
                 std::string(isa_name(host_isa())).c_str());
     for (const auto& l : gemm_lines) std::printf("  %s\n", l.c_str());
-    std::printf("\ntargets per row (fused's overhead <= half of unfused's; fused >= 1.0x unfused): end to end %s; "
-                "passes %s\n",
-                met_end_to_end ? "met in every row" : "MISSED in some row", met_passes ? "met in every row" : "MISSED in some row");
-    std::printf("\npasses (medians; gemm is the base GEMM; unfused's dropout, down- and up-projection and add; fused's "
-                "lora pass: its down-projection and Y += S·B, a task of tokens at a time)\n");
+    std::printf(
+        "\ntargets per row (fused's overhead <= half of unfused's; fused >= 1.0x unfused): end to end %s; "
+        "passes %s\n",
+        met_end_to_end ? "met in every row" : "MISSED in some row",
+        met_passes ? "met in every row" : "MISSED in some row");
+    std::printf(
+        "\npasses (medians; gemm is the base GEMM; unfused's dropout, down- and up-projection and add; fused's "
+        "lora pass: its down-projection and Y += S·B, a task of tokens at a time)\n");
     for (const auto& l : phase_lines) std::printf("%s\n", l.c_str());
-    std::printf("\nadapters (acceptance 4): multi_adapter with 1 adapter against fused; with 4, against 4 separate fused "
-                "calls (times over multi_adapter's in parentheses)\n");
+    std::printf(
+        "\nadapters (acceptance 4): multi_adapter with 1 adapter against fused; with 4, against 4 separate fused "
+        "calls (times over multi_adapter's in parentheses)\n");
     for (const auto& l : adapter_lines) std::printf("%s\n", l.c_str());
     return all_ok ? 0 : 1;
 }

@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
     std::printf("\n");
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const CaseKey key = key_of(cases[i]);
-        const std::string name = case_label(key) + (key.problem.find("\"causal\":1") != std::string::npos ? " causal" : "");
+        const std::string name =
+            case_label(key) + (key.problem.find("\"causal\":1") != std::string::npos ? " causal" : "");
         std::printf("%-44s", name.c_str());
         for (std::size_t k : ks) std::printf(" %8.2f", 100 * allan_deviation(logs[i], k));
         std::printf("\n");
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
         for (std::size_t k : ks) std::printf(" %8.2f", 100 * allan_deviation(ratio, k));
         std::printf("\n");
     }
-    std::printf("white noise falls by 1/sqrt(2) per column; a flat row is drift that runs that far apart do not share\n");
+    std::printf(
+        "white noise falls by 1/sqrt(2) per column; a flat row is drift that runs that far apart do not share\n");
     return 0;
 }

@@ -259,9 +259,9 @@ Interval rate_interval(std::size_t k, std::size_t n) {
 void print_comparison(int slowdown, const Comparison& cmp) {
     for (const auto& x : cmp.cases)
         std::fprintf(stderr, "  %2d%% %-7s %s [%s, %s] p %s  %s %s\n", slowdown,
-                     std::string(to_string(x.verdict)).c_str(),
-                     format_change(x.ratio).c_str(), format_change(x.ci.lo).c_str(), format_change(x.ci.hi).c_str(),
-                     format_p_value(x.p_value).c_str(), case_label(x.key).c_str(), params_label(x.key.problem).c_str());
+                     std::string(to_string(x.verdict)).c_str(), format_change(x.ratio).c_str(),
+                     format_change(x.ci.lo).c_str(), format_change(x.ci.hi).c_str(), format_p_value(x.p_value).c_str(),
+                     case_label(x.key).c_str(), params_label(x.key.problem).c_str());
 }
 
 }  // namespace
@@ -336,9 +336,10 @@ int main(int argc, char** argv) {
     const double cpu_share = (cpu_seconds() - cpu0) / (seconds * omp_get_max_threads());
     std::fprintf(stderr, "\n");
 
-    std::printf("%d rounds in %.1f minutes, load average %s at the end; the measuring threads had their cores %.0f%% "
-                "of the time\n",
-                rounds, seconds / 60, load_average().c_str(), cpu_share * 100);
+    std::printf(
+        "%d rounds in %.1f minutes, load average %s at the end; the measuring threads had their cores %.0f%% "
+        "of the time\n",
+        rounds, seconds / 60, load_average().c_str(), cpu_share * 100);
     if (stored) {
         print_noise(same, cases);
         for (std::size_t i = 0; i < same.size(); ++i)
@@ -353,8 +354,8 @@ int main(int argc, char** argv) {
 
     std::printf("\nrule: threshold %g%%, alpha %g (compare_runs, as `memwall compare` and `memwall ci`)%s\n",
                 suite.compare.threshold * 100, suite.compare.alpha, stored ? "" : ", paired");
-    std::printf("%-30s %6s %6s %8s %8s %8s %8s %14s %13s\n", "experiment", "pairs", "cases", "SLOWER", "FASTER",
-                "SAME", "UNSURE", "pairs w/ SLOWER", "median ratio");
+    std::printf("%-30s %6s %6s %8s %8s %8s %8s %14s %13s\n", "experiment", "pairs", "cases", "SLOWER", "FASTER", "SAME",
+                "UNSURE", "pairs w/ SLOWER", "median ratio");
     auto row = [](const std::string& name, Tally& t) {
         std::printf("%-30s %6zu %6zu %7.1f%% %7.1f%% %7.1f%% %7.1f%% %14.1f%% %13.3f\n", name.c_str(), t.pairs,
                     t.case_total(), t.share(Verdict::slower), t.share(Verdict::faster), t.share(Verdict::same),

@@ -43,12 +43,13 @@ MatrixSpec poisson_spec() {
 }  // namespace
 
 int main() {
-    std::printf("spgemm/rowwise_hash on cuda-emu, C = A*A, default tuning but the table factor; emu figures are\n"
-                "exact counts of the kernels' global and shared accesses (and an L2-model DRAM estimate), not GPU\n"
-                "measurements\n\n");
+    std::printf(
+        "spgemm/rowwise_hash on cuda-emu, C = A*A, default tuning but the table factor; emu figures are\n"
+        "exact counts of the kernels' global and shared accesses (and an L2-model DRAM estimate), not GPU\n"
+        "measurements\n\n");
     std::printf("%-12s %6s %8s %6s %8s %8s | %10s %10s %10s %10s | %10s %10s %10s  %-5s %5s\n", "matrix", "rows",
-                "products", "factor", "fallback", "g.slots", "glob ld B", "glob st B", "glob at B", "DRAM B", "shr ld B",
-                "shr st B", "shr at B", "check", "CPU s");
+                "products", "factor", "fallback", "g.slots", "glob ld B", "glob st B", "glob at B", "DRAM B",
+                "shr ld B", "shr st B", "shr at B", "check", "CPU s");
     for (const Input& in : {Input{"rmat-9", rmat_spec()}, Input{"poisson27-8", poisson_spec()}}) {
         SpgemmProblem p;
         p.a = in.spec;
@@ -69,21 +70,23 @@ int main() {
             const Check ch = w.check(device->download_csr());
             const std::string detail = device->detail();
             const auto slots_at = detail.find("rows, ");
-            const std::string slots =
-                slots_at == std::string::npos ? "?" : detail.substr(slots_at + 6, detail.find(" slots", slots_at) - slots_at - 6);
+            const std::string slots = slots_at == std::string::npos
+                                          ? "?"
+                                          : detail.substr(slots_at + 6, detail.find(" slots", slots_at) - slots_at - 6);
             const auto u = [](std::uint64_t x) { return static_cast<unsigned long long>(x); };
-            std::printf("%-12s %6lld %8lld %6.2f %8lld %8s | %10llu %10llu %10llu %10llu | %10llu %10llu %10llu  %-5s %5.2f\n",
-                        in.name, static_cast<long long>(w.a().rows), static_cast<long long>(w.stats().products), factor,
-                        static_cast<long long>(device->fallback_rows()), slots.c_str(), u(s.load.bytes),
-                        u(s.store.bytes), u(s.atomic.bytes), u(s.dram_read_bytes + s.dram_write_bytes),
-                        u(s.shared.load.bytes), u(s.shared.store.bytes), u(s.shared.atomic.bytes), ch.ok ? "ok" : "WRONG",
-                        seconds);
+            std::printf(
+                "%-12s %6lld %8lld %6.2f %8lld %8s | %10llu %10llu %10llu %10llu | %10llu %10llu %10llu  %-5s %5.2f\n",
+                in.name, static_cast<long long>(w.a().rows), static_cast<long long>(w.stats().products), factor,
+                static_cast<long long>(device->fallback_rows()), slots.c_str(), u(s.load.bytes), u(s.store.bytes),
+                u(s.atomic.bytes), u(s.dram_read_bytes + s.dram_write_bytes), u(s.shared.load.bytes),
+                u(s.shared.store.bytes), u(s.shared.atomic.bytes), ch.ok ? "ok" : "WRONG", seconds);
         }
     }
-    std::printf("\nfallback: rows whose entries would fill their bin's shared table to 80%% or more; each gets a\n"
-                "global table (table_factor x its entries, a power of two) whose initialisation, atomicCAS probes,\n"
-                "atomicAdd merges and read-back move from the shared columns to the global ones. g.slots: the global\n"
-                "tables' slots. Shared traffic: the tables (initialised, probed, merged, read back or ranked) and\n"
-                "each row's bookkeeping.\n");
+    std::printf(
+        "\nfallback: rows whose entries would fill their bin's shared table to 80%% or more; each gets a\n"
+        "global table (table_factor x its entries, a power of two) whose initialisation, atomicCAS probes,\n"
+        "atomicAdd merges and read-back move from the shared columns to the global ones. g.slots: the global\n"
+        "tables' slots. Shared traffic: the tables (initialised, probed, merged, read back or ranked) and\n"
+        "each row's bookkeeping.\n");
     return 0;
 }

@@ -56,8 +56,8 @@ long status_kib(const char* field) {
 // in a fresh process (`bench_spgemm --peak INPUT VARIANT`): neither the high-water mark nor
 // allocator caches of one variant leak into another's figure, and no OpenMP runtime is forked.
 double peak_bytes(std::size_t input, const std::string& variant, long sorted) {
-    const std::string cmd = "/proc/" + std::to_string(getpid()) + "/exe --peak " + std::to_string(input) + " " + variant +
-                            " " + std::to_string(sorted);
+    const std::string cmd = "/proc/" + std::to_string(getpid()) + "/exe --peak " + std::to_string(input) + " " +
+                            variant + " " + std::to_string(sorted);
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return -1;
     double bytes = -1;
@@ -82,7 +82,8 @@ std::vector<Input> make_inputs(const Catalogue& cat, long max_scale) {
     std::vector<Input> inputs;
     for (long scale = 16; scale <= max_scale; scale += 2) {
         const std::string sc = "scale=" + std::to_string(scale);
-        Input rm{"rmat" + std::to_string(scale), {"matrix=rmat", sc, "degree=16", "rmat_a=0.45", "rmat_b=0.15", "rmat_c=0.15"}};
+        Input rm{"rmat" + std::to_string(scale),
+                 {"matrix=rmat", sc, "degree=16", "rmat_a=0.45", "rmat_b=0.15", "rmat_c=0.15"}};
         Space s = family.space(cat.variant("spgemm", "esc", Backend::cpu));
         for (const auto& o : rm.axes) s.apply_override(o);
         const CsrMatrix a = SpgemmProblem::from(s.points().front()).a.make(1);
@@ -111,7 +112,8 @@ int peak_mode(const Catalogue& cat, char** argv) {
     const long sorted = std::strtol(argv[4], nullptr, 10);
     const Params p = point_of(cat, in, variant, sorted);
     const Family& family = cat.family("spgemm");
-    auto w = family.make_workload(family.space(cat.variant("spgemm", variant, Backend::cpu)).project(p, AxisRole::problem), 1);
+    auto w = family.make_workload(
+        family.space(cat.variant("spgemm", variant, Backend::cpu)).project(p, AxisRole::problem), 1);
     std::ofstream("/proc/self/clear_refs") << "5";  // resets VmHWM to the current RSS
     const long before = status_kib("VmHWM:");
     {
@@ -136,8 +138,11 @@ int main(int argc, char** argv) {
     const Family& family = cat.family("spgemm");
     const MemoryHierarchy mh = detect_memory_hierarchy();
     std::printf("host: %s, %d threads; C = A*A, fp64; rows %s\n", cpu_model().c_str(), mh.cpus,
-                sorted ? "sorted" : "unsorted where a variant may leave them so (esc sorts; GraphBLAS leaves them jumbled, its lazy sort untimed)");
-    std::printf("per variant: GFLOP/s (2 x products / median time), symbolic+numeric ms, peak MiB above the inputs\n\n");
+                sorted ? "sorted"
+                       : "unsorted where a variant may leave them so (esc sorts; GraphBLAS leaves them jumbled, its "
+                         "lazy sort untimed)");
+    std::printf(
+        "per variant: GFLOP/s (2 x products / median time), symbolic+numeric ms, peak MiB above the inputs\n\n");
 
     const std::vector<Input> inputs = make_inputs(cat, max_scale);
     std::map<std::string, std::vector<double>> gflops;
@@ -148,14 +153,16 @@ int main(int argc, char** argv) {
         for (const auto& name : variants) points.push_back(point_of(cat, in, name, sorted));
         std::vector<double> peaks;
         for (const auto& name : variants) peaks.push_back(peak_bytes(n, name, sorted));
-        const auto workload = family.make_workload(family.space(cat.variant("spgemm", "esc", Backend::cpu)).project(points[0], AxisRole::problem), 1);
+        const auto workload = family.make_workload(
+            family.space(cat.variant("spgemm", "esc", Backend::cpu)).project(points[0], AxisRole::problem), 1);
         const auto& w = dynamic_cast<const SpgemmWorkload&>(*workload);
         const ProductStats& st = w.stats();
-        std::printf("%s: %lld rows, nnz %lld (row min/mean/max %lld/%.1f/%lld), products %lld, nnz(C) %lld, "
-                    "compression %.2f\n",
-                    in.name.c_str(), static_cast<long long>(st.a.rows), static_cast<long long>(st.a.nnz),
-                    static_cast<long long>(st.a.row_min), st.a.row_mean, static_cast<long long>(st.a.row_max),
-                    static_cast<long long>(st.products), static_cast<long long>(st.nnz_c), st.compression());
+        std::printf(
+            "%s: %lld rows, nnz %lld (row min/mean/max %lld/%.1f/%lld), products %lld, nnz(C) %lld, "
+            "compression %.2f\n",
+            in.name.c_str(), static_cast<long long>(st.a.rows), static_cast<long long>(st.a.nnz),
+            static_cast<long long>(st.a.row_min), st.a.row_mean, static_cast<long long>(st.a.row_max),
+            static_cast<long long>(st.products), static_cast<long long>(st.nnz_c), st.compression());
         std::vector<std::unique_ptr<Instance>> instances;
         for (std::size_t i = 0; i < variants.size(); ++i) {
             auto inst = cat.variant("spgemm", variants[i], Backend::cpu).prepare(*workload, points[i]);
@@ -199,6 +206,7 @@ int main(int argc, char** argv) {
     for (const auto& v : variants) std::printf("  %-20s %7.3f\n", v.c_str(), geomean(gflops[v]));
     const double gb = std::max(geomean(gflops["graphblas_hash"]), geomean(gflops["graphblas_gustavson"]));
     const double ratio = geomean(gflops["rowwise_hash"]) / gb;
-    std::printf("rowwise_hash / faster GraphBLAS method: %.2fx (target >= 1.0: %s)\n", ratio, ratio >= 1.0 ? "met" : "MISSED");
+    std::printf("rowwise_hash / faster GraphBLAS method: %.2fx (target >= 1.0: %s)\n", ratio,
+                ratio >= 1.0 ? "met" : "MISSED");
     return all_ok ? 0 : 1;
 }

@@ -52,8 +52,10 @@ int main(int argc, char** argv) {
     int rounds = 5;
     double factor = 4;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--rounds") == 0) rounds = std::atoi(argv[i + 1]);
-        else if (std::strcmp(argv[i], "--llc-factor") == 0) factor = std::atof(argv[i + 1]);
+        if (std::strcmp(argv[i], "--rounds") == 0)
+            rounds = std::atoi(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--llc-factor") == 0)
+            factor = std::atof(argv[i + 1]);
     }
     const MemoryHierarchy mh = detect_memory_hierarchy();
     const double llc = mh.caches.empty() ? 32.0 * (1 << 20) : static_cast<double>(mh.caches.back().bytes);
@@ -98,11 +100,12 @@ int main(int argc, char** argv) {
                     a.best_gbs, 100 * a.median_gbs / c, b.median_gbs, b.best_gbs, 100 * b.median_gbs / c);
     }
     const double loop_share = median(ratio_loop), nt_share = median(ratio_nt);
-    std::printf("\nmedian over rounds, triad's median GB/s as a share of the DRAM ceiling measured before it:\n"
-                "  loop (ordinary stores; 16 bytes moved per 12 counted)  %5.1f%%\n"
-                "  nontemporal (streaming stores)                          %5.1f%%  (best samples: %.1f%%)\n"
-                "target: >= 85%%: %s\n",
-                100 * loop_share, 100 * nt_share, 100 * median(ratio_nt_best),
-                nt_share >= 0.85 ? "met (nontemporal)" : "missed");
+    std::printf(
+        "\nmedian over rounds, triad's median GB/s as a share of the DRAM ceiling measured before it:\n"
+        "  loop (ordinary stores; 16 bytes moved per 12 counted)  %5.1f%%\n"
+        "  nontemporal (streaming stores)                          %5.1f%%  (best samples: %.1f%%)\n"
+        "target: >= 85%%: %s\n",
+        100 * loop_share, 100 * nt_share, 100 * median(ratio_nt_best),
+        nt_share >= 0.85 ? "met (nontemporal)" : "missed");
     return 0;
 }

@@ -58,8 +58,8 @@ std::string stop_text(const Trace& t) {
     std::string out = t.stop_reason;
     if (!t.entries.empty() && !std::isnan(t.entries.back().improvement_chance)) {
         char buf[64];
-        std::snprintf(buf, sizeof buf, " (chance %.1f%% of beating it by %.1f%%)", t.entries.back().improvement_chance * 100,
-                      t.noise * 100);
+        std::snprintf(buf, sizeof buf, " (chance %.1f%% of beating it by %.1f%%)",
+                      t.entries.back().improvement_chance * 100, t.noise * 100);
         out += buf;
     }
     return out;
@@ -156,9 +156,10 @@ int main(int argc, char** argv) {
     std::printf("\nexhaustive: %zu configurations (%zu ok) and %zu confirmation measurements in %.0f s; fastest:\n", n,
                 ranked.size(), full.confirmations, cost);
     for (std::size_t k = 0; k < std::min<std::size_t>(8, ranked.size()); ++k)
-        std::printf("  %-16s %8.2f ms  %+5.1f%%\n", target.space.label(ranked[k].second).c_str(),
-                    ranked[k].first * 1e3, (ranked[k].first / optimum - 1) * 100);
-    std::printf("  slowest ok: %.2f ms (%.2fx the optimum)\n", ranked.back().first * 1e3, ranked.back().first / optimum);
+        std::printf("  %-16s %8.2f ms  %+5.1f%%\n", target.space.label(ranked[k].second).c_str(), ranked[k].first * 1e3,
+                    (ranked[k].first / optimum - 1) * 100);
+    std::printf("  slowest ok: %.2f ms (%.2fx the optimum)\n", ranked.back().first * 1e3,
+                ranked.back().first / optimum);
     std::fflush(stdout);
 
     // 2. Guided, live: the model's counts as its prior, the stopping rule on, no budget.
@@ -167,11 +168,12 @@ int main(int argc, char** argv) {
     prior.counters = model_counter_prior(target, mh);
     prior.start = target.anchor_id;
     const Budget rule{0, 0, 0, kStopChance};
-    std::printf("\nguided, live, model prior (%zu counters), stopping rule (chance < %.2f), no budget (vs optimum: its "
-                "own median; the exhaustive median of its choice; head to head):\n  %-4s %-16s %12s %12s %12s %12s "
-                "%12s %10s %18s\n",
-                prior.counters.names.size(), kStopChance, "seed", "best", "its median", "own", "exhaustive", "head2head",
-                "within 5% at", "space", "measurements");
+    std::printf(
+        "\nguided, live, model prior (%zu counters), stopping rule (chance < %.2f), no budget (vs optimum: its "
+        "own median; the exhaustive median of its choice; head to head):\n  %-4s %-16s %12s %12s %12s %12s "
+        "%12s %10s %18s\n",
+        prior.counters.names.size(), kStopChance, "seed", "best", "its median", "own", "exhaustive", "head2head",
+        "within 5% at", "space", "measurements");
     for (int seed = 1; seed <= live_seeds; ++seed) {
         auto guided = make_strategy("guided", target.space, static_cast<std::uint64_t>(seed), &prior);
         const Trace t = tune(objective, *guided, rule, progress);
@@ -198,10 +200,11 @@ int main(int argc, char** argv) {
     constexpr int seeds = 100;
     ReplayObjective replay(record);
     const RandomBaseline random(record);
-    std::printf("\nreplayed over the exhaustive record, %d seeds, stopping rule on; random search expects %.1f "
-                "evaluations to within 5%%:\n  %-14s %24s %22s %20s\n",
-                seeds, random.expected_draws_to(1.05 * optimum), "strategy", "within 5% at (IQR)", "stopped at (IQR)",
-                "within 5% at stop");
+    std::printf(
+        "\nreplayed over the exhaustive record, %d seeds, stopping rule on; random search expects %.1f "
+        "evaluations to within 5%%:\n  %-14s %24s %22s %20s\n",
+        seeds, random.expected_draws_to(1.05 * optimum), "strategy", "within 5% at (IQR)", "stopped at (IQR)",
+        "within 5% at stop");
     for (const char* name : {"guided", "guided-online"}) {
         std::vector<double> needed, stopped;
         int close = 0;

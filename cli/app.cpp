@@ -16,8 +16,9 @@ void add_plot_command(CLI::App& app, Context&) {
     auto* cmd = app.add_subcommand("plot", "render a chart to PNG or SVG (unavailable: built without Qt 6)");
     cmd->allow_extras()->fallthrough(false);  // every argument is the stub's, so it can say why
     cmd->callback([] {
-        throw UsageError("plot is unavailable: this memwall was built without Qt 6 (install qt6-base-dev and "
-                         "qt6-svg-dev, then reconfigure)");
+        throw UsageError(
+            "plot is unavailable: this memwall was built without Qt 6 (install qt6-base-dev and "
+            "qt6-svg-dev, then reconfigure)");
     });
 }
 #endif
@@ -32,8 +33,10 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     // Kernels and ceilings use the CPUs the container grants, not every CPU it shows.
     fit_threads_to_cpu_quota();
     if (const auto cap = cap_requested_threads())
-        std::fprintf(stderr, "memwall: OMP_NUM_THREADS asks for %d threads; capped at %d, %d per CPU of the %d this process may use\n",
-                     cap->asked, cap->cap, max_threads_per_cpu, usable_cpus());
+        std::fprintf(
+            stderr,
+            "memwall: OMP_NUM_THREADS asks for %d threads; capped at %d, %d per CPU of the %d this process may use\n",
+            cap->asked, cap->cap, max_threads_per_cpu, usable_cpus());
 
     // Google Benchmark's own flags go to it untouched; the rest to CLI11.
     std::vector<std::string> args;

@@ -31,11 +31,10 @@ void add_ceilings_command(CLI::App& app, Context& ctx);
 void add_compare_command(CLI::App& app, Context& ctx);
 void add_history_command(CLI::App& app, Context& ctx);
 void add_ci_command(CLI::App& app, Context& ctx);
-void add_tune_commands(CLI::App& app, Context& ctx);  // tune, tune-eval
+void add_tune_commands(CLI::App& app, Context& ctx);   // tune, tune-eval
 void add_worker_command(CLI::App& app, Context& ctx);  // measure-worker (ci --baseline-build), case-worker
 void add_metrics_command(CLI::App& app, Context& ctx);
 // Built with Qt 6: renders charts; without: says so and exits 2.
 void add_plot_command(CLI::App& app, Context& ctx);
-
 
 }  // namespace memwall::cli

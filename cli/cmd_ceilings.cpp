@@ -8,8 +8,9 @@
 namespace memwall::cli {
 
 void add_ceilings_command(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("ceilings", "measure this machine's roofline ceilings (bandwidth per cache level and "
-                                               "DRAM, FP32 FMA peak), print them and store them as a run");
+    auto* cmd = app.add_subcommand("ceilings",
+                                   "measure this machine's roofline ceilings (bandwidth per cache level and "
+                                   "DRAM, FP32 FMA peak), print them and store them as a run");
     auto no_store = std::make_shared<bool>(false);
     cmd->add_flag("--no-store", *no_store, "print only; leave the database alone");
     cmd->callback([&ctx, no_store] {

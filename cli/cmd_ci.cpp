@@ -59,8 +59,9 @@ std::optional<LoadedRun> find_baseline(const std::string& db, const std::pair<st
 }
 
 GbenchFlags suite_gbench_flags(const Suite& suite) {
-    return gbench_flags({"--benchmark_repetitions=" + std::to_string(suite.repetitions),
-                         std::string("--benchmark_enable_random_interleaving=") + (suite.interleave ? "true" : "false")});
+    return gbench_flags(
+        {"--benchmark_repetitions=" + std::to_string(suite.repetitions),
+         std::string("--benchmark_enable_random_interleaving=") + (suite.interleave ? "true" : "false")});
 }
 
 // Prints the comparison, writes the reports, and returns whether it found a regression. An
@@ -120,8 +121,9 @@ void ci_command(const CiArgs& a, Context& ctx) {
     const SweepPlan plan(suite.sweep, ctx.catalogue);
     RunInfo info = run_info(suite.sweep, plan.members(), Provenance::here(ctx.command_line), std::move(tags));
     if (a.baseline.empty() == a.baseline_build.empty())
-        throw UsageError("give one baseline: --baseline TAG (a stored run) or --baseline-build PATH (measured beside "
-                         "this build)");
+        throw UsageError(
+            "give one baseline: --baseline TAG (a stored run) or --baseline-build PATH (measured beside "
+            "this build)");
     if (!a.baseline_build.empty()) {
         if (a.update_baseline) throw UsageError("--update-baseline records a stored baseline, not a --baseline-build");
         if (a.cross_device) throw UsageError("--cross-device: both builds run on this device with --baseline-build");
@@ -158,8 +160,9 @@ void ci_command(const CiArgs& a, Context& ctx) {
         if (it != baseline->info.tags.end() && it->second != suite.name)
             c.warnings.push_back("the baseline was measured with suite " + it->second + ", not " + suite.name);
         if (r.interrupted)
-            c.warnings.push_back("run " + std::to_string(run_id) + " was interrupted: " + std::to_string(c.cases.size()) +
-                                 " of its " + std::to_string(plan.size()) + " cases were compared");
+            c.warnings.push_back("run " + std::to_string(run_id) +
+                                 " was interrupted: " + std::to_string(c.cases.size()) + " of its " +
+                                 std::to_string(plan.size()) + " cases were compared");
         regression = report(c, a, r.interrupted);
     } else {
         std::cout << "no earlier run tagged " << tag.first << "=" << tag.second << ": nothing to compare with\n";

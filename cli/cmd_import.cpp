@@ -38,7 +38,9 @@ void add_import_command(CLI::App& app, Context& ctx) {
                                    "--benchmark_out` writes it, or nvbench JSON), tagged imported and unchecked");
     auto a = std::make_shared<ImportArgs>();
     cmd->add_option("file", a->file, "the JSON file")->required();
-    cmd->add_option("--format", a->format, "gbench or nvbench")->required()->check(CLI::IsMember({"gbench", "nvbench"}));
+    cmd->add_option("--format", a->format, "gbench or nvbench")
+        ->required()
+        ->check(CLI::IsMember({"gbench", "nvbench"}));
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main); repeatable");
     cmd->callback([&ctx, a] {
         std::map<std::string, std::string> tags = parse_tags(a->tags);

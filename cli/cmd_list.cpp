@@ -75,8 +75,8 @@ void add_list_command(CLI::App& app, Context& ctx) {
         b.print(os);
         os << "\nCPU kernels: " << isa_summary() << "; --isa or MEMWALL_ISA chooses\n";
         const PerfAvailability perf = probe_perf_events();
-        os << "\nCPU counters (perf_event): "
-           << (perf.available ? "available" : "unavailable: " + perf.reason) << "\n\n";
+        os << "\nCPU counters (perf_event): " << (perf.available ? "available" : "unavailable: " + perf.reason)
+           << "\n\n";
         for (const auto& f : ctx.catalogue.families()) print_family(os, f);
     });
 }

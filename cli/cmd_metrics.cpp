@@ -76,8 +76,9 @@ int check_metrics(const cupti::ChipMetrics& chip, const std::vector<std::string>
 
 void add_metrics_command(CLI::App& app, Context& ctx) {
     auto args = std::make_shared<MetricsArgs>();
-    auto* cmd = app.add_subcommand("metrics", "CUPTI's metrics without a GPU: the chips it supports, a chip's base "
-                                              "metrics, and how many replay passes a metric list needs");
+    auto* cmd = app.add_subcommand("metrics",
+                                   "CUPTI's metrics without a GPU: the chips it supports, a chip's base "
+                                   "metrics, and how many replay passes a metric list needs");
     cmd->add_option("--chip", args->chip, "a chip CUPTI knows (e.g. GH100, GA100, AD102); without it: the chips");
     cmd->add_flag("--list", args->list, "the chip's base metrics, with their type, unit and description");
     cmd->add_option("--metrics", args->metrics,

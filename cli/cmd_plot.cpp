@@ -40,7 +40,8 @@ void parse_size(const std::string& s, gui::PlotRequest& q) {
 }  // namespace
 
 void add_plot_command(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("plot", "render a chart (roofline, compare, heatmap, tuning) to PNG or SVG, headless");
+    auto* cmd =
+        app.add_subcommand("plot", "render a chart (roofline, compare, heatmap, tuning) to PNG or SVG, headless");
     auto a = std::make_shared<PlotArgs>();
     cmd->add_option("chart", a->kind, "roofline | compare | heatmap | tuning")
         ->required()
@@ -48,14 +49,16 @@ void add_plot_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--out,-o", a->out, "output file, .png or .svg")->required();
     cmd->add_option("--run", a->run, "run id, 'latest', or a tag key=value (default: latest)");
     cmd->add_option("--baseline", a->baseline, "compare: the baseline run (default: the run before --run)");
-    cmd->add_option("--threshold", a->compare.threshold, "compare: minimum change that counts, as in memwall compare (default 0.05)");
+    cmd->add_option("--threshold", a->compare.threshold,
+                    "compare: minimum change that counts, as in memwall compare (default 0.05)");
     cmd->add_option("--alpha", a->compare.alpha, "compare: significance level, as in memwall compare (default 0.05)");
     cmd->add_flag("--cross-device", a->compare.cross_device,
                   "compare: runs of different devices or backends, each case normalised by its run's roofline");
     cmd->add_option("--level", a->level,
                     "roofline: place points at this memory level (dram, llc, l2, l1), or at every level each case has "
                     "bytes at, joined, with the model's beside measured ones (all); default: each case's outermost");
-    cmd->add_option("--kernel", a->kernel, "heatmap: family/variant/backend (default: the one that varies most tunables)");
+    cmd->add_option("--kernel", a->kernel,
+                    "heatmap: family/variant/backend (default: the one that varies most tunables)");
     cmd->add_option("--x", a->x, "heatmap: the parameter along x");
     cmd->add_option("--y", a->y, "heatmap: the parameter along y");
     cmd->add_option("--metric", a->metric, "heatmap: time | roof (% of roof)")->check(CLI::IsMember({"time", "roof"}));

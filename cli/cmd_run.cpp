@@ -106,9 +106,9 @@ RunInfo run_to_resume(const Store& store, const std::string& which, const std::s
                          "resume of one run cannot give; the same memwall ci measures both builds anew");
     if (run->status == RunStatus::running)
         throw EnvironmentError("run " + std::to_string(run->id) + " is being measured by process " +
-                         std::to_string(run->owner.pid) + " on " + run->owner.host + " (last case stored " +
-                         (run->heartbeat_at.empty() ? "never" : run->heartbeat_at) +
-                         "); resume it once that process has ended");
+                               std::to_string(run->owner.pid) + " on " + run->owner.host + " (last case stored " +
+                               (run->heartbeat_at.empty() ? "never" : run->heartbeat_at) +
+                               "); resume it once that process has ended");
     return *run;
 }
 
@@ -119,11 +119,14 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     const bool resuming = !a.resume.empty();
     if (resuming) {
         for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed"})
-            if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --resume: the run's own sweep is resumed");
+            if (cmd->count(opt))
+                throw UsageError(std::string(opt) +
+                                 " cannot be combined with --resume: the run's own sweep is resumed");
     }
     for (const std::string& flag : ctx.gbench_args)  // Google Benchmark writes this file itself
         if (flag.rfind("--benchmark_out=", 0) == 0)
-            refuse_overwriting(flag.substr(flag.find('=') + 1), Store::files(ctx.db_path), "the database " + ctx.db_path);
+            refuse_overwriting(flag.substr(flag.find('=') + 1), Store::files(ctx.db_path),
+                               "the database " + ctx.db_path);
     const GbenchFlags gbench = gbench_flags(ctx.gbench_args);
     init_google_benchmark(gbench);
 
@@ -173,7 +176,9 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     BatchEdit tuned;
     if (model) {
         say_tuned(*plan, store, *model, a.tuned_abandoned);
-        tuned = [&](std::vector<PlannedCase>& batch) { batch = apply_tuned(batch, store, *model, a.tuned_abandoned).cases; };
+        tuned = [&](std::vector<PlannedCase>& batch) {
+            batch = apply_tuned(batch, store, *model, a.tuned_abandoned).cases;
+        };
     }
 
     RunnerOptions opt;
@@ -210,8 +215,9 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
 }  // namespace
 
 void add_run_command(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("run", "sweep families and variants over their axes into the database, then print "
-                                          "a roofline table; Google Benchmark flags (--benchmark_*) are passed on");
+    auto* cmd = app.add_subcommand("run",
+                                   "sweep families and variants over their axes into the database, then print "
+                                   "a roofline table; Google Benchmark flags (--benchmark_*) are passed on");
     auto a = std::make_shared<RunArgs>();
     cmd->add_option("--family,-f", a->families, "families to run (default: all)")->delimiter(',');
     cmd->add_option("--variant,-v", a->variants, "variants to run (default: all)")->delimiter(',');
@@ -223,12 +229,14 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main)");
     cmd->add_option("--resume", a->resume, "measure only the cases missing from a run (default: the latest)")
         ->expected(0, 1);
-    cmd->add_option("--ceilings", a->ceilings, "roofline ceilings: reuse (this host's latest measured, unless flagged unreliable; else "
-                                          "measure), measure, none")
+    cmd->add_option("--ceilings", a->ceilings,
+                    "roofline ceilings: reuse (this host's latest measured, unless flagged unreliable; else "
+                    "measure), measure, none")
         ->check(CLI::IsMember({"reuse", "measure", "none"}));
     cmd->add_flag("--quiet,-q", a->quiet, "no progress bar");
-    cmd->add_flag("--tuned", a->tuned, "each case takes the best configuration stored by `memwall tune` for its "
-                                       "device and problem (cases with none keep the defaults)");
+    cmd->add_flag("--tuned", a->tuned,
+                  "each case takes the best configuration stored by `memwall tune` for its "
+                  "device and problem (cases with none keep the defaults)");
     cmd->add_flag("--tuned-abandoned", a->tuned_abandoned,
                   "with --tuned: also take unconfirmed bests of tuning sessions that were killed");
     cmd->add_option("--device-model", a->device_model,

@@ -60,14 +60,16 @@ void show_tuning(const Store& store, const std::string& session) {
 }  // namespace
 
 void add_show_command(CLI::App& app, Context& ctx) {
-    auto* cmd = app.add_subcommand("show", "list the runs, or show one run: its machine, ceilings and cases; "
-                                           "--tuning: the tuning sessions, or one session's trials");
+    auto* cmd = app.add_subcommand("show",
+                                   "list the runs, or show one run: its machine, ceilings and cases; "
+                                   "--tuning: the tuning sessions, or one session's trials");
     auto run = std::make_shared<std::string>();
     auto status = std::make_shared<std::string>();
     auto tuning = std::make_shared<bool>(false);
     auto levels = std::make_shared<bool>(false);
-    cmd->add_option("run", *run, "run id, 'latest', or a tag key=value (default: list the runs); with --tuning, "
-                                 "a tuning session id");
+    cmd->add_option("run", *run,
+                    "run id, 'latest', or a tag key=value (default: list the runs); with --tuning, "
+                    "a tuning session id");
     cmd->add_flag("--tuning", *tuning, "list the tuning sessions with their best configuration");
     cmd->add_flag("--levels", *levels,
                   "each case's hierarchical roofline: its bytes, GB/s and intensity at every memory level, from "
@@ -89,11 +91,13 @@ void add_show_command(CLI::App& app, Context& ctx) {
         const std::int64_t id = resolve_run(store, *run);
         const RunInfo r = *store.run(id);
         std::cout << "run " << r.id << "  " << to_string(r.status) << "\n"
-                  << "  started   " << r.started_at << (r.finished_at.empty() ? "" : ", finished " + r.finished_at) << "\n"
+                  << "  started   " << r.started_at << (r.finished_at.empty() ? "" : ", finished " + r.finished_at)
+                  << "\n"
                   << "  host      " << r.host << "\n"
                   << "  device    " << r.device << "\n"
                   << "  backend   " << r.backend << "\n"
-                  << "  memwall   " << r.memwall_version << (r.git_revision.empty() ? "" : " (" + r.git_revision + ")") << "\n"
+                  << "  memwall   " << r.memwall_version << (r.git_revision.empty() ? "" : " (" + r.git_revision + ")")
+                  << "\n"
                   << "  command   " << r.command_line << "\n";
         for (const auto& [k, v] : r.tags) std::cout << "  tag       " << k << "=" << v << "\n";
         const auto devices = device_summaries(store.run_properties(id));

@@ -35,8 +35,9 @@ namespace {
 // A recording file, or "DB#ID": session ID of a memwall database (a file named so is a file).
 RecordedSpace load_space(const std::string& path) {
     const auto ref = std::filesystem::exists(path) ? std::nullopt : session_reference(path);
-    RecordedSpace s = ref ? recorded_space_from_session(Store::open(ref->database, Store::Mode::read_only), ref->session, path)
-                          : load_recorded_space(path);
+    RecordedSpace s =
+        ref ? recorded_space_from_session(Store::open(ref->database, Store::Mode::read_only), ref->session, path)
+            : load_recorded_space(path);
     for (const auto& note : s.notes) std::cerr << path << ": " << note << "\n";
     return s;
 }
@@ -57,7 +58,9 @@ struct TuneArgs {
 };
 
 // Strategies with a model stop by the rule; the others need a budget.
-bool stops_by_rule(const TuneArgs& a) { return a.stop_chance > 0 && (a.strategy == "guided" || a.strategy == "guided-online"); }
+bool stops_by_rule(const TuneArgs& a) {
+    return a.stop_chance > 0 && (a.strategy == "guided" || a.strategy == "guided-online");
+}
 
 std::size_t evaluation_budget(const TuneArgs& a) { return a.budget.value_or(stops_by_rule(a) ? 0 : 100); }
 
@@ -90,8 +93,8 @@ Trace run_session(Objective& objective, Strategy& strategy, const TuneArgs& a, S
         std::cerr << "memwall: no confirmation of the best: a budget of " << evaluations
                   << " evaluations leaves none to spare (confirming " << a.confirm << " candidates needs more than "
                   << 2 * a.confirm * confirmation.rounds << ")\n";
-    TuneProgress progress(evaluations ? std::min(evaluations, space.size() + reserve) : space.size() + reserve, time_label,
-                          !a.quiet);
+    TuneProgress progress(evaluations ? std::min(evaluations, space.size() + reserve) : space.size() + reserve,
+                          time_label, !a.quiet);
     std::size_t done = 0;
     double best = std::numeric_limits<double>::infinity();
     TuneHooks hooks;
@@ -127,8 +130,8 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
     if (trace.confirmations) {
         std::size_t confirmed = 0;
         for (const auto& e : trace.entries) confirmed += e.times.size() > 1;
-        std::cout << "; the " << confirmed << " fastest measured again (" << trace.confirmations
-                  << " measurements, " << trace.measurements() << " in all)";
+        std::cout << "; the " << confirmed << " fastest measured again (" << trace.confirmations << " measurements, "
+                  << trace.measurements() << " in all)";
     }
     std::cout << "; session " << id << " in " << ctx.db_path << "\n";
     std::optional<std::size_t> judged;
@@ -178,7 +181,8 @@ std::vector<DevicePrior> device_priors(const std::vector<std::string>& files, co
     for (const std::string& f : files) {
         const RecordedSpace other = load_space(f);
         if (other.device == target_device)
-            throw UsageError("prior " + f + " was recorded on " + other.device + ", the device tuned: a prior comes from another device");
+            throw UsageError("prior " + f + " was recorded on " + other.device +
+                             ", the device tuned: a prior comes from another device");
         out.push_back(device_prior_from(other, target));
         const DevicePrior& d = out.back();
         using S = DevicePrior::Source;
@@ -222,15 +226,16 @@ void tune_live(const TuneArgs& a, Context& ctx) {
         if (!predict_for)
             throw UsageError("unknown --device-model '" + a.device_model + "' (" + device_spec_names() + ")");
     } else if (!a.device_model.empty()) {
-        throw UsageError("--device-model names the GPU whose roofline predicts times on --backend cuda-emu; "
-                         "on " + a.backend + " times are measured");
+        throw UsageError(
+            "--device-model names the GPU whose roofline predicts times on --backend cuda-emu; "
+            "on " +
+            a.backend + " times are measured");
     }
     a.sampler.validate();
     const std::vector<std::string> metrics = metrics_from(a.metrics);
     const LiveTarget target = live_target(ctx.catalogue, a.family, a.variant, *backend, a.axes);
     const BackendStatus status = probe_backend(*backend);
-    if (!status.available)
-        throw UsageError("backend " + a.backend + " is not available here: " + status.reason);
+    if (!status.available) throw UsageError("backend " + a.backend + " is not available here: " + status.reason);
     const MemoryHierarchy mh = detect_memory_hierarchy();
     Prior prior;
     prior.devices = device_priors(a.priors, target.space, status.device);
@@ -256,7 +261,8 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     std::cout << "\nspace     ";
     const auto& parameters = target.space.parameters();
     for (std::size_t p = 0; p < parameters.size(); ++p) {
-        const bool ranged = std::find(target.ranged.begin(), target.ranged.end(), parameters[p].name) != target.ranged.end();
+        const bool ranged =
+            std::find(target.ranged.begin(), target.ranged.end(), parameters[p].name) != target.ranged.end();
         std::cout << (p ? " x " : "") << parameters[p].name << " " << values_text(parameters[p])
                   << (ranged ? " [default range]" : "");
     }
@@ -274,7 +280,8 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     }
     if (!prior.counters.empty()) {
         std::cout << "prior     the model's counts of each configuration: ";
-        for (std::size_t k = 0; k < prior.counters.names.size(); ++k) std::cout << (k ? ", " : "") << prior.counters.names[k];
+        for (std::size_t k = 0; k < prior.counters.names.size(); ++k)
+            std::cout << (k ? ", " : "") << prior.counters.names[k];
         std::cout << "\n";
     }
 
@@ -313,24 +320,28 @@ void tune_command(const TuneArgs& a, Context& ctx, CLI::App* cmd) {
 }  // namespace
 
 void add_tune_commands(CLI::App& app, Context& ctx) {
-    auto* tune = app.add_subcommand("tune", "search a variant's tunable axes for the fastest configuration of one "
-                                            "problem (stored per trial), or replay a recorded GPU space (--replay)");
+    auto* tune = app.add_subcommand("tune",
+                                    "search a variant's tunable axes for the fastest configuration of one "
+                                    "problem (stored per trial), or replay a recorded GPU space (--replay)");
     auto a = std::make_shared<TuneArgs>();
     tune->add_option("--family,-f", a->family, "family of the variant to tune");
     tune->add_option("--variant,-v", a->variant, "variant to tune");
-    tune->add_option("--backend,-b", a->backend, "cpu (measured), cuda, or cuda-emu (time predicted from emu counters)");
+    tune->add_option("--backend,-b", a->backend,
+                     "cpu (measured), cuda, or cuda-emu (time predicted from emu counters)");
     tune->add_option("--axis,-a", a->axes,
                      "fix a problem axis (name=value) or restrict a tunable (name=a,b,c | lo:hi:step | pow2:lo:hi); "
                      "tunables not given are searched over a default range");
     tune->add_option("--device-model", a->device_model,
                      "cuda-emu: the GPU whose datasheet roofline predicts the time (default H100 SXM)");
-    tune->add_option("--replay", a->replay, "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz), or a stored session DB#ID");
+    tune->add_option("--replay", a->replay,
+                     "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz), or a stored session DB#ID");
     tune->add_option("--prior", a->priors,
                      "recordings of the same kernel on other devices (Kernel Tuner cache, KTT JSON, or a session DB#ID "
                      "tuned elsewhere), which guided "
                      "learns from before measuring and trusts as far as they predict the measurements here")
         ->delimiter(',');
-    tune->add_option("--strategy", a->strategy, "exhaustive, random, anneal, genetic, guided (counter-guided; given a recording's "
+    tune->add_option("--strategy", a->strategy,
+                     "exhaustive, random, anneal, genetic, guided (counter-guided; given a recording's "
                      "device-independent counters when it has them) or guided-online (never given them)");
     tune->add_option("--budget", a->budget,
                      "measurements: unique configurations, plus --confirm's (0: no limit; default: none for guided, "
@@ -344,7 +355,8 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
                      "measured times: measure the fastest N (within 10%) twice more at the end and keep each "
                      "one's median; the measurements come out of --budget (0: off; default 3)")
         ->check(whole_number());
-    tune->add_option("--seconds", a->seconds, "budget in evaluation seconds (0: no limit)")->check(non_negative_number());
+    tune->add_option("--seconds", a->seconds, "budget in evaluation seconds (0: no limit)")
+        ->check(non_negative_number());
     tune->add_option("--stale", a->stale, "stop after this many evaluations without improvement (0: never)")
         ->check(whole_number());
     tune->add_option("--seed", a->seed, "seed of the strategy")->check(whole_number());
@@ -367,12 +379,15 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     add_isa_option(tune);
     tune->callback([a, &ctx, tune] { tune_command(*a, ctx, tune); });
 
-    auto* eval = app.add_subcommand("tune-eval", "score strategies on recorded spaces against the exact "
-                                                 "random-search baseline (Willemsen et al.); the table is stored");
+    auto* eval = app.add_subcommand("tune-eval",
+                                    "score strategies on recorded spaces against the exact "
+                                    "random-search baseline (Willemsen et al.); the table is stored");
     auto files = std::make_shared<std::vector<std::string>>();
     auto strategies = std::make_shared<std::vector<std::string>>(strategy_names());
     auto opt = std::make_shared<TuneEvalOptions>();
-    eval->add_option("files", *files, "Kernel Tuner cache or KTT JSON files (.json, .json.gz), or stored sessions DB#ID")->required();
+    eval->add_option("files", *files,
+                     "Kernel Tuner cache or KTT JSON files (.json, .json.gz), or stored sessions DB#ID")
+        ->required();
     eval->add_option("--strategy", *strategies, "strategies to compare (default: all)")->delimiter(',');
     eval->add_option("--seeds", opt->seeds, "seeds per strategy and space (default 100)")->check(whole_number());
     eval->add_option("--stop-chance", opt->stop_chance,

@@ -39,7 +39,8 @@ void case_worker_command(Context& ctx) {
     // Replies go to a copy of stdout; stdout itself becomes stderr, so a kernel that prints
     // cannot garble the protocol.
     const int replies = ::dup(STDOUT_FILENO);
-    if (replies < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) throw InputError("case-worker: cannot set up its output");
+    if (replies < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        throw InputError("case-worker: cannot set up its output");
     serve_cases(std::cin, replies, ctx.catalogue, detect_memory_hierarchy());
 }
 

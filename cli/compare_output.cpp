@@ -132,11 +132,12 @@ void refuse_empty(const Comparison& c, bool allow_empty) {
     if (allow_empty || !c.cases.empty()) return;
     const auto name = [](const RunSide& r) { return "run " + std::to_string(r.id) + " of " + r.database; };
     const std::string accept = "; --allow-empty accepts that";
-    for (const auto& [side, only] : {std::pair{&c.base, &c.only_in_base}, std::pair{&c.candidate, &c.only_in_candidate}})
+    for (const auto& [side, only] :
+         {std::pair{&c.base, &c.only_in_base}, std::pair{&c.candidate, &c.only_in_candidate}})
         if (only->empty()) throw UsageError(name(*side) + " has no cases: nothing to compare" + accept);
     throw UsageError("no case of " + name(c.base) + " (" + std::to_string(c.only_in_base.size()) + ") matches one of " +
-                     name(c.candidate) + " (" + std::to_string(c.only_in_candidate.size()) +
-                     "): nothing was compared" + accept);
+                     name(c.candidate) + " (" + std::to_string(c.only_in_candidate.size()) + "): nothing was compared" +
+                     accept);
 }
 
 void print_warnings(const Comparison& c) {

@@ -19,8 +19,9 @@ namespace {
 std::string this_executable() {
     char path[4096];
     const ssize_t n = ::readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n <= 0) throw InputError(std::string("cannot find memwall's own executable for its case workers: ") +
-                                 std::strerror(errno) + " (--no-isolate measures cases in this process)");
+    if (n <= 0)
+        throw InputError(std::string("cannot find memwall's own executable for its case workers: ") +
+                         std::strerror(errno) + " (--no-isolate measures cases in this process)");
     return std::string(path, static_cast<std::size_t>(n));
 }
 
@@ -66,9 +67,10 @@ IsolationOptions isolation_from(const IsolationArgs& a) {
 std::string isolation_summary(const IsolationStats& s) {
     const double overhead = s.overhead_seconds + s.start_seconds;
     const double total = s.case_seconds + overhead;
-    return "isolation: " + std::to_string(s.cases) + " cases in " + std::to_string(s.worker_starts) + " worker process" +
-           (s.worker_starts == 1 ? "" : "es") + ", " + plain_number(overhead, 3) + " s of overhead (" +
-           plain_number(total > 0 ? 100 * overhead / total : 0.0, 2) + "% of " + plain_number(total, 3) + " s)";
+    return "isolation: " + std::to_string(s.cases) + " cases in " + std::to_string(s.worker_starts) +
+           " worker process" + (s.worker_starts == 1 ? "" : "es") + ", " + plain_number(overhead, 3) +
+           " s of overhead (" + plain_number(total > 0 ? 100 * overhead / total : 0.0, 2) + "% of " +
+           plain_number(total, 3) + " s)";
 }
 
 }  // namespace memwall::cli

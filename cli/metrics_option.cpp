@@ -24,7 +24,8 @@ std::vector<std::string> metrics_from(const std::string& option) {
         const bool well_formed = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
             return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
         });
-        if (!well_formed) throw UsageError("--metrics: '" + name + "' is not a metric name (e.g. dram__bytes_read.sum)");
+        if (!well_formed)
+            throw UsageError("--metrics: '" + name + "' is not a metric name (e.g. dram__bytes_read.sum)");
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
     }
     if (option.back() == ',') throw UsageError("--metrics: an empty name after the last ','");

@@ -1,6 +1,7 @@
 // Checks of numeric options, run by CLI11 on the text before it is converted: the text must read
-// as a finite number within the option's range, or as a whole number for an unsigned one. strtod, and CLI11 with it, take "inf", "nan" and
-// "1e400" as doubles, and a range test alone lets NaN through (every comparison with it is false).
+// as a finite number within the option's range, or as a whole number for an unsigned one. strtod, and CLI11 with it,
+// take "inf", "nan" and "1e400" as doubles, and a range test alone lets NaN through (every comparison with it is
+// false).
 #pragma once
 
 #include <limits>

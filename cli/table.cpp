@@ -110,7 +110,8 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
                 row.push_back(gb_per_second(lv->bytes_per_second));
                 row.push_back(p.flops > 0 ? format_fixed(lv->intensity, 2) : "-");
                 row.push_back(p.valid ? p.bound : "-");
-                row.push_back(p.valid ? format_fixed(p.percent_of_bound, 1) + (doubtful_roof(p, roofs) ? "?" : "") : "-");
+                row.push_back(p.valid ? format_fixed(p.percent_of_bound, 1) + (doubtful_roof(p, roofs) ? "?" : "")
+                                      : "-");
                 row.push_back(std::string(to_string(lv->source)) + ":" + lv->level);
             }
         } else {
@@ -129,13 +130,14 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
     for (const auto& c : cases)
         if (c.host_busy())
             os << "(busy) " << c.key.family << "/" << c.key.variant << "/" << c.key.backend << " "
-               << params_label(c.key.problem) << ": the host was too busy to time it, compare judges it UNSURE: "
-               << c.message << "\n";
+               << params_label(c.key.problem)
+               << ": the host was too busy to time it, compare judges it UNSURE: " << c.message << "\n";
 }
 
 void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const Ceilings& ceilings) {
-    Table t({"case", "problem", "config", "level", "bytes from", "bytes", "GB/s", "FLOP/B", "% of level roof", "counters"},
-            {false, false, false, false, false, true, true, true, true, false});
+    Table t(
+        {"case", "problem", "config", "level", "bytes from", "bytes", "GB/s", "FLOP/B", "% of level roof", "counters"},
+        {false, false, false, false, false, true, true, true, true, false});
     for (const auto& c : cases) {
         if (c.status != CaseStatus::ok || c.summary.n == 0) continue;
         const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));

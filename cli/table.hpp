@@ -12,19 +12,19 @@
 namespace memwall::cli {
 
 class Table {
-public:
+  public:
     explicit Table(std::vector<std::string> header, std::vector<bool> right_aligned = {});
     void add(std::vector<std::string> row);
     void print(std::ostream& os) const;
     bool empty() const { return rows_.empty(); }
 
-private:
+  private:
     std::vector<std::string> header_;
     std::vector<bool> right_;
     std::vector<std::vector<std::string>> rows_;
 };
 
-std::string format_si(double v, int digits);   // "1.2G", "350M"
+std::string format_si(double v, int digits);  // "1.2G", "350M"
 std::string format_fixed(double v, int decimals);
 
 // One row per case: time (median, IQR), GFLOP/s, GB/s, FLOP/B, bound, % of roof, byte source.

@@ -11,7 +11,9 @@
 namespace memwall {
 
 TuneProgress::TuneProgress(std::size_t limit, std::string time_label, bool enabled)
-    : limit_(limit), label_(std::move(time_label)), enabled_(enabled && isatty(STDERR_FILENO)),
+    : limit_(limit),
+      label_(std::move(time_label)),
+      enabled_(enabled && isatty(STDERR_FILENO)),
       start_(std::chrono::steady_clock::now()) {}
 
 void TuneProgress::measuring(std::size_t done, const std::string& config) {

@@ -9,7 +9,7 @@
 namespace memwall {
 
 class TuneProgress {
-public:
+  public:
     // `limit`: the evaluation budget (0: none); `time_label` follows every time shown
     // ("predicted (H100 SXM roofline)"), empty for measured times.
     TuneProgress(std::size_t limit, std::string time_label, bool enabled);
@@ -24,7 +24,7 @@ public:
                             const std::string& time_label, double elapsed, const std::string& measuring,
                             std::size_t width);
 
-private:
+  private:
     void draw();
     std::size_t limit_, done_ = 0;
     std::string label_, best_config_, measuring_;

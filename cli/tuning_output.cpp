@@ -56,8 +56,7 @@ void print_trials(std::ostream& os, const TuningSessionSummary& s, const std::ve
         if (r.seconds) best = std::min(best, *r.seconds);
         t.add({std::to_string(r.index + 1), params_label(r.config),
                r.status == "ok" ? "ok" : r.status + ": " + r.reason, r.seconds ? format_duration(*r.seconds) : "-",
-               measured && r.seconds ? samples_text(r) : "-",
-               std::isfinite(best) ? format_duration(best) : "-"});
+               measured && r.seconds ? samples_text(r) : "-", std::isfinite(best) ? format_duration(best) : "-"});
     }
     t.print(os);
 }

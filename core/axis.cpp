@@ -37,9 +37,7 @@ std::string quoted(std::string_view t) {
     return q;
 }
 
-[[noreturn]] void fail(const Axis& a, const std::string& what) {
-    throw UsageError("axis '" + a.name + "': " + what);
-}
+[[noreturn]] void fail(const Axis& a, const std::string& what) { throw UsageError("axis '" + a.name + "': " + what); }
 
 // An integral bound as an integer ("16777216", not "1.67772e+07").
 std::string bound_text(double b) {
@@ -55,8 +53,7 @@ std::int64_t parse_int(const Axis& a, std::string_view t) {
         const std::string hi = a.max ? bound_text(*a.max) : std::to_string(std::numeric_limits<std::int64_t>::max());
         fail(a, quoted(t) + " is out of range (" + lo + ".." + hi + ")");
     }
-    if (t.empty() || ec != std::errc{} || end != t.data() + t.size())
-        fail(a, quoted(t) + " is not an integer");
+    if (t.empty() || ec != std::errc{} || end != t.data() + t.size()) fail(a, quoted(t) + " is not an integer");
     return v;
 }
 
@@ -205,7 +202,8 @@ std::vector<Value> parse_axis_values(const Axis& a, std::string_view text) {
     if (parts.size() == 3 && parts[0] == "pow2") {
         if (a.kind != AxisKind::integer) fail(a, "pow2:lo:hi needs an integer axis");
         std::int64_t lo = parse_int(a, parts[1]), hi = parse_int(a, parts[2]);
-        if (!is_pow2(lo) || !is_pow2(hi)) fail(a, "pow2:" + std::to_string(lo) + ":" + std::to_string(hi) + " needs powers of two");
+        if (!is_pow2(lo) || !is_pow2(hi))
+            fail(a, "pow2:" + std::to_string(lo) + ":" + std::to_string(hi) + " needs powers of two");
         if (lo > hi) fail(a, "pow2 range is empty (" + std::to_string(lo) + " > " + std::to_string(hi) + ")");
         for (std::int64_t v = lo; v <= hi; v *= 2) out.emplace_back(v);
     } else if (parts.size() == 3) {
@@ -241,8 +239,7 @@ std::vector<Value> parse_axis_values(const Axis& a, std::string_view text) {
 
 std::pair<std::string, std::string> split_override(std::string_view text) {
     auto eq = text.find('=');
-    if (eq == std::string_view::npos)
-        throw UsageError("--axis '" + std::string(text) + "': expected name=values");
+    if (eq == std::string_view::npos) throw UsageError("--axis '" + std::string(text) + "': expected name=values");
     auto name = trim(text.substr(0, eq));
     if (name.empty()) throw UsageError("--axis '" + std::string(text) + "': the axis name is empty");
     return {std::string(name), std::string(text.substr(eq + 1))};

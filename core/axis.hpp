@@ -20,9 +20,9 @@ struct Axis {
     std::string description;
     AxisKind kind = AxisKind::integer;
     AxisRole role = AxisRole::problem;
-    std::vector<Value> defaults;        // the values a sweep uses unless overridden
-    std::optional<double> min, max;     // inclusive bounds for numeric axes
-    std::vector<std::string> choices;   // allowed values of a string axis (empty: any)
+    std::vector<Value> defaults;       // the values a sweep uses unless overridden
+    std::optional<double> min, max;    // inclusive bounds for numeric axes
+    std::vector<std::string> choices;  // allowed values of a string axis (empty: any)
 
     // Validates one value against kind, bounds and choices; throws UsageError.
     void validate(const Value& v) const;

@@ -70,7 +70,8 @@ const Variant& Catalogue::variant(const std::string& family_name, const std::str
     for (const auto& v : f.variants)
         if (v.backend == b) known += (known.empty() ? "" : ", ") + v.name;
     throw UsageError("unknown variant '" + variant + "' of " + family_name + " on backend " +
-                     std::string(to_string(b)) + (known.empty() ? " (none on this backend)" : " (variants: " + known + ")"));
+                     std::string(to_string(b)) +
+                     (known.empty() ? " (none on this backend)" : " (variants: " + known + ")"));
 }
 
 }  // namespace memwall

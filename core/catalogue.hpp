@@ -22,7 +22,7 @@ namespace memwall {
 // Family-specific inputs and reference for one problem point, built once and shared by every
 // variant measured on that problem. Families derive from it.
 class Workload {
-public:
+  public:
     virtual ~Workload() = default;
 };
 
@@ -51,7 +51,7 @@ struct Profile {
 
 // One prepared case: inputs bound, outputs and workspace allocated.
 class Instance {
-public:
+  public:
     virtual ~Instance() = default;
     // Fills the outputs with a poison value, so elements a run fails to write are caught.
     virtual void poison() = 0;
@@ -84,8 +84,8 @@ struct Variant {
     std::string name;
     std::string description;
     Backend backend = Backend::cpu;
-    std::vector<Axis> tunables;            // role tunable
-    std::vector<Constraint> constraints;   // over the whole point (problem + tunables)
+    std::vector<Axis> tunables;           // role tunable
+    std::vector<Constraint> constraints;  // over the whole point (problem + tunables)
     // Non-empty when the variant cannot run in emulation (tensor cores, cp.async, TMA, PTX).
     std::string gpu_only_reason;
     // Overrides of the family's problem-axis defaults for this variant ("name=values"), applied
@@ -103,9 +103,9 @@ struct Variant {
 struct Family {
     std::string name;
     std::string description;
-    std::vector<Axis> problem_axes;                     // role problem
-    std::vector<std::vector<std::string>> zipped;       // default tied axes
-    std::vector<Constraint> constraints;                // over the problem
+    std::vector<Axis> problem_axes;                // role problem
+    std::vector<std::vector<std::string>> zipped;  // default tied axes
+    std::vector<Constraint> constraints;           // over the problem
     // Named values of a string axis that set other problem axes (layer=conv8: C, H, W, ...).
     std::vector<Preset> presets;
     // Rejects a malformed problem (UsageError, one line) before anything is built for it.
@@ -126,15 +126,15 @@ struct Family {
 };
 
 class Catalogue {
-public:
-    Family& add_family(Family f);             // throws std::logic_error on a duplicate name
+  public:
+    Family& add_family(Family f);  // throws std::logic_error on a duplicate name
     void add_variant(const std::string& family, Variant v);
     const std::vector<Family>& families() const { return families_; }
     // Throw UsageError naming the known alternatives.
     const Family& family(const std::string& name) const;
     const Variant& variant(const std::string& family, const std::string& variant, Backend b) const;
 
-private:
+  private:
     std::vector<Family> families_;
 };
 

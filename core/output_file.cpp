@@ -57,8 +57,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     static std::atomic<unsigned> count{0};
     const fs::path dest(destination_);
     for (;;) {
-        const std::string name = "." + dest.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                                 std::to_string(count++);
+        const std::string name =
+            "." + dest.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(count++);
         temporary_ = (dest.parent_path() / name).string();
         const int fd = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {

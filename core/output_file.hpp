@@ -18,7 +18,7 @@ void refuse_overwriting(const std::string& path, const std::vector<std::string>&
 // link names) and commit() renames it into place, so a failure or a kill leaves the old file
 // as it was. A destination that is a device or a pipe (/dev/stdout) is written directly.
 class OutputFile {
-public:
+  public:
     // Throws EnvironmentError when the destination is a directory or the temporary file
     // cannot be created.
     explicit OutputFile(const std::string& path);
@@ -32,7 +32,7 @@ public:
     // Throws EnvironmentError when the content could not be written or renamed into place.
     void commit();
 
-private:
+  private:
     std::string path_;         // as the user gave it, for messages
     std::string destination_;  // with symbolic links resolved
     std::string temporary_;    // == destination_ when written directly

@@ -17,7 +17,7 @@ std::string to_string(const Value& v);
 
 // A point: axis name -> value. Ordered, so its JSON form is canonical and can key a case.
 class Params {
-public:
+  public:
     Params() = default;
 
     void set(const std::string& name, Value v) { values_[name] = std::move(v); }
@@ -43,7 +43,7 @@ public:
 
     friend bool operator==(const Params&, const Params&) = default;
 
-private:
+  private:
     std::map<std::string, Value> values_;
 };
 

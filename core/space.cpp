@@ -45,17 +45,14 @@ void Space::zip(const std::vector<std::string>& names) {
     for (const auto& n : names) {
         index_of(axes_, n);
         for (const auto& g : zips_)
-            if (std::find(g.begin(), g.end(), n) != g.end())
-                throw UsageError("axis '" + n + "' is already zipped");
+            if (std::find(g.begin(), g.end(), n) != g.end()) throw UsageError("axis '" + n + "' is already zipped");
         if (std::count(names.begin(), names.end(), n) > 1)
             throw UsageError("axis '" + n + "' appears twice in one zip");
     }
     zips_.push_back(names);
 }
 
-const std::vector<Value>& Space::values(const std::string& name) const {
-    return values_[index_of(axes_, name)];
-}
+const std::vector<Value>& Space::values(const std::string& name) const { return values_[index_of(axes_, name)]; }
 
 namespace {
 // One factor of the cartesian product: a lone axis or a zipped group.
@@ -72,9 +69,8 @@ static std::vector<Group> groups_of(const std::vector<Axis>& axes, const std::ve
     for (std::size_t i = 0; i < axes.size(); ++i) {
         if (placed[i]) continue;
         Group g;
-        auto zip = std::find_if(zips.begin(), zips.end(), [&](const auto& z) {
-            return std::find(z.begin(), z.end(), axes[i].name) != z.end();
-        });
+        auto zip = std::find_if(zips.begin(), zips.end(),
+                                [&](const auto& z) { return std::find(z.begin(), z.end(), axes[i].name) != z.end(); });
         if (zip == zips.end()) {
             g.axes = {i};
         } else {
@@ -106,8 +102,10 @@ std::size_t Space::size_unconstrained() const {
 Space::Cursor::Cursor(const Space& space) : space_(&space) {
     // A few long ranges multiply to more points than a sweep can walk; say so instead.
     if (const std::size_t n = space.size_unconstrained(); n > max_points)
-        throw UsageError("the axes give " + (n == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64") : std::to_string(n)) +
-                         " points, more than " + std::to_string(max_points) + ": narrow the axes");
+        throw UsageError(
+            "the axes give " +
+            (n == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64") : std::to_string(n)) +
+            " points, more than " + std::to_string(max_points) + ": narrow the axes");
     for (auto& g : groups_of(space.axes_, space.values_, space.zips_)) {
         done_ = done_ || g.length == 0;
         groups_.push_back(std::move(g.axes));

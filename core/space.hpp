@@ -39,7 +39,7 @@ struct Preset {
 using Validator = std::function<void(const Params&)>;
 
 class Space {
-public:
+  public:
     Space() = default;
     Space(std::vector<Axis> axes, std::vector<Constraint> constraints = {});
 
@@ -76,14 +76,14 @@ public:
     // first axis, so problem axes, which come first, vary slowest), completed by the presets
     // (points they make identical are kept once), validated, with constrained points removed.
     class Cursor {
-    public:
+      public:
         // Throws UsageError when zipped lists differ in length or there are more than
         // max_points before constraints. The space must outlive the cursor.
         explicit Cursor(const Space& space);
         // The next point; nullopt after the last. Throws UsageError when the validator rejects it.
         std::optional<Params> next();
 
-    private:
+      private:
         const Space* space_;
         std::vector<std::vector<std::size_t>> groups_;  // the axes of each factor
         std::vector<std::size_t> lengths_, at_;
@@ -100,7 +100,7 @@ public:
     // The values of `p` that belong to axes of role `r`.
     Params project(const Params& p, AxisRole r) const;
 
-private:
+  private:
     void apply_presets(Params& p) const;
     const Preset* preset_for(const std::string& axis, const Value& v) const;
 

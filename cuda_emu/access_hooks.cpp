@@ -52,9 +52,7 @@ extern "C" void __tsan_write_range(void* p, unsigned long bytes) {
     on_access(p, bytes, AccessKind::store, __builtin_return_address(0));
 }
 // Virtual calls read an object's vtable pointer; constructors write it.
-extern "C" void __tsan_vptr_read(void** p) {
-    on_access(p, sizeof *p, AccessKind::load, __builtin_return_address(0));
-}
+extern "C" void __tsan_vptr_read(void** p) { on_access(p, sizeof *p, AccessKind::load, __builtin_return_address(0)); }
 extern "C" void __tsan_vptr_update(void** p, void*) {
     on_access(p, sizeof *p, AccessKind::store, __builtin_return_address(0));
 }
@@ -64,36 +62,34 @@ extern "C" void __tsan_init() {}
 // Atomics: the instrumentation replaces each atomic operation by one of these, which performs
 // it (always sequentially consistent, at least as strong as asked) and counts it. Loads and
 // stores count as such, read-modify-writes as atomics.
-#define MEMWALL_EMU_ATOMICS(bits, T)                                                             \
-    extern "C" T __tsan_atomic##bits##_load(const volatile T* a, int) {                          \
-        on_access(a, sizeof(T), AccessKind::load, __builtin_return_address(0));                  \
-        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                             \
-    }                                                                                            \
-    extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                       \
-        on_access(a, sizeof(T), AccessKind::store, __builtin_return_address(0));                 \
-        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                \
-    }                                                                                            \
-    MEMWALL_EMU_RMW(bits, T, exchange, __atomic_exchange_n)                                      \
-    MEMWALL_EMU_RMW(bits, T, fetch_add, __atomic_fetch_add)                                      \
-    MEMWALL_EMU_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                      \
-    MEMWALL_EMU_RMW(bits, T, fetch_and, __atomic_fetch_and)                                      \
-    MEMWALL_EMU_RMW(bits, T, fetch_or, __atomic_fetch_or)                                        \
-    MEMWALL_EMU_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                      \
-    MEMWALL_EMU_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                    \
-    extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int,  \
-                                                                 int) {                          \
-        on_access(a, sizeof(T), AccessKind::atomic, __builtin_return_address(0));                \
-        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
-    }                                                                                            \
-    extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int,    \
-                                                               int) {                            \
-        on_access(a, sizeof(T), AccessKind::atomic, __builtin_return_address(0));                \
-        return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
-    }                                                                                            \
-    extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) { \
-        on_access(a, sizeof(T), AccessKind::atomic, __builtin_return_address(0));                \
-        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);        \
-        return c;                                                                                \
+#define MEMWALL_EMU_ATOMICS(bits, T)                                                                   \
+    extern "C" T __tsan_atomic##bits##_load(const volatile T* a, int) {                                \
+        on_access(a, sizeof(T), AccessKind::load, __builtin_return_address(0));                        \
+        return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                   \
+    }                                                                                                  \
+    extern "C" void __tsan_atomic##bits##_store(volatile T* a, T v, int) {                             \
+        on_access(a, sizeof(T), AccessKind::store, __builtin_return_address(0));                       \
+        __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                      \
+    }                                                                                                  \
+    MEMWALL_EMU_RMW(bits, T, exchange, __atomic_exchange_n)                                            \
+    MEMWALL_EMU_RMW(bits, T, fetch_add, __atomic_fetch_add)                                            \
+    MEMWALL_EMU_RMW(bits, T, fetch_sub, __atomic_fetch_sub)                                            \
+    MEMWALL_EMU_RMW(bits, T, fetch_and, __atomic_fetch_and)                                            \
+    MEMWALL_EMU_RMW(bits, T, fetch_or, __atomic_fetch_or)                                              \
+    MEMWALL_EMU_RMW(bits, T, fetch_xor, __atomic_fetch_xor)                                            \
+    MEMWALL_EMU_RMW(bits, T, fetch_nand, __atomic_fetch_nand)                                          \
+    extern "C" int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) { \
+        on_access(a, sizeof(T), AccessKind::atomic, __builtin_return_address(0));                      \
+        return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);        \
+    }                                                                                                  \
+    extern "C" int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {   \
+        on_access(a, sizeof(T), AccessKind::atomic, __builtin_return_address(0));                      \
+        return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);         \
+    }                                                                                                  \
+    extern "C" T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int, int) {       \
+        on_access(a, sizeof(T), AccessKind::atomic, __builtin_return_address(0));                      \
+        __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);              \
+        return c;                                                                                      \
     }
 
 #define MEMWALL_EMU_RMW(bits, T, op, builtin)                                     \

@@ -34,8 +34,7 @@ std::size_t Arena::rounded(std::size_t bytes) const {
 }
 
 void Arena::reserve() {
-    void* p =
-        mmap(nullptr, kReserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = mmap(nullptr, kReserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     base_ = static_cast<unsigned char*>(p);
     reserved_.store(kReserve, std::memory_order_relaxed);
@@ -59,8 +58,7 @@ void* Arena::allocate(std::size_t bytes) {
         if (extent_ + size > committed_) {
             const std::size_t want = (extent_ + size + kCommitStep - 1) / kCommitStep * kCommitStep;
             const std::size_t commit = want < kReserve ? want : kReserve;
-            if (mprotect(base_ + committed_, commit - committed_, PROT_READ | PROT_WRITE) != 0)
-                return nullptr;
+            if (mprotect(base_ + committed_, commit - committed_, PROT_READ | PROT_WRITE) != 0) return nullptr;
             committed_ = commit;
         }
         extent_ += size;

@@ -19,7 +19,7 @@ extern std::atomic<std::uintptr_t> host_arena_begin;
 extern std::atomic<std::size_t> host_arena_reserved;
 
 class Arena {
-public:
+  public:
     // Device memory (cudaMalloc): 256-byte aligned, CUDA's guarantee.
     static Arena& instance();
     // Mapped pinned host memory (cudaHostAlloc, cudaMallocHost): page-aligned, as the driver
@@ -35,7 +35,7 @@ public:
     // Bytes from the start of the range to the end of the highest allocation ever made.
     std::size_t extent() const;
 
-private:
+  private:
     Arena(std::atomic<std::uintptr_t>& begin, std::atomic<std::size_t>& reserved, std::size_t alignment)
         : begin_(begin), reserved_(reserved), alignment_(alignment) {}
     void reserve();

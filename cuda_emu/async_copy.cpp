@@ -65,12 +65,9 @@ bool in_global_memory(const void* p, std::size_t bytes) {
 
 }  // namespace
 
-void cp_async(void* smem, const void* gmem, int bytes, int src_bytes, CacheOp op,
-              const Site& site) {
+void cp_async(void* smem, const void* gmem, int bytes, int src_bytes, CacheOp op, const Site& site) {
     const std::string name = op == CacheOp::ca ? "cp.async.ca.shared.global" : "cp.async.cg.shared.global";
-    auto fail = [&](const std::string& why) {
-        throw cuda::LaunchError(name + " (" + where(site) + "): " + why);
-    };
+    auto fail = [&](const std::string& why) { throw cuda::LaunchError(name + " (" + where(site) + "): " + why); };
     if (bytes != 4 && bytes != 8 && bytes != 16) fail(std::to_string(bytes) + " bytes; 4, 8 or 16 only");
     if (op == CacheOp::cg && bytes != 16) fail(std::to_string(bytes) + " bytes; .cg copies 16");
     if (src_bytes < 0 || src_bytes > bytes)
@@ -81,19 +78,21 @@ void cp_async(void* smem, const void* gmem, int bytes, int src_bytes, CacheOp op
         fail("destination " + address(smem) + " is not in the block's shared memory");
     if (src_bytes > 0) {
         if (!aligned(gmem, bytes))
-            fail("global address " + address(gmem) + " is not " + std::to_string(bytes) +
-                 "-byte aligned");
+            fail("global address " + address(gmem) + " is not " + std::to_string(bytes) + "-byte aligned");
         if (!in_global_memory(gmem, static_cast<std::size_t>(src_bytes)))
             fail("source " + address(gmem) + " is not in one device allocation");
     }
     Queue& q = queue_of_thread(name.c_str(), site);
-    Copy c{static_cast<unsigned char*>(smem), bytes, src_bytes,
-           reinterpret_cast<std::uintptr_t>(op == CacheOp::ca ? &ca_key : &cg_key), {}};
+    Copy c{static_cast<unsigned char*>(smem),
+           bytes,
+           src_bytes,
+           reinterpret_cast<std::uintptr_t>(op == CacheOp::ca ? &ca_key : &cg_key),
+           {}};
     // The source is read now, the destination written when the copy lands.
     if (src_bytes > 0) {
         std::memcpy(c.data, gmem, static_cast<std::size_t>(src_bytes));
-        detail::record_access(gmem, static_cast<std::size_t>(src_bytes), detail::AccessKind::load,
-                              c.site, op == CacheOp::ca);
+        detail::record_access(gmem, static_cast<std::size_t>(src_bytes), detail::AccessKind::load, c.site,
+                              op == CacheOp::ca);
     }
     q.copies.push_back(c);
 }
@@ -106,8 +105,7 @@ void cp_async_commit(const Site& site) {
 void cp_async_wait(int n, const Site& site) {
     Queue& q = queue_of_thread("cp.async.wait_group", site);
     if (n < 0)
-        throw cuda::LaunchError("cp.async.wait_group (" + where(site) + "): " + std::to_string(n) +
-                                " is negative");
+        throw cuda::LaunchError("cp.async.wait_group (" + where(site) + "): " + std::to_string(n) + " is negative");
     const std::size_t groups = q.group_ends.size(), keep = static_cast<std::size_t>(n);
     if (groups <= keep) return;
     const std::size_t landed_groups = groups - keep, landed = q.group_ends[landed_groups - 1];
@@ -115,12 +113,10 @@ void cp_async_wait(int n, const Site& site) {
         Copy& c = q.copies[i];
         std::memset(c.data + c.src_bytes, 0, static_cast<std::size_t>(c.bytes - c.src_bytes));
         std::memcpy(c.dst, c.data, static_cast<std::size_t>(c.bytes));
-        detail::record_access(c.dst, static_cast<std::size_t>(c.bytes), detail::AccessKind::store,
-                              c.site);
+        detail::record_access(c.dst, static_cast<std::size_t>(c.bytes), detail::AccessKind::store, c.site);
     }
     q.copies.erase(q.copies.begin(), q.copies.begin() + static_cast<std::ptrdiff_t>(landed));
-    q.group_ends.erase(q.group_ends.begin(),
-                       q.group_ends.begin() + static_cast<std::ptrdiff_t>(landed_groups));
+    q.group_ends.erase(q.group_ends.begin(), q.group_ends.begin() + static_cast<std::ptrdiff_t>(landed_groups));
     for (std::size_t& end : q.group_ends) end -= landed;
 }
 

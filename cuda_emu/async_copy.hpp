@@ -13,8 +13,7 @@ enum class CacheOp : std::uint8_t { ca, cg };
 // cp.async.{ca,cg}.shared.global [smem], [gmem], bytes[, src_bytes]: bytes is 4, 8 or 16 (16 for
 // cg), both addresses aligned to it; src_bytes (0 to bytes) are read from gmem now, the rest of
 // the destination is filled with zeros when the copy lands.
-void cp_async(void* smem, const void* gmem, int bytes, int src_bytes, CacheOp op,
-              const detail::Site& site);
+void cp_async(void* smem, const void* gmem, int bytes, int src_bytes, CacheOp op, const detail::Site& site);
 // cp.async.commit_group: the copies issued since the last commit become a group.
 void cp_async_commit(const detail::Site& site);
 // cp.async.wait_group n: lands every committed group but the newest n, oldest first.

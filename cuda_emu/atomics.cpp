@@ -35,8 +35,7 @@ T atomic(T* address, const void* site, Op op) {
 template <class T, class Next>
 T update(std::atomic_ref<T> r, Next next) {
     T old = r.load(std::memory_order_relaxed);
-    while (!r.compare_exchange_weak(old, next(old), std::memory_order_relaxed)) {
-    }
+    while (!r.compare_exchange_weak(old, next(old), std::memory_order_relaxed)) {}
     return old;
 }
 
@@ -62,10 +61,9 @@ constexpr auto relaxed = std::memory_order_relaxed;
 #define MEMWALL_EMU_SITE __builtin_return_address(0)
 
 // The arithmetic ones wrap around, as CUDA's do (std::atomic_ref's fetch_add on integers too).
-#define MEMWALL_EMU_FETCH(fn, T, method)                                             \
-    T fn(T* address, T val) {                                                        \
-        return atomic(address, MEMWALL_EMU_SITE,                                     \
-                      [&](std::atomic_ref<T> r) { return r.method(val, relaxed); }); \
+#define MEMWALL_EMU_FETCH(fn, T, method)                                                                        \
+    T fn(T* address, T val) {                                                                                   \
+        return atomic(address, MEMWALL_EMU_SITE, [&](std::atomic_ref<T> r) { return r.method(val, relaxed); }); \
     }
 
 MEMWALL_EMU_FETCH(atomicAdd, int, fetch_add)
@@ -89,11 +87,10 @@ MEMWALL_EMU_FETCH(atomicXor, int, fetch_xor)
 MEMWALL_EMU_FETCH(atomicXor, unsigned, fetch_xor)
 MEMWALL_EMU_FETCH(atomicXor, unsigned long long, fetch_xor)
 
-#define MEMWALL_EMU_UPDATE(fn, T, next)                                      \
-    T fn(T* address, T val) {                                                \
-        return atomic(address, MEMWALL_EMU_SITE, [&](std::atomic_ref<T> r) { \
-            return update(r, [&](T old) { return next; });                   \
-        });                                                                  \
+#define MEMWALL_EMU_UPDATE(fn, T, next)                                                              \
+    T fn(T* address, T val) {                                                                        \
+        return atomic(address, MEMWALL_EMU_SITE,                                                     \
+                      [&](std::atomic_ref<T> r) { return update(r, [&](T old) { return next; }); }); \
     }
 
 MEMWALL_EMU_UPDATE(atomicMin, int, old < val ? old : val)
@@ -110,13 +107,10 @@ MEMWALL_EMU_UPDATE(atomicDec, unsigned, (old == 0 || old > val) ? val : old - 1)
 unsigned short atomicCAS(unsigned short* address, unsigned short compare, unsigned short val) {
     return cas(address, compare, val, MEMWALL_EMU_SITE);
 }
-int atomicCAS(int* address, int compare, int val) {
-    return cas(address, compare, val, MEMWALL_EMU_SITE);
-}
+int atomicCAS(int* address, int compare, int val) { return cas(address, compare, val, MEMWALL_EMU_SITE); }
 unsigned atomicCAS(unsigned* address, unsigned compare, unsigned val) {
     return cas(address, compare, val, MEMWALL_EMU_SITE);
 }
-unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
-                             unsigned long long val) {
+unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare, unsigned long long val) {
     return cas(address, compare, val, MEMWALL_EMU_SITE);
 }

@@ -38,8 +38,7 @@
 
 // Dynamic shared memory (the size is LaunchConfig::dynamic_shared): `extern __shared__` under
 // nvcc; write MEMWALL_DYNAMIC_SHARED(float, tile); then use tile[i].
-#define MEMWALL_DYNAMIC_SHARED(T, name) \
-    T* name = reinterpret_cast<T*>(::memwall::emu::detail::dynamic_shared)
+#define MEMWALL_DYNAMIC_SHARED(T, name) T* name = reinterpret_cast<T*>(::memwall::emu::detail::dynamic_shared)
 
 namespace memwall::emu::detail {
 
@@ -53,8 +52,7 @@ struct Site {
         return {s.file_name(), s.line(), s.column()};
     }
 #else
-    static constexpr Site here(const char* file = __builtin_FILE(),
-                               unsigned line = __builtin_LINE(),
+    static constexpr Site here(const char* file = __builtin_FILE(), unsigned line = __builtin_LINE(),
                                unsigned column = __builtin_COLUMN()) {
         return {file, line, column};
     }
@@ -72,12 +70,10 @@ enum class BarrierOp : std::uint8_t { sync, count, all, any };
 // Waits until the block arrives; returns the count/and/or of the predicates.
 int block_barrier(BarrierOp op, int predicate, const Site& site);
 
-enum class WarpOp : std::uint8_t {
-    sync, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, active, exchange
-};
+enum class WarpOp : std::uint8_t { sync, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, active, exchange };
 // Waits for the lanes of mask; returns this lane's result (a value's bytes, or a mask/bool).
-std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, long long arg,
-                              int width, const Site& site);
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, long long arg, int width,
+                              const Site& site);
 
 void fence();
 void nanosleep(unsigned ns);
@@ -118,67 +114,54 @@ inline constexpr int warpSize = 32;
 // Block barriers. Every thread of the block must reach the same __syncthreads call (a
 // different call site is reported as an error, and so is a thread that returned, unless
 // BarrierRule::exited_threads_arrive).
-inline void __syncthreads(
-    ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
+inline void __syncthreads(::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     ::memwall::emu::detail::block_barrier(::memwall::emu::detail::BarrierOp::sync, 0, site);
 }
-inline int __syncthreads_count(
-    int predicate, ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
-    return ::memwall::emu::detail::block_barrier(::memwall::emu::detail::BarrierOp::count,
-                                                 predicate, site);
+inline int __syncthreads_count(int predicate,
+                               ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
+    return ::memwall::emu::detail::block_barrier(::memwall::emu::detail::BarrierOp::count, predicate, site);
 }
-inline int __syncthreads_and(
-    int predicate, ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
-    return ::memwall::emu::detail::block_barrier(::memwall::emu::detail::BarrierOp::all, predicate,
-                                                 site);
+inline int __syncthreads_and(int predicate, ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
+    return ::memwall::emu::detail::block_barrier(::memwall::emu::detail::BarrierOp::all, predicate, site);
 }
-inline int __syncthreads_or(
-    int predicate, ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
-    return ::memwall::emu::detail::block_barrier(::memwall::emu::detail::BarrierOp::any, predicate,
-                                                 site);
+inline int __syncthreads_or(int predicate, ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
+    return ::memwall::emu::detail::block_barrier(::memwall::emu::detail::BarrierOp::any, predicate, site);
 }
 
 // Warp intrinsics: warps of 32 lanes, the _sync forms only. The lanes named in mask meet in the
 // same intrinsic with the same mask; reading a lane that does not take part is an error.
 inline void __syncwarp(unsigned mask = 0xffffffffu,
                        ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
-    ::memwall::emu::detail::warp_collective(::memwall::emu::detail::WarpOp::sync, mask, 0, 0, 32,
-                                            site);
+    ::memwall::emu::detail::warp_collective(::memwall::emu::detail::WarpOp::sync, mask, 0, 0, 32, site);
 }
 template <class T>
 T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,
               ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     namespace d = ::memwall::emu::detail;
-    return d::from_bits<T>(
-        d::warp_collective(d::WarpOp::shfl, mask, d::to_bits(var), src_lane, width, site));
+    return d::from_bits<T>(d::warp_collective(d::WarpOp::shfl, mask, d::to_bits(var), src_lane, width, site));
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
                  ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     namespace d = ::memwall::emu::detail;
-    return d::from_bits<T>(
-        d::warp_collective(d::WarpOp::shfl_up, mask, d::to_bits(var), delta, width, site));
+    return d::from_bits<T>(d::warp_collective(d::WarpOp::shfl_up, mask, d::to_bits(var), delta, width, site));
 }
 template <class T>
 T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
                    ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     namespace d = ::memwall::emu::detail;
-    return d::from_bits<T>(
-        d::warp_collective(d::WarpOp::shfl_down, mask, d::to_bits(var), delta, width, site));
+    return d::from_bits<T>(d::warp_collective(d::WarpOp::shfl_down, mask, d::to_bits(var), delta, width, site));
 }
 template <class T>
 T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
                   ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     namespace d = ::memwall::emu::detail;
-    return d::from_bits<T>(
-        d::warp_collective(d::WarpOp::shfl_xor, mask, d::to_bits(var), lane_mask, width, site));
+    return d::from_bits<T>(d::warp_collective(d::WarpOp::shfl_xor, mask, d::to_bits(var), lane_mask, width, site));
 }
-inline unsigned __ballot_sync(
-    unsigned mask, int predicate,
-    ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
+inline unsigned __ballot_sync(unsigned mask, int predicate,
+                              ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     namespace d = ::memwall::emu::detail;
-    return static_cast<unsigned>(
-        d::warp_collective(d::WarpOp::ballot, mask, predicate != 0, 0, 32, site));
+    return static_cast<unsigned>(d::warp_collective(d::WarpOp::ballot, mask, predicate != 0, 0, 32, site));
 }
 inline int __any_sync(unsigned mask, int predicate,
                       ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
@@ -193,11 +176,9 @@ inline int __all_sync(unsigned mask, int predicate,
 // Meets every lane of the warp that has not returned and gives the set that called it: the
 // converged lanes, as on a GPU. Lanes of a divergent branch that do not return meet elsewhere,
 // which emulation reports as a deadlock: divergent code must pass explicit masks.
-inline unsigned __activemask(
-    ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
+inline unsigned __activemask(::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     namespace d = ::memwall::emu::detail;
-    return static_cast<unsigned>(
-        d::warp_collective(d::WarpOp::active, 0xffffffffu, 0, 0, 32, site));
+    return static_cast<unsigned>(d::warp_collective(d::WarpOp::active, 0xffffffffu, 0, 0, 32, site));
 }
 
 inline void __threadfence() { ::memwall::emu::detail::fence(); }
@@ -206,8 +187,7 @@ inline void __threadfence_system() { ::memwall::emu::detail::fence(); }
 // Lets the other threads run: a spinning thread should sleep, as on a GPU.
 inline void __nanosleep(unsigned ns) { ::memwall::emu::detail::nanosleep(ns); }
 inline long long clock64() { return ::memwall::emu::detail::clock_ns(); }
-[[noreturn]] inline void __trap(
-    ::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
+[[noreturn]] inline void __trap(::memwall::emu::detail::Site site = ::memwall::emu::detail::Site::here()) {
     ::memwall::emu::detail::trap(site);
 }
 
@@ -277,8 +257,7 @@ unsigned long long atomicMax(unsigned long long* address, unsigned long long val
 unsigned short atomicCAS(unsigned short* address, unsigned short compare, unsigned short val);
 int atomicCAS(int* address, int compare, int val);
 unsigned atomicCAS(unsigned* address, unsigned compare, unsigned val);
-unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare,
-                             unsigned long long val);
+unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare, unsigned long long val);
 int atomicAnd(int* address, int val);
 unsigned atomicAnd(unsigned* address, unsigned val);
 unsigned long long atomicAnd(unsigned long long* address, unsigned long long val);

@@ -54,11 +54,9 @@ void launch(const LaunchConfig& config, void (*kernel)(Params...), Args&&... arg
         // Above 48 KiB a kernel must opt in to its dynamic shared memory.
         cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              static_cast<int>(config.dynamic_shared));
-        if (e != cudaSuccess)
-            throw LaunchError(std::string("cudaFuncSetAttribute failed: ") + cudaGetErrorString(e));
+        if (e != cudaSuccess) throw LaunchError(std::string("cudaFuncSetAttribute failed: ") + cudaGetErrorString(e));
     }
-    kernel<<<config.grid, config.block, config.dynamic_shared, config.stream>>>(
-        std::forward<Args>(args)...);
+    kernel<<<config.grid, config.block, config.dynamic_shared, config.stream>>>(std::forward<Args>(args)...);
     if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
         throw LaunchError(std::string("kernel launch failed: ") + cudaGetErrorString(e));
 #else

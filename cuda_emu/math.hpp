@@ -52,9 +52,7 @@ inline int __popcll(unsigned long long x) { return std::popcount(x); }
 inline int __clz(int x) { return std::countl_zero(static_cast<unsigned>(x)); }
 inline int __clzll(long long x) { return std::countl_zero(static_cast<unsigned long long>(x)); }
 inline int __ffs(int x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned>(x)) + 1; }
-inline int __ffsll(long long x) {
-    return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1;
-}
+inline int __ffsll(long long x) { return x == 0 ? 0 : std::countr_zero(static_cast<unsigned long long>(x)) + 1; }
 inline unsigned __brev(unsigned x) {
     unsigned r = 0;
     for (int i = 0; i < 32; ++i, x >>= 1) r = (r << 1) | (x & 1u);

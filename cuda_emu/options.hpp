@@ -29,8 +29,7 @@ struct CacheConfig {
     std::size_t ways = 16;
     std::size_t sector_bytes = 32;
     bool operator==(const CacheConfig& o) const {  // C++17: nvcc compiles this header too
-        return bytes == o.bytes && line_bytes == o.line_bytes && ways == o.ways &&
-               sector_bytes == o.sector_bytes;
+        return bytes == o.bytes && line_bytes == o.line_bytes && ways == o.ways && sector_bytes == o.sector_bytes;
     }
 };
 

@@ -62,14 +62,12 @@ void Recorder::converge_warp(unsigned warp) {
 Recorder::Request& Recorder::request_for(std::uintptr_t site, std::uint64_t& requests) {
     // This lane's execution count of the site says which warp request the access belongs to.
     std::vector<LaneSite>& lane = lane_sites_[thread_];
-    auto l = std::find_if(lane.begin(), lane.end(),
-                          [&](const LaneSite& x) { return x.address == site; });
+    auto l = std::find_if(lane.begin(), lane.end(), [&](const LaneSite& x) { return x.address == site; });
     if (l == lane.end()) l = lane.insert(lane.end(), LaneSite{site, 0});
     const std::uint32_t n = l->executions++;
 
     std::vector<Site>& sites = warp_sites_[thread_ / 32];
-    auto s =
-        std::find_if(sites.begin(), sites.end(), [&](const Site& x) { return x.address == site; });
+    auto s = std::find_if(sites.begin(), sites.end(), [&](const Site& x) { return x.address == site; });
     if (s == sites.end()) s = sites.insert(sites.end(), Site{site, 0, {}});
     if (n == s->used) {  // the first lane to get this far opens the request
         if (s->requests.size() == n) s->requests.emplace_back();
@@ -80,8 +78,7 @@ Recorder::Request& Recorder::request_for(std::uintptr_t site, std::uint64_t& req
     return s->requests[n];
 }
 
-void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind,
-                      std::uintptr_t site, bool through_l1) {
+void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site, bool through_l1) {
     AccessCounts& counts = kind == AccessKind::load    ? stats_.load
                            : kind == AccessKind::store ? stats_.store
                                                        : stats_.atomic;
@@ -94,9 +91,7 @@ void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind,
         if (kind != AccessKind::store) mark(read_, s);
         if (kind != AccessKind::load) mark(written_, s);
         // Coalesced lanes mostly hit the sector added last: search from the back.
-        if (std::find(request.sectors.rbegin(), request.sectors.rend(), s) !=
-            request.sectors.rend())
-            continue;
+        if (std::find(request.sectors.rbegin(), request.sectors.rend(), s) != request.sectors.rend()) continue;
         request.sectors.push_back(s);
         ++counts.sectors;
         to_l2(s, kind, counts, through_l1);
@@ -116,8 +111,7 @@ void Recorder::record_shared(std::size_t bytes, AccessKind kind, std::uintptr_t 
     request_for(~site, counts.requests);
 }
 
-void Recorder::record_host(std::uint64_t offset, std::size_t bytes, AccessKind kind,
-                           std::uintptr_t site) {
+void Recorder::record_host(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site) {
     HostAccessCounts& counts = kind == AccessKind::load    ? stats_.host.load
                                : kind == AccessKind::store ? stats_.host.store
                                                            : stats_.host.atomic;
@@ -130,16 +124,13 @@ void Recorder::record_host(std::uint64_t offset, std::size_t bytes, AccessKind k
     Request& request = request_for(site | std::uintptr_t{1} << 62, counts.requests);
     const std::uint64_t last = (offset + bytes - 1) / sector_bytes;
     for (std::uint64_t s = offset / sector_bytes; s <= last; ++s) {
-        if (std::find(request.sectors.rbegin(), request.sectors.rend(), s) !=
-            request.sectors.rend())
-            continue;
+        if (std::find(request.sectors.rbegin(), request.sectors.rend(), s) != request.sectors.rend()) continue;
         request.sectors.push_back(s);
         ++counts.sectors;
     }
 }
 
-void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts,
-                     bool through_l1) {
+void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts, bool through_l1) {
     const std::uint64_t address = sector * sector_bytes;
     // L1 caches loads only: stores write through, atomics execute at L2.
     if (kind == AccessKind::load && through_l1 && l1_.enabled() && l1_.read(address)) return;
@@ -149,8 +140,7 @@ void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts
         if (kind != AccessKind::load) stats_.dram_write_bytes += sector_bytes;
         return;
     }
-    if (kind != AccessKind::store && !l2_.read(address))
-        stats_.dram_read_bytes += l2_.config().sector_bytes;
+    if (kind != AccessKind::store && !l2_.read(address)) stats_.dram_read_bytes += l2_.config().sector_bytes;
     if (kind != AccessKind::load) l2_.write(address);
 }
 
@@ -166,8 +156,7 @@ TrafficStats Recorder::finish() {
     stats_.distinct_sectors_written = written;
     // Dirty sectors are counted as written back at the end of the launch and stay valid, clean,
     // for the next launch of the scope.
-    stats_.dram_write_bytes +=
-        (l2_.written_back() + l2_.dirty_sectors()) * l2_.config().sector_bytes;
+    stats_.dram_write_bytes += (l2_.written_back() + l2_.dirty_sectors()) * l2_.config().sector_bytes;
     l2_.clean();
     stats_.launches = 1;
     return stats_;

@@ -24,7 +24,7 @@ namespace memwall::emu::detail {
 enum class AccessKind : std::uint8_t { load, store, atomic };
 
 class Recorder {
-public:
+  public:
     // arena_extent: bytes of the arena in use; threads: per block.
     Recorder(const EmulationOptions& options, std::size_t arena_extent, unsigned threads);
 
@@ -37,8 +37,7 @@ public:
 
     // An access of `bytes` at `offset` into the arena, made at instruction address `site`; a
     // load that skips L1 (cp.async.cg) with through_l1 false.
-    void record(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site,
-                bool through_l1 = true);
+    void record(std::uint64_t offset, std::size_t bytes, AccessKind kind, std::uintptr_t site, bool through_l1 = true);
     // An access of `bytes` to shared memory, made at instruction address `site`.
     void record_shared(std::size_t bytes, AccessKind kind, std::uintptr_t site);
     // An access of `bytes` at `offset` into mapped host memory, made at `site`.
@@ -50,7 +49,7 @@ public:
     // The launch's stats (not yet marked counted), with the L2's dirty sectors written back.
     TrafficStats finish();
 
-private:
+  private:
     struct Request {
         std::vector<std::uint64_t> sectors;
     };
@@ -92,8 +91,8 @@ extern constinit thread_local std::size_t dynamic_shared_bytes;
 // falls inside the arena (global memory), mapped host memory or shared memory. The access hooks
 // call it for every load and store: an arena access costs one range check, a host-memory access
 // two, any other four. through_l1 false: a global load that skips the L1 model.
-inline void record_access(const volatile void* p, std::size_t bytes, AccessKind kind,
-                          std::uintptr_t site, bool through_l1 = true) {
+inline void record_access(const volatile void* p, std::size_t bytes, AccessKind kind, std::uintptr_t site,
+                          bool through_l1 = true) {
     Recorder* r = active_recorder;
     if (!r) return;
     const auto a = reinterpret_cast<std::uintptr_t>(p);
@@ -109,8 +108,7 @@ inline void record_access(const volatile void* p, std::size_t bytes, AccessKind 
     }
     const auto shared = reinterpret_cast<std::uintptr_t>(__start_memwall_emu_shared);
     const auto shared_end = reinterpret_cast<std::uintptr_t>(__stop_memwall_emu_shared);
-    if (a - shared < shared_end - shared ||
-        a - reinterpret_cast<std::uintptr_t>(dynamic_shared) < dynamic_shared_bytes)
+    if (a - shared < shared_end - shared || a - reinterpret_cast<std::uintptr_t>(dynamic_shared) < dynamic_shared_bytes)
         r->record_shared(bytes, kind, site);
 }
 

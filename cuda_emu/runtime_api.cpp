@@ -82,16 +82,13 @@ cudaError_t cudaFree(void* ptr) {
 }
 
 cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned int flags) {
-    constexpr unsigned all =
-        cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+    constexpr unsigned all = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
     if (!ptr || (flags & ~all) != 0) return result(cudaErrorInvalidValue);
     *ptr = Arena::host().allocate(bytes);
     return *ptr ? cudaSuccess : result(cudaErrorMemoryAllocation);
 }
 
-cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
-    return cudaHostAlloc(ptr, bytes, cudaHostAllocDefault);
-}
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) { return cudaHostAlloc(ptr, bytes, cudaHostAllocDefault); }
 
 cudaError_t cudaFreeHost(void* ptr) {
     if (!ptr) return cudaSuccess;
@@ -140,10 +137,9 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
 }
 
 // An asynchronous copy into pageable host memory returns only once it has completed.
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t) {
-    const bool waits = bytes > 0 && crosses(dst, src, bytes, kind) && !on_device(dst, bytes) &&
-                       !Arena::host().holds(dst, bytes);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
+    const bool waits =
+        bytes > 0 && crosses(dst, src, bytes, kind) && !on_device(dst, bytes) && !Arena::host().holds(dst, bytes);
     const cudaError_t e = copy(dst, src, bytes, kind);
     return waits ? waited(e) : e;
 }
@@ -208,8 +204,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
 
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
     if (!ms) return result(cudaErrorInvalidValue);
-    if (!start || !end || !start->recorded || !end->recorded)
-        return result(cudaErrorInvalidResourceHandle);
+    if (!start || !end || !start->recorded || !end->recorded) return result(cudaErrorInvalidResourceHandle);
     *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
     return cudaSuccess;
 }

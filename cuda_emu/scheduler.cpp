@@ -151,18 +151,14 @@ const char* name(WarpOp op) {
 }
 
 // The intrinsic a thread waits in, by the name of its instruction for a warp exchange.
-const char* name(const Thread& t) {
-    return t.warp_op == WarpOp::exchange ? t.instruction : name(t.warp_op);
-}
+const char* name(const Thread& t) { return t.warp_op == WarpOp::exchange ? t.instruction : name(t.warp_op); }
 
 bool is_shuffle(WarpOp op) {
-    return op == WarpOp::shfl || op == WarpOp::shfl_up || op == WarpOp::shfl_down ||
-           op == WarpOp::shfl_xor;
+    return op == WarpOp::shfl || op == WarpOp::shfl_up || op == WarpOp::shfl_down || op == WarpOp::shfl_xor;
 }
 
 bool same_site(const Site& a, const Site& b) {
-    return a.line == b.line && a.column == b.column &&
-           (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+    return a.line == b.line && a.column == b.column && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
 }
 
 std::string hex(unsigned mask) {
@@ -212,13 +208,10 @@ void validate(const cuda::LaunchConfig& c) {
         throw LaunchError("cuda-emu: invalid launch: " + block + " has a zero dimension");
     if (g.x == 0 || g.y == 0 || g.z == 0)
         throw LaunchError("cuda-emu: invalid launch: " + grid + " has a zero dimension");
-    if (b.x > kMaxThreads || b.y > kMaxThreads || b.z > 64 ||
-        std::uint64_t{b.x} * b.y * b.z > kMaxThreads)
-        throw LaunchError("cuda-emu: invalid launch: " + block +
-                          " exceeds 1024 threads (x, y <= 1024, z <= 64)");
+    if (b.x > kMaxThreads || b.y > kMaxThreads || b.z > 64 || std::uint64_t{b.x} * b.y * b.z > kMaxThreads)
+        throw LaunchError("cuda-emu: invalid launch: " + block + " exceeds 1024 threads (x, y <= 1024, z <= 64)");
     if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-        throw LaunchError("cuda-emu: invalid launch: " + grid +
-                          " exceeds 2^31-1 x 65535 x 65535 blocks");
+        throw LaunchError("cuda-emu: invalid launch: " + grid + " exceeds 2^31-1 x 65535 x 65535 blocks");
     if (c.dynamic_shared > kMaxDynamicShared)
         throw LaunchError("cuda-emu: invalid launch: " + std::to_string(c.dynamic_shared) +
                           " bytes of dynamic shared memory exceed the 227 KiB of sm_90");
@@ -242,7 +235,7 @@ struct FreeAligned {
 };
 
 class Grid {
-public:
+  public:
     Grid(const cuda::LaunchConfig& config, void (*body)(void*), void* context, Recorder* recorder)
         : config_(config),
           body_(body),
@@ -262,8 +255,7 @@ public:
             warps_[w].existing = lanes == 32 ? ~0u : (1u << lanes) - 1;
         }
         if (config.dynamic_shared > 0)
-            dynamic_.reset(static_cast<unsigned char*>(
-                ::operator new (config.dynamic_shared, std::align_val_t{128})));
+            dynamic_.reset(static_cast<unsigned char*>(::operator new (config.dynamic_shared, std::align_val_t{128})));
 #if defined(MEMWALL_EMU_TSAN)
         tsan_main_ = __tsan_get_current_fiber();
         warp_sync_.resize(warps_.size());
@@ -280,8 +272,7 @@ public:
             // Fisher-Yates over mt19937_64, whose output the standard fixes: the same seed
             // gives the same order everywhere (std::shuffle's algorithm is not specified).
             std::mt19937_64 rng(config_.emu.seed);
-            for (std::size_t i = order.size(); i > 1; --i)
-                std::swap(order[i - 1], order[rng() % i]);
+            for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
         }
         block_dim = config_.block;
         grid_dim = config_.grid;
@@ -336,7 +327,7 @@ public:
 #endif
     }
 
-private:
+  private:
     void run_block(uint3 block) {
         block_ = block;
         block_idx = block;
@@ -346,8 +337,7 @@ private:
         if (config_.emu.poison_shared) {
             if (__start_memwall_emu_shared != nullptr && __stop_memwall_emu_shared != nullptr)
                 std::memset(__start_memwall_emu_shared, 0xff,
-                            static_cast<std::size_t>(__stop_memwall_emu_shared -
-                                                     __start_memwall_emu_shared));
+                            static_cast<std::size_t>(__stop_memwall_emu_shared - __start_memwall_emu_shared));
             if (dynamic_) std::memset(dynamic_.get(), 0xff, config_.dynamic_shared);
         }
 #if defined(MEMWALL_EMU_TSAN)
@@ -373,9 +363,8 @@ private:
 #if defined(MEMWALL_EMU_TSAN)
             t.tsan_fiber = __tsan_create_fiber(0);
 #endif
-            t.fiber = bc::fiber(
-                std::allocator_arg, bc::preallocated(s.top(), s.size, sc), PooledStack{},
-                [this, &t](bc::fiber&& scheduler) { return thread_main(t, std::move(scheduler)); });
+            t.fiber = bc::fiber(std::allocator_arg, bc::preallocated(s.top(), s.size, sc), PooledStack{},
+                                [this, &t](bc::fiber&& scheduler) { return thread_main(t, std::move(scheduler)); });
             push_ready(t.linear);
         }
         try {
@@ -483,10 +472,9 @@ private:
             b.first = t.linear;
             b.count = 0;
         } else if (t.barrier_op != b.op || !same_site(t.site, b.site)) {
-            throw LaunchError(block_prefix() + "threads wait at different barriers: thread " +
-                              std::to_string(b.first) + " at " + name(b.op) + " (" + where(b.site) +
-                              "), thread " + std::to_string(t.linear) + " at " +
-                              name(t.barrier_op) + " (" + where(t.site) + ")");
+            throw LaunchError(block_prefix() + "threads wait at different barriers: thread " + std::to_string(b.first) +
+                              " at " + name(b.op) + " (" + where(b.site) + "), thread " + std::to_string(t.linear) +
+                              " at " + name(t.barrier_op) + " (" + where(t.site) + ")");
         }
         if (config_.emu.barrier_rule == BarrierRule::strict && exited_ > 0)
             throw LaunchError(block_prefix() + "thread " + std::to_string(t.linear) + " waits at " +
@@ -521,17 +509,15 @@ private:
     void on_warp(Thread& t) {
         const unsigned lane = t.linear % 32, bit = 1u << lane;
         auto who = [&] {
-            return block_prefix() + "lane " + std::to_string(lane) + " of warp " +
-                   std::to_string(t.linear / 32) + " in " + name(t) + " (" + where(t.site) + ")";
+            return block_prefix() + "lane " + std::to_string(lane) + " of warp " + std::to_string(t.linear / 32) +
+                   " in " + name(t) + " (" + where(t.site) + ")";
         };
         if ((t.mask & bit) == 0)
             throw LaunchError(who() + ": the mask " + hex(t.mask) + " leaves out the calling lane");
         if (is_shuffle(t.warp_op) && (t.width < 1 || t.width > 32 || (t.width & (t.width - 1))))
-            throw LaunchError(who() + ": width " + std::to_string(t.width) +
-                              " is not a power of 2 up to 32");
+            throw LaunchError(who() + ": width " + std::to_string(t.width) + " is not a power of 2 up to 32");
         Warp& w = warps_[t.linear / 32];
-        auto g = std::find_if(w.groups.begin(), w.groups.end(),
-                              [&](const WarpGroup& x) { return x.mask == t.mask; });
+        auto g = std::find_if(w.groups.begin(), w.groups.end(), [&](const WarpGroup& x) { return x.mask == t.mask; });
         if (g == w.groups.end()) {
             g = w.groups.insert(w.groups.end(), WarpGroup{t.warp_op, t.mask, 0, t.linear});
         } else if (g->op != t.warp_op) {
@@ -540,8 +526,8 @@ private:
         } else if (t.warp_op == WarpOp::exchange) {
             const Thread& first = threads_[g->first];
             if (first.combine != t.combine || !same_site(first.site, t.site))
-                throw LaunchError(who() + ": lane " + std::to_string(first.linear % 32) +
-                                  " waits in " + name(first) + " (" + where(first.site) +
+                throw LaunchError(who() + ": lane " + std::to_string(first.linear % 32) + " waits in " + name(first) +
+                                  " (" + where(first.site) +
                                   "); the lanes of a warp must execute the same instruction");
         }
         g->arrived |= bit;
@@ -578,12 +564,10 @@ private:
         if (g.arrived != ~0u) {
             const unsigned missing = ~g.arrived;
             const unsigned lane = static_cast<unsigned>(std::countr_zero(missing));
-            throw LaunchError(block_prefix() + "lane " + std::to_string(lane) + " of warp " +
-                              std::to_string(wi) + " " +
-                              ((w.existing >> lane & 1u) == 0 ? "is not in the block"
-                                                               : "has returned") +
-                              " while the others wait in " + name(first) + " (" +
-                              where(first.site) + "), which needs all 32 lanes of the warp");
+            throw LaunchError(block_prefix() + "lane " + std::to_string(lane) + " of warp " + std::to_string(wi) + " " +
+                              ((w.existing >> lane & 1u) == 0 ? "is not in the block" : "has returned") +
+                              " while the others wait in " + name(first) + " (" + where(first.site) +
+                              "), which needs all 32 lanes of the warp");
         }
         void* payloads[32];
         for (unsigned l = 0; l < 32; ++l) payloads[l] = lanes[l].payload;
@@ -609,13 +593,12 @@ private:
                 default: {
                     const long long src = source_lane(g.op, l, t.arg, t.width);
                     if (src != l && !(g.arrived >> src & 1u))
-                        throw LaunchError(
-                            block_prefix() + "lane " + std::to_string(l) + " of warp " +
-                            std::to_string(wi) + " reads lane " + std::to_string(src) + " in " +
-                            name(g.op) + " (" + where(t.site) + "), which " +
-                            ((w.existing >> src & 1u) == 0 ? "the block does not have"
-                             : (w.exited >> src & 1u)      ? "has returned"
-                                                           : "is not in the mask " + hex(g.mask)));
+                        throw LaunchError(block_prefix() + "lane " + std::to_string(l) + " of warp " +
+                                          std::to_string(wi) + " reads lane " + std::to_string(src) + " in " +
+                                          name(g.op) + " (" + where(t.site) + "), which " +
+                                          ((w.existing >> src & 1u) == 0 ? "the block does not have"
+                                           : (w.exited >> src & 1u)      ? "has returned"
+                                                                         : "is not in the mask " + hex(g.mask)));
                     t.result = lanes[src].value;
                 }
             }
@@ -625,16 +608,14 @@ private:
     void on_exit(Thread& t) {
         ++finished_;
         if (t.error)
-            throw LaunchError(block_prefix() + "thread " + std::to_string(t.linear) +
-                              " threw: " + what(t.error));
+            throw LaunchError(block_prefix() + "thread " + std::to_string(t.linear) + " threw: " + what(t.error));
         if (exited_++ == 0) first_exited_ = t.linear;
         Warp& w = warps_[t.linear / 32];
         w.exited |= 1u << (t.linear % 32);
         if (barrier_.arrived > 0) {
             if (config_.emu.barrier_rule == BarrierRule::strict)
-                throw LaunchError(block_prefix() + "thread " + std::to_string(t.linear) +
-                                  " returned while " + std::to_string(barrier_.arrived) +
-                                  " threads wait at " + name(barrier_.op) + " (" +
+                throw LaunchError(block_prefix() + "thread " + std::to_string(t.linear) + " returned while " +
+                                  std::to_string(barrier_.arrived) + " threads wait at " + name(barrier_.op) + " (" +
                                   where(barrier_.site) + ")" + strict_rule_hint());
             complete_barrier_if_ready();
         }
@@ -657,11 +638,9 @@ private:
     std::string waiting_at(const Thread& t) const {
         switch (t.state) {
             case State::exited: return "returned";
-            case State::barrier:
-                return "wait at " + std::string(name(t.barrier_op)) + " (" + where(t.site) + ")";
+            case State::barrier: return "wait at " + std::string(name(t.barrier_op)) + " (" + where(t.site) + ")";
             case State::warp:
-                return "wait at " + std::string(name(t)) + " with mask " + hex(t.mask) +
-                       " (" + where(t.site) + ")";
+                return "wait at " + std::string(name(t)) + " with mask " + hex(t.mask) + " (" + where(t.site) + ")";
             case State::ready: break;
         }
         return "ready";
@@ -719,8 +698,7 @@ private:
 
 Grid& grid_for(const char* intrinsic) {
     Grid* g = running;
-    if (!g || !g->in_thread())
-        throw LaunchError(std::string("cuda-emu: ") + intrinsic + " called outside a kernel");
+    if (!g || !g->in_thread()) throw LaunchError(std::string("cuda-emu: ") + intrinsic + " called outside a kernel");
     return *g;
 }
 
@@ -734,8 +712,7 @@ void run_grid(const cuda::LaunchConfig& config, void (*thread)(void*), void* con
     // ThreadSanitizer's own runtime owns the access hooks: no counting in this build.
     Recorder* recorder = nullptr;
 #else
-    Recorder counting(config.emu, Arena::instance().extent(),
-                      config.block.x * config.block.y * config.block.z);
+    Recorder counting(config.emu, Arena::instance().extent(), config.block.x * config.block.y * config.block.z);
     Recorder* recorder = &counting;
 #endif
     Grid grid(config, thread, context, recorder);
@@ -777,8 +754,8 @@ int block_barrier(BarrierOp op, int predicate, const Site& site) {
     return static_cast<int>(t.result);
 }
 
-std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, long long arg,
-                              int width, const Site& site) {
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, long long arg, int width,
+                              const Site& site) {
     Grid& g = grid_for(name(op));
     Thread& t = g.current();
     t.state = State::warp;
@@ -831,8 +808,7 @@ void nanosleep(unsigned ns) {
 }
 
 long long clock_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
-        .count();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
 }
 
 void trap(const Site& site) { throw LaunchError("__trap() at " + where(site)); }

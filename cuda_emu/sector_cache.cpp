@@ -10,14 +10,13 @@ SectorCache::SectorCache(const CacheConfig& config) : config_(config) {
     if (config.bytes == 0) return;
     const std::size_t line = config.line_bytes, sector = config.sector_bytes;
     if (sector < 32 || !std::has_single_bit(sector) || line % sector != 0 || line / sector > 8)
-        throw std::invalid_argument("cache line of " + std::to_string(line) +
-                                    " bytes in sectors of " + std::to_string(sector) +
-                                    ": sectors must be powers of two " +
+        throw std::invalid_argument("cache line of " + std::to_string(line) + " bytes in sectors of " +
+                                    std::to_string(sector) + ": sectors must be powers of two " +
                                     "from 32 bytes, at most 8 per line");
     if (config.ways == 0 || config.bytes % (line * config.ways) != 0)
         throw std::invalid_argument("cache of " + std::to_string(config.bytes) + " bytes is not " +
-                                    "a whole number of sets of " + std::to_string(config.ways) +
-                                    " lines of " + std::to_string(line) + " bytes");
+                                    "a whole number of sets of " + std::to_string(config.ways) + " lines of " +
+                                    std::to_string(line) + " bytes");
     sets_ = config.bytes / (line * config.ways);
     ways_.resize(sets_ * config.ways);
 }

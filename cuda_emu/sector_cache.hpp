@@ -14,7 +14,7 @@ namespace memwall::emu {
 inline constexpr std::uint64_t sector_bytes = 32;
 
 class SectorCache {
-public:
+  public:
     // Throws std::invalid_argument for a geometry CacheConfig does not allow.
     explicit SectorCache(const CacheConfig& config);
 
@@ -33,7 +33,7 @@ public:
     std::uint64_t dirty_sectors() const { return dirty_; }        // dirty now
     std::uint64_t written_back() const { return written_back_; }  // dirty sectors evicted
 
-private:
+  private:
     struct Way {
         std::uint64_t line = 0;
         std::uint64_t last_use = 0;

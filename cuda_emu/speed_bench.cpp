@@ -18,8 +18,7 @@ __global__ void shuffles(int rounds, int* out) {
 
 __global__ void streams(const float* x, float* y, int n) {
     const int stride = static_cast<int>(gridDim.x * blockDim.x);
-    for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += stride)
-        y[i] = 2.0f * x[i] + y[i];
+    for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += stride) y[i] = 2.0f * x[i] + y[i];
 }
 
 memwall::cuda::LaunchConfig config(unsigned blocks, unsigned threads) {

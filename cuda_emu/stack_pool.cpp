@@ -12,8 +12,7 @@ std::size_t page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)
 }  // namespace
 
 StackPool::~StackPool() {
-    for (const Stack& s : stacks_)
-        munmap(static_cast<char*>(s.bottom) - page_bytes(), s.size + page_bytes());
+    for (const Stack& s : stacks_) munmap(static_cast<char*>(s.bottom) - page_bytes(), s.size + page_bytes());
 }
 
 const Stack& StackPool::get(std::size_t i) {

@@ -14,7 +14,7 @@ struct Stack {
 };
 
 class StackPool {
-public:
+  public:
     static constexpr std::size_t stack_bytes = std::size_t{256} << 10;
 
     StackPool() = default;
@@ -25,7 +25,7 @@ public:
     // Stack i, mapped on first use. Throws std::bad_alloc when mapping fails.
     const Stack& get(std::size_t i);
 
-private:
+  private:
     std::vector<Stack> stacks_;
 };
 

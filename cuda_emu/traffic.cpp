@@ -100,8 +100,7 @@ std::vector<Counter> traffic_counters(const TrafficStats& s) {
             "memwall_cuda_emu_sources (cmake/MemwallCudaEmu.cmake)");
     std::vector<Counter> out;
     auto add = [&](std::string name, std::uint64_t value, std::string unit) {
-        out.push_back(
-            {std::move(name), static_cast<double>(value), std::move(unit), CounterSource::emu});
+        out.push_back({std::move(name), static_cast<double>(value), std::move(unit), CounterSource::emu});
     };
     add("emu.global_load_bytes", s.load.bytes, "B");
     add("emu.global_store_bytes", s.store.bytes, "B");
@@ -118,8 +117,7 @@ std::vector<Counter> traffic_counters(const TrafficStats& s) {
     add("lts__t_sectors_op_read.sum", s.load.l2_sectors, "sectors");
     add("lts__t_sectors_op_write.sum", s.store.l2_sectors, "sectors");
     add("lts__t_sectors_op_atom.sum", s.atomic.l2_sectors, "sectors");
-    add("lts__t_bytes.sum",
-        (s.load.l2_sectors + s.store.l2_sectors + s.atomic.l2_sectors) * sector_bytes, "B");
+    add("lts__t_bytes.sum", (s.load.l2_sectors + s.store.l2_sectors + s.atomic.l2_sectors) * sector_bytes, "B");
     add("emu.distinct_sectors", s.distinct_sectors, "sectors");
     add("emu.distinct_sectors_read", s.distinct_sectors_read, "sectors");
     add("emu.distinct_sectors_written", s.distinct_sectors_written, "sectors");

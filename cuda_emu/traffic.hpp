@@ -112,7 +112,7 @@ std::uint64_t scope_generation();
 
 // Sums the traffic of every launch made by this thread while it lives (scopes may nest).
 class TrafficScope {
-public:
+  public:
     TrafficScope();
     ~TrafficScope();
     TrafficScope(const TrafficScope&) = delete;
@@ -120,7 +120,7 @@ public:
 
     const TrafficStats& stats() const { return stats_; }
 
-private:
+  private:
     friend void detail::publish_traffic(const TrafficStats& s);
     friend std::uint64_t detail::scope_generation();
     TrafficStats stats_;

@@ -41,13 +41,11 @@ void check_row(const char* instruction, const void* row, unsigned lane, const Si
     else if (!detail::in_shared_memory(row, 16))
         problem = "is not in the block's shared memory";
     if (problem)
-        throw cuda::LaunchError(std::string(instruction) + " (" + where(site) + "): lane " +
-                                std::to_string(lane) + "'s row address " + hex(row) + " " + problem);
+        throw cuda::LaunchError(std::string(instruction) + " (" + where(site) + "): lane " + std::to_string(lane) +
+                                "'s row address " + hex(row) + " " + problem);
 }
 
-std::uint16_t half_of(std::uint32_t reg, unsigned h) {
-    return static_cast<std::uint16_t>(reg >> (16 * h));
-}
+std::uint16_t half_of(std::uint32_t reg, unsigned h) { return static_cast<std::uint16_t>(reg >> (16 * h)); }
 
 float f16_to_float(std::uint16_t h) {
     const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
@@ -160,14 +158,11 @@ void combine_ldmatrix(void* const (&payloads)[32]) {
         auto& p = *static_cast<MatrixLane*>(payloads[l]);
         for (unsigned k = 0; k < N; ++k) {
             if (!Trans) {
-                std::memcpy(&p.r[k], static_cast<const MatrixLane*>(payloads[8 * k + l / 4])->row +
-                                         4 * (l % 4),
-                            4);
+                std::memcpy(&p.r[k], static_cast<const MatrixLane*>(payloads[8 * k + l / 4])->row + 4 * (l % 4), 4);
             } else {
                 const auto& lo = *static_cast<const MatrixLane*>(payloads[8 * k + 2 * (l % 4)]);
                 const auto& hi = *static_cast<const MatrixLane*>(payloads[8 * k + 2 * (l % 4) + 1]);
-                p.r[k] = std::uint32_t{row_half(lo, l / 4)} |
-                         std::uint32_t{row_half(hi, l / 4)} << 16;
+                p.r[k] = std::uint32_t{row_half(lo, l / 4)} | std::uint32_t{row_half(hi, l / 4)} << 16;
             }
         }
     }
@@ -186,10 +181,8 @@ void combine_stmatrix(void* const (&payloads)[32]) {
                     w = static_cast<const MatrixLane*>(payloads[4 * i + j])->r[k];
                 } else {
                     const auto& lo = *static_cast<const MatrixLane*>(payloads[4 * (2 * j) + i / 2]);
-                    const auto& hi =
-                        *static_cast<const MatrixLane*>(payloads[4 * (2 * j + 1) + i / 2]);
-                    w = std::uint32_t{half_of(lo.r[k], i % 2)} |
-                        std::uint32_t{half_of(hi.r[k], i % 2)} << 16;
+                    const auto& hi = *static_cast<const MatrixLane*>(payloads[4 * (2 * j + 1) + i / 2]);
+                    w = std::uint32_t{half_of(lo.r[k], i % 2)} | std::uint32_t{half_of(hi.r[k], i % 2)} << 16;
                 }
                 std::memcpy(p.row + 4 * j, &w, 4);
             }
@@ -222,14 +215,12 @@ detail::WarpCombine by_shape(int count, bool trans) {
 constexpr const char* ldmatrix_names[2][3] = {
     {"ldmatrix.sync.aligned.m8n8.x1.shared.b16", "ldmatrix.sync.aligned.m8n8.x2.shared.b16",
      "ldmatrix.sync.aligned.m8n8.x4.shared.b16"},
-    {"ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
-     "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
+    {"ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16", "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"}};
 constexpr const char* stmatrix_names[2][3] = {
     {"stmatrix.sync.aligned.m8n8.x1.shared.b16", "stmatrix.sync.aligned.m8n8.x2.shared.b16",
      "stmatrix.sync.aligned.m8n8.x4.shared.b16"},
-    {"stmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
-     "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
+    {"stmatrix.sync.aligned.m8n8.x1.trans.shared.b16", "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
      "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16"}};
 
 int shape_index(int count) { return count == 1 ? 0 : count == 2 ? 1 : 2; }
@@ -242,8 +233,8 @@ void check_count(const char* instruction, int count) {
 
 }  // namespace
 
-void mma(MmaType type, float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
-         const float (&c)[4], const detail::Site& site) {
+void mma(MmaType type, float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], const float (&c)[4],
+         const detail::Site& site) {
     MmaLane lane{type, a, b, c, {}};
     detail::warp_exchange(mma_name(type), &lane, mma_combine(type), site);
     std::memcpy(d, lane.d, sizeof d);
@@ -257,8 +248,7 @@ void ldmatrix(std::uint32_t* r, int count, bool trans, const void* row, const de
     if (lane < 8u * static_cast<unsigned>(count)) {
         check_row(name, row, lane, site);
         std::memcpy(me.row, row, 16);
-        detail::record_access(row, 16, detail::AccessKind::load,
-                              reinterpret_cast<std::uintptr_t>(&ldmatrix_key));
+        detail::record_access(row, 16, detail::AccessKind::load, reinterpret_cast<std::uintptr_t>(&ldmatrix_key));
     }
     detail::warp_exchange(name, &me, by_shape<Ld>(count, trans), site);
     std::memcpy(r, me.r, sizeof(std::uint32_t) * static_cast<std::size_t>(count));
@@ -275,8 +265,7 @@ void stmatrix(void* row, const std::uint32_t* r, int count, bool trans, const de
     detail::warp_exchange(name, &me, by_shape<St>(count, trans), site);
     if (writes) {
         std::memcpy(row, me.row, 16);
-        detail::record_access(row, 16, detail::AccessKind::store,
-                              reinterpret_cast<std::uintptr_t>(&stmatrix_key));
+        detail::record_access(row, 16, detail::AccessKind::store, reinterpret_cast<std::uintptr_t>(&stmatrix_key));
     }
 }
 

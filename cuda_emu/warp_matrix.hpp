@@ -17,8 +17,8 @@ enum class MmaType : std::uint8_t { bf16, f16, tf32 };
 // hold tf32 bit patterns; the low 13 bits are ignored). Each product of two inputs is exact in
 // fp32; the sum starts from C and adds the products in k order, rounding to nearest after each
 // addition (the GPU's order is not specified, so results may differ in the last bits).
-void mma(MmaType type, float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
-         const float (&c)[4], const detail::Site& site);
+void mma(MmaType type, float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], const float (&c)[4],
+         const detail::Site& site);
 
 // ldmatrix.sync.aligned.m8n8.x<count>[.trans].shared.b16: lanes 8k..8k+7 give the 16-byte rows
 // of matrix k (16-byte aligned, in the block's shared memory); r[k] of lane l receives row

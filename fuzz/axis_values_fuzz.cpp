@@ -17,8 +17,7 @@ namespace {
 Space make_space() {
     Axis seq = int_axis("seq_q", {128, 256}, "query length");
     bounded(seq, 1, 1 << 20);
-    std::vector<Axis> axes{seq,
-                           tunable(int_axis("tile", {16, 32}, "tile size")),
+    std::vector<Axis> axes{seq, tunable(int_axis("tile", {16, 32}, "tile size")),
                            real_axis("scale", {0.5}, "softmax scale"),
                            bool_axis("causal", {false, true}, "causal mask"),
                            enum_axis("layout", {"nhd", "hnd"}, {"nhd"}, "memory layout")};
@@ -46,7 +45,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         // Spaces up to Space::max_points are legal but slow to expand here; larger ones must be refused.
         const std::size_t n = space.size_unconstrained();
         if (n <= 20000 || n > Space::max_points) (void)space.points();
-    } catch (const UsageError&) {
-    }
+    } catch (const UsageError&) {}
     return 0;
 }

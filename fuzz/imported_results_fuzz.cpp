@@ -16,8 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const memwall::ImportedRun run = memwall::parse_import(format, text, "results.json");
             for (const memwall::CaseRecord& c : run.cases)
                 if (c.status != memwall::CaseStatus::ok && !c.samples.empty()) std::abort();
-        } catch (const memwall::InputError&) {
-        }
+        } catch (const memwall::InputError&) {}
     }
     return 0;
 }

@@ -9,10 +9,10 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
-        auto rs = memwall::parse_kernel_tuner_cache(std::string(reinterpret_cast<const char*>(data), size), "cache.json");
+        auto rs =
+            memwall::parse_kernel_tuner_cache(std::string(reinterpret_cast<const char*>(data), size), "cache.json");
         (void)rs.ok_count();
         (void)rs.optimum_seconds();
-    } catch (const memwall::InputError&) {
-    }
+    } catch (const memwall::InputError&) {}
     return 0;
 }

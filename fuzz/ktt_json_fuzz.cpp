@@ -11,7 +11,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         auto rs = memwall::parse_ktt_json(std::string_view(reinterpret_cast<const char*>(data), size), "ktt.json");
         (void)rs.ok_count();
         (void)rs.optimum_seconds();
-    } catch (const memwall::InputError&) {
-    }
+    } catch (const memwall::InputError&) {}
     return 0;
 }

@@ -21,12 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             m.row_ptr.back() != m.nnz() || m.val.size() != m.col.size())
             std::abort();
         for (std::int64_t i = 0; i < m.rows; ++i)
-            for (std::int64_t e = m.row_ptr[static_cast<std::size_t>(i)]; e < m.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+            for (std::int64_t e = m.row_ptr[static_cast<std::size_t>(i)];
+                 e < m.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
                 const auto c = m.col[static_cast<std::size_t>(e)];
                 if (c < 0 || c >= m.cols) std::abort();
-                if (e > m.row_ptr[static_cast<std::size_t>(i)] && c <= m.col[static_cast<std::size_t>(e) - 1]) std::abort();
+                if (e > m.row_ptr[static_cast<std::size_t>(i)] && c <= m.col[static_cast<std::size_t>(e) - 1])
+                    std::abort();
             }
-    } catch (const InputError&) {
-    }
+    } catch (const InputError&) {}
     return 0;
 }

@@ -12,7 +12,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     file.write(data, size);
     try {
         (void)memwall::load_recorded_space(file.path());
-    } catch (const memwall::InputError&) {
-    }
+    } catch (const memwall::InputError&) {}
     return 0;
 }

@@ -33,7 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     static const Store store = make_store(file.path());
     try {
         (void)cli::resolve_run(store, std::string(reinterpret_cast<const char*>(data), size));
-    } catch (const UsageError&) {
-    }
+    } catch (const UsageError&) {}
     return 0;
 }

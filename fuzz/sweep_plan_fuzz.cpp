@@ -117,7 +117,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 if (n > SweepPlan::batch_problems) __builtin_trap();
         }
         if (seen.size() != plan.size()) __builtin_trap();  // the walk and the count disagree
-    } catch (const UsageError&) {
-    }
+    } catch (const UsageError&) {}
     return 0;
 }

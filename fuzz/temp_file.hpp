@@ -11,7 +11,7 @@
 namespace memwall::fuzz {
 
 class TempFile {
-public:
+  public:
     explicit TempFile(const std::string& name);
     TempFile(const TempFile&) = delete;
     TempFile& operator=(const TempFile&) = delete;
@@ -22,7 +22,7 @@ public:
     // sees what an earlier one left.
     void write(const std::uint8_t* data, std::size_t size) const;
 
-private:
+  private:
     std::filesystem::path dir_;
     std::string path_;
 };

@@ -11,7 +11,7 @@ namespace memwall::gpu {
 // that spins until the host has enqueued all of it (so launch latency is not timed), CUDA events
 // around the work.
 class ColdTimer {
-public:
+  public:
     ColdTimer();
     ~ColdTimer();
     ColdTimer(const ColdTimer&) = delete;
@@ -32,7 +32,7 @@ public:
     // would otherwise include up to an L2 of them.
     void flush_l2_clean();
 
-private:
+  private:
     struct State;
     std::unique_ptr<State> state_;
 };

@@ -109,9 +109,8 @@ MeasuredDeviceCeilings measure() {
         }
         long long iterations = 1024;
         const int fma_blocks = 8 * sms;
-        const double s = best_seconds(m.launches, iterations, [&](long long n) {
-            fma_chains<<<fma_blocks, threads>>>(n, 0.5f, 0.5f, sink);
-        });
+        const double s = best_seconds(m.launches, iterations,
+                                      [&](long long n) { fma_chains<<<fma_blocks, threads>>>(n, 0.5f, 0.5f, sink); });
         m.fp32_fma = 2.0 * 8 * static_cast<double>(iterations) * fma_blocks * threads / s;
     } catch (...) {
         cudaFree(data);

@@ -14,7 +14,7 @@ struct MeasuredDeviceCeilings {
     // DRAM (__ldcg, four L2s in all, so every pass misses).
     double l1 = 0, l2 = 0, dram = 0;
     double l1_working_set = 0, l2_working_set = 0, dram_working_set = 0;  // bytes, all blocks
-    double fp32_fma = 0;  // FLOP/s: eight independent FMA chains per thread, every SM full
+    double fp32_fma = 0;                      // FLOP/s: eight independent FMA chains per thread, every SM full
     double l1_capacity = 0, l2_capacity = 0;  // bytes: shared memory and L1 of one SM; L2
     int blocks = 0, threads = 0;              // of the bandwidth kernels
     int launches = 0;                         // timed per figure (the best is kept)

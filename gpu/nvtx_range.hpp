@@ -7,7 +7,7 @@
 namespace memwall::gpu {
 
 class NvtxRange {
-public:
+  public:
     explicit NvtxRange(const std::string& name);
     ~NvtxRange();
     NvtxRange(const NvtxRange&) = delete;

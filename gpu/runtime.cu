@@ -20,8 +20,7 @@ namespace {
 // nvbench's blocking kernel: holds the stream until the host sets *release, so the work
 // queued behind it starts back to back. Gives up after `timeout_ns` of GPU time (a host
 // that died must not hang the device) and says so in *timed_out.
-__global__ void blocking_kernel(const volatile int* release, volatile int* timed_out,
-                                unsigned long long timeout_ns) {
+__global__ void blocking_kernel(const volatile int* release, volatile int* timed_out, unsigned long long timeout_ns) {
     unsigned long long start = 0, now = 0;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
     while (*release == 0) {
@@ -65,10 +64,8 @@ ColdTimer::ColdTimer() : state_(std::make_unique<State>()) {
         check(cudaMalloc(&s.l2_clean, s.l2_bytes), "cudaMalloc");
         check(cudaMemset(s.l2_clean, 0, s.l2_bytes), "cudaMemset");
     }
-    check(cudaHostAlloc(reinterpret_cast<void**>(&s.flags), 2 * sizeof(int), cudaHostAllocMapped),
-          "cudaHostAlloc");
-    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&s.device_flags), s.flags, 0),
-          "cudaHostGetDevicePointer");
+    check(cudaHostAlloc(reinterpret_cast<void**>(&s.flags), 2 * sizeof(int), cudaHostAllocMapped), "cudaHostAlloc");
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&s.device_flags), s.flags, 0), "cudaHostGetDevicePointer");
     check(cudaEventCreate(&s.start), "cudaEventCreate");
     check(cudaEventCreate(&s.stop), "cudaEventCreate");
 }
@@ -109,8 +106,9 @@ double ColdTimer::seconds(const std::function<void()>& enqueue) {
     flags[0] = 1;
     check(cudaEventSynchronize(s.stop), "cudaEventSynchronize");
     if (flags[1] != 0)
-        throw std::runtime_error("the blocking kernel timed out: the launches took over 1 s to enqueue (a forward "
-                                 "pass that waits on the host must say so: CudaKernel::waits_on_host)");
+        throw std::runtime_error(
+            "the blocking kernel timed out: the launches took over 1 s to enqueue (a forward "
+            "pass that waits on the host must say so: CudaKernel::waits_on_host)");
     float ms = 0;
     check(cudaEventElapsedTime(&ms, s.start, s.stop), "cudaEventElapsedTime");
     return static_cast<double>(ms) * 1e-3;

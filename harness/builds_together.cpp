@@ -14,8 +14,8 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
                                        const std::string& baseline_exe, const std::string& candidate_exe,
                                        RunInfo candidate, const SessionOptions& options) {
     auto worker = [&](const std::string& exe, const std::string& side) {
-        return std::make_unique<WorkerArm>(start_worker({exe, "measure-worker", "--suite", suite_path}, side + "'s worker"),
-                                           side);
+        return std::make_unique<WorkerArm>(
+            start_worker({exe, "measure-worker", "--suite", suite_path}, side + "'s worker"), side);
     };
     const auto base = worker(baseline_exe, "the baseline build (" + baseline_exe + ")");
     const auto cand = worker(candidate_exe, "the candidate build (" + candidate_exe + ")");
@@ -86,7 +86,8 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
     }
     for (const CaseRecord& c : t.candidate)
         if (!c.key.family.empty() && c.status != CaseStatus::ok) ++out.not_ok;
-    for (RunSession* run : {&base_run, &cand_run}) run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
+    for (RunSession* run : {&base_run, &cand_run})
+        run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
     out.interrupted = t.interrupted;
     return out;
 }

@@ -18,8 +18,8 @@ struct BuildsTogether {
     std::int64_t base_run = 0, candidate_run = 0;
     std::size_t cases = 0;                          // measured on both
     std::size_t only_candidate = 0, only_base = 0;  // not measured: the other build lacks them
-    std::size_t not_ok = 0;                          // candidate cases that did not pass
-    bool interrupted = false;                        // both runs are then stored as interrupted
+    std::size_t not_ok = 0;                         // candidate cases that did not pass
+    bool interrupted = false;                       // both runs are then stored as interrupted
 };
 
 // `candidate` is this build's run row. The baseline's takes its revision and version from its

@@ -11,7 +11,7 @@
 namespace memwall {
 
 class CaseMeasurer {
-public:
+  public:
     virtual ~CaseMeasurer() = default;
     // measure_case on the case's workload (built from its problem and `seed`, kept for the next
     // case of the same problem). Never throws for a failing kernel or workload: the record's
@@ -21,11 +21,11 @@ public:
 };
 
 class InProcessMeasurer final : public CaseMeasurer {
-public:
+  public:
     explicit InProcessMeasurer(MemoryHierarchy mh) : mh_(std::move(mh)) {}
     CaseRecord measure(const PlannedCase& c, std::uint64_t seed, const MeasureOptions& opt) override;
 
-private:
+  private:
     MemoryHierarchy mh_;
     WorkloadCache workloads_;
 };

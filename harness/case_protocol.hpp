@@ -1,6 +1,7 @@
 // The isolated case worker's protocol, version 1: one line per message.
 //   worker:  memwall-case-worker 1
-//   request: {"family","variant","backend","problem":{..},"config":{..},"seed","sampler":{..},"case_timeout","metrics":[..]
+//   request:
+//   {"family","variant","backend","problem":{..},"config":{..},"seed","sampler":{..},"case_timeout","metrics":[..]
 //             [,"anchor":{..}]}
 //   replies: stage <name>       as each stage begins (measure.hpp's MeasureOptions::stage)
 //            result {"status","message","samples":[[s..]..],"sampling_stop","counters":[[name,value,unit,source]..],

@@ -77,8 +77,7 @@ ChildProcess::~ChildProcess() {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     ::kill(pid_, SIGKILL);
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {}
 }
 
 void ChildProcess::send(const std::string& line) {
@@ -125,8 +124,7 @@ std::string ChildProcess::kill() {
 std::string ChildProcess::reap() {
     int status = 0;
     pid_t r;
-    while ((r = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
-    }
+    while ((r = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {}
     reaped_ = true;
     if (r != pid_) return "closed its pipe";
     if (WIFSIGNALED(status)) killed_by_ = WTERMSIG(status);

@@ -36,7 +36,7 @@ struct ChildOptions {
 std::string describe_exit(int wait_status);
 
 class ChildProcess {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
 
     // Starts argv[0] (a path) with pipes to its stdin and stdout; its stderr is ours. It ignores
@@ -55,7 +55,7 @@ public:
     // SIGKILL and reap; returns how it ended.
     std::string kill();
 
-private:
+  private:
     [[noreturn]] void gone();
     std::string reap();  // waits for the child; how it ended
     pid_t pid_ = -1;

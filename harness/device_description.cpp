@@ -41,8 +41,8 @@ Properties cpu(const MemoryHierarchy& mh) {
         caches += (caches.empty() ? "" : ", ") + upper(c.name) + " " + format_bytes(static_cast<double>(c.bytes));
         if (c.shared_by > 1) caches += " (shared by " + std::to_string(c.shared_by) + ")";
     }
-    p["cpu.summary"] = p["cpu.model"] + ": " + std::to_string(online) + " logical CPUs, " +
-                       std::to_string(mh.cpus) + " kernel threads; " + caches + "; kernels " + isa_summary();
+    p["cpu.summary"] = p["cpu.model"] + ": " + std::to_string(online) + " logical CPUs, " + std::to_string(mh.cpus) +
+                       " kernel threads; " + caches + "; kernels " + isa_summary();
     return p;
 }
 
@@ -97,8 +97,7 @@ std::map<std::string, std::string> describe_device(Backend b, const MemoryHierar
     return {};
 }
 
-std::map<std::string, std::string> describe_devices(const std::vector<Backend>& backends,
-                                                    const MemoryHierarchy& mh) {
+std::map<std::string, std::string> describe_devices(const std::vector<Backend>& backends, const MemoryHierarchy& mh) {
     std::map<std::string, std::string> out;
     for (Backend b : backends) out.merge(describe_device(b, mh));
     return out;

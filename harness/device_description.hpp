@@ -24,11 +24,9 @@ namespace memwall {
 std::map<std::string, std::string> describe_device(Backend b, const MemoryHierarchy& mh);
 
 // The properties of every backend of a run.
-std::map<std::string, std::string> describe_devices(const std::vector<Backend>& backends,
-                                                    const MemoryHierarchy& mh);
+std::map<std::string, std::string> describe_devices(const std::vector<Backend>& backends, const MemoryHierarchy& mh);
 
 // The "<backend>.summary" properties as (backend, summary), in the order of all_backends.
-std::vector<std::pair<std::string, std::string>> device_summaries(
-    const std::map<std::string, std::string>& properties);
+std::vector<std::pair<std::string, std::string>> device_summaries(const std::map<std::string, std::string>& properties);
 
 }  // namespace memwall

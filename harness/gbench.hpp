@@ -22,7 +22,7 @@ GbenchFlags gbench_flags(std::vector<std::string> args);
 void init_google_benchmark(const GbenchFlags& flags);
 
 class QuietReporter : public benchmark::BenchmarkReporter {
-public:
+  public:
     bool ReportContext(const Context&) override { return true; }
     void ReportRuns(const std::vector<Run>&) override {}
 };

@@ -21,13 +21,13 @@ bool is_interrupt_signal(int signal);
 void throw_if_interrupted(const char* what);
 
 class InterruptScope {
-public:
+  public:
     InterruptScope();   // installs the handlers
     ~InterruptScope();  // restores the previous ones
     InterruptScope(const InterruptScope&) = delete;
     InterruptScope& operator=(const InterruptScope&) = delete;
 
-private:
+  private:
     struct sigaction previous_[3];
 };
 

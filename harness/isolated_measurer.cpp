@@ -30,7 +30,8 @@ IsolatedMeasurer::IsolatedMeasurer(IsolationOptions options) : options_(std::mov
 void IsolatedMeasurer::ready() {
     if (worker_) return;
     const auto t0 = Clock::now();
-    worker_ = std::make_unique<ChildProcess>(options_.worker_command, ChildOptions{.memory_limit = options_.memory_limit});
+    worker_ =
+        std::make_unique<ChildProcess>(options_.worker_command, ChildOptions{.memory_limit = options_.memory_limit});
     std::optional<std::string> hello;
     try {
         hello = worker_->receive(t0 + std::chrono::seconds(60));
@@ -94,7 +95,8 @@ CaseRecord IsolatedMeasurer::measure(const PlannedCase& c, std::uint64_t seed, c
         }
         rec.status = CaseStatus::failed;
         rec.message = "its process " + e.how + " in its " + stage + " stage";
-        if (e.how.find("(SIGKILL)") != std::string::npos) rec.message += " (out of memory? the OOM killer sends SIGKILL)";
+        if (e.how.find("(SIGKILL)") != std::string::npos)
+            rec.message += " (out of memory? the OOM killer sends SIGKILL)";
     } catch (const InputError& e) {  // a reply this build does not understand: a bug, kept to this case
         worker_->kill();
         worker_.reset();

@@ -33,7 +33,7 @@ struct IsolationStats {
 };
 
 class IsolatedMeasurer final : public CaseMeasurer {
-public:
+  public:
     explicit IsolatedMeasurer(IsolationOptions options);
     // Starts the worker now, if none runs; throws InputError when it cannot be started.
     void ready();
@@ -42,7 +42,7 @@ public:
     CaseRecord measure(const PlannedCase& c, std::uint64_t seed, const MeasureOptions& opt) override;
     const IsolationStats& stats() const { return stats_; }
 
-private:
+  private:
     IsolationOptions options_;
     std::unique_ptr<ChildProcess> worker_;
     IsolationStats stats_;

@@ -65,8 +65,7 @@ PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryH
     return out;
 }
 
-CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh,
-                        const MeasureOptions& opt) {
+CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh, const MeasureOptions& opt) {
     PreparedCase p = prepare_case(c, w, mh, opt);
     CaseRecord& rec = p.record;
     if (!p.instance) return rec;
@@ -91,9 +90,9 @@ CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHie
         if (anchor.instance) {
             // The order within each pair is drawn, so neither side always follows the other.
             std::mt19937_64 order(1);
-            PairedSampling both = take_paired_samples([&] { return anchor.instance->run_timed(); },
-                                                      [&] { return p.instance->run_timed(); }, opt.sampler, order,
-                                                      sampling);
+            PairedSampling both =
+                take_paired_samples([&] { return anchor.instance->run_timed(); },
+                                    [&] { return p.instance->run_timed(); }, opt.sampler, order, sampling);
             rec.anchor_samples = std::move(both.a.seconds);
             s = std::move(both.b);
         } else {

@@ -50,8 +50,7 @@ PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryH
 // Poisons the outputs, runs once, checks against the workload's reference; only a case that
 // passes is timed. Never throws for a failing kernel: exceptions become status failed. The
 // record's run id, id and timestamps are left for the caller.
-CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh,
-                        const MeasureOptions& opt);
+CaseRecord measure_case(const PlannedCase& c, const Workload& w, const MemoryHierarchy& mh, const MeasureOptions& opt);
 
 CaseKey key_of(const PlannedCase& c);
 

@@ -18,7 +18,7 @@ namespace memwall {
 
 // One build's side: the suite's cases, prepared and timed one at a time.
 class Arm {
-public:
+  public:
     virtual ~Arm() = default;
     // Checks case `index` of the suite against its reference and keeps it ready to time; the
     // record (key, counters, status, message) says whether it passed.
@@ -41,13 +41,13 @@ struct ProblemScale {
 
 // The side measured in this process.
 class LocalArm : public Arm {
-public:
+  public:
     LocalArm(std::vector<PlannedCase> cases, std::uint64_t seed, MemoryHierarchy mh, MeasureOptions opt,
              ProblemScale scale = {});
     CaseRecord prepare(std::size_t index) override;
     double sample() override;
 
-private:
+  private:
     ProblemScale scale_;
     std::vector<PlannedCase> cases_;
     std::uint64_t seed_;

@@ -8,7 +8,7 @@
 namespace memwall {
 
 class Progress {
-public:
+  public:
     // Draws only when `enabled` and stderr is a terminal.
     Progress(std::size_t total, bool enabled);
     void begin(const std::string& label);  // a step starts
@@ -21,7 +21,7 @@ public:
     static std::string line(std::size_t done, std::size_t total, double elapsed, const std::string& label,
                             std::size_t width);
 
-private:
+  private:
     void draw();
     std::size_t total_, done_ = 0;
     bool enabled_;

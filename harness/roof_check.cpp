@@ -24,11 +24,12 @@ std::vector<RoofExcess> cases_above_roofs(const std::vector<CaseRecord>& cases, 
     for (const CaseRecord& c : cases) {
         if (c.key.backend != "cpu" || c.status != CaseStatus::ok || c.summary.n == 0) continue;
         const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, host);
-        const std::string label = c.key.family + "/" + c.key.variant + "/" + c.key.backend + " " +
-                                  params_label(c.key.problem);
+        const std::string label =
+            c.key.family + "/" + c.key.variant + "/" + c.key.backend + " " + params_label(c.key.problem);
         for (const RooflineLevel& l : p.levels)
             if (l.bandwidth > 0 && l.bytes_per_second > l.bandwidth && among(roofs, l.level))
-                out.push_back({l.level, 100 * l.bytes_per_second / l.bandwidth, label, std::string(to_string(l.source))});
+                out.push_back(
+                    {l.level, 100 * l.bytes_per_second / l.bandwidth, label, std::string(to_string(l.source))});
         if (peak > 0 && p.flops_per_second > peak && among(roofs, "fp32_fma"))
             out.push_back({"fp32_fma", 100 * p.flops_per_second / peak, label, "the counted FLOPs"});
     }

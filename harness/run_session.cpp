@@ -114,8 +114,8 @@ Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCas
     Ceilings out = have;
     for (const auto& [family, ps] : problems)
         for (Ceiling& x : family->ceilings(out, ps)) {
-            const auto same = std::find_if(out.items.begin(), out.items.end(),
-                                           [&](const Ceiling& c) { return c.name == x.name; });
+            const auto same =
+                std::find_if(out.items.begin(), out.items.end(), [&](const Ceiling& c) { return c.name == x.name; });
             if (same != out.items.end())
                 *same = std::move(x);
             else
@@ -212,8 +212,11 @@ Ceilings ceilings_for_run(const Store& store, std::int64_t run_id, const Session
 
 RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>& backends,
                        const SessionOptions& options)
-    : store_(&store), id_(id), mh_(detect_memory_hierarchy()),
-      own_ceilings_(options.ceilings != CeilingsMode::none && !options.given_ceilings), progress_(options.progress) {
+    : store_(&store),
+      id_(id),
+      mh_(detect_memory_hierarchy()),
+      own_ceilings_(options.ceilings != CeilingsMode::none && !options.given_ceilings),
+      progress_(options.progress) {
     if (store.run_properties(id).empty()) store.set_run_properties(id, describe_devices(backends, mh_));
     ceilings_ = store.ceilings(id);
     if (ceilings_.empty()) {
@@ -229,8 +232,10 @@ RunSession::RunSession(Store& store, std::int64_t id, const std::vector<Backend>
                 std::string why;
                 measured = gpu::measure_device_ceilings(&why);
                 if (!measured)
-                    std::fprintf(stderr, "memwall: the GPU's ceilings were not measured (%s): its theoretical peaks "
-                                         "are used\n", why.c_str());
+                    std::fprintf(stderr,
+                                 "memwall: the GPU's ceilings were not measured (%s): its theoretical peaks "
+                                 "are used\n",
+                                 why.c_str());
             }
             ceilings_ = with_device_ceilings(ceilings_, properties, measured ? &*measured : nullptr);
         }
@@ -256,7 +261,8 @@ namespace {
 std::vector<PlannedCase> cases_with_own_ceilings(const SweepPlan& plan) {
     std::vector<PlannedCase> out;
     const auto& members = plan.members();
-    if (std::none_of(members.begin(), members.end(), [](const auto& m) { return bool(m.family->ceilings); })) return out;
+    if (std::none_of(members.begin(), members.end(), [](const auto& m) { return bool(m.family->ceilings); }))
+        return out;
     SweepPlan::Pass pass = plan.pass();
     for (auto batch = pass.next(); !batch.empty(); batch = pass.next())
         for (PlannedCase& c : batch)
@@ -271,9 +277,10 @@ RunnerResult RunSession::measure(const SweepPlan& plan, const RunnerOptions& opt
     if (own_ceilings_) {
         Ceilings all = with_family_ceilings(ceilings_, cases_with_own_ceilings(plan));
         if (all.items.size() != ceilings_.items.size() ||
-            !std::equal(all.items.begin(), all.items.end(), ceilings_.items.begin(), [](const Ceiling& a, const Ceiling& b) {
-                return a.name == b.name && a.value == b.value && a.method == b.method;
-            })) {
+            !std::equal(all.items.begin(), all.items.end(), ceilings_.items.begin(),
+                        [](const Ceiling& a, const Ceiling& b) {
+                            return a.name == b.name && a.value == b.value && a.method == b.method;
+                        })) {
             store_->save_ceilings(id_, all);
             ceilings_ = std::move(all);
         }
@@ -315,7 +322,8 @@ void RunSession::check_roofs() {
     excess = cases_above_roofs(cases, ceilings_, roofs);
     flag_beaten_roofs(ceilings_.items, excess);
     for (const std::string& l : roofs_beaten(excess))
-        std::fprintf(stderr, "memwall: a case still ran above the %s roof measured again: flagged unreliable\n", l.c_str());
+        std::fprintf(stderr, "memwall: a case still ran above the %s roof measured again: flagged unreliable\n",
+                     l.c_str());
     store_->save_ceilings(id_, ceilings_);
 }
 

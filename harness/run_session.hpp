@@ -81,7 +81,7 @@ struct SessionOptions {
 };
 
 class RunSession {
-public:
+  public:
     // A new run: its row, the device properties of `backends`, its ceilings: the host's (none
     // when every backend is cuda) and, with cuda, the device's (with_device_ceilings), measured
     // on it when it can be (a line on stderr says why not).
@@ -106,7 +106,7 @@ public:
     // and flags those that moved by more than kMaxCeilingMove, with a line on stderr for each.
     void finish(RunStatus status);
 
-private:
+  private:
     RunSession(Store& store, std::int64_t id, const std::vector<Backend>& backends, const SessionOptions& options);
     Store* store_;
     std::int64_t id_;

@@ -123,7 +123,8 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const SweepPlan& plan,
     }
     progress.finish();
     if (stop_requested) result.interrupted = true;
-    if (const auto* isolated = dynamic_cast<const IsolatedMeasurer*>(measurer.get())) result.isolation = isolated->stats();
+    if (const auto* isolated = dynamic_cast<const IsolatedMeasurer*>(measurer.get()))
+        result.isolation = isolated->stats();
     return result;
 }
 

@@ -27,11 +27,11 @@ struct RunnerOptions {
 };
 
 struct RunnerResult {
-    std::size_t measured = 0;   // cases committed by this invocation
-    std::size_t skipped = 0;    // already in the run (--resume)
-    std::size_t not_ok = 0;     // committed with a status other than ok
+    std::size_t measured = 0;  // cases committed by this invocation
+    std::size_t skipped = 0;   // already in the run (--resume)
+    std::size_t not_ok = 0;    // committed with a status other than ok
     bool interrupted = false;
-    IsolationStats isolation;   // empty when not isolated
+    IsolationStats isolation;  // empty when not isolated
 };
 
 // What a command changes in each batch before it is measured (run --tuned: the stored best

@@ -95,8 +95,8 @@ Sampling take_samples(const std::function<double()>& once, const SamplerSettings
     out.discarded = static_cast<int>(discarded.size());
     if (static_cast<int>(out.seconds.size()) < s.min_samples && out.discarded > 0) {
         out.stop_reason = sampling_stop::host_busy;
-        out.busy = busy_reason(out.discarded, out.discarded + static_cast<int>(out.seconds.size()), waited,
-                               discarded_time);
+        out.busy =
+            busy_reason(out.discarded, out.discarded + static_cast<int>(out.seconds.size()), waited, discarded_time);
         // Nothing kept: the discarded times, flagged, are all there is to show.
         if (out.seconds.empty()) out.seconds = std::move(discarded);
     }

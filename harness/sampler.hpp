@@ -14,10 +14,10 @@ namespace memwall {
 struct SamplerSettings {
     int warmup_runs = 1;
     int min_samples = 10;
-    double min_time = 0.25;      // seconds of samples before stopping is considered
-    double max_noise = 0.01;     // stop when the relative stddev, or the 95% CI of the median
-                                 // (half-width relative to it), is at most this
-    double timeout = 3.0;        // seconds of samples after which sampling stops regardless
+    double min_time = 0.25;   // seconds of samples before stopping is considered
+    double max_noise = 0.01;  // stop when the relative stddev, or the 95% CI of the median
+                              // (half-width relative to it), is at most this
+    double timeout = 3.0;     // seconds of samples after which sampling stops regardless
     int max_samples = 10000;
 
     nlohmann::json to_json() const;

@@ -16,8 +16,8 @@ nlohmann::json SweepSpec::to_json() const {
     for (Backend x : backends) b.push_back(std::string(to_string(x)));
     nlohmann::json axes = nlohmann::json::array();
     for (const std::string& o : overrides) axes.push_back(text_to_json(o));  // matrix=PATH: any bytes
-    return {{"families", families}, {"variants", variants}, {"backends", b},   {"axes", axes},
-            {"zips", zips},         {"unzip", unzip},       {"seed", seed},    {"sampler", sampler.to_json()}};
+    return {{"families", families}, {"variants", variants}, {"backends", b}, {"axes", axes},
+            {"zips", zips},         {"unzip", unzip},       {"seed", seed},  {"sampler", sampler.to_json()}};
 }
 
 SweepSpec SweepSpec::from_json(const nlohmann::json& j) {
@@ -47,8 +47,8 @@ SweepSpec SweepSpec::from_json(const nlohmann::json& j) {
 }
 
 std::string PlannedCase::name() const {
-    std::string n = family->name + "/" + variant->name + "/" + std::string(to_string(variant->backend)) + "/" +
-                    problem.label();
+    std::string n =
+        family->name + "/" + variant->name + "/" + std::string(to_string(variant->backend)) + "/" + problem.label();
     if (!config.empty()) n += "/" + config.label();
     return n;
 }
@@ -146,7 +146,8 @@ std::vector<PlannedCase> SweepPlan::Pass::next() {
             }
         }
         if (!batch.empty()) {
-            std::stable_sort(batch.begin(), batch.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::stable_sort(batch.begin(), batch.end(),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
             std::vector<PlannedCase> out;
             out.reserve(batch.size());
             for (auto& [at, c] : batch) out.push_back(std::move(c));

@@ -18,13 +18,13 @@
 namespace memwall {
 
 struct SweepSpec {
-    std::vector<std::string> families;   // empty: all
-    std::vector<std::string> variants;   // empty: all
+    std::vector<std::string> families;  // empty: all
+    std::vector<std::string> variants;  // empty: all
     std::vector<Backend> backends{Backend::cpu};
-    std::vector<std::string> overrides;  // "name=spec", as typed
+    std::vector<std::string> overrides;          // "name=spec", as typed
     std::vector<std::vector<std::string>> zips;  // added to the families' default zips
-    bool unzip = false;                  // drop the families' default zips
-    std::uint64_t seed = 1;              // inputs
+    bool unzip = false;                          // drop the families' default zips
+    std::uint64_t seed = 1;                      // inputs
     SamplerSettings sampler;
 
     nlohmann::json to_json() const;
@@ -48,7 +48,7 @@ struct PlannedCase {
 // empty sweep) by walking every point once, counting the cases and keeping none; it throws
 // Interrupted once stop_requested is set under an InterruptScope (harness/interrupt.hpp).
 class SweepPlan {
-public:
+  public:
     SweepPlan(const SweepSpec& spec, const Catalogue& cat);
     SweepPlan(const SweepPlan&) = delete;  // a pass points into its spaces
     SweepPlan& operator=(const SweepPlan&) = delete;
@@ -71,19 +71,19 @@ public:
     // workload built twice. A sweep of up to batch_problems problems per variant is one batch
     // per family.
     class Pass {
-    public:
+      public:
         explicit Pass(const SweepPlan& plan) : plan_(&plan) {}
         std::vector<PlannedCase> next();  // empty once every case has been given
 
-    private:
+      private:
         const SweepPlan* plan_;
-        std::size_t first_ = 0, end_ = 0;            // the members of the family being given
-        std::vector<Space::Cursor> cursors_;         // one per member of that family
-        std::vector<std::optional<Params>> held_;    // a point read past its batch's last problem
+        std::size_t first_ = 0, end_ = 0;          // the members of the family being given
+        std::vector<Space::Cursor> cursors_;       // one per member of that family
+        std::vector<std::optional<Params>> held_;  // a point read past its batch's last problem
     };
     Pass pass() const { return Pass(*this); }
 
-private:
+  private:
     std::vector<Member> members_;
     std::size_t size_ = 0;
 };

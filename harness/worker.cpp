@@ -18,7 +18,10 @@ using nlohmann::json;
 namespace {
 
 json key_json(const CaseKey& k) {
-    return {{"family", k.family}, {"variant", k.variant}, {"backend", k.backend}, {"problem", k.problem},
+    return {{"family", k.family},
+            {"variant", k.variant},
+            {"backend", k.backend},
+            {"problem", k.problem},
             {"config", k.config}};
 }
 
@@ -70,8 +73,7 @@ WorkerArm::WorkerArm(std::unique_ptr<WorkerChannel> channel, std::string side)
     std::size_t count = 0;
     if (!(hello >> magic >> protocol >> count >> revision_ >> version_) || magic != "memwall-worker")
         throw InputError(side_ + " did not answer as a memwall measure-worker (an older build?)");
-    if (protocol != 1)
-        throw InputError(side_ + " speaks worker protocol " + std::to_string(protocol) + ", not 1");
+    if (protocol != 1) throw InputError(side_ + " speaks worker protocol " + std::to_string(protocol) + ", not 1");
     if (revision_ == "-") revision_.clear();
     if (version_ == "-") version_.clear();
     for (std::size_t i = 0; i < count; ++i) {
@@ -120,7 +122,7 @@ double WorkerArm::sample() {
 namespace {
 
 class PipeChannel : public WorkerChannel {
-public:
+  public:
     PipeChannel(const std::vector<std::string>& argv, std::string name)
         : child_(argv, {.passive_openmp = true}), name_(std::move(name)) {}
     void send(const std::string& line) override {
@@ -138,7 +140,7 @@ public:
         }
     }
 
-private:
+  private:
     // A worker killed by an interrupt (SIGTERM to the process group) stopped the measurement; any
     // other end is the worker's failure.
     [[noreturn]] void lost(const ChildGone& e) const {

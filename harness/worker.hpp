@@ -19,14 +19,14 @@ namespace memwall {
 
 // The worker's side: answers requests with `arm`.
 class WorkerServer {
-public:
+  public:
     WorkerServer(Arm& arm, std::vector<CaseKey> keys, std::string git_revision, std::string version);
     // The greeting and the case lines, each ending in '\n'.
     std::string hello() const;
     // The reply to one request line (without '\n'); empty for quit.
     std::string handle(const std::string& request);
 
-private:
+  private:
     Arm& arm_;
     std::vector<CaseKey> keys_;
     std::string revision_, version_;
@@ -35,7 +35,7 @@ private:
 
 // A line-based connection to a worker: send a request, read its reply.
 class WorkerChannel {
-public:
+  public:
     virtual ~WorkerChannel() = default;
     virtual void send(const std::string& line) = 0;
     // Throws InputError when the worker has gone (its exit is part of the message).
@@ -45,7 +45,7 @@ public:
 // The other side: an Arm backed by a worker. Its cases are the worker's, re-indexed by
 // `order`: index i of this arm is the worker's case order[i].
 class WorkerArm : public Arm {
-public:
+  public:
     // Reads the greeting; throws InputError when it is not a memwall worker of protocol 1.
     // `side` names the build in messages ("the baseline build").
     WorkerArm(std::unique_ptr<WorkerChannel> channel, std::string side);
@@ -57,7 +57,7 @@ public:
     CaseRecord prepare(std::size_t index) override;
     double sample() override;
 
-private:
+  private:
     std::unique_ptr<WorkerChannel> channel_;
     std::vector<CaseKey> cases_;
     std::vector<std::size_t> order_;

@@ -11,7 +11,7 @@
 namespace memwall {
 
 class WorkloadCache {
-public:
+  public:
     // The workload of `problem` (the case's own, or a scaled one) in `c`'s family.
     const Workload& get(const PlannedCase& c, const Params& problem, std::uint64_t seed) {
         std::string key = c.family->name + problem.canonical();
@@ -23,7 +23,7 @@ public:
         return *current_;
     }
 
-private:
+  private:
     std::string key_;
     std::unique_ptr<Workload> current_;
 };

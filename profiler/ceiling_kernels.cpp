@@ -262,9 +262,7 @@ std::string fma_chains_shape(CeilingIsa isa) {
     return "8 scalar accumulators";
 }
 
-int fma_lanes(CeilingIsa isa) {
-    return isa == CeilingIsa::avx512 ? 16 : isa == CeilingIsa::avx2 ? 8 : 1;
-}
+int fma_lanes(CeilingIsa isa) { return isa == CeilingIsa::avx512 ? 16 : isa == CeilingIsa::avx2 ? 8 : 1; }
 
 int fma_units(CeilingIsa isa) {
 #if defined(__x86_64__)

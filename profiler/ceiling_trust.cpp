@@ -111,8 +111,8 @@ std::vector<std::string> flag_moved_ceilings(std::vector<Ceiling>& start, const 
         if (it == end.end() || !(c.value > 0)) continue;
         if (std::abs(it->value - c.value) <= kMaxCeilingMove * c.value) continue;
         const std::string figure_end = figure(c, it->value);
-        c.unreliable += (c.unreliable.empty() ? "" : "; ") + std::string("moved from ") + figure(c, c.value) +
-                        " to " + figure_end + " between the run's start and end";
+        c.unreliable += (c.unreliable.empty() ? "" : "; ") + std::string("moved from ") + figure(c, c.value) + " to " +
+                        figure_end + " between the run's start and end";
         out.push_back(c.name);
     }
     return out;
@@ -135,7 +135,8 @@ std::vector<HierarchyViolation> flag_hierarchy_violations(std::vector<Ceiling>& 
     std::vector<Ceiling*> levels;
     for (Ceiling& c : ceilings)
         if (c.kind == CeilingKind::bandwidth) levels.push_back(&c);
-    std::stable_sort(levels.begin(), levels.end(), [](const Ceiling* a, const Ceiling* b) { return depth(*a) < depth(*b); });
+    std::stable_sort(levels.begin(), levels.end(),
+                     [](const Ceiling* a, const Ceiling* b) { return depth(*a) < depth(*b); });
     std::vector<HierarchyViolation> out;
     for (std::size_t i = 0; i < levels.size(); ++i) {
         for (std::size_t j = i + 1; j < levels.size(); ++j) {
@@ -143,9 +144,9 @@ std::vector<HierarchyViolation> flag_hierarchy_violations(std::vector<Ceiling>& 
             Ceiling& outer = *levels[j];
             if (!(inner.value < outer.value)) continue;
             add_hierarchy_reason(inner, "slower than " + outer.name + " (" + compared(inner.value, "<", outer.value) +
-                                  "), a level outside it");
+                                            "), a level outside it");
             add_hierarchy_reason(outer, "faster than " + inner.name + " (" + compared(outer.value, ">", inner.value) +
-                                  "), a level inside it");
+                                            "), a level inside it");
             out.push_back({inner.name, outer.name});
         }
     }

@@ -15,9 +15,7 @@
 
 namespace memwall {
 
-std::string_view to_string(CeilingKind k) {
-    return k == CeilingKind::bandwidth ? "bandwidth" : "compute";
-}
+std::string_view to_string(CeilingKind k) { return k == CeilingKind::bandwidth ? "bandwidth" : "compute"; }
 
 std::optional<CeilingKind> ceiling_kind_from(std::string_view s) {
     if (s == "bandwidth") return CeilingKind::bandwidth;
@@ -102,11 +100,12 @@ std::optional<Ceiling> plateau(const std::vector<BandwidthSample>& curve, Bandwi
     const auto smooth = median3(rates);
     const double best = *std::max_element(smooth.begin(), smooth.end());
     if (best <= 0) return std::nullopt;
-    std::string method = std::string(describe(k)) + ", best over working sets " + format_bytes(sizes.front()) +
-                         "-" + format_bytes(sizes.back()) + ", " + std::to_string(threads) + " threads";
+    std::string method = std::string(describe(k)) + ", best over working sets " + format_bytes(sizes.front()) + "-" +
+                         format_bytes(sizes.back()) + ", " + std::to_string(threads) + " threads";
     Ceiling c{std::move(name), CeilingKind::bandwidth, best, "B/s", std::move(method), capacity};
     if (doubtful > 0)
-        c.unreliable = busy + " (" + std::to_string(doubtful) + " of " + std::to_string(rates.size()) + " working sets)";
+        c.unreliable =
+            busy + " (" + std::to_string(doubtful) + " of " + std::to_string(rates.size()) + " working sets)";
     return c;
 }
 
@@ -164,8 +163,8 @@ Timed best_rate(int threads, double budget, double work_per_rep, Body&& body) {
                     starts[i] = std::chrono::duration<double>(start[i] - start[0]).count();
                     ends[i] = std::chrono::duration<double>(end[i] - start[0]).count();
                 }
-                const double span = *std::max_element(ends.begin(), ends.end()) -
-                                    *std::min_element(starts.begin(), starts.end());
+                const double span =
+                    *std::max_element(ends.begin(), ends.end()) - *std::min_element(starts.begin(), starts.end());
                 double longest = 0;
                 TrialRound round{.reps = reps};
                 for (int i = 0; i < threads; ++i) {
@@ -292,16 +291,15 @@ std::vector<Segment> segments(const MemoryHierarchy& mh, int threads) {
 }
 
 std::vector<BandwidthSample> sorted_by_size(std::vector<BandwidthSample> curve) {
-    std::sort(curve.begin(), curve.end(), [](const auto& x, const auto& y) {
-        return x.working_set_bytes < y.working_set_bytes;
-    });
+    std::sort(curve.begin(), curve.end(),
+              [](const auto& x, const auto& y) { return x.working_set_bytes < y.working_set_bytes; });
     return curve;
 }
 
 }  // namespace
 
-std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve_in,
-                                        const MemoryHierarchy& mh, int threads) {
+std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve_in, const MemoryHierarchy& mh,
+                                        int threads) {
     threads = std::max(threads, 1);
     const auto curve = sorted_by_size(curve_in);
     std::vector<Ceiling> out;
@@ -321,23 +319,23 @@ std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curv
     return out;
 }
 
-std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& curve,
-                                          const MemoryHierarchy& mh, int threads) {
+std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& curve, const MemoryHierarchy& mh,
+                                          int threads) {
     threads = std::max(threads, 1);
     const auto found = bandwidth_plateaus(curve, mh, threads);
     std::vector<std::string> out;
     for (const Segment& s : segments(mh, threads)) {
         if (std::any_of(found.begin(), found.end(), [&](const Ceiling& c) { return c.name == s.name; })) continue;
         const std::string upto = std::isinf(s.hi) ? "upwards" : "to " + format_bytes(s.hi);
-        out.push_back(s.name + ": no working set of the sweep in its segment, " +
-                      format_bytes(std::max(s.lo, 0.0)) + " (exclusive) " + upto);
+        out.push_back(s.name + ": no working set of the sweep in its segment, " + format_bytes(std::max(s.lo, 0.0)) +
+                      " (exclusive) " + upto);
     }
     return out;
 }
 
 CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const CeilingOptions& opt) {
-    if (opt.threads < 0 || !(opt.min_working_set > 0) || !(opt.growth > 1) ||
-        !(opt.seconds_per_point > 0) || opt.max_working_set < 0 || opt.retries < 0 || !(opt.dram_budget_factor >= 1))
+    if (opt.threads < 0 || !(opt.min_working_set > 0) || !(opt.growth > 1) || !(opt.seconds_per_point > 0) ||
+        opt.max_working_set < 0 || opt.retries < 0 || !(opt.dram_budget_factor >= 1))
         throw std::invalid_argument(
             "ceiling options: need threads >= 0, min_working_set > 0, "
             "growth > 1, seconds_per_point > 0, retries >= 0, dram_budget_factor >= 1");
@@ -349,9 +347,7 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 
     double max_ws = opt.max_working_set;
     if (max_ws == 0) {
-        double llc = mh.caches.empty()
-                         ? 0.0
-                         : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name));
+        double llc = mh.caches.empty() ? 0.0 : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name));
         max_ws = std::max(256.0 * (1 << 20), 8 * llc * threads);
     }
     if (!opt.levels.empty()) {
@@ -376,11 +372,8 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
     // One slice per thread, page-aligned, first touched by the thread that owns it.
     const std::size_t slice = (sizes.back() + 1023) / 1024 * 1024;
     const std::size_t total_bytes = slice * sizeof(float) * threads;
-    std::unique_ptr<float, FreeDeleter> buf(
-        static_cast<float*>(std::aligned_alloc(4096, total_bytes)));
-    if (!buf)
-        throw std::runtime_error("ceilings: cannot allocate " +
-                                 format_bytes(static_cast<double>(total_bytes)));
+    std::unique_ptr<float, FreeDeleter> buf(static_cast<float*>(std::aligned_alloc(4096, total_bytes)));
+    if (!buf) throw std::runtime_error("ceilings: cannot allocate " + format_bytes(static_cast<double>(total_bytes)));
 #pragma omp parallel num_threads(threads)
     {
         float* mine = buf.get() + static_cast<std::size_t>(omp_get_thread_num()) * slice;
@@ -389,7 +382,8 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 
     // Every kernel at every working set, but nontemporal stores only from the last cache level's
     // segment outwards: they bypass the caches, so inside them they only lose.
-    const double llc_total = mh.caches.empty() ? 0.0 : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * threads;
+    const double llc_total =
+        mh.caches.empty() ? 0.0 : static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * threads;
     const double dram_from = 4 * llc_total;
     struct Point {
         BandwidthKernel kernel;

@@ -19,11 +19,11 @@ std::string_view to_string(CeilingKind k);
 std::optional<CeilingKind> ceiling_kind_from(std::string_view s);
 
 struct Ceiling {
-    std::string name;      // bandwidth: "l1", "l2", "llc", "dram"; compute: "fp32_fma"
+    std::string name;  // bandwidth: "l1", "l2", "llc", "dram"; compute: "fp32_fma"
     CeilingKind kind = CeilingKind::bandwidth;
-    double value = 0;      // B/s or FLOP/s
-    std::string unit;      // "B/s" or "FLOP/s"
-    std::string method;    // how it was obtained, shown beside it
+    double value = 0;           // B/s or FLOP/s
+    std::string unit;           // "B/s" or "FLOP/s"
+    std::string method;         // how it was obtained, shown beside it
     double capacity_bytes = 0;  // one instance of the cache level (0 for dram and compute)
     // Why the figure cannot be trusted (measured on a busy machine, contradicts the memory
     // hierarchy); empty when it can. Flagged figures are kept and shown with the reason.
@@ -57,15 +57,15 @@ struct Ceilings {
 struct BandwidthSample {
     double working_set_bytes = 0;
     double bytes_per_second = 0;
-    std::string unreliable;  // why the point cannot be trusted (busy_reason); empty when it can
+    std::string unreliable;                          // why the point cannot be trusted (busy_reason); empty when it can
     BandwidthKernel kernel = BandwidthKernel::axpb;  // the kernel that moved the bytes
 };
 
 struct CeilingOptions {
-    int threads = 0;               // 0: the kernels' thread count (omp_get_max_threads())
-    double min_working_set = 8e3;  // bytes, all threads together
-    double max_working_set = 0;    // 0: 8x the last-level cache of all threads, at least 256 MiB
-    double growth = 1.25;          // working-set growth factor between sweep points
+    int threads = 0;                  // 0: the kernels' thread count (omp_get_max_threads())
+    double min_working_set = 8e3;     // bytes, all threads together
+    double max_working_set = 0;       // 0: 8x the last-level cache of all threads, at least 256 MiB
+    double growth = 1.25;             // working-set growth factor between sweep points
     double seconds_per_point = 0.02;  // per working set and kernel; the FMA peak gets 10x
     // DRAM's working sets get this many times seconds_per_point: DRAM's rate wanders between
     // fast and slow states (refresh, pages, a neighbour's traffic) over longer spans than a
@@ -116,12 +116,12 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 // in its segment is left out; one whose best kernel has a sample flagged unreliable in the
 // segment is flagged too. Hierarchy violations are not checked here (flag_hierarchy_violations). Pure, so it is
 // tested on recorded curves.
-std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve,
-                                        const MemoryHierarchy& mh, int threads);
+std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curve, const MemoryHierarchy& mh,
+                                        int threads);
 
 // The levels (caches of `mh`, then dram) that `bandwidth_plateaus` of `curve` leaves out, each
 // as "name: why" (the segment it needed a working set in).
-std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& curve,
-                                          const MemoryHierarchy& mh, int threads);
+std::vector<std::string> levels_not_found(const std::vector<BandwidthSample>& curve, const MemoryHierarchy& mh,
+                                          int threads);
 
 }  // namespace memwall

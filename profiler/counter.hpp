@@ -26,7 +26,7 @@ struct Counter {
 // Names of the counters every variant's model provides. Bytes are split by the memory level
 // they cross, so a case can be placed on a hierarchical roofline.
 namespace counters {
-inline constexpr std::string_view flops = "flops";                // FLOP
+inline constexpr std::string_view flops = "flops";  // FLOP
 // FLOP, of `flops`, done on bf16 tensor cores: the roofline bounds them by that unit's peak
 // (the bf16_tensor ceiling) and the rest by the FP32 FMA peak.
 inline constexpr std::string_view flops_bf16_tensor = "flops.bf16_tensor";

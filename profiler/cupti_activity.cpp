@@ -49,8 +49,8 @@ std::vector<Counter> kernel_counters(const std::vector<KernelTime>& kernels) {
     for (const Sum& s : sums) {
         out.push_back({"kernel." + s.name + ".seconds", s.seconds, "s", CounterSource::cupti});
         if (s.launches > 1)
-            out.push_back({"kernel." + s.name + ".launches", static_cast<double>(s.launches), "launches",
-                           CounterSource::cupti});
+            out.push_back(
+                {"kernel." + s.name + ".launches", static_cast<double>(s.launches), "launches", CounterSource::cupti});
     }
     return out;
 }

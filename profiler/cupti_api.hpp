@@ -61,14 +61,14 @@ void check(CUptiResult r, const char* call);
 
 // A range-profiler host object of one chip: builds configurations and evaluates counter data.
 class HostObject {
-public:
+  public:
     explicit HostObject(const std::string& chip);
     ~HostObject();
     HostObject(const HostObject&) = delete;
     HostObject& operator=(const HostObject&) = delete;
     CUpti_Profiler_Host_Object* get() const { return object_; }
 
-private:
+  private:
     CUpti_Profiler_Host_Object* object_ = nullptr;
 };
 

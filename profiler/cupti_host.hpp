@@ -48,7 +48,7 @@ struct MetricConfig {
 
 // The profiler host object of one chip.
 class ChipMetrics {
-public:
+  public:
     // Throws std::invalid_argument for a chip CUPTI does not know, naming the ones it does.
     explicit ChipMetrics(const std::string& chip);
     ~ChipMetrics();
@@ -67,7 +67,7 @@ public:
     // The configuration collecting `metrics` takes (required first).
     MetricConfig configure(const std::vector<std::string>& metrics) const;
 
-private:
+  private:
     struct Host;
     std::string chip_;
     std::unique_ptr<Host> host_;

@@ -30,7 +30,10 @@ std::vector<Counter> counters_of(const std::vector<std::pair<std::string, double
     std::vector<Counter> out;
     for (std::size_t i = 0; i < values.size(); ++i) {
         const std::string& d = dimension_units[i];
-        out.push_back({values[i].first, values[i].second, d == "byte" ? "B" : d == "nsecond" ? "ns" : d,
+        out.push_back({values[i].first, values[i].second,
+                       d == "byte"      ? "B"
+                       : d == "nsecond" ? "ns"
+                                        : d,
                        CounterSource::cupti});
     }
     return out;
@@ -64,7 +67,7 @@ std::string device_chip(int device) {
 }
 
 class Target final : public ReplayTarget {
-public:
+  public:
     explicit Target(CUpti_RangeProfiler_Object* object) : object_(object) {}
     void start_pass() override {
         CUpti_RangeProfiler_Start_Params p{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
@@ -89,7 +92,7 @@ public:
         return p.isAllPassSubmitted != 0;
     }
 
-private:
+  private:
     CUpti_RangeProfiler_Object* object_;
 };
 
@@ -125,8 +128,7 @@ RangeProfiler::RangeProfiler(void* context, int device, std::vector<std::string>
     s.object = enable.pRangeProfilerObject;
 
     try {
-        CUpti_RangeProfiler_GetCounterDataSize_Params size{
-            CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+        CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
         size.pRangeProfilerObject = s.object;
         size.pMetricNames = s.names.data();
         size.numMetrics = s.names.size();

@@ -18,7 +18,7 @@ namespace memwall::cupti {
 
 // The replay protocol, apart from CUPTI so its loop is tested without a GPU.
 class ReplayTarget {
-public:
+  public:
     virtual ~ReplayTarget() = default;
     virtual void start_pass() = 0;  // cuptiRangeProfilerStart
     virtual void push_range() = 0;  // cuptiRangeProfilerPushRange
@@ -40,7 +40,7 @@ std::vector<Counter> counters_of(const std::vector<std::pair<std::string, double
 
 // The range profiler of one device's context, configured for a metric list.
 class RangeProfiler {
-public:
+  public:
     // `context`: the CUcontext the work runs in; `device`: its CUDA device index. Throws
     // std::invalid_argument naming the metrics the device's chip does not have, Unavailable
     // where CUPTI cannot be loaded, std::runtime_error naming a CUPTI call that failed.
@@ -56,7 +56,7 @@ public:
     // (synchronize), as must `prepare`.
     std::vector<Counter> collect(const std::function<void()>& prepare, const std::function<void()>& work);
 
-private:
+  private:
     struct State;
     std::unique_ptr<State> state_;
 };

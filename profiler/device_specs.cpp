@@ -13,10 +13,12 @@ constexpr double tera = 1e12, giga = 1e9;
 // bandwidth for H100, so its predictions are bounded by FP32 and HBM only.
 constexpr double a100_l2 = 5120.0 * 1410e6;
 
-const char* const h100_source = "NVIDIA H100 Tensor Core GPU datasheet (FP32 and memory bandwidth); "
-                                "no published L2 bandwidth";
-const char* const a100_source = "NVIDIA A100 Tensor Core GPU datasheet (FP32 and memory bandwidth); "
-                                "L2: A100 architecture whitepaper, 5120 B/clk at 1410 MHz";
+const char* const h100_source =
+    "NVIDIA H100 Tensor Core GPU datasheet (FP32 and memory bandwidth); "
+    "no published L2 bandwidth";
+const char* const a100_source =
+    "NVIDIA A100 Tensor Core GPU datasheet (FP32 and memory bandwidth); "
+    "L2: A100 architecture whitepaper, 5120 B/clk at 1410 MHz";
 
 std::string normalised(std::string_view s) {
     std::string out;

@@ -13,12 +13,12 @@
 namespace memwall {
 
 struct DeviceSpec {
-    std::string name;                   // "H100 SXM": how predictions are labelled
-    std::vector<std::string> aliases;   // other accepted names
-    double fp32_flops = 0;              // FLOP/s, FP32 on CUDA cores (no tensor cores)
-    double dram_bandwidth = 0;          // B/s
-    std::optional<double> l2_bandwidth; // B/s; absent when no published figure exists
-    std::string source;                 // where the figures come from
+    std::string name;                    // "H100 SXM": how predictions are labelled
+    std::vector<std::string> aliases;    // other accepted names
+    double fp32_flops = 0;               // FLOP/s, FP32 on CUDA cores (no tensor cores)
+    double dram_bandwidth = 0;           // B/s
+    std::optional<double> l2_bandwidth;  // B/s; absent when no published figure exists
+    std::string source;                  // where the figures come from
 };
 
 // The table, in a fixed order; the first is the default.

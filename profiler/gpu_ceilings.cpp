@@ -26,8 +26,19 @@ int fp32_lanes_per_sm(int cc) {
     // CUDA C++ Programming Guide, "Arithmetic Instructions": 32-bit floating-point add, multiply
     // and multiply-add results per clock per SM.
     switch (cc) {
-        case 70: case 72: case 75: case 80: return 64;
-        case 86: case 87: case 89: case 90: case 100: case 103: case 110: case 120: case 121: return 128;
+        case 70:
+        case 72:
+        case 75:
+        case 80: return 64;
+        case 86:
+        case 87:
+        case 89:
+        case 90:
+        case 100:
+        case 103:
+        case 110:
+        case 120:
+        case 121: return 128;
         default: return 0;
     }
 }

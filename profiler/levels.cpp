@@ -16,7 +16,9 @@ const std::vector<LevelRule>& level_rules() {
         // GPU L2: every request the L2 slices serve.
         {"l2", {"lts__t_bytes.sum"}, 1, "L2 bytes"},
         {"l2", {"lts__t_sectors.sum"}, 32, "L2 sectors x 32 B"},
-        {"l2", {"lts__t_sectors_op_read.sum", "lts__t_sectors_op_write.sum", "lts__t_sectors_op_atom.sum"}, 32,
+        {"l2",
+         {"lts__t_sectors_op_read.sum", "lts__t_sectors_op_write.sum", "lts__t_sectors_op_atom.sum"},
+         32,
          "L2 sectors read, written and atomic x 32 B"},
         {"l2", {"lts__t_sectors_op_read.sum", "lts__t_sectors_op_write.sum"}, 32, "L2 sectors read and written x 32 B"},
         // GPU L1/TEX: the global-memory sectors the SM's loads, stores and atomics request.
@@ -24,8 +26,11 @@ const std::vector<LevelRule>& level_rules() {
         {"l1",
          {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
           "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"},
-         32, "global L1/TEX sectors x 32 B"},
-        {"l1", {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}, 32,
+         32,
+         "global L1/TEX sectors x 32 B"},
+        {"l1",
+         {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"},
+         32,
          "global L1/TEX sectors loaded and stored x 32 B"},
         // CPU (perf_event): lines the loads missed, a lower bound (stores and prefetches unseen).
         {"dram", {"llc.load_misses"}, 64, "last-level-cache load misses x 64 B (loads only)", true},
@@ -56,7 +61,8 @@ std::vector<LevelBytes> bytes_by_level(const std::vector<Counter>& counters) {
     }
     std::vector<LevelBytes> out;
     auto have = [&](CounterSource s, const std::string& level) {
-        return std::any_of(out.begin(), out.end(), [&](const LevelBytes& l) { return l.source == s && l.level == level; });
+        return std::any_of(out.begin(), out.end(),
+                           [&](const LevelBytes& l) { return l.source == s && l.level == level; });
     };
     for (CounterSource s : sources) {
         const std::string prefix = "bytes.";

@@ -15,8 +15,8 @@ namespace memwall {
 struct LevelRule {
     std::string_view level;  // "dram", "llc", "l2", "l1"
     std::vector<std::string_view> counters;
-    double scale = 1;        // bytes per unit: 32 per sector, 64 per cache line
-    std::string_view note;   // what the rule counts, for documentation and tooltips
+    double scale = 1;          // bytes per unit: 32 per sector, 64 per cache line
+    std::string_view note;     // what the rule counts, for documentation and tooltips
     bool lower_bound = false;  // counts part of the traffic only (perf's load misses)
 };
 

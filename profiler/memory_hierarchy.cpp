@@ -35,17 +35,10 @@ std::optional<std::size_t> parse_size(std::string_view s) {
     std::size_t scale = 1;
     if (!s.empty()) {
         switch (s.back()) {
-            case 'K':
-                scale = std::size_t{1} << 10;
-                break;
-            case 'M':
-                scale = std::size_t{1} << 20;
-                break;
-            case 'G':
-                scale = std::size_t{1} << 30;
-                break;
-            default:
-                break;
+            case 'K': scale = std::size_t{1} << 10; break;
+            case 'M': scale = std::size_t{1} << 20; break;
+            case 'G': scale = std::size_t{1} << 30; break;
+            default: break;
         }
         if (scale != 1) s.remove_suffix(1);
     }
@@ -72,9 +65,7 @@ std::optional<int> count_cpu_list(std::string_view s) {
 }
 
 MemoryHierarchy fallback_hierarchy(int cpus) {
-    return {{{"l1", std::size_t{32} << 10, 1},
-             {"l2", std::size_t{1} << 20, 1},
-             {"llc", std::size_t{32} << 20, cpus}},
+    return {{{"l1", std::size_t{32} << 10, 1}, {"l2", std::size_t{1} << 20, 1}, {"llc", std::size_t{32} << 20, cpus}},
             cpus};
 }
 
@@ -105,12 +96,10 @@ MemoryHierarchy read_memory_hierarchy(const std::filesystem::path& cache_dir, in
         auto bytes = parse_size(*size);
         if (!lv || !bytes) continue;
         int shared_by = 1;
-        if (auto list = read_line(entry.path() / "shared_cpu_list"))
-            shared_by = count_cpu_list(*list).value_or(1);
+        if (auto list = read_line(entry.path() / "shared_cpu_list")) shared_by = count_cpu_list(*list).value_or(1);
         char name[24];  // not "l" + to_string(): GCC 12 warns falsely there (-Wrestrict)
         std::snprintf(name, sizeof name, "l%zu", *lv);
-        auto [it, added] =
-            by_level.try_emplace(static_cast<int>(*lv), CacheLevel{name, *bytes, shared_by});
+        auto [it, added] = by_level.try_emplace(static_cast<int>(*lv), CacheLevel{name, *bytes, shared_by});
         if (!added && *bytes > it->second.bytes) it->second = CacheLevel{name, *bytes, shared_by};
     }
     if (by_level.empty()) return fallback_hierarchy(cpus);

@@ -10,9 +10,9 @@
 namespace memwall {
 
 struct CacheLevel {
-    std::string name;          // "l1", "l2", "llc"
-    std::size_t bytes = 0;     // capacity of one instance
-    int shared_by = 1;         // logical CPUs sharing one instance
+    std::string name;       // "l1", "l2", "llc"
+    std::size_t bytes = 0;  // capacity of one instance
+    int shared_by = 1;      // logical CPUs sharing one instance
 };
 
 struct MemoryHierarchy {

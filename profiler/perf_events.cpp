@@ -43,16 +43,13 @@ std::string open_failure(const std::string& event, int err) {
     switch (err) {
         case ENOENT:
         case ENODEV:
-        case EOPNOTSUPP:
-            return reason + ": this machine exposes no hardware PMU (common in VMs)";
+        case EOPNOTSUPP: return reason + ": this machine exposes no hardware PMU (common in VMs)";
         case EACCES:
         case EPERM:
             return reason + ": not permitted (kernel.perf_event_paranoid = " + paranoid_level() +
                    "); lower it or grant CAP_PERFMON";
-        case ENOSYS:
-            return reason + ": the kernel has no perf_event support";
-        default:
-            return reason;
+        case ENOSYS: return reason + ": the kernel has no perf_event support";
+        default: return reason;
     }
 }
 
@@ -69,8 +66,7 @@ std::vector<pid_t> process_threads() {
         const std::string name = entry.path().filename().string();
         pid_t tid = 0;
         auto [end, err] = std::from_chars(name.data(), name.data() + name.size(), tid);
-        if (err == std::errc{} && end == name.data() + name.size() && tid != self)
-            tids.push_back(tid);
+        if (err == std::errc{} && end == name.data() + name.size() && tid != self) tids.push_back(tid);
     }
     return tids;
 }
@@ -118,8 +114,7 @@ PerfCounterGroup::PerfCounterGroup(const std::vector<PerfEventSpec>& events) {
             missing_.push_back(e.name);
         }
     }
-    if (first.empty())
-        throw std::runtime_error("perf counter group: none of the optional events could be opened");
+    if (first.empty()) throw std::runtime_error("perf counter group: none of the optional events could be opened");
     fds_.push_back(std::move(first));
 
     for (std::size_t t = 1; t < tids.size(); ++t) {
@@ -147,9 +142,7 @@ PerfCounterGroup::PerfCounterGroup(const std::vector<PerfEventSpec>& events) {
     }
 }
 
-PerfCounterGroup::~PerfCounterGroup() {
-    close_all();
-}
+PerfCounterGroup::~PerfCounterGroup() { close_all(); }
 
 PerfCounterGroup::PerfCounterGroup(PerfCounterGroup&& o) noexcept
     : events_(std::move(o.events_)),
@@ -195,12 +188,10 @@ std::vector<Counter> PerfCounterGroup::read() const {
         for (const auto& group : fds_) {
             std::uint64_t v[3] = {};  // value, time enabled, time running
             if (::read(group[e], v, sizeof v) != static_cast<ssize_t>(sizeof v))
-                throw std::runtime_error("perf counter " + events_[e].name +
-                                         ": read: " + std::strerror(errno));
+                throw std::runtime_error("perf counter " + events_[e].name + ": read: " + std::strerror(errno));
             if (v[2] == 0) continue;
             ran = true;
-            total +=
-                static_cast<double>(v[0]) * static_cast<double>(v[1]) / static_cast<double>(v[2]);
+            total += static_cast<double>(v[0]) * static_cast<double>(v[1]) / static_cast<double>(v[2]);
         }
         if (ran) out.push_back({events_[e].name, total, events_[e].unit, CounterSource::perf});
     }

@@ -34,7 +34,7 @@ std::vector<PerfEventSpec> default_perf_events();
 // A group of counters over every thread of this process: those alive when it is opened and,
 // through inherit, those they create later (so OpenMP threads count). User space only.
 class PerfCounterGroup {
-public:
+  public:
     // Throws std::runtime_error, with the same one-line reason as the probe, when a required
     // event cannot be opened.
     explicit PerfCounterGroup(const std::vector<PerfEventSpec>& events = default_perf_events());
@@ -53,7 +53,7 @@ public:
     // Optional events left out at opening because the PMU does not expose them.
     const std::vector<std::string>& missing() const { return missing_; }
 
-private:
+  private:
     void close_all();
 
     std::vector<PerfEventSpec> events_;  // the opened ones

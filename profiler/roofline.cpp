@@ -50,8 +50,7 @@ const RooflineLevel* RooflinePoint::bounding_level() const {
     return levels.empty() ? nullptr : &levels.front();
 }
 
-RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double seconds,
-                                const Ceilings& ceilings) {
+RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double seconds, const Ceilings& ceilings) {
     RooflinePoint p;
     p.seconds = seconds;
     if (const Counter* flops = preferred(counters, memwall::counters::flops)) p.flops = std::max(flops->value, 0.0);
@@ -65,9 +64,8 @@ RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double sec
         const Counter* c = preferred(counters, name);
         return c ? std::max(c->value, 0.0) : 0.0;
     };
-    const double half_flops = std::min(value(memwall::counters::flops_bf16_tensor) +
-                                           value(memwall::counters::flops_f16_tensor),
-                                       p.flops);
+    const double half_flops =
+        std::min(value(memwall::counters::flops_bf16_tensor) + value(memwall::counters::flops_f16_tensor), p.flops);
     const double tf32_flops = std::min(value(memwall::counters::flops_tf32_tensor), p.flops - half_flops);
     const double fma_peak = ceilings.compute_peak("fp32_fma"), half_peak = ceilings.compute_peak("bf16_tensor"),
                  tf32_peak = ceilings.compute_peak("tf32_tensor");
@@ -136,8 +134,7 @@ RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double sec
 
 RoofSegment roof_polyline(double bandwidth, double peak, double x_min, double x_max) {
     if (!(bandwidth > 0) || !(peak > 0) || !(x_min > 0) || !(x_max > x_min))
-        throw std::invalid_argument(
-            "roof_polyline: need bandwidth > 0, peak > 0, 0 < x_min < x_max");
+        throw std::invalid_argument("roof_polyline: need bandwidth > 0, peak > 0, 0 < x_min < x_max");
     // The ridge clamped to the drawn range keeps all three points on the roof.
     const double ridge = std::clamp(peak / bandwidth, x_min, x_max);
     auto roof = [&](double x) { return std::min(peak, bandwidth * x); };

@@ -12,21 +12,21 @@
 namespace memwall {
 
 struct RooflineLevel {
-    std::string level;          // "dram", "llc", "l2", "l1"
+    std::string level;  // "dram", "llc", "l2", "l1"
     double bytes = 0;
-    double intensity = 0;       // FLOP per byte at this level (0 without FLOPs)
+    double intensity = 0;         // FLOP per byte at this level (0 without FLOPs)
     double bytes_per_second = 0;  // achieved
-    double bandwidth = 0;       // the level's ceiling, B/s; 0 when the run has none
-    double attainable = 0;      // min(peak, intensity * bandwidth); 0 without a ceiling
+    double bandwidth = 0;         // the level's ceiling, B/s; 0 when the run has none
+    double attainable = 0;        // min(peak, intensity * bandwidth); 0 without a ceiling
     CounterSource source = CounterSource::model;
-    std::string counters;       // what gave the bytes
-    bool lower_bound = false;   // the counters see part of the traffic only (perf's load misses)
+    std::string counters;      // what gave the bytes
+    bool lower_bound = false;  // the counters see part of the traffic only (perf's load misses)
 };
 
 struct RooflinePoint {
     double flops = 0;
     double seconds = 0;
-    double flops_per_second = 0;   // achieved
+    double flops_per_second = 0;  // achieved
     // Outermost first (dram, llc, l2, l1): each level with bytes above zero, from the preferred
     // source: cupti, then perf, then emu, then the model; a lower bound (perf's cache load
     // misses: stores and prefetches unseen) only where no other figure exists.
@@ -42,11 +42,11 @@ struct RooflinePoint {
     // ceiling; for compute, FLOPs / the fp32_fma peak, or with flops.{bf16,f16,tf32}_tensor
     // counters the longer of the tensor cores' time (bf16 and f16 FLOPs / the bf16_tensor peak
     // plus tf32 FLOPs / the tf32_tensor peak) and the rest / the fp32_fma peak);
-    // attainable = FLOPs / that time, and percent_of_bound = that time / seconds. Without FLOPs (a copy), compute is no roof and the percentage is
-    // of the bounding level's bandwidth.
+    // attainable = FLOPs / that time, and percent_of_bound = that time / seconds. Without FLOPs (a copy), compute is no
+    // roof and the percentage is of the bounding level's bandwidth.
     double attainable = 0;
-    double roof_seconds = 0;       // the bound's minimum time
-    std::string bound;             // "compute" or a level name; empty when nothing bounds
+    double roof_seconds = 0;  // the bound's minimum time
+    std::string bound;        // "compute" or a level name; empty when nothing bounds
     double percent_of_bound = 0;
     // true when seconds > 0 and a level with bytes has a bandwidth ceiling; the fields that can
     // be computed are filled regardless.
@@ -58,8 +58,7 @@ struct RooflinePoint {
     const RooflineLevel* bounding_level() const;
 };
 
-RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double seconds,
-                                const Ceilings& ceilings);
+RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double seconds, const Ceilings& ceilings);
 
 // A roof drawn as a straight line in log-log space: (x_min, bw*x_min), ridge (peak/bw, peak),
 // (x_max, peak). Three points, never sampled; a ridge outside [x_min, x_max] is clamped to it.

@@ -62,8 +62,8 @@ std::pair<std::int64_t, std::int64_t> id_range(sqlite3* db, std::int64_t run) {
 
 // Counters of a run's cases with ids in [lo, hi]. `+c.run_id` keeps SQLite on the primary key's
 // range rather than the run's index.
-std::unordered_map<std::int64_t, std::vector<Counter>> counters_between(sqlite3* db, std::int64_t run,
-                                                                        std::int64_t lo, std::int64_t hi) {
+std::unordered_map<std::int64_t, std::vector<Counter>> counters_between(sqlite3* db, std::int64_t run, std::int64_t lo,
+                                                                        std::int64_t hi) {
     std::unordered_map<std::int64_t, std::vector<Counter>> out;
     Statement st(db,
                  "SELECT k.case_id, k.name, k.value, k.unit, k.source FROM counters k JOIN cases c ON c.id = k.case_id "
@@ -91,7 +91,9 @@ std::vector<CaseRecord> Store::cases(std::int64_t run_id, bool with_samples) con
     // The queries join on the run's cases, so every id is in `index` unless the file is damaged.
     auto case_at = [&](std::int64_t id) -> CaseRecord& {
         auto it = index.find(id);
-        if (it == index.end()) throw InputError("case " + std::to_string(id) + " of run " + std::to_string(run_id) + " is damaged in the database");
+        if (it == index.end())
+            throw InputError("case " + std::to_string(id) + " of run " + std::to_string(run_id) +
+                             " is damaged in the database");
         return out[it->second];
     };
     while (counters.step()) case_at(counters.int64(0)).counters.push_back(counter_row(counters));
@@ -136,8 +138,8 @@ std::unordered_map<std::int64_t, std::vector<std::vector<double>>> Store::run_sa
         // Repetitions count from 0 and are few; a damaged file's rep must not size a vector.
         const std::int64_t stored_rep = st.int64(1);
         if (stored_rep < 0 || stored_rep >= kMaxStoredRepetitions)
-            throw InputError("a sample of case " + std::to_string(id) + " has repetition " + std::to_string(stored_rep) +
-                             ": the database is damaged");
+            throw InputError("a sample of case " + std::to_string(id) + " has repetition " +
+                             std::to_string(stored_rep) + ": the database is damaged");
         const auto rep = static_cast<std::size_t>(stored_rep);
         if (reps->size() <= rep) reps->resize(rep + 1);
         (*reps)[rep].push_back(st.real(2));

@@ -319,8 +319,8 @@ Comparison compare_runs(const LoadedRun& base, const LoadedRun& candidate, const
         if (r->info.status != RunStatus::complete)
             cmp.warnings.push_back(run_name(*r) + " is " + std::string(to_string(r->info.status)) +
                                    ": cases it lacks are listed as unmatched");
-    const bool few_reps = std::any_of(cmp.cases.begin(), cmp.cases.end(),
-                                      [](const auto& c) { return c.basis == "samples"; });
+    const bool few_reps =
+        std::any_of(cmp.cases.begin(), cmp.cases.end(), [](const auto& c) { return c.basis == "samples"; });
     if (few_reps)
         cmp.warnings.push_back("fewer than " + std::to_string(options.min_repetitions) +
                                " repetitions per case: the rank test runs on samples of one repetition, which are "

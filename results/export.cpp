@@ -128,8 +128,8 @@ ojson run_json(const Store& store, const RunInfo& r, const std::map<std::string,
 // ceilings keep their shape.
 ojson ceiling_json(const Ceiling& c, std::int64_t reused_from_run) {
     ojson j{
-        {"name", c.name},           {"kind", to_string(c.kind)}, {"value", c.value},
-        {"unit", c.unit},           {"method", c.method},        {"capacity_bytes", c.capacity_bytes},
+        {"name", c.name}, {"kind", to_string(c.kind)}, {"value", c.value},
+        {"unit", c.unit}, {"method", c.method},        {"capacity_bytes", c.capacity_bytes},
     };
     if (!c.reliable()) j["unreliable"] = c.unreliable;
     if (reused_from_run > 0) j["reused_from_run"] = reused_from_run;
@@ -140,10 +140,15 @@ ojson levels_json(const std::vector<RooflineLevel>& ls) {
     ojson levels = ojson::array();
     for (const RooflineLevel& l : ls) {
         levels.push_back(ojson{
-            {"level", l.level},          {"bytes", l.bytes},
-            {"intensity", l.intensity},  {"bytes_per_second", l.bytes_per_second},
-            {"bandwidth", l.bandwidth},  {"attainable", l.attainable},
-            {"source", to_string(l.source)}, {"counters", l.counters}, {"lower_bound", l.lower_bound},
+            {"level", l.level},
+            {"bytes", l.bytes},
+            {"intensity", l.intensity},
+            {"bytes_per_second", l.bytes_per_second},
+            {"bandwidth", l.bandwidth},
+            {"attainable", l.attainable},
+            {"source", to_string(l.source)},
+            {"counters", l.counters},
+            {"lower_bound", l.lower_bound},
         });
     }
     return levels;
@@ -181,14 +186,15 @@ ojson case_json(const Store& store, const CaseRecord& c, const Ceilings& ceiling
         j["summary"] = nullptr;
     } else {
         j["summary"] = ojson{
-            {"n", s.n},       {"median", s.median}, {"min", s.min}, {"max", s.max}, {"mean", s.mean},
-            {"stddev", s.stddev}, {"q1", s.q1},     {"q3", s.q3},   {"iqr", s.iqr},
+            {"n", s.n},           {"median", s.median}, {"min", s.min}, {"max", s.max}, {"mean", s.mean},
+            {"stddev", s.stddev}, {"q1", s.q1},         {"q3", s.q3},   {"iqr", s.iqr},
         };
     }
     j["samples"] = c.samples;
     ojson counters = ojson::array();
     for (const Counter& k : c.counters) {
-        counters.push_back(ojson{{"name", k.name}, {"value", k.value}, {"unit", k.unit}, {"source", to_string(k.source)}});
+        counters.push_back(
+            ojson{{"name", k.name}, {"value", k.value}, {"unit", k.unit}, {"source", to_string(k.source)}});
     }
     j["counters"] = std::move(counters);
     if (auto p = roofline_of(c, ceilings)) j["roofline"] = roofline_json(*p);
@@ -232,9 +238,9 @@ void write_csv_row(std::ostream& out, const std::vector<std::string>& fields) {
 }
 
 void write_csv(const RunData& d, std::ostream& out) {
-    write_csv_row(out, {"run_id", "family", "variant", "backend", "problem", "config", "status", "n", "median_s",
-                        "min_s", "stddev_s", "iqr_s", "gflops", "gbps", "intensity", "bound", "pct_of_bound",
-                        "bytes_source", "timing"});
+    write_csv_row(
+        out, {"run_id", "family", "variant", "backend", "problem", "config", "status", "n", "median_s", "min_s",
+              "stddev_s", "iqr_s", "gflops", "gbps", "intensity", "bound", "pct_of_bound", "bytes_source", "timing"});
     for (const CaseRecord& c : d.cases) {
         const Summary& s = c.summary;
         const bool timed = s.n > 0;
@@ -306,8 +312,7 @@ ojson gbench_context(const RunData& d) {
     if (auto v = integer_tag(d.run, "num_cpus")) ctx["num_cpus"] = *v;
     if (auto v = integer_tag(d.run, "mhz_per_cpu")) ctx["mhz_per_cpu"] = *v;
     ctx["caches"] = gbench_caches(d.ceilings);
-    if (auto it = d.run.tags.find("library_build_type"); it != d.run.tags.end())
-        ctx["library_build_type"] = it->second;
+    if (auto it = d.run.tags.find("library_build_type"); it != d.run.tags.end()) ctx["library_build_type"] = it->second;
     ctx["memwall_run"] = d.run.id;
     ctx["memwall_version"] = d.run.memwall_version;
     ctx["memwall_device"] = d.run.device;
@@ -330,12 +335,8 @@ void write_gbench(const Store& store, const RunData& d, std::ostream& out) {
 
         const auto entry = [&](const std::string& entry_name, std::string_view run_type, std::size_t repetitions) {
             ojson e{
-                {"name", entry_name},
-                {"family_index", family_index},
-                {"per_family_instance_index", instance_index},
-                {"run_name", name},
-                {"run_type", run_type},
-                {"repetitions", repetitions},
+                {"name", entry_name}, {"family_index", family_index}, {"per_family_instance_index", instance_index},
+                {"run_name", name},   {"run_type", run_type},         {"repetitions", repetitions},
             };
             return e;
         };
@@ -401,10 +402,9 @@ void write_bmf(const Store& store, const RunData& d, std::ostream& out) {
         std::vector<double> samples;
         for (const auto& rep : c.samples) samples.insert(samples.end(), rep.begin(), rep.end());
         const Interval ci = median_ci(samples);
-        doc[case_name(store, c)] = ojson{{"latency",
-                                          {{"value", c.summary.median * 1e9},
-                                           {"lower_value", ci.lo * 1e9},
-                                           {"upper_value", ci.hi * 1e9}}}};
+        doc[case_name(store, c)] =
+            ojson{{"latency",
+                   {{"value", c.summary.median * 1e9}, {"lower_value", ci.lo * 1e9}, {"upper_value", ci.hi * 1e9}}}};
     }
     out << dump(doc) << '\n';
 }

@@ -48,10 +48,13 @@ void export_tuning_session_t4(const Store& store, std::int64_t session_id, std::
         for (double s : t.samples) runtimes.push_back(s * 1e3);
         ojson measurements = ojson::array();
         if (t.seconds) measurements.push_back({{"name", "time"}, {"value", *t.seconds * 1e3}, {"unit", "ms"}});
-        measurements.push_back({{"name", "time_source"}, {"value", to_string(session->info.time_source)}, {"unit", ""}});
+        measurements.push_back(
+            {{"name", "time_source"}, {"value", to_string(session->info.time_source)}, {"unit", ""}});
         measurements.push_back({{"name", "measurements"}, {"value", t.measurements}, {"unit", ""}});
         for (const Counter& c : t.counters)
-            measurements.push_back({{"name", c.name + " (" + std::string(to_string(c.source)) + ")"}, {"value", c.value}, {"unit", c.unit}});
+            measurements.push_back({{"name", c.name + " (" + std::string(to_string(c.source)) + ")"},
+                                    {"value", c.value},
+                                    {"unit", c.unit}});
         ojson r{
             {"configuration", std::move(configuration)},
             {"objectives", ojson::array({"time"})},

@@ -92,19 +92,19 @@ void write_history_json(const std::vector<CaseHistory>& histories, const std::st
         c["change_points"] = std::move(changes);
         cases.push_back(std::move(c));
     }
-    const json doc = {{"format", "memwall-history/1"},
-                      {"database", database},
-                      {"filter",
-                       {{"family", filter.family},
-                        {"variant", filter.variant},
-                        {"backend", filter.backend},
-                        {"problem", filter.problem},
-                        {"config", filter.config},
-                        {"tags", filter.tags},
-                        {"last", filter.last}}},
-                      {"rule",
-                       {{"threshold", opt.threshold}, {"min_score", opt.min_score}, {"min_segment", opt.min_segment}}},
-                      {"cases", cases}};
+    const json doc = {
+        {"format", "memwall-history/1"},
+        {"database", database},
+        {"filter",
+         {{"family", filter.family},
+          {"variant", filter.variant},
+          {"backend", filter.backend},
+          {"problem", filter.problem},
+          {"config", filter.config},
+          {"tags", filter.tags},
+          {"last", filter.last}}},
+        {"rule", {{"threshold", opt.threshold}, {"min_score", opt.min_score}, {"min_segment", opt.min_segment}}},
+        {"cases", cases}};
     // Stored text need not be UTF-8 (a tag typed in another encoding): such bytes become U+FFFD.
     os << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }

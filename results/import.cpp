@@ -38,7 +38,8 @@ Value value_from_text(const std::string& text) {
     std::int64_t i = 0;
     if (auto [p, ec] = std::from_chars(text.data(), end, i); ec == std::errc{} && p == end) return i;
     double d = 0;
-    if (auto [p, ec] = std::from_chars(text.data(), end, d); ec == std::errc{} && p == end && std::isfinite(d)) return d;
+    if (auto [p, ec] = std::from_chars(text.data(), end, d); ec == std::errc{} && p == end && std::isfinite(d))
+        return d;
     return text;
 }
 

@@ -71,7 +71,8 @@ CaseKey key_from_name(const std::string& name) {
             const auto config = params_from_label(rest.substr(last + 1));
             if (problem && config) return {parts[0], parts[1], parts[2], problem->canonical(), config->canonical()};
         }
-        if (const auto problem = params_from_label(rest)) return {parts[0], parts[1], parts[2], problem->canonical(), "{}"};
+        if (const auto problem = params_from_label(rest))
+            return {parts[0], parts[1], parts[2], problem->canonical(), "{}"};
     }
     Params args;
     std::string rest;
@@ -119,7 +120,8 @@ ImportedRun parse_gbench(const json& doc, const std::string& source) {
             throw InputError(where + " (" + name + ") has no non-negative \"real_time\"");
         if (!b.contains("time_unit") || !b.at("time_unit").is_string())
             throw InputError(where + " (" + name + ") has no \"time_unit\"");
-        const double seconds = b.at("real_time").get<double>() * seconds_per(b.at("time_unit").get<std::string>(), where);
+        const double seconds =
+            b.at("real_time").get<double>() * seconds_per(b.at("time_unit").get<std::string>(), where);
         if (!std::isfinite(seconds)) throw InputError(where + " (" + name + ") has a time out of range");
         c.samples.push_back({seconds});
     }
@@ -135,7 +137,8 @@ ImportedRun parse_gbench(const json& doc, const std::string& source) {
     run.run.device = device;
     std::set<std::string> backends;
     for (const CaseRecord& c : cases)
-        if (backends.insert(c.key.backend).second) run.run.backend += (run.run.backend.empty() ? "" : ",") + c.key.backend;
+        if (backends.insert(c.key.backend).second)
+            run.run.backend += (run.run.backend.empty() ? "" : ",") + c.key.backend;
     run.run.tags = imported_tags(ImportFormat::gbench, source);
     if (const std::string date = string_or(context, "date", ""); !date.empty()) run.run.tags["measured_on"] = date;
     run.cases = std::move(cases);

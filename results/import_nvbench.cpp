@@ -45,7 +45,8 @@ std::optional<Value> summary(const json& summaries, const std::string& tag, cons
         for (const json& d : data) {
             if (string_or(d, "name", "") != "value") continue;
             Value v = value_from_text(value_text(d, where + " summary " + tag));
-            if (std::holds_alternative<std::string>(v)) throw InputError(where + " summary " + tag + ": value is not a number");
+            if (std::holds_alternative<std::string>(v))
+                throw InputError(where + " summary " + tag + ": value is not a number");
             return v;
         }
     }
@@ -88,7 +89,8 @@ ImportedRun parse_nvbench(const json& doc, const std::string& source) {
             Params problem;
             if (st.is_object() && st.contains("axis_values")) {
                 for (const json& a : member(st, "axis_values", json::value_t::array, where)) {
-                    const std::string axis = member(a, "name", json::value_t::string, where + " axis value").get<std::string>();
+                    const std::string axis =
+                        member(a, "name", json::value_t::string, where + " axis value").get<std::string>();
                     const std::string text = value_text(a, where + " axis " + axis);
                     problem.set(axis, string_or(a, "type", "") == "string" ? Value(text) : value_from_text(text));
                 }
@@ -118,7 +120,8 @@ ImportedRun parse_nvbench(const json& doc, const std::string& source) {
             }
             if (!mean || !(number(*mean) >= 0)) throw InputError(where + " has no GPU time (nv/cold/time/gpu/mean)");
             std::string origin = "nvbench: mean " + timer;
-            if (const auto n = summary(summaries, "nv/cold/sample_size", where)) origin += " of " + to_string(*n) + " samples";
+            if (const auto n = summary(summaries, "nv/cold/sample_size", where))
+                origin += " of " + to_string(*n) + " samples";
             if (const auto rsd = summary(summaries, "nv/cold/time/gpu/stdev/relative", where))
                 origin += ", relative stdev " + percent(number(*rsd));
             run.cases.push_back(imported_case(std::move(key), {{number(*mean)}}, origin));

@@ -10,8 +10,8 @@ struct sqlite3;
 namespace memwall {
 
 struct Migration {
-    int version;             // the user_version after it
-    std::string_view what;   // one line, for messages
+    int version;            // the user_version after it
+    std::string_view what;  // one line, for messages
     const char* sql;
 };
 

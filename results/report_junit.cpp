@@ -84,7 +84,8 @@ std::string details_of(const CaseComparison& x) {
                     " (n=" + std::to_string(x.base.n) + "), candidate " +
                     (x.candidate.n ? format_duration(x.candidate.median) : std::string(to_string(x.candidate.status))) +
                     " (n=" + std::to_string(x.candidate.n) + ")";
-    if (!x.basis.empty()) s += ", " + std::string(rank_test_name(x.basis)) + " p = " + format_p_value(x.p_value) + " over " + x.basis;
+    if (!x.basis.empty())
+        s += ", " + std::string(rank_test_name(x.basis)) + " p = " + format_p_value(x.p_value) + " over " + x.basis;
     return s;
 }
 

@@ -25,7 +25,7 @@ std::string_view environment_failure(int code);
 void exec_sql(sqlite3* db, const char* sql, std::string_view what = {});
 
 class Statement {
-public:
+  public:
     Statement(sqlite3* db, std::string_view sql);
     Statement(const Statement&) = delete;
     Statement& operator=(const Statement&) = delete;
@@ -55,7 +55,7 @@ public:
     std::string text(int col) const;
     bool is_null(int col) const;
 
-private:
+  private:
     sqlite3* db_;
     sqlite3_stmt* stmt_ = nullptr;
 };
@@ -63,14 +63,14 @@ private:
 // BEGIN IMMEDIATE on construction (takes the write lock up front, so a busy database waits
 // in busy_timeout rather than failing at the first write); ROLLBACK unless commit() was called.
 class Transaction {
-public:
+  public:
     explicit Transaction(sqlite3* db);
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
     ~Transaction();
     void commit();
 
-private:
+  private:
     sqlite3* db_;
     bool done_ = false;
 };

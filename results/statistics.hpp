@@ -10,9 +10,9 @@ namespace memwall {
 struct Summary {
     std::size_t n = 0;
     double median = 0, min = 0, max = 0, mean = 0;
-    double stddev = 0;   // sample standard deviation (n - 1)
+    double stddev = 0;  // sample standard deviation (n - 1)
     double q1 = 0, q3 = 0, iqr = 0;
-    double rsd = 0;      // stddev / mean
+    double rsd = 0;  // stddev / mean
 };
 
 Summary summarize(std::span<const double> xs);

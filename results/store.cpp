@@ -112,10 +112,15 @@ Probe probe_database(const std::string& path) {
         // needs the -shm index beside it, which a user who cannot write there cannot build.
         const int code = sqlite3_extended_errcode(db) & 0xff;
         if (has_wal && (code == SQLITE_CANTOPEN || code == SQLITE_READONLY))
-            throw EnvironmentError(path + ": cannot read the changes in its -wal file (left by a writer that was "
-                                          "killed): reading them needs " + path + "-shm, which cannot be made or written "
-                                          "here (" + sqlite3_errmsg(db) + "); open the database once with write access "
-                                          "to it and its directory");
+            throw EnvironmentError(path +
+                                   ": cannot read the changes in its -wal file (left by a writer that was "
+                                   "killed): reading them needs " +
+                                   path +
+                                   "-shm, which cannot be made or written "
+                                   "here (" +
+                                   sqlite3_errmsg(db) +
+                                   "); open the database once with write access "
+                                   "to it and its directory");
         throw InputError(path + ": unreadable SQLite database (" + sqlite3_errmsg(db) + ")");
     }
     // Here, where nothing can be written, rather than as a failing statement half-way.
@@ -258,8 +263,8 @@ std::string utc_timestamp(std::chrono::system_clock::time_point now) {
     std::tm tm{};
     gmtime_r(&t, &tm);
     char buf[80];
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                  tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
     return buf;
 }
 
@@ -308,9 +313,9 @@ Store Store::open(const std::string& path, Mode mode) {
     // it), so without a -wal file the main file is complete and is read as immutable.
     const bool immutable = mode == Mode::read_only && !std::filesystem::exists(path + "-wal", ec) &&
                            ::access(directory_of(path).c_str(), W_OK) != 0;
-    const int flags = mode == Mode::read_only  ? SQLITE_OPEN_READONLY
-                      : mode == Mode::create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                                             : SQLITE_OPEN_READWRITE;
+    const int flags = mode == Mode::read_only ? SQLITE_OPEN_READONLY
+                      : mode == Mode::create  ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                              : SQLITE_OPEN_READWRITE;
     const std::string name = immutable ? file_uri(path) + "?immutable=1" : path;
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(name.c_str(), &raw, flags | (immutable ? SQLITE_OPEN_URI : 0), nullptr);
@@ -408,7 +413,8 @@ void Store::finish_run(std::int64_t run_id, RunStatus status) {
 void Store::check_on_disk() const {
     int moved = 0;
     if (sqlite3_file_control(db_, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
-        throw EnvironmentError(path_ + ": the database was deleted or moved while memwall wrote to it; nothing this "
+        throw EnvironmentError(path_ +
+                               ": the database was deleted or moved while memwall wrote to it; nothing this "
                                "command stored is on disk there");
 }
 
@@ -432,7 +438,9 @@ std::vector<RunInfo> Store::runs() const {
     while (tags.step()) {
         // A foreign key keeps tags to existing runs in a file memwall wrote; a damaged one can break that.
         auto it = index.find(tags.int64(0));
-        if (it == index.end()) throw InputError("a tag in the database names run " + std::to_string(tags.int64(0)) + ", which does not exist");
+        if (it == index.end())
+            throw InputError("a tag in the database names run " + std::to_string(tags.int64(0)) +
+                             ", which does not exist");
         out[it->second].tags.emplace(tags.text(1), tags.text(2));
     }
     const int schema = schema_version();
@@ -474,7 +482,8 @@ void Store::set_run_properties(std::int64_t run_id, const std::map<std::string, 
     for (const auto& [k, v] : properties) {
         ins.reset();
         ins.bind(1, run_id).bind(2, k).bind(3, v);
-        if (ins.run(true) != SQLITE_DONE) throw std::logic_error("set_run_properties: no run " + std::to_string(run_id));
+        if (ins.run(true) != SQLITE_DONE)
+            throw std::logic_error("set_run_properties: no run " + std::to_string(run_id));
     }
     tx.commit();
 }
@@ -506,7 +515,8 @@ void Store::save_ceilings(std::int64_t run_id, const Ceilings& c) {
         else
             ins.bind_null(9);
         const int rc = ins.run(true);
-        if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) throw std::logic_error("save_ceilings: no run " + std::to_string(run_id));
+        if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+            throw std::logic_error("save_ceilings: no run " + std::to_string(run_id));
         if (rc != SQLITE_DONE) throw std::logic_error("save_ceilings: ceiling " + x.name + " given twice");
     }
     tx.commit();
@@ -600,8 +610,7 @@ std::int64_t Store::insert_case(const CaseRecord& c) {
             sample.bind(4, c.samples[r][i]).run();
         }
     }
-    Statement counter(db_,
-                      "INSERT INTO counters (case_id, name, value, unit, source) VALUES (?1, ?2, ?3, ?4, ?5)");
+    Statement counter(db_, "INSERT INTO counters (case_id, name, value, unit, source) VALUES (?1, ?2, ?3, ?4, ?5)");
     for (const Counter& k : c.counters) {
         counter.reset();
         counter.bind(1, id).bind(2, k.name).bind(3, k.value).bind(4, k.unit).bind(5, to_string(k.source));

@@ -50,12 +50,12 @@ struct RunInfo {
     std::string finished_at;  // empty while running
     RunStatus status = RunStatus::running;
     std::string host;
-    std::string backend;      // comma-separated when a sweep spans several
-    std::string device;       // CPU model and cores, GPU name, ...
-    std::string git_revision; // empty when unknown
+    std::string backend;       // comma-separated when a sweep spans several
+    std::string device;        // CPU model and cores, GPU name, ...
+    std::string git_revision;  // empty when unknown
     std::string command_line;
     std::string memwall_version;
-    std::string sweep;        // JSON description of the sweep, so --resume can re-expand it
+    std::string sweep;  // JSON description of the sweep, so --resume can re-expand it
     std::map<std::string, std::string> tags;
     std::vector<RunAxis> axes;  // empty for runs stored before schema 4
     Owner owner;                // set by begin_run (this process) when its pid is 0
@@ -110,11 +110,11 @@ struct CaseRecord {
 };
 
 class Store {
-public:
+  public:
     enum class Mode {
-        read_only,      // the file must exist and be a memwall database
-        read_write,     // the file must exist; migrated forward if older
-        create,         // created when missing; migrated forward if older
+        read_only,   // the file must exist and be a memwall database
+        read_write,  // the file must exist; migrated forward if older
+        create,      // created when missing; migrated forward if older
     };
     static constexpr int schema_version_latest = 10;
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
@@ -193,7 +193,7 @@ public:
     // and results/sqlite_statement.hpp there).
     sqlite3* handle() const { return db_; }
 
-private:
+  private:
     Store(sqlite3* db, std::string path);
     std::int64_t insert_case(const CaseRecord& c);  // save_case without its transaction
     sqlite3* db_ = nullptr;

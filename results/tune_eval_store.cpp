@@ -46,13 +46,14 @@ std::int64_t save_tune_eval(Store& store, const TuneEvalTable& table, const Tune
                     "INSERT INTO tune_eval_spaces (eval_id, space, device, kernel, size, ok, optimum_seconds, "
                     "median_seconds, budget, random_within10, random_within5, random_optimum, has_counters) "
                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-    Statement score(db,
-                    "INSERT INTO tune_eval_scores (eval_id, space, strategy, score, score_sd, within10_q1, "
-                    "within10_median, within10_q3, within10_reached, within5_q1, within5_median, within5_q3, "
-                    "within5_reached, optimum_q1, optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, "
-                    "stopped_q3, stopped_reached, strategy_seconds, versus, versus_ratio, versus_lo, versus_hi) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
-                    "?21, ?22, ?23, ?24, ?25, ?26)");
+    Statement score(
+        db,
+        "INSERT INTO tune_eval_scores (eval_id, space, strategy, score, score_sd, within10_q1, "
+        "within10_median, within10_q3, within10_reached, within5_q1, within5_median, within5_q3, "
+        "within5_reached, optimum_q1, optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, "
+        "stopped_q3, stopped_reached, strategy_seconds, versus, versus_ratio, versus_lo, versus_hi) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, "
+        "?21, ?22, ?23, ?24, ?25, ?26)");
     for (const TuneEvalSpace& s : table.spaces) {
         space.reset();
         space.bind(1, id).bind(2, s.name).bind(3, s.device).bind(4, s.kernel);
@@ -118,12 +119,13 @@ std::optional<TuneEvalTable> load_tune_eval(const Store& store, std::int64_t id)
         table.spaces.push_back(std::move(s));
     }
 
-    Statement scores(db,
-                     "SELECT space, strategy, score, score_sd, within10_q1, within10_median, within10_q3, "
-                     "within10_reached, within5_q1, within5_median, within5_q3, within5_reached, optimum_q1, "
-                     "optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, stopped_q3, stopped_reached, "
-                     "strategy_seconds, versus, versus_ratio, versus_lo, versus_hi FROM tune_eval_scores "
-                     "WHERE eval_id = ?1 ORDER BY space, strategy");
+    Statement scores(
+        db,
+        "SELECT space, strategy, score, score_sd, within10_q1, within10_median, within10_q3, "
+        "within10_reached, within5_q1, within5_median, within5_q3, within5_reached, optimum_q1, "
+        "optimum_median, optimum_q3, optimum_reached, stopped_q1, stopped_median, stopped_q3, stopped_reached, "
+        "strategy_seconds, versus, versus_ratio, versus_lo, versus_hi FROM tune_eval_scores "
+        "WHERE eval_id = ?1 ORDER BY space, strategy");
     scores.bind(1, id);
     std::vector<std::pair<std::string, double>> sums;  // strategy, score sum; first-seen order
     while (scores.step()) {

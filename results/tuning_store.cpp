@@ -101,13 +101,14 @@ std::optional<TimeSource> time_source_from(std::string_view s) {
 std::int64_t begin_tuning_session(Store& store, TuningSessionInfo info) {
     if (info.started_at.empty()) info.started_at = utc_timestamp();
     if (info.owner.pid == 0) info.owner = Owner::self();
-    Statement st(store.handle(),
-                 "INSERT INTO tuning_sessions (started_at, finished_at, status, host, device, backend, family, "
-                 "variant, problem, strategy, seed, budget_evaluations, budget_seconds, budget_stale, time_source, "
-                 "source_file, space_size, stop_reason, git_revision, command_line, memwall_version, owner_pid, "
-                 "owner_start, anchor, anchor_seconds) VALUES "
-                 "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
-                 "?23, ?24, ?25)");
+    Statement st(
+        store.handle(),
+        "INSERT INTO tuning_sessions (started_at, finished_at, status, host, device, backend, family, "
+        "variant, problem, strategy, seed, budget_evaluations, budget_seconds, budget_stale, time_source, "
+        "source_file, space_size, stop_reason, git_revision, command_line, memwall_version, owner_pid, "
+        "owner_start, anchor, anchor_seconds) VALUES "
+        "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, "
+        "?23, ?24, ?25)");
     st.bind(1, info.started_at);
     st.bind_text_or_null(2, info.finished_at);
     st.bind(3, to_string(info.status)).bind(4, info.host).bind(5, info.device).bind(6, info.backend);
@@ -131,12 +132,14 @@ namespace {
 void check_trial(const TrialRecord& t, const std::string& where, const char* what) {
     if ((t.status == "ok") != t.seconds.has_value())
         throw std::logic_error(std::string(what) + ": " + where + " must have a time exactly when ok");
-    if (t.seconds && !std::isfinite(*t.seconds)) throw std::logic_error(std::string(what) + ": non-finite time in " + where);
+    if (t.seconds && !std::isfinite(*t.seconds))
+        throw std::logic_error(std::string(what) + ": non-finite time in " + where);
     if (t.measurements < 1) throw std::logic_error(std::string(what) + ": " + where + " has no measurement");
     for (double x : t.samples)
         if (!std::isfinite(x)) throw std::logic_error(std::string(what) + ": non-finite sample in " + where);
     for (const Counter& k : t.counters)
-        if (!std::isfinite(k.value)) throw std::logic_error(std::string(what) + ": counter " + k.name + " is not finite in " + where);
+        if (!std::isfinite(k.value))
+            throw std::logic_error(std::string(what) + ": counter " + k.name + " is not finite in " + where);
 }
 
 void insert_samples(sqlite3* db, std::int64_t session_id, const TrialRecord& t) {
@@ -165,8 +168,10 @@ void save_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
     ins.bind(6, t.seconds).bind(7, t.cost_seconds).bind(8, t.elapsed_seconds).bind(9, t.measurements);
     const int rc = ins.run(true);
     if (rc == SQLITE_CONSTRAINT_PRIMARYKEY) throw std::logic_error("save_trial: " + where + " already saved");
-    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) throw std::logic_error("save_trial: no tuning session " + std::to_string(session_id));
-    if (rc == SQLITE_CONSTRAINT_CHECK) throw std::logic_error("save_trial: unknown status '" + t.status + "' in " + where);
+    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+        throw std::logic_error("save_trial: no tuning session " + std::to_string(session_id));
+    if (rc == SQLITE_CONSTRAINT_CHECK)
+        throw std::logic_error("save_trial: unknown status '" + t.status + "' in " + where);
     if (rc != SQLITE_DONE) throw_sqlite_error(db, "save_trial");
 
     insert_samples(db, session_id, t);
@@ -195,7 +200,8 @@ void update_trial(Store& store, std::int64_t session_id, const TrialRecord& t) {
                  "measurements = ?7 WHERE session_id = ?1 AND idx = ?2");
     up.bind(1, session_id).bind(2, t.index).bind(3, t.status).bind(4, t.reason).bind(5, t.seconds);
     up.bind(6, t.cost_seconds).bind(7, t.measurements);
-    if (up.run(true) != SQLITE_DONE) throw std::logic_error("update_trial: unknown status '" + t.status + "' in " + where);
+    if (up.run(true) != SQLITE_DONE)
+        throw std::logic_error("update_trial: unknown status '" + t.status + "' in " + where);
     if (sqlite3_changes(db) == 0) throw std::logic_error("update_trial: " + where + " is not stored");
     Statement drop(db, "DELETE FROM tuning_trial_samples WHERE session_id = ?1 AND idx = ?2");
     drop.bind(1, session_id).bind(2, t.index).run();
@@ -230,9 +236,10 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
     sqlite3* db = store.handle();
     std::vector<TrialRecord> out;
     std::map<std::int64_t, std::size_t> index;
-    Statement st(db,
-                 "SELECT idx, config, status, reason, seconds, cost_seconds, elapsed_seconds, measurements FROM tuning_trials "
-                 "WHERE session_id = ?1 ORDER BY idx");
+    Statement st(
+        db,
+        "SELECT idx, config, status, reason, seconds, cost_seconds, elapsed_seconds, measurements FROM tuning_trials "
+        "WHERE session_id = ?1 ORDER BY idx");
     st.bind(1, session_id);
     while (st.step()) {
         TrialRecord t;
@@ -269,8 +276,8 @@ std::vector<TrialRecord> trials(const Store& store, std::int64_t session_id, boo
         const std::string source = counters.text(4);
         const auto parsed = counter_source_from(source);
         if (!parsed) throw InputError("unknown counter source '" + source + "' in the database");
-        trial_at(counters.int64(0)).counters.push_back(
-            Counter{counters.text(1), counters.real(2), counters.text(3), *parsed});
+        trial_at(counters.int64(0))
+            .counters.push_back(Counter{counters.text(1), counters.real(2), counters.text(3), *parsed});
     }
     return out;
 }

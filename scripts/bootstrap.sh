@@ -22,6 +22,8 @@ packages=(
   # The fuzz preset (fuzz/README.md): clang, its libFuzzer and sanitizer runtimes (libclang-rt-14-dev,
   # only recommended by clang) and its OpenMP runtime.
   clang libclang-rt-dev libomp-dev
+  # The format check (cmake/CheckFormat.cmake): clang-format 14, the version .clang-format is kept with.
+  clang-format
 )
 
 missing=()

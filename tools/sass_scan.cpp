@@ -66,7 +66,12 @@ struct Elf {
     std::vector<Section> sections;
 };
 
-bool is_elf(Bytes b) { return b.size() >= 4 && std::memcmp(b.data(), "\x7f" "ELF", 4) == 0; }
+bool is_elf(Bytes b) {
+    return b.size() >= 4 && std::memcmp(b.data(),
+                                        "\x7f"
+                                        "ELF",
+                                        4) == 0;
+}
 
 Elf parse_elf(Bytes b) {
     if (b.size() < 64 || !is_elf(b) || b[4] != 2 || b[5] != 1) {
@@ -217,7 +222,8 @@ void scan_object(Bytes b, unsigned want_arch, const std::string& where, unsigned
                 const Bytes payload = slice(s.data, p + header, size);
                 if (kind == 2) {
                     if (read<std::uint32_t>(s.data, p + 16) != 0 || !is_elf(payload)) {
-                        throw Error(where + ": a compressed cubin in the fatbinary (build with -Xfatbin=-compress=false)");
+                        throw Error(where +
+                                    ": a compressed cubin in the fatbinary (build with -Xfatbin=-compress=false)");
                     }
                     scan_cubin(payload, want_arch, where, scanned);
                 }

@@ -13,7 +13,7 @@
 namespace memwall {
 
 class AdditiveModel {
-public:
+  public:
     struct Penalties {
         double smooth = 0.5;  // on differences between adjacent values' effects
         double shrink = 0.1;  // on an effect's size (pulls unmeasured values to 0)
@@ -30,7 +30,7 @@ public:
     // measured for parameters whose measured values made a difference.
     double sd(const Config& c) const;
 
-private:
+  private:
     std::vector<std::size_t> levels_;
     Penalties penalties_;
     double mu_ = 0;

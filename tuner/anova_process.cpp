@@ -137,7 +137,8 @@ void AnovaProcess::fit(std::span<const Config* const> rows, std::span<const doub
             const std::size_t p = varying_[k];
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j < n; ++j)
-                    d.r[l][k][i * n + j] = power_[l][rows_[i][p] > rows_[j][p] ? rows_[i][p] - rows_[j][p] : rows_[j][p] - rows_[i][p]];
+                    d.r[l][k][i * n + j] =
+                        power_[l][rows_[i][p] > rows_[j][p] ? rows_[i][p] - rows_[j][p] : rows_[j][p] - rows_[i][p]];
         }
 
     std::vector<double> chol, alpha;

@@ -29,7 +29,7 @@
 namespace memwall {
 
 class AnovaProcess {
-public:
+  public:
     // `levels[p]`: number of values of parameter p.
     explicit AnovaProcess(std::vector<std::size_t> levels);
 
@@ -50,7 +50,7 @@ public:
     double chance_any_below(std::span<const Config* const> cs, std::span<const double> levels, std::size_t draws,
                             std::uint64_t seed) const;
 
-private:
+  private:
     struct Hyper {
         std::vector<std::size_t> main;  // per parameter; with the others, indices into the grids
         std::size_t length = 0, interaction = 0, nugget = 0;
@@ -77,7 +77,7 @@ private:
     double log_prior(const Hyper& h) const;
 
     std::vector<std::size_t> levels_;
-    std::vector<std::size_t> varying_;  // the parameters with more than one value
+    std::vector<std::size_t> varying_;        // the parameters with more than one value
     std::vector<std::vector<double>> power_;  // [length][distance]: exp(-distance / length)
     Hyper hyper_;
     double variance_ = 1;  // of the targets: the amplitudes' unit

@@ -65,7 +65,8 @@ std::int32_t Forest::grow(Tree& tree, std::span<std::uint32_t> idx, int depth, s
             if (count_[v] == 0 || left_n == 0 || left_n == idx.size()) continue;
             const double right_sum = total - left_sum;
             const double right_n = n - static_cast<double>(left_n);
-            const double gain = left_sum * left_sum / static_cast<double>(left_n) + right_sum * right_sum / right_n - base;
+            const double gain =
+                left_sum * left_sum / static_cast<double>(left_n) + right_sum * right_sum / right_n - base;
             if (gain > best_gain) {
                 best_gain = gain;
                 best_feature = static_cast<int>(p);
@@ -75,7 +76,8 @@ std::int32_t Forest::grow(Tree& tree, std::span<std::uint32_t> idx, int depth, s
     }
     if (best_feature < 0) return self;
     const auto p = static_cast<std::size_t>(best_feature);
-    auto mid = std::partition(idx.begin(), idx.end(), [&](std::uint32_t i) { return (*rows_[i])[p] <= best_threshold; });
+    auto mid =
+        std::partition(idx.begin(), idx.end(), [&](std::uint32_t i) { return (*rows_[i])[p] <= best_threshold; });
     const auto split = static_cast<std::size_t>(mid - idx.begin());
     const std::int32_t left = grow(tree, idx.subspan(0, split), depth + 1, rng);
     const std::int32_t right = grow(tree, idx.subspan(split), depth + 1, rng);

@@ -17,7 +17,7 @@ namespace memwall {
 struct ForestOptions {
     int trees = 24;
     int max_depth = 14;
-    std::size_t min_split = 2;        // rows a node needs to be split
+    std::size_t min_split = 2;      // rows a node needs to be split
     double feature_fraction = 0.7;  // of the parameters tried at each split
 };
 
@@ -27,7 +27,7 @@ struct Prediction {
 };
 
 class Forest {
-public:
+  public:
     // `levels[p]`: number of values of parameter p.
     explicit Forest(std::vector<std::size_t> levels, ForestOptions options = {});
 
@@ -36,9 +36,9 @@ public:
     bool fitted() const { return !trees_.empty(); }
     Prediction predict(const Config& c) const;
 
-private:
+  private:
     struct Node {
-        std::int32_t left = -1, right = -1;  // children; -1 for a leaf
+        std::int32_t left = -1, right = -1;        // children; -1 for a leaf
         std::uint16_t feature = 0, threshold = 0;  // go left when c[feature] <= threshold
         double value = 0;
     };

@@ -45,7 +45,8 @@ double number_or(const nlohmann::json& obj, const char* key, double fallback, co
     return it->get<double>();
 }
 
-std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback, const std::string& where) {
+std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback,
+                      const std::string& where) {
     auto it = obj.find(key);
     if (it == obj.end()) return fallback;
     if (!it->is_string()) throw InputError(where + ": \"" + key + "\" must be a string, not " + it->dump());

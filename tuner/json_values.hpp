@@ -28,7 +28,8 @@ std::optional<std::size_t> index_of(const std::vector<Value>& values, const Valu
 // "<where>: "<key>" must be a number|string, not ..." for any other type, so the message names
 // the key (nlohmann's own says only which type it expected).
 double number_or(const nlohmann::json& obj, const char* key, double fallback, const std::string& where);
-std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback, const std::string& where);
+std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback,
+                      const std::string& where);
 
 // nlohmann's message without its "[json.exception...] " prefix.
 std::string short_message(const nlohmann::json::exception& e);

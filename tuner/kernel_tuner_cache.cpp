@@ -14,8 +14,8 @@ namespace memwall {
 
 namespace {
 
-using nlohmann::json;
 using importer::short_message;
+using nlohmann::json;
 
 // Older Kernel Tuner versions stored this time for configurations that could not run.
 constexpr double kOldFailureTime = 1e20;
@@ -43,8 +43,9 @@ std::optional<std::pair<json, std::string>> parse_unterminated(std::string text)
         closed += "}\n}";
         json j = json::parse(closed, nullptr, /*allow_exceptions=*/false);
         if (!j.is_discarded())
-            return std::pair{std::move(j), attempt == 0 ? std::string("closed the braces")
-                                                        : std::string("closed the braces and dropped a partial last entry")};
+            return std::pair{std::move(j), attempt == 0
+                                               ? std::string("closed the braces")
+                                               : std::string("closed the braces and dropped a partial last entry")};
         const auto newline = text.find_last_of('\n');
         if (newline == std::string::npos) break;
         text.erase(newline);
@@ -98,8 +99,9 @@ RecordedSpace parse_kernel_tuner_cache(std::string text, std::string_view origin
     const json& tune_params = member(doc, "tune_params", where);
     const json& cache = member(doc, "cache", where);
     if (!keys.is_array() || keys.empty() || !tune_params.is_object() || !cache.is_object())
-        throw InputError(where + ": malformed header (tune_params_keys must be a non-empty list, "
-                                 "tune_params and cache objects)");
+        throw InputError(where +
+                         ": malformed header (tune_params_keys must be a non-empty list, "
+                         "tune_params and cache objects)");
 
     std::vector<Parameter> parameters;
     for (const json& k : keys) {
@@ -133,7 +135,8 @@ RecordedSpace parse_kernel_tuner_cache(std::string text, std::string_view origin
         }
         Evaluation& e = row.eval;
         e.cost_seconds = (ms_field(entry, "compile_time") + ms_field(entry, "verification_time") +
-                          ms_field(entry, "benchmark_time")) * 1e-3;
+                          ms_field(entry, "benchmark_time")) *
+                         1e-3;
         auto error = entry.find("__error__");
         auto time = entry.find("time");
         if (error != entry.end() && error->is_string()) {

@@ -105,7 +105,8 @@ std::vector<Counter> counters_of(const json& computations, const std::string& wh
     std::vector<Counter> raw;
     for (const std::string& name : order) raw.push_back({name, acc[name].sum, "", CounterSource::cupti});
     for (const LevelBytes& l : bytes_by_level(raw))
-        if (l.level == "dram" || l.level == "l2") out.push_back({counters::bytes_at(l.level), l.bytes, "B", CounterSource::cupti});
+        if (l.level == "dram" || l.level == "l2")
+            out.push_back({counters::bytes_at(l.level), l.bytes, "B", CounterSource::cupti});
     // Each value read is finite, but a sum, a duration-weighted mean or sectors times 32 bytes
     // can pass the largest double: a record no session can store.
     for (const Counter& c : out)
@@ -167,7 +168,8 @@ static RecordedSpace parse_ktt(std::string_view text, std::string_view origin) {
         for (std::size_t p = 0; p < names.size(); ++p) {
             const json& item = conf[p];
             if (!item.is_object() || importer::string_or(item, "Name", "", at) != names[p] || !item.contains("Value"))
-                throw InputError(at + ": parameter " + std::to_string(p) + " should be '" + names[p] + "' with a Value");
+                throw InputError(at + ": parameter " + std::to_string(p) + " should be '" + names[p] +
+                                 "' with a Value");
             auto v = importer::value_of(item["Value"]);
             if (!v) throw InputError(at + ": " + names[p] + " has value " + item["Value"].dump());
             if (!importer::index_of(seen[p], *v)) seen[p].push_back(*v);

@@ -33,7 +33,7 @@ struct Evaluation {
 };
 
 class Objective {
-public:
+  public:
     virtual ~Objective() = default;
     virtual const TuningSpace& space() const = 0;
     // `config` is an index into space(). Called once per configuration by tune(), and again

@@ -41,12 +41,17 @@ double median_of(std::vector<double> xs) {
 }  // namespace
 
 PerformanceModel::PerformanceModel(const TuningSpace& space, const Prior* prior)
-    : space_(space), levels_(space.levels()), additive_(levels_), rest_(levels_), prior_rest_(levels_),
+    : space_(space),
+      levels_(space.levels()),
+      additive_(levels_),
+      rest_(levels_),
+      prior_rest_(levels_),
       failure_(levels_) {
     if (!prior || prior->empty() || space.size() == 0) return;
     const std::size_t n = space.size();
     if ((!prior->counters.empty() && prior->counters.values.size() != n) ||
-        std::any_of(prior->devices.begin(), prior->devices.end(), [&](const DevicePrior& d) { return d.log_seconds.size() != n; }))
+        std::any_of(prior->devices.begin(), prior->devices.end(),
+                    [&](const DevicePrior& d) { return d.log_seconds.size() != n; }))
         throw std::invalid_argument("the prior does not cover the space");
     // Each column that varies over the space, less its median: log(1 + count), log(seconds elsewhere).
     std::vector<std::vector<double>> columns;

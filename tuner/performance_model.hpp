@@ -32,7 +32,7 @@
 namespace memwall {
 
 class PerformanceModel {
-public:
+  public:
     // `prior`, when given, must cover every configuration of `space`.
     explicit PerformanceModel(const TuningSpace& space, const Prior* prior = nullptr);
 
@@ -56,12 +56,12 @@ public:
     // The roofline bound alone, log(seconds); only meaningful when bound_counters() is not empty.
     double log_bound(const Config& c) const;
 
-private:
+  private:
     struct CounterModel {
         std::string name;
         std::size_t position = 0;  // where evaluations usually list it
-        AdditiveModel model;    // of log(1 + count)
-        double log_rate = 0;    // best throughput measured: max log(count / seconds)
+        AdditiveModel model;       // of log(1 + count)
+        double log_rate = 0;       // best throughput measured: max log(count / seconds)
     };
 
     // log(time) ~ intercept + weights . features(config): ridge regression towards the initial weights.

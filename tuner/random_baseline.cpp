@@ -64,8 +64,10 @@ std::size_t RandomBaseline::draws_to_reach(double target) const {
     std::size_t lo = 1, hi = sorted_.size();
     while (lo < hi) {
         const std::size_t mid = lo + (hi - lo) / 2;
-        if (expected_best(mid) <= target) hi = mid;
-        else lo = mid + 1;
+        if (expected_best(mid) <= target)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return lo;
 }

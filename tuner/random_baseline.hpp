@@ -12,7 +12,7 @@
 namespace memwall {
 
 class RandomBaseline {
-public:
+  public:
     // Every configuration of the space counts as a draw; a failed one counts as the slowest
     // ok time, so a search that has found nothing valid yet is as bad as the worst valid one.
     // Throws InputError when no configuration is ok.
@@ -40,7 +40,7 @@ public:
     // such configurations.
     double expected_draws_to(double threshold) const;
 
-private:
+  private:
     std::vector<double> sorted_;
     double median_ = 0;
 };

@@ -16,7 +16,8 @@
 namespace memwall {
 
 std::size_t RecordedSpace::ok_count() const {
-    return static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const Evaluation& e) { return e.ok(); }));
+    return static_cast<std::size_t>(
+        std::count_if(results.begin(), results.end(), [](const Evaluation& e) { return e.ok(); }));
 }
 
 double RecordedSpace::optimum_seconds() const {
@@ -32,10 +33,11 @@ void set_recorded_rows(RecordedSpace& rs, std::vector<Parameter> parameters, std
                        const std::string& rows_named) {
     const auto by_config = [](const RecordedRow& a, const RecordedRow& b) { return a.config < b.config; };
     std::stable_sort(rows.begin(), rows.end(), by_config);
-    const auto last =
-        std::unique(rows.begin(), rows.end(), [](const RecordedRow& a, const RecordedRow& b) { return a.config == b.config; });
+    const auto last = std::unique(rows.begin(), rows.end(),
+                                  [](const RecordedRow& a, const RecordedRow& b) { return a.config == b.config; });
     if (last != rows.end()) {
-        rs.notes.push_back(std::to_string(rows.end() - last) + " " + rows_named + " repeat a configuration; kept the first");
+        rs.notes.push_back(std::to_string(rows.end() - last) + " " + rows_named +
+                           " repeat a configuration; kept the first");
         rows.erase(last, rows.end());
     }
     std::vector<Config> configs;
@@ -94,7 +96,8 @@ RecordedSpace load_recorded_space(const std::string& path) {
     std::string text = read_maybe_gzipped(path);
     // Both formats name their distinctive keys near the top of the file.
     const std::string_view head(text.data(), std::min<std::size_t>(text.size(), 1 << 16));
-    if (head.find("\"tune_params_keys\"") != std::string_view::npos) return parse_kernel_tuner_cache(std::move(text), path);
+    if (head.find("\"tune_params_keys\"") != std::string_view::npos)
+        return parse_kernel_tuner_cache(std::move(text), path);
     if (head.find("\"Results\"") != std::string_view::npos || head.find("\"Metadata\"") != std::string_view::npos)
         return parse_ktt_json(text, path);
     throw InputError(path + ": neither a Kernel Tuner cache nor a KTT JSON file");

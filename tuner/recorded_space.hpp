@@ -14,8 +14,8 @@
 namespace memwall {
 
 struct RecordedSpace {
-    std::string origin;   // the file it came from
-    std::string format;   // "kerneltuner" or "ktt"
+    std::string origin;  // the file it came from
+    std::string format;  // "kerneltuner" or "ktt"
     std::string device;
     std::string kernel;
     TuningSpace space;

@@ -7,14 +7,14 @@
 namespace memwall {
 
 class ReplayObjective final : public Objective {
-public:
+  public:
     // Keeps a reference: `recorded` must outlive the objective.
     explicit ReplayObjective(const RecordedSpace& recorded) : recorded_(recorded) {}
 
     const TuningSpace& space() const override { return recorded_.space; }
     Evaluation evaluate(std::size_t config) override { return recorded_.results.at(config); }
 
-private:
+  private:
     const RecordedSpace& recorded_;
 };
 

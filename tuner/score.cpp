@@ -17,7 +17,8 @@ std::vector<double> best_so_far(const Trace& trace, std::size_t length, double w
 }
 
 double willemsen_score(std::span<const double> best, const RandomBaseline& baseline) {
-    if (best.empty() || best.size() > baseline.size()) throw std::invalid_argument("score over an empty or too long curve");
+    if (best.empty() || best.size() > baseline.size())
+        throw std::invalid_argument("score over an empty or too long curve");
     const std::vector<double> random = baseline.curve(best.size());
     const double opt = baseline.optimum();
     double sum = 0;

@@ -33,7 +33,8 @@ RecordedSpace recorded_space_from_session(const Store& store, std::int64_t sessi
     rs.format = "memwall";
     rs.device = summary->info.device;
     // A replay's session names the recording's kernel as its variant, with no family.
-    rs.kernel = summary->info.family.empty() ? summary->info.variant : summary->info.family + "/" + summary->info.variant;
+    rs.kernel =
+        summary->info.family.empty() ? summary->info.variant : summary->info.family + "/" + summary->info.variant;
 
     // Each trial's configuration, by name, and the values each name took.
     std::vector<std::vector<Value>> configs;  // [trial][parameter]
@@ -63,7 +64,8 @@ RecordedSpace recorded_space_from_session(const Store& store, std::int64_t sessi
         for (std::size_t p = 0; p < parameters.size(); ++p)
             row.config[p] = static_cast<std::uint16_t>(*importer::index_of(parameters[p].values, configs[i][p]));
         const auto status = eval_status_from(t.status);
-        if (!status) throw InputError(rs.origin + ": trial " + std::to_string(t.index) + ": unknown status '" + t.status + "'");
+        if (!status)
+            throw InputError(rs.origin + ": trial " + std::to_string(t.index) + ": unknown status '" + t.status + "'");
         Evaluation& e = row.eval;
         e.status = *status;
         e.reason = t.reason;

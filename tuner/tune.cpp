@@ -21,7 +21,8 @@ std::optional<std::size_t> Trace::best() const {
 
 History::History(const TuningSpace& space, const Trace& trace)
     : space_(&space), trace_(&trace), slot_(space.size(), -1) {
-    for (std::size_t i = 0; i < trace.entries.size(); ++i) slot_[trace.entries[i].config] = static_cast<std::int32_t>(i);
+    for (std::size_t i = 0; i < trace.entries.size(); ++i)
+        slot_[trace.entries[i].config] = static_cast<std::int32_t>(i);
     retime();
 }
 
@@ -102,8 +103,7 @@ double measure_again(Objective& objective, Trace& trace, std::size_t at, const T
 
 // Measures the candidates round by round, rotating the order, while the budget lasts; an
 // interruption ends the session as interrupted.
-void confirm(Objective& objective, Trace& trace, const Budget& budget, const TuneHooks& hooks,
-             const Confirmation& c) {
+void confirm(Objective& objective, Trace& trace, const Budget& budget, const TuneHooks& hooks, const Confirmation& c) {
     const std::vector<std::size_t> chosen = candidates(trace, c);
     if (chosen.size() < 2) return;
     for (std::size_t round = 0; round < c.rounds; ++round) {
@@ -115,7 +115,8 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
             if (budget.seconds > 0 && trace.elapsed_seconds >= budget.seconds) return;
             if (budget.evaluations && trace.measurements() >= budget.evaluations) return;
             const std::size_t at = chosen[(k + round) % chosen.size()];
-            if (trace.entries[at].evaluation.ok()) trace.elapsed_seconds += measure_again(objective, trace, at, hooks, false);
+            if (trace.entries[at].evaluation.ok())
+                trace.elapsed_seconds += measure_again(objective, trace, at, hooks, false);
         }
     }
 }
@@ -155,8 +156,8 @@ Hold hold_of(const Trace& trace, double noise) {
         if (i < half && faster(i, h.earlier)) h.earlier = i;
         if (faster(i, h.now)) h.now = i;
     }
-    h.held = h.earlier && trace.entries[*h.earlier].evaluation.seconds <=
-                              trace.entries[*h.now].evaluation.seconds * (1 + noise);
+    h.held = h.earlier &&
+             trace.entries[*h.earlier].evaluation.seconds <= trace.entries[*h.now].evaluation.seconds * (1 + noise);
     return h;
 }
 
@@ -175,7 +176,8 @@ double noise_margin(const Trace& trace) {
 
 std::size_t confirmation_reserve(const Objective& objective, const Budget& budget, const Confirmation& c) {
     const std::size_t wanted = c.candidates > 1 ? c.candidates * c.rounds : 0;
-    const bool confirming = objective.noisy() && wanted > 0 && (budget.evaluations == 0 || budget.evaluations > 2 * wanted);
+    const bool confirming =
+        objective.noisy() && wanted > 0 && (budget.evaluations == 0 || budget.evaluations > 2 * wanted);
     return confirming ? wanted : 0;
 }
 
@@ -194,14 +196,15 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
     // Whether the time budget is spent, the confirmation's measurements (estimated at the mean
     // cost of an ok one so far) reserved.
     const auto out_of_time = [&] {
-        const double reserve_seconds = ok_count ? static_cast<double>(reserve) * ok_cost / static_cast<double>(ok_count) : 0;
+        const double reserve_seconds =
+            ok_count ? static_cast<double>(reserve) * ok_cost / static_cast<double>(ok_count) : 0;
         return budget.seconds > 0 && elapsed + reserve_seconds >= budget.seconds;
     };
     // Measures entry `at` again for the stopping rule, up to kMostTimes in all and while the budget
     // lasts; false where it may not. The last entry is still in flight: hooks.evaluated not yet told.
     const auto search_again = [&](std::size_t at) {
-        if (trace.entries[at].times.size() >= kMostTimes || out_of_time() || (search_limit && trace.measurements() >= search_limit) ||
-            trace.stop_reason == "interrupted")
+        if (trace.entries[at].times.size() >= kMostTimes || out_of_time() ||
+            (search_limit && trace.measurements() >= search_limit) || trace.stop_reason == "interrupted")
             return false;
         elapsed += measure_again(objective, trace, at, hooks, at + 1 == trace.entries.size());
         return true;
@@ -268,15 +271,14 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
             // search going twice as long), and the rule judges every unmeasured configuration
             // against it: measured again before it is believed, a third time where the two
             // disagree by more than the noise. A strategy with no rule leaves it to the confirmation.
-            if (strategy.judges() && objective.noisy() && history.best_config() == last.config && std::isfinite(before) &&
-                last.evaluation.seconds * (1 + trace.noise) < before) {
+            if (strategy.judges() && objective.noisy() && history.best_config() == last.config &&
+                std::isfinite(before) && last.evaluation.seconds * (1 + trace.noise) < before) {
                 const std::size_t at = trace.entries.size() - 1;
                 const auto disagree = [&] {
                     const auto [lo, hi] = std::minmax_element(last.times.begin(), last.times.end());
                     return *hi > *lo * (1 + trace.noise);
                 };
-                while (last.evaluation.ok() && (last.times.size() < 2 || disagree()) && search_again(at)) {
-                }
+                while (last.evaluation.ok() && (last.times.size() < 2 || disagree()) && search_again(at)) {}
                 history.retime();
             }
             // The strategy's judgement, its time counted as the last entry's strategy time.

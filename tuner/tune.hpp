@@ -67,7 +67,7 @@ struct Trace {
     // Measurements of configurations already measured: the confirmation's, and those of the
     // stopping rule, which measures a best again before it trusts a fall in the best.
     std::size_t confirmations = 0;
-    double elapsed_seconds = 0;     // the whole session's, the confirmation included
+    double elapsed_seconds = 0;  // the whole session's, the confirmation included
 
     // Every measurement: one per entry, plus the confirmations.
     std::size_t measurements() const { return entries.size() + confirmations; }
@@ -77,7 +77,7 @@ struct Trace {
 
 // What a strategy sees: the space and every evaluation so far.
 class History {
-public:
+  public:
     explicit History(const TuningSpace& space, const Trace& trace);
 
     const TuningSpace& space() const { return *space_; }
@@ -95,7 +95,7 @@ public:
     // Called by tune() after entries were measured again: the best may have changed.
     void retime();
 
-private:
+  private:
     const TuningSpace* space_;
     const Trace* trace_;
     std::vector<std::int32_t> slot_;  // config -> entry, or -1
@@ -103,7 +103,7 @@ private:
 };
 
 class Strategy {
-public:
+  public:
     virtual ~Strategy() = default;
     // The next configuration to evaluate, never one already evaluated; nullopt when the
     // strategy has nothing left to try.
@@ -132,11 +132,11 @@ double noise_margin(const Trace& trace);
 
 // What a caller sees while tune() runs; each may be empty.
 struct TuneHooks {
-    std::function<void(std::size_t config)> proposed;  // before the configuration is evaluated
-    std::function<void(const Trace&)> evaluated;       // after its entry is appended (to store it)
-    std::function<void(std::size_t config)> confirming;               // before a measurement again (Trace::confirmations)
-    std::function<void(const Trace&, std::size_t entry)> confirmed;   // after it updated that entry
-    std::function<bool()> interrupted;                 // checked before each proposal: true stops
+    std::function<void(std::size_t config)> proposed;    // before the configuration is evaluated
+    std::function<void(const Trace&)> evaluated;         // after its entry is appended (to store it)
+    std::function<void(std::size_t config)> confirming;  // before a measurement again (Trace::confirmations)
+    std::function<void(const Trace&, std::size_t entry)> confirmed;  // after it updated that entry
+    std::function<bool()> interrupted;                               // checked before each proposal: true stops
 };
 
 // The measurements tune() keeps for the confirmation: candidates x rounds on a noisy objective

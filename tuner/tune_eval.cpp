@@ -24,7 +24,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Ends a run once the optimum is found and the score's budget is spent: nothing after that
 // can change the results.
 class StopAtOptimum final : public Strategy {
-public:
+  public:
     StopAtOptimum(std::unique_ptr<Strategy> inner, double optimum, std::size_t budget)
         : inner_(std::move(inner)), optimum_(optimum), budget_(budget) {}
 
@@ -37,7 +37,7 @@ public:
     }
     bool judges() const override { return inner_->judges(); }
 
-private:
+  private:
     std::unique_ptr<Strategy> inner_;
     double optimum_;
     std::size_t budget_;
@@ -69,7 +69,8 @@ EvaluationsNeeded needed(std::vector<double> xs) {
     n.q1 = quantile_with_inf(xs, 0.25);
     n.median = quantile_with_inf(xs, 0.5);
     n.q3 = quantile_with_inf(xs, 0.75);
-    n.reached = static_cast<std::size_t>(std::count_if(xs.begin(), xs.end(), [](double x) { return std::isfinite(x); }));
+    n.reached =
+        static_cast<std::size_t>(std::count_if(xs.begin(), xs.end(), [](double x) { return std::isfinite(x); }));
     return n;
 }
 
@@ -138,7 +139,8 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
     if (!(options.stop_chance >= 0 && options.stop_chance <= 1))
         throw UsageError("the stop chance must be between 0 and 1");
     for (const auto& s : strategies) make_strategy(s, TuningSpace{}, 0);  // unknown names fail early
-    const bool any_prior = std::any_of(strategies.begin(), strategies.end(), [](const std::string& s) { return uses_prior(s); });
+    const bool any_prior =
+        std::any_of(strategies.begin(), strategies.end(), [](const std::string& s) { return uses_prior(s); });
 
     TuneEvalTable table;
     table.seeds = options.seeds;
@@ -171,10 +173,10 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
         s.random_within10 = b.expected_draws_to(threshold(b.optimum(), 0.10));
         s.random_within5 = b.expected_draws_to(threshold(b.optimum(), 0.05));
         s.random_optimum = b.expected_draws_to(threshold(b.optimum(), 0.0));
-        s.has_counters = std::any_of(rs->results.begin(), rs->results.end(), [](const Evaluation& e) { return !e.counters.empty(); });
+        s.has_counters = std::any_of(rs->results.begin(), rs->results.end(),
+                                     [](const Evaluation& e) { return !e.counters.empty(); });
         s.prior_counters = priors.back().counters.names;
-        for (const DevicePrior& d : priors.back().devices)
-            s.prior_devices.push_back(describe(d));
+        for (const DevicePrior& d : priors.back().devices) s.prior_devices.push_back(describe(d));
         table.spaces.push_back(std::move(s));
     }
 
@@ -239,7 +241,8 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
     std::vector<double> score_sums(strategies.size(), 0.0);
     const auto within10_of = [&](std::size_t si, std::size_t ki) {
         std::vector<double> xs;
-        for (std::size_t i = 0; i < options.seeds; ++i) xs.push_back(results[si * per_space + ki * options.seeds + i].within10);
+        for (std::size_t i = 0; i < options.seeds; ++i)
+            xs.push_back(results[si * per_space + ki * options.seeds + i].within10);
         return xs;
     };
     for (std::size_t si = 0; si < spaces.size(); ++si) {
@@ -280,7 +283,8 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
         }
     }
     for (std::size_t ki = 0; ki < strategies.size(); ++ki)
-        table.mean_scores.emplace_back(strategies[ki], spaces.empty() ? 0.0 : score_sums[ki] / static_cast<double>(spaces.size()));
+        table.mean_scores.emplace_back(strategies[ki],
+                                       spaces.empty() ? 0.0 : score_sums[ki] / static_cast<double>(spaces.size()));
     return table;
 }
 
@@ -317,19 +321,23 @@ std::string render_tune_eval(const TuneEvalTable& table) {
         out += s.name + ": " + s.kernel + " on " + s.device + ", " + std::to_string(s.size) + " configurations (" +
                std::to_string(s.ok) + " ok" + (s.has_counters ? ", with counters" : "") + ")\n";
         if (!s.prior_counters.empty())
-            out += "  prior: " + std::to_string(s.prior_counters.size()) + " device-independent counters of every configuration\n";
+            out += "  prior: " + std::to_string(s.prior_counters.size()) +
+                   " device-independent counters of every configuration\n";
         for (const std::string& d : s.prior_devices) out += "  prior: the times on " + d + "\n";
         out += "  optimum " + seconds_text(s.optimum_seconds) + ", median " + seconds_text(s.median_seconds) +
-               "; score budget " + std::to_string(s.budget) + " evaluations; " + std::to_string(table.seeds) + " seeds\n";
+               "; score budget " + std::to_string(s.budget) + " evaluations; " + std::to_string(table.seeds) +
+               " seeds\n";
         const bool rule = table.stop_chance > 0;
         out += format("  %-13s %7s %6s  %-22s %-22s %-22s %s%s\n", "strategy", "score", "sd", "within 10% [IQR]",
                       "within 5% [IQR]", "optimum [IQR]", rule ? "stopped by the rule [IQR]  " : "", "ms/run");
-        out += format("  %-13s %7s %6s  %-22s %-22s %-22s\n", "random*", "0", "-",
-                      count_text(s.random_within10).c_str(), count_text(s.random_within5).c_str(),
-                      count_text(s.random_optimum).c_str());
+        out +=
+            format("  %-13s %7s %6s  %-22s %-22s %-22s\n", "random*", "0", "-", count_text(s.random_within10).c_str(),
+                   count_text(s.random_within5).c_str(), count_text(s.random_optimum).c_str());
         for (const TuneEvalRow& r : s.rows) {
             const std::string stopped =
-                rule ? format("%-27s", (needed_text(r.stopped) + " (" + std::to_string(r.stopped.reached) + ")").c_str()) : "";
+                rule
+                    ? format("%-27s", (needed_text(r.stopped) + " (" + std::to_string(r.stopped.reached) + ")").c_str())
+                    : "";
             out += format("  %-13s %7.3f %6.3f  %-22s %-22s %-22s %s%.1f\n", r.strategy.c_str(), r.score, r.score_sd,
                           needed_text(r.within10).c_str(), needed_text(r.within5).c_str(),
                           needed_text(r.optimum).c_str(), stopped.c_str(), r.strategy_seconds * 1e3);
@@ -344,14 +352,16 @@ std::string render_tune_eval(const TuneEvalTable& table) {
                                                 : "within the noise");
         out += "\n";
     }
-    out += "  * random: the exact baseline (expected evaluations, not simulated); evaluations are counted\n"
-           "    until the first within 10% / within 5% / at the optimum; ms/run: time the strategy took\n";
+    out +=
+        "  * random: the exact baseline (expected evaluations, not simulated); evaluations are counted\n"
+        "    until the first within 10% / within 5% / at the optimum; ms/run: time the strategy took\n";
     const bool versus = std::any_of(table.spaces.begin(), table.spaces.end(), [](const TuneEvalSpace& s) {
         return std::any_of(s.rows.begin(), s.rows.end(), [](const TuneEvalRow& r) { return !r.versus.empty(); });
     });
     if (versus)
-        out += "  median ratio: evaluations to within 10% with the prior over those without, and its 95%\n"
-               "    bootstrap interval over the seeds: below 1, the prior helped\n";
+        out +=
+            "  median ratio: evaluations to within 10% with the prior over those without, and its 95%\n"
+            "    bootstrap interval over the seeds: below 1, the prior helped\n";
     if (table.stop_chance > 0)
         out += format("  the stopping rule was on (chance %g, as memwall tune --stop-chance): ", table.stop_chance) +
                "a run ends where it\n"
@@ -361,10 +371,11 @@ std::string render_tune_eval(const TuneEvalTable& table) {
         return std::any_of(s.rows.begin(), s.rows.end(), [](const TuneEvalRow& r) { return uses_prior(r.strategy); });
     });
     if (prior_asked)
-        out += "  guided is also given, before measuring, the prior: device-independent counters of every\n"
-               "    configuration (instruction counts, memory requests: what the code does, not how fast) and\n"
-               "    other devices' recordings given with --prior; where it has neither it searches as\n"
-               "    guided-online, which is never given a prior, does\n";
+        out +=
+            "  guided is also given, before measuring, the prior: device-independent counters of every\n"
+            "    configuration (instruction counts, memory requests: what the code does, not how fast) and\n"
+            "    other devices' recordings given with --prior; where it has neither it searches as\n"
+            "    guided-online, which is never given a prior, does\n";
     out += "mean score over " + std::to_string(table.spaces.size()) + " spaces:";
     for (const auto& [name, score] : table.mean_scores) out += format(" %s %.3f", name.c_str(), score);
     out += "\n";

@@ -18,14 +18,14 @@ namespace memwall {
 
 struct TuneEvalOptions {
     std::size_t seeds = 100;
-    std::uint64_t first_seed = 1;  // seeds first_seed, first_seed + 1, ...
+    std::uint64_t first_seed = 1;   // seeds first_seed, first_seed + 1, ...
     double budget_fraction = 0.95;  // of the way from the median to the optimum
     // Evaluations per run at most; 0: until the optimum is found (and at least the budget).
     std::size_t max_evaluations = 0;
     // The stopping rule (Budget::stop_chance), as `memwall tune` runs it: each run ends where it
     // stops it, if before the run's other end; 0: off.
     double stop_chance = 0;
-    int threads = 0;  // 0: OpenMP's default
+    int threads = 0;                       // 0: OpenMP's default
     std::function<void(double)> progress;  // fraction of runs done; may be empty
     // Recordings of the same kernels on other devices: each space is given those that tune the
     // same parameters on another device.

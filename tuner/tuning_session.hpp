@@ -16,7 +16,7 @@ namespace memwall {
 TrialRecord trial_record(const TuningSpace& space, const TraceEntry& entry, std::size_t index);
 
 class SessionRecorder {
-public:
+  public:
     // Begins the session; `info.space_size` is taken from `space`.
     SessionRecorder(Store& store, TuningSessionInfo info, const TuningSpace& space);
 
@@ -28,7 +28,7 @@ public:
     // Marks the session complete, or interrupted when the trace stopped on "interrupted".
     void finish(const Trace& trace);
 
-private:
+  private:
     Store& store_;
     const TuningSpace& space_;
     std::int64_t id_ = 0;

@@ -44,7 +44,8 @@ TuningSpace::TuningSpace(std::vector<Parameter> parameters, std::vector<Config> 
             line_of_[p][i] = it->second;
         }
         for (auto& l : lines_[p])
-            std::sort(l.begin(), l.end(), [&](std::uint32_t a, std::uint32_t b) { return configs_[a][p] < configs_[b][p]; });
+            std::sort(l.begin(), l.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return configs_[a][p] < configs_[b][p]; });
     }
 }
 
@@ -56,7 +57,8 @@ std::optional<std::size_t> TuningSpace::find(const Config& c) const {
 
 Params TuningSpace::params(std::size_t id) const {
     Params out;
-    for (std::size_t p = 0; p < parameters_.size(); ++p) out.set(parameters_[p].name, parameters_[p].values[configs_[id][p]]);
+    for (std::size_t p = 0; p < parameters_.size(); ++p)
+        out.set(parameters_[p].name, parameters_[p].values[configs_[id][p]]);
     return out;
 }
 
@@ -108,7 +110,8 @@ TuningSpace tuning_space_from(const Space& space) {
         Config c(parameters.size());
         for (std::size_t p = 0; p < parameters.size(); ++p) {
             const auto& vs = parameters[p].values;
-            c[p] = static_cast<std::uint16_t>(std::find(vs.begin(), vs.end(), point.at(parameters[p].name)) - vs.begin());
+            c[p] =
+                static_cast<std::uint16_t>(std::find(vs.begin(), vs.end(), point.at(parameters[p].name)) - vs.begin());
         }
         if (seen.insert(c).second) configs.push_back(std::move(c));
     }

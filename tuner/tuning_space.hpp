@@ -30,7 +30,7 @@ struct ConfigHash {
 };
 
 class TuningSpace {
-public:
+  public:
     TuningSpace() = default;
     // Throws std::invalid_argument on an index out of range, a wrong length or a duplicate.
     TuningSpace(std::vector<Parameter> parameters, std::vector<Config> configs);
@@ -54,7 +54,7 @@ public:
 
     static int hamming(const Config& a, const Config& b);
 
-private:
+  private:
     std::vector<Parameter> parameters_;
     std::vector<Config> configs_;
     std::unordered_map<Config, std::uint32_t, ConfigHash> index_;

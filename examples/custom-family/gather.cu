@@ -15,9 +15,11 @@ __global__ void gather_kernel(long long n, const float* x, const int* index, flo
 namespace {
 
 class Case final : public memwall::kit::DeviceCase {
-public:
+  public:
     explicit Case(const Inputs& in)
-        : n_(in.n), x_(static_cast<std::size_t>(in.m)), index_(static_cast<std::size_t>(in.n)),
+        : n_(in.n),
+          x_(static_cast<std::size_t>(in.m)),
+          index_(static_cast<std::size_t>(in.n)),
           y_(static_cast<std::size_t>(in.n)) {
         x_.upload(in.table);
         // The indices are copied as they are (DeviceArray::upload converts from floats).
@@ -33,7 +35,7 @@ public:
     std::size_t output_size() const override { return y_.size(); }
     void download(float* y) const override { y_.download(y); }
 
-private:
+  private:
     long long n_;
     DeviceArray<float> x_;
     DeviceArray<int> index_;

@@ -16,7 +16,7 @@ struct GatherProblem {
 };
 
 class GatherWorkload : public memwall::Workload {
-public:
+  public:
     GatherWorkload(const GatherProblem& p, std::uint64_t seed);
     const GatherProblem& problem() const { return p_; }
     const std::vector<float>& table() const { return x_; }
@@ -24,7 +24,7 @@ public:
     // Every element of y finite and equal to its table entry (a gather copies: exact).
     memwall::Check check(const float* y) const;
 
-private:
+  private:
     GatherProblem p_;
     std::vector<float> x_;
     std::vector<std::int32_t> index_;

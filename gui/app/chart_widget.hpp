@@ -14,15 +14,15 @@ namespace memwall::gui {
 
 class ChartWidget : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ChartWidget(Chart& chart, QWidget* parent = nullptr);
     Chart& chart() const { return chart_; }
     QSize sizeHint() const override { return {900, 600}; }
 
-signals:
+  signals:
     void caseClicked(qint64 case_id);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -30,7 +30,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
-private:
+  private:
     Chart& chart_;
     std::optional<QPointF> drag_from_;
     bool dragged_ = false;

@@ -15,9 +15,12 @@
 namespace memwall::gui {
 
 ComparePanel::ComparePanel(QWidget* parent)
-    : QWidget(parent), baseline_(new QComboBox(this)),
+    : QWidget(parent),
+      baseline_(new QComboBox(this)),
       cross_device_(new QCheckBox(QStringLiteral("Cross-device: normalise by each run's roofline"), this)),
-      summary_(new QLabel(this)), warnings_(new QLabel(this)), table_(new QTableView(this)),
+      summary_(new QLabel(this)),
+      warnings_(new QLabel(this)),
+      table_(new QTableView(this)),
       view_(new ChartWidget(chart_, this)) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
@@ -26,8 +29,9 @@ ComparePanel::ComparePanel(QWidget* parent)
     bar->addWidget(cross_device_);
     bar->addWidget(summary_, 2);
     layout->addLayout(bar);
-    cross_device_->setToolTip(QStringLiteral("memwall compare --cross-device: compare runs of different devices or backends, "
-                                             "each case as the fraction of its run's bounding roof it reaches"));
+    cross_device_->setToolTip(
+        QStringLiteral("memwall compare --cross-device: compare runs of different devices or backends, "
+                       "each case as the fraction of its run's bounding roof it reaches"));
     summary_->setToolTip(qstr(verdict_rule(options())));
     warnings_->setWordWrap(true);
     warnings_->setStyleSheet(QStringLiteral("color: #8a5a00"));
@@ -50,14 +54,15 @@ ComparePanel::ComparePanel(QWidget* parent)
     split->addWidget(view_);
     split->setSizes({700, 700});
     layout->addWidget(split, 1);
-    connect(baseline_, &QComboBox::activated, this, [this](int i) { set_baseline(baseline_->itemData(i).toLongLong()); });
+    connect(baseline_, &QComboBox::activated, this,
+            [this](int i) { set_baseline(baseline_->itemData(i).toLongLong()); });
     connect(cross_device_, &QCheckBox::toggled, this, [this] { recompute(); });
     connect(view_, &ChartWidget::caseClicked, this, &ComparePanel::caseClicked);
-    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& i) {
-        emit caseClicked(sorted_.data(i, CompareModel::CaseIdRole).toLongLong());
+    connect(table_, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { emit caseClicked(sorted_.data(i, CompareModel::CaseIdRole).toLongLong()); });
+    connect(&loader_, &CaseLoader::pageLoaded, this, [this](const std::vector<CaseRow>& rows) {
+        loading_rows_.insert(loading_rows_.end(), rows.begin(), rows.end());
     });
-    connect(&loader_, &CaseLoader::pageLoaded, this,
-            [this](const std::vector<CaseRow>& rows) { loading_rows_.insert(loading_rows_.end(), rows.begin(), rows.end()); });
     connect(&loader_, &CaseLoader::finished, this, [this] {
         baseline_rows_ = std::move(loading_rows_);
         loading_rows_.clear();
@@ -68,7 +73,8 @@ ComparePanel::ComparePanel(QWidget* parent)
         emit comparisonReady();
     });
     connect(&comparer_, &Comparer::progress, this, [this](qint64 done, qint64 total) {
-        summary_->setText(QStringLiteral("comparing… %1 of %2 cases").arg(QLocale().toString(done), QLocale().toString(total)));
+        summary_->setText(
+            QStringLiteral("comparing… %1 of %2 cases").arg(QLocale().toString(done), QLocale().toString(total)));
     });
     connect(&comparer_, &Comparer::finished, this, &ComparePanel::show_result);
     connect(&comparer_, &Comparer::failed, this, [this](const QString& message) {
@@ -97,7 +103,8 @@ void ComparePanel::set_database(const QString& path, const std::vector<RunRow>& 
     summary_->clear();
     const QSignalBlocker block(baseline_);
     baseline_->clear();
-    for (auto it = runs_.rbegin(); it != runs_.rend(); ++it) baseline_->addItem(run_title(it->info), QVariant::fromValue<qint64>(it->info.id));
+    for (auto it = runs_.rbegin(); it != runs_.rend(); ++it)
+        baseline_->addItem(run_title(it->info), QVariant::fromValue<qint64>(it->info.id));
 }
 
 void ComparePanel::set_candidate(const RunRow* run, const std::vector<const CaseRow*>& rows,
@@ -153,7 +160,8 @@ void ComparePanel::recompute() {
     if (!base || !candidate_run_ || loader_.busy()) {
         // Nothing to compare yet: drop every pointer into rows that may be about to go.
         clear_result();
-        if (!candidate_run_) summary_->setText(QStringLiteral("the run selected is compared once its cases are loaded"));
+        if (!candidate_run_)
+            summary_->setText(QStringLiteral("the run selected is compared once its cases are loaded"));
         return;
     }
     // The rows shown stay valid until the new comparison replaces them: the baseline's are
@@ -173,7 +181,10 @@ void ComparePanel::show_result(std::shared_ptr<RunComparison> result) {
     const RunRow* base = baseline_run();
     std::vector<CompareRow> rows = compare_rows(std::move(result->cases), compared_base_, compared_candidate_);
     configure_compare(chart_, *base, *candidate_run_, rows, comparison);
-    summary_->setText(QStringLiteral("run %1 against run %2: %3").arg(candidate_run_->info.id).arg(base->info.id).arg(verdict_summary(rows)));
+    summary_->setText(QStringLiteral("run %1 against run %2: %3")
+                          .arg(candidate_run_->info.id)
+                          .arg(base->info.id)
+                          .arg(verdict_summary(rows)));
     summary_->setToolTip(qstr(verdict_rule(comparison.options, comparison.paired)));
     QStringList warnings;
     for (const std::string& w : comparison.warnings) warnings << QStringLiteral("⚠ ") + qstr(w);

@@ -23,7 +23,7 @@ namespace memwall::gui {
 
 class ComparePanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ComparePanel(QWidget* parent = nullptr);
 
     // A new database: the baseline choices; the baseline is loaded when first needed.
@@ -46,12 +46,12 @@ public:
     QCheckBox* cross_device() const { return cross_device_; }
     QLabel* summary() const { return summary_; }
 
-signals:
+  signals:
     void caseClicked(qint64 case_id);
     // A comparison finished, or could not be made (the summary says why).
     void comparisonReady();
 
-private:
+  private:
     void recompute();
     void show_result(std::shared_ptr<RunComparison> comparison);
     void clear_result();

@@ -9,10 +9,10 @@ namespace {
 
 QString all_text(CaseField f) {
     switch (f) {
-    case CaseField::family: return QStringLiteral("all families");
-    case CaseField::variant: return QStringLiteral("all variants");
-    case CaseField::backend: return QStringLiteral("all backends");
-    case CaseField::status: return QStringLiteral("any status");
+        case CaseField::family: return QStringLiteral("all families");
+        case CaseField::variant: return QStringLiteral("all variants");
+        case CaseField::backend: return QStringLiteral("all backends");
+        case CaseField::status: return QStringLiteral("any status");
     }
     return {};
 }

@@ -16,7 +16,7 @@ namespace memwall::gui {
 
 class FilterBar : public QWidget {
     Q_OBJECT
-public:
+  public:
     FilterBar(CaseFilterProxy& proxy, QWidget* parent = nullptr);
 
     QLineEdit* text() const { return text_; }
@@ -25,10 +25,10 @@ public:
     // Applies the text now rather than after the typing pause.
     void apply_text();
 
-signals:
+  signals:
     void filtersChanged();
 
-private:
+  private:
     void refresh_values();
 
     CaseFilterProxy& proxy_;

@@ -38,14 +38,16 @@ int screenshots(MainWindow& window, const QString& database, const QString& dir)
     }
     if (window.loading()) wait_for(&window, &MainWindow::loaded, 60000);
     const auto& studies = window.tuning()->studies();
-    const auto most = std::max_element(studies.begin(), studies.end(),
-                                       [](const auto& a, const auto& b) { return a.sessions.size() < b.sessions.size(); });
+    const auto most = std::max_element(studies.begin(), studies.end(), [](const auto& a, const auto& b) {
+        return a.sessions.size() < b.sessions.size();
+    });
     if (most != studies.end()) window.tuning()->show_study(static_cast<int>(most - studies.begin()));
     const char* const names[] = {"roofline", "compare", "parameter-map", "tuner"};
     for (int tab = 0; tab < window.tabs()->count(); ++tab) {
         window.tabs()->setCurrentIndex(tab);
         window.refresh_now();
-        if (window.compare()->loading()) wait_for(window.compare(), &memwall::gui::ComparePanel::comparisonReady, 60000);
+        if (window.compare()->loading())
+            wait_for(window.compare(), &memwall::gui::ComparePanel::comparisonReady, 60000);
         QCoreApplication::processEvents();
         const QString path = QDir(dir).filePath(QStringLiteral("gui-%1.png").arg(QLatin1String(names[tab])));
         if (!window.grab().save(path)) {
@@ -64,12 +66,15 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("memwall"));
     QApplication::setApplicationName(QStringLiteral("memwall-gui"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Explore memwall results: rooflines, comparisons, parameter maps, tuning traces"));
+    parser.setApplicationDescription(
+        QStringLiteral("Explore memwall results: rooflines, comparisons, parameter maps, tuning traces"));
     parser.addHelpOption();
     const QCommandLineOption shots(QStringLiteral("screenshots"),
-                                   QStringLiteral("save the window with each view as PNGs in <dir>, then exit"), QStringLiteral("dir"));
+                                   QStringLiteral("save the window with each view as PNGs in <dir>, then exit"),
+                                   QStringLiteral("dir"));
     parser.addOption(shots);
-    parser.addPositionalArgument(QStringLiteral("database"), QStringLiteral("a memwall database (default: none; File > Open)"));
+    parser.addPositionalArgument(QStringLiteral("database"),
+                                 QStringLiteral("a memwall database (default: none; File > Open)"));
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     MainWindow window;

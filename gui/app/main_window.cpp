@@ -44,9 +44,16 @@ QTableView* make_table(QWidget* parent) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), runs_view_(make_table(this)), cases_view_(make_table(this)), filter_(nullptr),
-      tabs_(new QTabWidget(this)), roofline_(new RooflinePanel(this)), compare_(new ComparePanel(this)),
-      map_(new ParameterMapPanel(this)), tuning_(new TuningPanel(this)), status_(new QLabel(this)) {
+    : QMainWindow(parent),
+      runs_view_(make_table(this)),
+      cases_view_(make_table(this)),
+      filter_(nullptr),
+      tabs_(new QTabWidget(this)),
+      roofline_(new RooflinePanel(this)),
+      compare_(new ComparePanel(this)),
+      map_(new ParameterMapPanel(this)),
+      tuning_(new TuningPanel(this)),
+      status_(new QLabel(this)) {
     setWindowTitle(QStringLiteral("memwall-gui"));
     setAcceptDrops(true);
     resize(1400, 900);
@@ -135,8 +142,9 @@ void MainWindow::build_menus() {
     QAction* open = file->addAction(QStringLiteral("&Open…"));
     open->setShortcut(QKeySequence::Open);
     connect(open, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a memwall database"), QString(),
-                                                          QStringLiteral("memwall databases (*.db *.sqlite);;All files (*)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, QStringLiteral("Open a memwall database"), QString(),
+                                         QStringLiteral("memwall databases (*.db *.sqlite);;All files (*)"));
         if (!path.isEmpty()) open_database(path);
     });
     recent_menu_ = file->addMenu(QStringLiteral("Open &Recent"));
@@ -144,8 +152,9 @@ void MainWindow::build_menus() {
     QAction* exp = file->addAction(QStringLiteral("&Export chart…"));
     exp->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
     connect(exp, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export chart"), QStringLiteral("chart.png"),
-                                                          QStringLiteral("PNG image (*.png);;SVG image (*.svg)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, QStringLiteral("Export chart"), QStringLiteral("chart.png"),
+                                         QStringLiteral("PNG image (*.png);;SVG image (*.svg)"));
         if (!path.isEmpty()) export_chart(path);
     });
     file->addSeparator();
@@ -264,16 +273,16 @@ void MainWindow::refresh_tab(int tab) {
     const std::vector<const CaseRow*> rows = proxy_.visible_rows();
     const RunRow* run = primary_run();
     switch (tab) {
-    case RooflineTab: roofline_->set_data(run, rows); break;
-    case CompareTab:
-        // Compared once all the run's cases are in: each page would restart the bootstrap.
-        if (!loading_done_) return;
-        compare_->set_candidate(run, run ? rows_of_run(rows, run->info.id) : std::vector<const CaseRow*>{},
-                                [this](const CaseRow& r) { return proxy_.accepts(r); });
-        break;
-    case ParameterMapTab: map_->set_rows(rows); break;
-    case TuningTab: break;  // sessions, not cases: shown when the database opens
-    default: return;
+        case RooflineTab: roofline_->set_data(run, rows); break;
+        case CompareTab:
+            // Compared once all the run's cases are in: each page would restart the bootstrap.
+            if (!loading_done_) return;
+            compare_->set_candidate(run, run ? rows_of_run(rows, run->info.id) : std::vector<const CaseRow*>{},
+                                    [this](const CaseRow& r) { return proxy_.accepts(r); });
+            break;
+        case ParameterMapTab: map_->set_rows(rows); break;
+        case TuningTab: break;  // sessions, not cases: shown when the database opens
+        default: return;
     }
     stale_[static_cast<std::size_t>(tab)] = false;
 }
@@ -312,10 +321,10 @@ std::optional<std::int64_t> MainWindow::selected_case() const {
 
 Chart& MainWindow::current_chart() {
     switch (tabs_->currentIndex()) {
-    case CompareTab: return compare_->chart();
-    case ParameterMapTab: return map_->chart();
-    case TuningTab: return tuning_->chart();
-    default: return roofline_->chart();
+        case CompareTab: return compare_->chart();
+        case ParameterMapTab: return map_->chart();
+        case TuningTab: return tuning_->chart();
+        default: return roofline_->chart();
     }
 }
 

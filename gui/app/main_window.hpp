@@ -30,7 +30,7 @@ namespace memwall::gui {
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     enum Tab { RooflineTab, CompareTab, ParameterMapTab, TuningTab };
 
     explicit MainWindow(QWidget* parent = nullptr);
@@ -68,15 +68,15 @@ public:
     // that batches pages and keystrokes.
     void refresh_now();
 
-signals:
+  signals:
     // All cases of the selected runs have arrived.
     void loaded(qint64 cases);
 
-protected:
+  protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
-private:
+  private:
     void build_menus();
     void show_error(const QString& message);
     void remember(const QString& path);

@@ -25,8 +25,13 @@ void replace_items(QComboBox* combo, const QStringList& items, int fallback) {
 }  // namespace
 
 ParameterMapPanel::ParameterMapPanel(QWidget* parent)
-    : QWidget(parent), kernel_(new QComboBox(this)), x_(new QComboBox(this)), y_(new QComboBox(this)),
-      metric_(new QComboBox(this)), view_(new ChartWidget(chart_, this)), table_(new QTableView(this)) {
+    : QWidget(parent),
+      kernel_(new QComboBox(this)),
+      x_(new QComboBox(this)),
+      y_(new QComboBox(this)),
+      metric_(new QComboBox(this)),
+      view_(new ChartWidget(chart_, this)),
+      table_(new QTableView(this)) {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(QStringLiteral("Kernel:"), this));
@@ -54,7 +59,8 @@ ParameterMapPanel::ParameterMapPanel(QWidget* parent)
         refresh_axes();
         rebuild();
     });
-    for (QComboBox* c : {x_, y_, metric_}) connect(c, &QComboBox::currentIndexChanged, this, &ParameterMapPanel::rebuild);
+    for (QComboBox* c : {x_, y_, metric_})
+        connect(c, &QComboBox::currentIndexChanged, this, &ParameterMapPanel::rebuild);
     connect(view_, &ChartWidget::caseClicked, this, &ParameterMapPanel::caseClicked);
 }
 
@@ -82,9 +88,10 @@ void ParameterMapPanel::rebuild() {
     model_.set_map(map);
     configure_heatmap(chart_, kernel, std::move(map));
     if (!ready)
-        chart_.set_title(kernel.isEmpty() ? QStringLiteral("Parameter map") : QStringLiteral("Parameter map: ") + kernel,
-                         kernel.isEmpty() ? QStringLiteral("no kernel among the shown cases varies two parameters")
-                                          : QStringLiteral("choose two different axes"));
+        chart_.set_title(
+            kernel.isEmpty() ? QStringLiteral("Parameter map") : QStringLiteral("Parameter map: ") + kernel,
+            kernel.isEmpty() ? QStringLiteral("no kernel among the shown cases varies two parameters")
+                             : QStringLiteral("choose two different axes"));
     view_->update();
 }
 

@@ -16,7 +16,7 @@ namespace memwall::gui {
 
 class ParameterMapPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ParameterMapPanel(QWidget* parent = nullptr);
 
     void set_rows(const std::vector<const CaseRow*>& rows);
@@ -28,10 +28,10 @@ public:
     QComboBox* y_axis() const { return y_; }
     QComboBox* metric() const { return metric_; }
 
-signals:
+  signals:
     void caseClicked(qint64 case_id);
 
-private:
+  private:
     void refresh_axes();
     void rebuild();
 

@@ -15,7 +15,7 @@ namespace memwall::gui {
 
 class RooflinePanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit RooflinePanel(QWidget* parent = nullptr);
 
     // `run` gives the roofs (the ceilings); `rows` are the cases to place.
@@ -25,10 +25,10 @@ public:
     ChartWidget* view() const { return view_; }
     QComboBox* level() const { return level_; }
 
-signals:
+  signals:
     void caseClicked(qint64 case_id);
 
-private:
+  private:
     void rebuild_controls();
 
     RooflineChart chart_;

@@ -72,7 +72,8 @@ void TuningPanel::show_study(int index) {
     } catch (const std::exception& e) {
         model_.set_traces({});
         chart_.set_traces({}, {});
-        chart_.set_title(QStringLiteral("Tuning: ") + study.name(), QStringLiteral("not read: ") + QString::fromStdString(e.what()));
+        chart_.set_title(QStringLiteral("Tuning: ") + study.name(),
+                         QStringLiteral("not read: ") + QString::fromStdString(e.what()));
         view_->update();
         return;
     }

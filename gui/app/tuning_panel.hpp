@@ -19,7 +19,7 @@ namespace memwall::gui {
 
 class TuningPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TuningPanel(QWidget* parent = nullptr);
 
     // The studies of the database at `path`; shows the newest session's study (its trials are
@@ -33,7 +33,7 @@ public:
     ChartWidget* view() const { return view_; }
     QComboBox* study() const { return study_; }
 
-private:
+  private:
     QString path_;
     std::vector<TuningStudy> studies_;
     TuningChart chart_;

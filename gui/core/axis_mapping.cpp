@@ -27,9 +27,7 @@ double AxisMap::to_value(double p) const {
     return t_inv(u0 + (p - p0_) / (p1_ - p0_) * (u1 - u0));
 }
 
-AxisMap AxisMap::with_t_range(double u0, double u1) const {
-    return AxisMap(t_inv(u0), t_inv(u1), p0_, p1_, scale_);
-}
+AxisMap AxisMap::with_t_range(double u0, double u1) const { return AxisMap(t_inv(u0), t_inv(u1), p0_, p1_, scale_); }
 
 AxisMap AxisMap::zoomed(double factor, double p) const {
     if (!(factor > 0)) throw std::invalid_argument("zoom factor must be positive");

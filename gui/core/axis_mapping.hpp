@@ -13,7 +13,7 @@ enum class Scale { linear, log };
 
 // Values [lo, hi] onto pixels [p0, p1]; p1 < p0 for a y axis that grows upward.
 class AxisMap {
-public:
+  public:
     // Throws std::invalid_argument unless lo < hi (and lo > 0 on a log axis) and p0 != p1.
     AxisMap(double lo, double hi, double p0, double p1, Scale scale);
 
@@ -35,8 +35,8 @@ public:
     // Minor ticks of a log axis: 2..9 times each decade, inside the range; none when linear.
     std::vector<double> minor_ticks() const;
 
-private:
-    double t(double v) const;       // into the space where the mapping is linear
+  private:
+    double t(double v) const;  // into the space where the mapping is linear
     double t_inv(double u) const;
     AxisMap with_t_range(double u0, double u1) const;
 

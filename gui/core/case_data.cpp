@@ -79,9 +79,8 @@ void complete_case_row(CaseRow& row, const std::vector<Counter>& counters, const
         text += p.name + QLatin1Char('=') + p.text();
     }
     row.params_text = config.isEmpty() ? problem : problem + QStringLiteral(" | ") + config;
-    row.search_text = row.family + QLatin1Char('/') + row.variant + QLatin1Char('/') + row.backend +
-                      QLatin1Char(' ') + row.params_text + QLatin1Char(' ') +
-                      qstr(to_string(row.status)) + QLatin1Char(' ') + row.message;
+    row.search_text = row.family + QLatin1Char('/') + row.variant + QLatin1Char('/') + row.backend + QLatin1Char(' ') +
+                      row.params_text + QLatin1Char(' ') + qstr(to_string(row.status)) + QLatin1Char(' ') + row.message;
     if (row.timed()) row.point = place_on_roofline(counters, row.median, ceilings.for_backend(row.key.backend));
 }
 

@@ -31,7 +31,7 @@ struct Param {
     AxisKind kind = AxisKind::integer;
     bool tunable = false;  // from the case's config rather than its problem
 
-    QString text() const;                   // as memwall prints it: "512", "fp32", "0.25"
+    QString text() const;                  // as memwall prints it: "512", "fp32", "0.25"
     std::optional<double> number() const;  // integer, real and boolean axes; nullopt for enums
 };
 
@@ -45,8 +45,8 @@ struct CaseRow {
     QString search_text;        // what the text filter matches: kernel, parameters, status
     std::size_t n_samples = 0;
     double median = 0, min = 0, q1 = 0, q3 = 0;  // seconds; all 0 when not timed
-    std::string sampling_stop;  // why sampling stopped; "host busy" makes a comparison UNSURE
-    RooflinePoint point;        // valid only for timed cases with models and ceilings
+    std::string sampling_stop;                   // why sampling stopped; "host busy" makes a comparison UNSURE
+    RooflinePoint point;                         // valid only for timed cases with models and ceilings
 
     bool timed() const { return n_samples > 0; }
     // The text of parameter `name`, or an empty string.

@@ -20,7 +20,9 @@ bool CaseFilterProxy::set_text(const QString& text, bool regex) {
     if (regex) {
         QRegularExpression re(text, QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) {
-            error_ = QStringLiteral("invalid regular expression: %1 at offset %2").arg(re.errorString()).arg(re.patternErrorOffset());
+            error_ = QStringLiteral("invalid regular expression: %1 at offset %2")
+                         .arg(re.errorString())
+                         .arg(re.patternErrorOffset());
             return false;
         }
         re.optimize();

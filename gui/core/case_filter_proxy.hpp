@@ -17,7 +17,7 @@ namespace memwall::gui {
 
 class CaseFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
-public:
+  public:
     explicit CaseFilterProxy(QObject* parent = nullptr);
 
     void setSourceModel(QAbstractItemModel* source) override;
@@ -35,11 +35,11 @@ public:
     // The source rows that pass, in the proxy's order.
     std::vector<const CaseRow*> visible_rows() const;
 
-protected:
+  protected:
     bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
     bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
-private:
+  private:
     void refilter();
 
     CaseModel* cases_ = nullptr;

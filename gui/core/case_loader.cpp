@@ -38,8 +38,8 @@ void CaseLoader::start(const QString& path, const std::vector<RunRow>& runs, std
                     after = page->back().id;
                     total += static_cast<qint64>(page->size());
                     const bool last = page->size() < page_size;
-                    QMetaObject::invokeMethod(this, [this, generation, page] { deliver(generation, page); },
-                                              Qt::QueuedConnection);
+                    QMetaObject::invokeMethod(
+                        this, [this, generation, page] { deliver(generation, page); }, Qt::QueuedConnection);
                     if (last) break;
                 }
             }
@@ -47,8 +47,8 @@ void CaseLoader::start(const QString& path, const std::vector<RunRow>& runs, std
             error = QString::fromStdString(e.what());
         }
         if (stop->load()) return;
-        QMetaObject::invokeMethod(this, [this, generation, total, error] { end(generation, total, error); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, total, error] { end(generation, total, error); }, Qt::QueuedConnection);
     });
     worker_->start();
 }

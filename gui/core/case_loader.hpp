@@ -17,7 +17,7 @@ namespace memwall::gui {
 
 class CaseLoader : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit CaseLoader(QObject* parent = nullptr);
     ~CaseLoader() override;
 
@@ -28,12 +28,12 @@ public:
     void cancel();
     bool busy() const { return worker_ != nullptr; }
 
-signals:
+  signals:
     void pageLoaded(const std::vector<memwall::gui::CaseRow>& rows);
     void finished(qint64 cases);
     void failed(const QString& message);
 
-private:
+  private:
     void deliver(std::uint64_t generation, std::shared_ptr<std::vector<CaseRow>> rows);
     void end(std::uint64_t generation, qint64 cases, const QString& error);
 

@@ -18,9 +18,23 @@ enum class CaseField { family, variant, backend, status };
 
 class CaseModel : public QAbstractTableModel {
     Q_OBJECT
-public:
-    enum Column { Run, Family, Variant, Backend, Parameters, Status, Time, FlopRate, ByteRate, Intensity, Bound,
-                  PercentOfRoof, BytesSource, ColumnCount };
+  public:
+    enum Column {
+        Run,
+        Family,
+        Variant,
+        Backend,
+        Parameters,
+        Status,
+        Time,
+        FlopRate,
+        ByteRate,
+        Intensity,
+        Bound,
+        PercentOfRoof,
+        BytesSource,
+        ColumnCount
+    };
     enum Role { SortRole = Qt::UserRole + 1, CaseIdRole };
 
     using QAbstractTableModel::QAbstractTableModel;
@@ -43,11 +57,11 @@ public:
     // The figure of `column` to sort by (numbers ascending, untimed last); also SortRole.
     static QVariant sort_value(const CaseRow& r, int column);
 
-signals:
+  signals:
     // A family, variant, backend or status appeared that no earlier row had.
     void valuesChanged();
 
-private:
+  private:
     std::deque<CaseRow> rows_;
     QHash<qint64, int> index_;
     std::map<CaseField, std::set<QString>> values_;

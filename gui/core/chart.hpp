@@ -13,7 +13,7 @@
 namespace memwall::gui {
 
 class Chart {
-public:
+  public:
     virtual ~Chart() = default;
     virtual void paint(QPainter& p, const QRectF& area) const = 0;
 

@@ -8,9 +8,9 @@
 namespace memwall::gui {
 
 QColor series_colour(int index) {
-    static constexpr std::array<QRgb, 12> kColours{
-        0xff0072b2, 0xffe69f00, 0xff009e73, 0xffd55e00, 0xffcc79a7, 0xff56b4e9,
-        0xff8c564b, 0xff7f7f7f, 0xffbcbd22, 0xff17becf, 0xff9467bd, 0xfff0e442};
+    static constexpr std::array<QRgb, 12> kColours{0xff0072b2, 0xffe69f00, 0xff009e73, 0xffd55e00,
+                                                   0xffcc79a7, 0xff56b4e9, 0xff8c564b, 0xff7f7f7f,
+                                                   0xffbcbd22, 0xff17becf, 0xff9467bd, 0xfff0e442};
     const auto n = static_cast<int>(kColours.size());
     return QColor::fromRgb(kColours[static_cast<std::size_t>(((index % n) + n) % n)]);
 }
@@ -27,20 +27,16 @@ void draw_marker(QPainter& p, const QPointF& at, Marker m, const QColor& colour,
     p.setBrush(filled ? QBrush(colour) : QBrush(Qt::white));
     const double r = size / 2;
     switch (m) {
-    case Marker::circle:
-        p.drawEllipse(at, r, r);
-        break;
-    case Marker::square:
-        p.drawRect(QRectF(at.x() - r * 0.9, at.y() - r * 0.9, r * 1.8, r * 1.8));
-        break;
-    case Marker::triangle:
-        p.drawPolygon(QPolygonF({QPointF(at.x(), at.y() - r * 1.15), QPointF(at.x() + r, at.y() + r * 0.75),
-                                 QPointF(at.x() - r, at.y() + r * 0.75)}));
-        break;
-    case Marker::diamond:
-        p.drawPolygon(QPolygonF({QPointF(at.x(), at.y() - r * 1.2), QPointF(at.x() + r, at.y()),
-                                 QPointF(at.x(), at.y() + r * 1.2), QPointF(at.x() - r, at.y())}));
-        break;
+        case Marker::circle: p.drawEllipse(at, r, r); break;
+        case Marker::square: p.drawRect(QRectF(at.x() - r * 0.9, at.y() - r * 0.9, r * 1.8, r * 1.8)); break;
+        case Marker::triangle:
+            p.drawPolygon(QPolygonF({QPointF(at.x(), at.y() - r * 1.15), QPointF(at.x() + r, at.y() + r * 0.75),
+                                     QPointF(at.x() - r, at.y() + r * 0.75)}));
+            break;
+        case Marker::diamond:
+            p.drawPolygon(QPolygonF({QPointF(at.x(), at.y() - r * 1.2), QPointF(at.x() + r, at.y()),
+                                     QPointF(at.x(), at.y() + r * 1.2), QPointF(at.x() - r, at.y())}));
+            break;
     }
 }
 
@@ -60,8 +56,7 @@ ChartLayout chart_layout(const QRectF& area, bool with_legend, double legend_wid
                     area.height() - title_h - top_gap - bottom);
     if (l.plot.width() < 40) l.plot.setWidth(40);
     if (l.plot.height() < 40) l.plot.setHeight(40);
-    if (with_legend)
-        l.legend = QRectF(l.plot.right() + 16, l.plot.top(), legend_width, l.plot.height());
+    if (with_legend) l.legend = QRectF(l.plot.right() + 16, l.plot.top(), legend_width, l.plot.height());
     return l;
 }
 
@@ -88,8 +83,10 @@ void draw_axes(QPainter& p, const PlotMapping& m, const QString& x_title, const 
     p.save();
     p.setRenderHint(QPainter::Antialiasing, false);
     p.setPen(QPen(QColor(238, 238, 238), 1));
-    for (const double v : m.x.minor_ticks()) p.drawLine(QPointF(m.x.to_pixel(v), f.top()), QPointF(m.x.to_pixel(v), f.bottom()));
-    for (const double v : m.y.minor_ticks()) p.drawLine(QPointF(f.left(), m.y.to_pixel(v)), QPointF(f.right(), m.y.to_pixel(v)));
+    for (const double v : m.x.minor_ticks())
+        p.drawLine(QPointF(m.x.to_pixel(v), f.top()), QPointF(m.x.to_pixel(v), f.bottom()));
+    for (const double v : m.y.minor_ticks())
+        p.drawLine(QPointF(f.left(), m.y.to_pixel(v)), QPointF(f.right(), m.y.to_pixel(v)));
     p.setPen(QPen(QColor(205, 205, 205), 1));
     const auto xt = m.x.ticks(8, x_min_step), yt = m.y.ticks();
     for (const double v : xt) p.drawLine(QPointF(m.x.to_pixel(v), f.top()), QPointF(m.x.to_pixel(v), f.bottom()));
@@ -136,23 +133,19 @@ void draw_legend(QPainter& p, const QRectF& box, const std::vector<LegendEntry>&
         const QPointF mark(box.left() + 10, y + row / 2);
         const QRectF text(box.left() + 24, y, box.width() - 24, row);
         switch (e.kind) {
-        case LegendEntry::Kind::heading:
-            if (y > box.top() + 4) y += 4;
-            p.setFont(chart_font(11, true));
-            p.setPen(Qt::black);
-            p.drawText(QRectF(box.left(), y, box.width(), row), Qt::AlignLeft | Qt::AlignVCenter, e.text);
-            y += row;
-            continue;
-        case LegendEntry::Kind::marker:
-            draw_marker(p, mark, e.marker, e.colour, e.filled);
-            break;
-        case LegendEntry::Kind::line:
-            p.setPen(QPen(e.colour, 2, e.line_style));
-            p.drawLine(QPointF(box.left(), mark.y()), QPointF(box.left() + 20, mark.y()));
-            break;
-        case LegendEntry::Kind::swatch:
-            p.fillRect(QRectF(box.left() + 3, y + 3, 14, row - 6), e.colour);
-            break;
+            case LegendEntry::Kind::heading:
+                if (y > box.top() + 4) y += 4;
+                p.setFont(chart_font(11, true));
+                p.setPen(Qt::black);
+                p.drawText(QRectF(box.left(), y, box.width(), row), Qt::AlignLeft | Qt::AlignVCenter, e.text);
+                y += row;
+                continue;
+            case LegendEntry::Kind::marker: draw_marker(p, mark, e.marker, e.colour, e.filled); break;
+            case LegendEntry::Kind::line:
+                p.setPen(QPen(e.colour, 2, e.line_style));
+                p.drawLine(QPointF(box.left(), mark.y()), QPointF(box.left() + 20, mark.y()));
+                break;
+            case LegendEntry::Kind::swatch: p.fillRect(QRectF(box.left() + 3, y + 3, 14, row - 6), e.colour); break;
         }
         p.setFont(chart_font(11));
         p.setPen(QColor(30, 30, 30));

@@ -99,8 +99,8 @@ std::optional<RunComparison> compare_sides(CompareSide base, CompareSide candida
         for (std::size_t i = 0; i < candidate.cases.size(); ++i)
             groups[group_of(candidate.cases[i].key)].candidate.push_back(i);
         for (const auto& [group, members] : groups) {
-            if (chunks.empty() || chunks.back().base.size() + chunks.back().candidate.size() >=
-                                      std::max<std::size_t>(control.chunk, 1))
+            if (chunks.empty() ||
+                chunks.back().base.size() + chunks.back().candidate.size() >= std::max<std::size_t>(control.chunk, 1))
                 chunks.emplace_back();
             Chunk& c = chunks.back();
             c.base.insert(c.base.end(), members.base.begin(), members.base.end());
@@ -144,7 +144,8 @@ std::optional<RunComparison> compare_sides(CompareSide base, CompareSide candida
     };
     const auto work = [&] {
         try {
-            for (std::size_t i = next++; i < chunks.size() && !stopped(); i = next++) compare_chunk(chunks[i], results[i]);
+            for (std::size_t i = next++; i < chunks.size() && !stopped(); i = next++)
+                compare_chunk(chunks[i], results[i]);
         } catch (...) {
             if (!failed.exchange(true)) error = std::current_exception();
         }
@@ -187,7 +188,8 @@ std::vector<CompareRow> compare_rows(std::vector<ComparedCase> cases, const std:
         r.label = case_label(*any);
         out.push_back(std::move(r));
     }
-    std::stable_sort(out.begin(), out.end(), [](const CompareRow& a, const CompareRow& b) { return severity(a) < severity(b); });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const CompareRow& a, const CompareRow& b) { return severity(a) < severity(b); });
     return out;
 }
 
@@ -199,11 +201,11 @@ QString verdict_text(const CompareRow& row) {
 
 QColor verdict_colour(Verdict v) {
     switch (v) {
-    case Verdict::faster: return QColor(0, 140, 70);
-    case Verdict::slower: return QColor(200, 30, 30);
-    case Verdict::failed: return QColor(130, 0, 110);
-    case Verdict::unsure: return QColor(190, 130, 0);
-    case Verdict::same: return QColor(120, 120, 120);
+        case Verdict::faster: return QColor(0, 140, 70);
+        case Verdict::slower: return QColor(200, 30, 30);
+        case Verdict::failed: return QColor(130, 0, 110);
+        case Verdict::unsure: return QColor(190, 130, 0);
+        case Verdict::same: return QColor(120, 120, 120);
     }
     return {};
 }

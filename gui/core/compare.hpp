@@ -45,17 +45,17 @@ struct ComparedCase {
 
 struct RunComparison {
     CompareOptions options;
-    bool normalised = false;  // cross-device: figures are fractions of each run's roof
-    bool paired = false;      // measured together: compared repetition by repetition
+    bool normalised = false;          // cross-device: figures are fractions of each run's roof
+    bool paired = false;              // measured together: compared repetition by repetition
     std::vector<ComparedCase> cases;  // matched, then only in the baseline, then only in the candidate
     std::vector<std::string> warnings;
 };
 
 struct CompareControl {
-    const std::atomic<bool>* stop = nullptr;                        // stops between chunks
+    const std::atomic<bool>* stop = nullptr;                            // stops between chunks
     std::function<void(std::size_t done, std::size_t total)> progress;  // called from worker threads
-    unsigned threads = 0;                                           // 0: one per core
-    std::size_t chunk = 256;                                        // cases per chunk, both sides
+    unsigned threads = 0;                                               // 0: one per core
+    std::size_t chunk = 256;                                            // cases per chunk, both sides
 };
 
 // Compares the sides with compare_runs over chunks of cases that share family, variant, problem

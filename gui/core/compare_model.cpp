@@ -32,15 +32,18 @@ void CompareModel::set_rows(std::vector<CompareRow> rows, const CompareOptions& 
 }
 
 std::size_t CompareModel::count(Verdict v) const {
-    return static_cast<std::size_t>(
-        std::count_if(rows_.begin(), rows_.end(), [v](const CompareRow& r) { return r.matched() && r.result.verdict == v; }));
+    return static_cast<std::size_t>(std::count_if(
+        rows_.begin(), rows_.end(), [v](const CompareRow& r) { return r.matched() && r.result.verdict == v; }));
 }
 
 std::size_t CompareModel::unmatched() const {
-    return static_cast<std::size_t>(std::count_if(rows_.begin(), rows_.end(), [](const CompareRow& r) { return !r.matched(); }));
+    return static_cast<std::size_t>(
+        std::count_if(rows_.begin(), rows_.end(), [](const CompareRow& r) { return !r.matched(); }));
 }
 
-int CompareModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int CompareModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
 
 int CompareModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -55,10 +58,14 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ForegroundRole && c == VerdictColumn && r.matched()) return verdict_colour(x.verdict);
     if (role == Qt::ToolTipRole) {
-        if (!r.matched()) return r.label + QStringLiteral("\nnot in the ") + (r.candidate ? "baseline" : "candidate") + " run";
+        if (!r.matched())
+            return r.label + QStringLiteral("\nnot in the ") + (r.candidate ? "baseline" : "candidate") + " run";
         QString tip = r.label + QStringLiteral("\n") + verdict_text(r) + QStringLiteral(": ") + qstr(x.reason);
         if (!x.basis.empty())
-            tip += QStringLiteral("\nrank test on %1; %2 vs %3 samples").arg(qstr(x.basis)).arg(x.base.n).arg(x.candidate.n);
+            tip += QStringLiteral("\nrank test on %1; %2 vs %3 samples")
+                       .arg(qstr(x.basis))
+                       .arg(x.base.n)
+                       .arg(x.candidate.n);
         return tip;
     }
     if (role == Qt::TextAlignmentRole)
@@ -66,14 +73,14 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     if (role == SortRole) return sort_value(r, c);
     if (role != Qt::DisplayRole) return {};
     switch (c) {
-    case Case: return r.label;
-    case Baseline: return side_text(r.baseline, x.base, normalised_);
-    case Candidate: return side_text(r.candidate, x.candidate, normalised_);
-    case Change: return measured(r) ? qstr(format_change(x.ratio)) : QString();
-    case Interval: return measured(r) ? qstr(format_interval(x.ci)) : QString();
-    case PValue: return r.matched() && !x.basis.empty() ? qstr(format_p_value(x.p_value)) : QString();
-    case VerdictColumn: return verdict_text(r);
-    default: return {};
+        case Case: return r.label;
+        case Baseline: return side_text(r.baseline, x.base, normalised_);
+        case Candidate: return side_text(r.candidate, x.candidate, normalised_);
+        case Change: return measured(r) ? qstr(format_change(x.ratio)) : QString();
+        case Interval: return measured(r) ? qstr(format_interval(x.ci)) : QString();
+        case PValue: return r.matched() && !x.basis.empty() ? qstr(format_p_value(x.p_value)) : QString();
+        case VerdictColumn: return verdict_text(r);
+        default: return {};
     }
 }
 
@@ -81,14 +88,14 @@ QVariant CompareModel::sort_value(const CompareRow& r, int column) {
     const double missing = std::numeric_limits<double>::infinity();
     const CaseComparison& x = r.result;
     switch (column) {
-    case Case: return r.label;
-    case Baseline: return r.baseline && r.baseline->timed() ? r.baseline->median : missing;
-    case Candidate: return r.candidate && r.candidate->timed() ? r.candidate->median : missing;
-    case Change: return measured(r) ? x.ratio : missing;
-    case Interval: return measured(r) ? x.ci.lo : missing;
-    case PValue: return r.matched() && !x.basis.empty() ? x.p_value : missing;
-    case VerdictColumn: return static_cast<double>(severity(r));
-    default: return {};
+        case Case: return r.label;
+        case Baseline: return r.baseline && r.baseline->timed() ? r.baseline->median : missing;
+        case Candidate: return r.candidate && r.candidate->timed() ? r.candidate->median : missing;
+        case Change: return measured(r) ? x.ratio : missing;
+        case Interval: return measured(r) ? x.ci.lo : missing;
+        case PValue: return r.matched() && !x.basis.empty() ? x.p_value : missing;
+        case VerdictColumn: return static_cast<double>(severity(r));
+        default: return {};
     }
 }
 
@@ -113,14 +120,14 @@ bool CompareSortProxy::lessThan(const QModelIndex& left, const QModelIndex& righ
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Case: return QStringLiteral("Case");
-    case Baseline: return QStringLiteral("Baseline");
-    case Candidate: return QStringLiteral("Candidate");
-    case Change: return QStringLiteral("Change");
-    case Interval: return qstr(confidence_label(options_.alpha));
-    case PValue: return QStringLiteral("p");
-    case VerdictColumn: return QStringLiteral("Verdict");
-    default: return {};
+        case Case: return QStringLiteral("Case");
+        case Baseline: return QStringLiteral("Baseline");
+        case Candidate: return QStringLiteral("Candidate");
+        case Change: return QStringLiteral("Change");
+        case Interval: return qstr(confidence_label(options_.alpha));
+        case PValue: return QStringLiteral("p");
+        case VerdictColumn: return QStringLiteral("Verdict");
+        default: return {};
     }
 }
 

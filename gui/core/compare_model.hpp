@@ -14,7 +14,7 @@ namespace memwall::gui {
 
 class CompareModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Case, VerdictColumn, Change, Interval, PValue, Baseline, Candidate, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, CaseIdRole };  // CaseIdRole: the candidate's id, else the baseline's
 
@@ -36,7 +36,7 @@ public:
     // The value of `column` to sort by (numbers ascending, missing ones last); also SortRole.
     static QVariant sort_value(const CompareRow& r, int column);
 
-private:
+  private:
     std::vector<CompareRow> rows_;
     CompareOptions options_;
     bool normalised_ = false;
@@ -46,14 +46,14 @@ private:
 // 100,000 cases sorts in tens of milliseconds; ties keep the model's order.
 class CompareSortProxy : public QSortFilterProxyModel {
     Q_OBJECT
-public:
+  public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
     void setSourceModel(QAbstractItemModel* source) override;
 
-protected:
+  protected:
     bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
-private:
+  private:
     CompareModel* rows_ = nullptr;
 };
 

@@ -33,7 +33,7 @@ void Comparer::start(const RunRow& baseline, const std::vector<const CaseRow*>& 
     stop_ = std::make_shared<std::atomic<bool>>(false);
     const std::string file = path_.toStdString();
     auto sides = std::make_shared<std::pair<CompareSide, CompareSide>>(compare_side(file, baseline, baseline_rows),
-                                                                         compare_side(file, candidate, candidate_rows));
+                                                                       compare_side(file, candidate, candidate_rows));
     const bool with_counters = needs_counters(baseline.info, candidate.info, options);
     auto known = std::make_shared<const Cache>(cache_);  // the maps are shared, not copied
     worker_ = QThread::create([this, generation, stop = stop_, file, sides, with_counters, known, options] {

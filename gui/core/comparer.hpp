@@ -18,7 +18,7 @@ namespace memwall::gui {
 
 class Comparer : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit Comparer(QObject* parent = nullptr);
     ~Comparer() override;
 
@@ -32,13 +32,13 @@ public:
     void cancel();
     bool busy() const { return worker_ != nullptr; }
 
-signals:
+  signals:
     void progress(qint64 done, qint64 total);
     // The receiver may move from the comparison (its cases are many).
     void finished(std::shared_ptr<memwall::gui::RunComparison> comparison);
     void failed(const QString& message);
 
-private:
+  private:
     struct Cache {
         std::map<std::int64_t, std::shared_ptr<const SampleMap>> samples;
         std::map<std::int64_t, std::shared_ptr<const CounterMap>> counters;

@@ -47,7 +47,7 @@ constexpr double kColourBar = 120;
 
 QColor viridis(double t) {
     static constexpr std::array<QRgb, 9> kStops{0xff440154, 0xff472d7b, 0xff3b528b, 0xff2c728e, 0xff21918c,
-                                               0xff28ae80, 0xff5ec962, 0xffaadc32, 0xfffde725};
+                                                0xff28ae80, 0xff5ec962, 0xffaadc32, 0xfffde725};
     t = std::clamp(t, 0.0, 1.0) * (kStops.size() - 1);
     const auto i = std::min(static_cast<std::size_t>(t), kStops.size() - 2);
     const double f = t - static_cast<double>(i);
@@ -95,8 +95,8 @@ QString HeatmapChart::tooltip_at(const QPointF& pixel, const QRectF& area) const
     const auto c = cell_at(pixel, area);
     if (!c) return {};
     const CaseRow* row = map_.cell_case(c->first, c->second);
-    const QString where = QStringLiteral("%1=%2, %3=%4")
-                              .arg(map_.x_axis, map_.x_values[c->first], map_.y_axis, map_.y_values[c->second]);
+    const QString where =
+        QStringLiteral("%1=%2, %3=%4").arg(map_.x_axis, map_.x_values[c->first], map_.y_axis, map_.y_values[c->second]);
     if (!row) return where + QStringLiteral(": no timed case");
     return where + QStringLiteral(": ") + cell_text(map_, map_.value(c->first, c->second)) + QStringLiteral("\n\n") +
            case_tooltip(*row);
@@ -173,7 +173,8 @@ void HeatmapChart::paint(QPainter& p, const QRectF& area) const {
 
     // Colour bar: the better end at the top.
     const Extent e = extent(map_);
-    const QRectF bar(layout.legend.left() + 4, layout.legend.top() + 22, 18, std::min(260.0, layout.legend.height() - 40));
+    const QRectF bar(layout.legend.left() + 4, layout.legend.top() + 22, 18,
+                     std::min(260.0, layout.legend.height() - 40));
     p.setFont(chart_font(11, true));
     p.drawText(QRectF(layout.legend.left(), layout.legend.top(), layout.legend.width(), 18), Qt::AlignLeft,
                map_.metric == MapMetric::time ? QStringLiteral("Median time") : QStringLiteral("% of roof"));
@@ -186,7 +187,8 @@ void HeatmapChart::paint(QPainter& p, const QRectF& area) const {
         const bool time = map_.metric == MapMetric::time;
         const QString top = cell_text(map_, time ? e.lo : e.hi), bottom = cell_text(map_, time ? e.hi : e.lo);
         p.setFont(chart_font(11));
-        p.drawText(QRectF(bar.right() + 6, bar.top() - 2, 90, 16), Qt::AlignLeft | Qt::AlignTop, top + QStringLiteral(" (best)"));
+        p.drawText(QRectF(bar.right() + 6, bar.top() - 2, 90, 16), Qt::AlignLeft | Qt::AlignTop,
+                   top + QStringLiteral(" (best)"));
         p.drawText(QRectF(bar.right() + 6, bar.bottom() - 14, 90, 16), Qt::AlignLeft | Qt::AlignBottom, bottom);
     }
     p.restore();

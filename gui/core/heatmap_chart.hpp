@@ -17,7 +17,7 @@ QColor heat_colour(const ParameterMap& map, double value);
 QString cell_text(const ParameterMap& map, double value);
 
 class HeatmapChart : public Chart {
-public:
+  public:
     void set_title(const QString& title, const QString& subtitle);
     void set_map(ParameterMap map) { map_ = std::move(map); }
     const ParameterMap& map() const { return map_; }
@@ -29,7 +29,7 @@ public:
     QString tooltip_at(const QPointF& pixel, const QRectF& area) const override;
     std::optional<std::int64_t> case_at(const QPointF& pixel, const QRectF& area) const override;
 
-private:
+  private:
     std::optional<std::pair<int, int>> cell_at(const QPointF& pixel, const QRectF& area) const;
     QRectF grid_rect(const QRectF& area) const;
 

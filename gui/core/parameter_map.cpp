@@ -21,7 +21,8 @@ QStringList axis_values(const std::vector<const CaseRow*>& rows, const QString& 
     for (const auto& [text, number] : seen) out << text;
     const bool numeric = std::all_of(seen.begin(), seen.end(), [](const auto& v) { return v.second.has_value(); });
     if (numeric)
-        std::stable_sort(out.begin(), out.end(), [&](const QString& a, const QString& b) { return *seen[a] < *seen[b]; });
+        std::stable_sort(out.begin(), out.end(),
+                         [&](const QString& a, const QString& b) { return *seen[a] < *seen[b]; });
     return out;
 }
 
@@ -55,8 +56,8 @@ QStringList varying_params(const std::vector<const CaseRow*>& rows) {
     return out;
 }
 
-ParameterMap build_parameter_map(const std::vector<const CaseRow*>& rows, const QString& x_axis,
-                                 const QString& y_axis, MapMetric metric) {
+ParameterMap build_parameter_map(const std::vector<const CaseRow*>& rows, const QString& x_axis, const QString& y_axis,
+                                 MapMetric metric) {
     if (x_axis == y_axis) throw std::invalid_argument("a parameter map needs two different axes");
     ParameterMap m;
     m.x_axis = x_axis;

@@ -35,7 +35,7 @@ struct ParameterMap {
 QStringList varying_params(const std::vector<const CaseRow*>& rows);
 
 // Throws std::invalid_argument when the two axes are the same.
-ParameterMap build_parameter_map(const std::vector<const CaseRow*>& rows, const QString& x_axis,
-                                 const QString& y_axis, MapMetric metric);
+ParameterMap build_parameter_map(const std::vector<const CaseRow*>& rows, const QString& x_axis, const QString& y_axis,
+                                 MapMetric metric);
 
 }  // namespace memwall::gui

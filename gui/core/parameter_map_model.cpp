@@ -23,21 +23,23 @@ QVariant ParameterMapModel::data(const QModelIndex& index, int role) const {
     const double v = map_.value(x, y);
     const bool best = map_.best && map_.best->first == x && map_.best->second == y;
     switch (role) {
-    case Qt::DisplayRole: return std::isnan(v) ? QString() : cell_text(map_, v) + (best ? QStringLiteral(" ★") : QString());
-    case ValueRole: return std::isnan(v) ? QVariant() : QVariant(v);
-    case BestRole: return best;
-    case Qt::BackgroundRole: return heat_colour(map_, v);
-    case Qt::ForegroundRole: {
-        const QColor bg = heat_colour(map_, v);
-        return bg.lightnessF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
-    }
-    case Qt::ToolTipRole: {
-        const CaseRow* c = map_.cell_case(x, y);
-        return c ? case_tooltip(*c) : QStringLiteral("no timed case with %1=%2, %3=%4")
-                                          .arg(map_.x_axis, map_.x_values[x], map_.y_axis, map_.y_values[y]);
-    }
-    case Qt::TextAlignmentRole: return QVariant(Qt::AlignCenter);
-    default: return {};
+        case Qt::DisplayRole:
+            return std::isnan(v) ? QString() : cell_text(map_, v) + (best ? QStringLiteral(" ★") : QString());
+        case ValueRole: return std::isnan(v) ? QVariant() : QVariant(v);
+        case BestRole: return best;
+        case Qt::BackgroundRole: return heat_colour(map_, v);
+        case Qt::ForegroundRole: {
+            const QColor bg = heat_colour(map_, v);
+            return bg.lightnessF() > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
+        }
+        case Qt::ToolTipRole: {
+            const CaseRow* c = map_.cell_case(x, y);
+            return c ? case_tooltip(*c)
+                     : QStringLiteral("no timed case with %1=%2, %3=%4")
+                           .arg(map_.x_axis, map_.x_values[x], map_.y_axis, map_.y_values[y]);
+        }
+        case Qt::TextAlignmentRole: return QVariant(Qt::AlignCenter);
+        default: return {};
     }
 }
 

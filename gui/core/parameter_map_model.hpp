@@ -10,7 +10,7 @@ namespace memwall::gui {
 
 class ParameterMapModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Role { ValueRole = Qt::UserRole + 1, BestRole };
 
     using QAbstractTableModel::QAbstractTableModel;
@@ -23,7 +23,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     ParameterMap map_;
 };
 

@@ -37,9 +37,8 @@ std::vector<const CaseRow*> pointers(const std::vector<CaseRow>& rows) {
 }
 
 Ceilings roofs_for(const Ceilings& all, const std::vector<const CaseRow*>& rows) {
-    const bool gpu = !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const CaseRow* r) {
-        return r->backend == QLatin1String("cuda");
-    });
+    const bool gpu = !rows.empty() && std::all_of(rows.begin(), rows.end(),
+                                                  [](const CaseRow* r) { return r->backend == QLatin1String("cuda"); });
     return all.for_backend(gpu ? "cuda" : "cpu");
 }
 
@@ -51,9 +50,9 @@ void configure_roofline(RooflineChart& chart, const RunRow& run, const std::vect
     chart.set_cases(rows);
 }
 
-RunComparison compare_now(const ResultsReader& reader, const RunRow& baseline, const std::vector<const CaseRow*>& baseline_rows,
-                          const RunRow& candidate, const std::vector<const CaseRow*>& candidate_rows,
-                          const CompareOptions& options) {
+RunComparison compare_now(const ResultsReader& reader, const RunRow& baseline,
+                          const std::vector<const CaseRow*>& baseline_rows, const RunRow& candidate,
+                          const std::vector<const CaseRow*>& candidate_rows, const CompareOptions& options) {
     const std::string& db = reader.store().path();
     const bool counters = needs_counters(baseline.info, candidate.info, options);
     const auto counters_of = [&](const RunRow& r) { return counters ? reader.counters(r.info.id) : CounterMap{}; };
@@ -77,7 +76,9 @@ void configure_compare(RooflineChart& chart, const RunRow& baseline, const RunRo
                                        verdict_colour(r.result.verdict)});
     }
     const CompareOptions& o = comparison.options;
-    chart.set_title(QStringLiteral("Compare: run %1 (candidate) against run %2 (baseline)").arg(candidate.info.id).arg(baseline.info.id),
+    chart.set_title(QStringLiteral("Compare: run %1 (candidate) against run %2 (baseline)")
+                        .arg(candidate.info.id)
+                        .arg(baseline.info.id),
                     QStringLiteral("%1 · memwall compare's rule: %2 beyond ±%3% and p < %4%5 · %6")
                         .arg(verdict_summary(rows), qstr(confidence_label(o.alpha)))
                         .arg(o.threshold * 100)
@@ -120,9 +121,10 @@ std::vector<const CaseRow*> rows_of_kernel(const std::vector<const CaseRow*>& ro
 }
 
 void configure_heatmap(HeatmapChart& chart, const QString& kernel, ParameterMap map) {
-    chart.set_title(QStringLiteral("Parameter map: %1").arg(kernel),
-                    QStringLiteral("%1 by %2 (x) and %3 (y); each cell the best over the other parameters; best cell outlined")
-                        .arg(metric_text(map.metric), map.x_axis, map.y_axis));
+    chart.set_title(
+        QStringLiteral("Parameter map: %1").arg(kernel),
+        QStringLiteral("%1 by %2 (x) and %3 (y); each cell the best over the other parameters; best cell outlined")
+            .arg(metric_text(map.metric), map.x_axis, map.y_axis));
     chart.set_map(std::move(map));
 }
 
@@ -135,14 +137,16 @@ void configure_tuning(TuningChart& chart, const TuningStudy& study, std::vector<
     }
     QStringList counts;
     for (const auto& [name, n] : strategies) counts << QStringLiteral("%1 %2").arg(n).arg(name);
-    chart.set_title(QStringLiteral("Tuning: %1 · %2 · %3").arg(study.kernel, study.device, study.backend),
-                    (study.problem.isEmpty() ? QString() : study.problem + QStringLiteral(" · ")) +
-                    QStringLiteral("best-so-far kernel time against evaluations · %1 session%2 (%3), up to %4 evaluations · times %5")
-                        .arg(traces.size())
-                        .arg(traces.size() == 1 ? QString() : QStringLiteral("s"))
-                        .arg(counts.join(QStringLiteral(", ")))
-                        .arg(evaluations)
-                        .arg(study.time_label));
+    chart.set_title(
+        QStringLiteral("Tuning: %1 · %2 · %3").arg(study.kernel, study.device, study.backend),
+        (study.problem.isEmpty() ? QString() : study.problem + QStringLiteral(" · ")) +
+            QStringLiteral(
+                "best-so-far kernel time against evaluations · %1 session%2 (%3), up to %4 evaluations · times %5")
+                .arg(traces.size())
+                .arg(traces.size() == 1 ? QString() : QStringLiteral("s"))
+                .arg(counts.join(QStringLiteral(", ")))
+                .arg(evaluations)
+                .arg(study.time_label));
     chart.set_traces(std::move(traces), study.time_label);
 }
 
@@ -161,9 +165,12 @@ namespace {
 void plot_tuning(const ResultsReader& reader, const PlotRequest& q, const QSize& size) {
     const std::vector<TuningStudy> studies = tuning_studies(tuning_sessions(reader.store()));
     if (studies.empty())
-        throw UsageError(reader.store().path() + " has no tuning session: memwall tune stores one (--replay FILE, or --family and --variant)");
+        throw UsageError(reader.store().path() +
+                         " has no tuning session: memwall tune stores one (--replay FILE, or --family and --variant)");
     const int i = find_study(studies, q.session);
-    if (i < 0) throw UsageError("no tuning session matches '" + q.session + "' (give a session id or part of its kernel, problem or device)");
+    if (i < 0)
+        throw UsageError("no tuning session matches '" + q.session +
+                         "' (give a session id or part of its kernel, problem or device)");
     const TuningStudy& study = studies[static_cast<std::size_t>(i)];
     TuningChart chart;
     configure_tuning(chart, study, study_traces(reader.store(), study));
@@ -198,9 +205,11 @@ void plot(const ResultsReader& reader, const PlotRequest& q) {
         if (q.baseline) {
             base_id = *q.baseline;
         } else {
-            const auto it = std::find_if(runs.begin(), runs.end(), [&](const RunRow& r) { return r.info.id == run.info.id; });
+            const auto it =
+                std::find_if(runs.begin(), runs.end(), [&](const RunRow& r) { return r.info.id == run.info.id; });
             if (it == runs.begin())
-                throw UsageError("run " + std::to_string(run.info.id) + " is the oldest: name a baseline with --baseline");
+                throw UsageError("run " + std::to_string(run.info.id) +
+                                 " is the oldest: name a baseline with --baseline");
             base_id = std::prev(it)->info.id;
         }
         const RunRow& base = find_run(runs, base_id);
@@ -219,7 +228,8 @@ void plot(const ResultsReader& reader, const PlotRequest& q) {
                                  " varies two parameters; sweep two axes (e.g. --axis seq_q=512,1024 --axis Br=16,32)");
             kernel = kernels.front();
         } else if (!kernels.contains(kernel)) {
-            throw UsageError("kernel " + q.kernel + " does not vary two parameters in run " + std::to_string(run.info.id) +
+            throw UsageError("kernel " + q.kernel + " does not vary two parameters in run " +
+                             std::to_string(run.info.id) +
                              " (mappable: " + kernels.join(QStringLiteral(", ")).toStdString() + ")");
         }
         const auto mine = rows_of_kernel(ptrs, kernel);

@@ -26,9 +26,9 @@ Ceilings roofs_for(const Ceilings& all, const std::vector<const CaseRow*>& rows)
 void configure_roofline(RooflineChart& chart, const RunRow& run, const std::vector<const CaseRow*>& rows);
 
 // Compares cases of two runs and returns when done (the GUI's Comparer does it in the background).
-RunComparison compare_now(const ResultsReader& reader, const RunRow& baseline, const std::vector<const CaseRow*>& baseline_rows,
-                          const RunRow& candidate, const std::vector<const CaseRow*>& candidate_rows,
-                          const CompareOptions& options);
+RunComparison compare_now(const ResultsReader& reader, const RunRow& baseline,
+                          const std::vector<const CaseRow*>& baseline_rows, const RunRow& candidate,
+                          const std::vector<const CaseRow*>& candidate_rows, const CompareOptions& options);
 
 // The candidate's cases on its roofline, with an arrow from each baseline point to its
 // candidate, coloured by verdict; the subtitle counts the verdicts and states the rule.
@@ -57,7 +57,7 @@ struct PlotRequest {
     std::string kernel;                    // heatmap: family/variant/backend; default: the first mappable
     std::string x, y;                      // heatmap axes; default: the first two that vary
     MapMetric metric = MapMetric::time;
-    std::string session;                   // tuning: see find_study; `run` is not used
+    std::string session;  // tuning: see find_study; `run` is not used
     int width = 1200, height = 800;
 };
 

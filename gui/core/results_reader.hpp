@@ -16,7 +16,7 @@
 namespace memwall::gui {
 
 class ResultsReader {
-public:
+  public:
     explicit ResultsReader(const std::string& path);
 
     const Store& store() const { return store_; }
@@ -33,7 +33,7 @@ public:
     // Every counter of run `run`'s cases by case id.
     std::unordered_map<std::int64_t, std::vector<Counter>> counters(std::int64_t run) const;
 
-private:
+  private:
     Store store_;
 };
 

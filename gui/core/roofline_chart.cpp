@@ -66,7 +66,8 @@ QString case_tooltip(const CaseRow& r) {
     QStringList lines;
     lines << QStringLiteral("%1/%2/%3  (run %4, case %5)").arg(r.family, r.variant, r.backend).arg(r.run_id).arg(r.id);
     lines << r.params_text;
-    lines << QStringLiteral("status: %1%2").arg(qstr(to_string(r.status)), r.message.isEmpty() ? QString() : " (" + r.message + ")");
+    lines << QStringLiteral("status: %1%2")
+                 .arg(qstr(to_string(r.status)), r.message.isEmpty() ? QString() : " (" + r.message + ")");
     if (!r.timed()) return lines.join(QLatin1Char('\n'));
     const QString time_kind = r.backend == QLatin1String("cuda-emu") ? QStringLiteral(" (emulation time)") : QString();
     lines << QStringLiteral("time: %1 median of %2, IQR %3 – %4%5")
@@ -87,7 +88,8 @@ QString case_tooltip(const CaseRow& r) {
                              .arg(b.intensity, 0, 'g', 3);
     }
     if (p.valid)
-        lines << QStringLiteral("bound: %1, %2% of roof").arg(ceiling_label(p.bound)).arg(p.percent_of_bound, 0, 'f', 1);
+        lines
+            << QStringLiteral("bound: %1, %2% of roof").arg(ceiling_label(p.bound)).arg(p.percent_of_bound, 0, 'f', 1);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -133,7 +135,8 @@ void RooflineChart::set_cases(const std::vector<const CaseRow*>& rows) {
             return r->timed() && p.flops_per_second > 0 && intensity > 0 && std::isfinite(intensity);
         };
         if (!every) {
-            const RooflineLevel* l = level_.empty() ? (p.levels.empty() ? nullptr : &p.levels.front()) : r->level(level_);
+            const RooflineLevel* l =
+                level_.empty() ? (p.levels.empty() ? nullptr : &p.levels.front()) : r->level(level_);
             if (!l || !placeable(l->intensity)) {
                 ++unplaced_;
                 continue;
@@ -148,7 +151,8 @@ void RooflineChart::set_cases(const std::vector<const CaseRow*>& rows) {
         if (show_modelled_)
             for (const RooflineLevel& l : p.beside)
                 if (placeable(l.intensity))
-                    points_.push_back(RoofPoint{r, l.intensity, p.flops_per_second, s, marker, l.source, l.level, true});
+                    points_.push_back(
+                        RoofPoint{r, l.intensity, p.flops_per_second, s, marker, l.source, l.level, true});
         if (points_.size() == first) ++unplaced_;
     }
 }
@@ -190,7 +194,8 @@ Range RooflineChart::y_range() const {
 
 PlotMapping RooflineChart::mapping(const QRectF& area) const {
     const ChartLayout l = chart_layout(area, true);
-    if (view_) return PlotMapping::over(l.plot, view_->x_lo, view_->x_hi, view_->y_lo, view_->y_hi, Scale::log, Scale::log);
+    if (view_)
+        return PlotMapping::over(l.plot, view_->x_lo, view_->x_hi, view_->y_lo, view_->y_hi, Scale::log, Scale::log);
     const Range x = x_range(), y = y_range();
     return PlotMapping::over(l.plot, x.lo, x.hi, y.lo, y.hi, Scale::log, Scale::log);
 }
@@ -230,8 +235,9 @@ QString RooflineChart::tooltip_at(const QPointF& pixel, const QRectF& area) cons
     const auto i = point_at(pixel, area);
     if (!i) return {};
     const RoofPoint& pt = points_[*i];
-    return QStringLiteral("at %1, bytes from %2%3\n").arg(ceiling_label(pt.level), qstr(to_string(pt.source)),
-                                                         pt.beside ? QStringLiteral(" (beside the measured point)") : QString()) +
+    return QStringLiteral("at %1, bytes from %2%3\n")
+               .arg(ceiling_label(pt.level), qstr(to_string(pt.source)),
+                    pt.beside ? QStringLiteral(" (beside the measured point)") : QString()) +
            case_tooltip(*pt.row);
 }
 
@@ -260,14 +266,21 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
     note << QStringLiteral("x at %1").arg(level_phrase(level_));
     if (level_ == every_level)
         note << QStringLiteral("%1 cases, %2 points: %3 from measured bytes, %4 modelled")
-                    .arg(cases.size()).arg(points_.size()).arg(measured).arg(points_.size() - measured);
+                    .arg(cases.size())
+                    .arg(points_.size())
+                    .arg(measured)
+                    .arg(points_.size() - measured);
     else
-        note << QStringLiteral("%1 cases: %2 with measured bytes, %3 modelled").arg(points_.size()).arg(measured).arg(points_.size() - measured);
+        note << QStringLiteral("%1 cases: %2 with measured bytes, %3 modelled")
+                    .arg(points_.size())
+                    .arg(measured)
+                    .arg(points_.size() - measured);
     if (unplaced_ > 0) note << QStringLiteral("%1 not placed (untimed or no bytes at this level)").arg(unplaced_);
     draw_title(p, layout.title, title_, note.join(QStringLiteral(" · ")));
 
-    const QString x_title = level_.empty() ? QStringLiteral("Arithmetic intensity (FLOP/byte)")
-                                           : QStringLiteral("Arithmetic intensity at %1 (FLOP/byte)").arg(ceiling_label(level_));
+    const QString x_title = level_.empty()
+                                ? QStringLiteral("Arithmetic intensity (FLOP/byte)")
+                                : QStringLiteral("Arithmetic intensity at %1 (FLOP/byte)").arg(ceiling_label(level_));
     draw_axes(p, m, x_title, QStringLiteral("Performance (FLOP/s)"), tick_text,
               [](double v) { return si(v, 3).trimmed(); });
 
@@ -310,8 +323,9 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
                 const double angle = std::atan2(b.y() - a.y(), b.x() - a.x()) * 180 / M_PI;
                 const Label candidate{a, angle, text, colour};
                 const QPolygonF outline = label_outline(candidate, fm);
-                const bool clear = std::none_of(labels.begin(), labels.end(),
-                                                [&](const Label& l) { return label_outline(l, fm).intersects(outline); });
+                const bool clear = std::none_of(labels.begin(), labels.end(), [&](const Label& l) {
+                    return label_outline(l, fm).intersects(outline);
+                });
                 if (clear) {
                     labels.push_back(candidate);
                     break;
@@ -339,8 +353,9 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
         const double ux = (to.x() - from.x()) / len, uy = (to.y() - from.y()) / len;
         const double head = std::min(9.0, len * 0.6);
         p.setBrush(a.colour);
-        p.drawPolygon(QPolygonF({to, QPointF(to.x() - head * ux + head * 0.45 * uy, to.y() - head * uy - head * 0.45 * ux),
-                                 QPointF(to.x() - head * ux - head * 0.45 * uy, to.y() - head * uy + head * 0.45 * ux)}));
+        p.drawPolygon(
+            QPolygonF({to, QPointF(to.x() - head * ux + head * 0.45 * uy, to.y() - head * uy - head * 0.45 * ux),
+                       QPointF(to.x() - head * ux - head * 0.45 * uy, to.y() - head * uy + head * 0.45 * ux)}));
     }
 
     // A case's levels joined outermost to innermost; the model's points beside them, dashed.
@@ -388,32 +403,40 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
         p.restore();
     }
     if (points_.empty())
-        draw_note(p, m.frame, ceilings_.empty() ? QStringLiteral("no timed cases and no ceilings")
-                                                 : QStringLiteral("no timed case has bytes at %1").arg(level_phrase(level_)));
+        draw_note(p, m.frame,
+                  ceilings_.empty() ? QStringLiteral("no timed cases and no ceilings")
+                                    : QStringLiteral("no timed case has bytes at %1").arg(level_phrase(level_)));
     else if (ceilings_.empty())
-        draw_note(p, QRectF(m.frame.left(), m.frame.top(), m.frame.width(), 40), QStringLiteral("this run has no ceilings: roofs not drawn"));
+        draw_note(p, QRectF(m.frame.left(), m.frame.top(), m.frame.width(), 40),
+                  QStringLiteral("this run has no ceilings: roofs not drawn"));
     p.restore();
 
     std::vector<LegendEntry> legend;
     legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Variant")});
     for (std::size_t i = 0; i < series_.size(); ++i)
-        legend.push_back({LegendEntry::Kind::marker, series_[i], series_colour(static_cast<int>(i)), Marker::circle, true});
+        legend.push_back(
+            {LegendEntry::Kind::marker, series_[i], series_colour(static_cast<int>(i)), Marker::circle, true});
     std::set<QString> backends;
     for (const RoofPoint& pt : points_) backends.insert(pt.row->backend);
     if (!backends.empty()) legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Backend")});
-    for (const QString& b : backends) legend.push_back({LegendEntry::Kind::marker, b, QColor(70, 70, 70), backend_marker(b), true});
+    for (const QString& b : backends)
+        legend.push_back({LegendEntry::Kind::marker, b, QColor(70, 70, 70), backend_marker(b), true});
     legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Bytes from")});
     if (measured > 0 || points_.empty())
-        legend.push_back({LegendEntry::Kind::marker, QStringLiteral("counters (perf/emu/cupti)"), QColor(70, 70, 70), Marker::circle, true});
+        legend.push_back({LegendEntry::Kind::marker, QStringLiteral("counters (perf/emu/cupti)"), QColor(70, 70, 70),
+                          Marker::circle, true});
     if (measured < points_.size() || points_.empty())
-        legend.push_back({LegendEntry::Kind::marker, QStringLiteral("model (analytic)"), QColor(70, 70, 70), Marker::circle, false});
+        legend.push_back(
+            {LegendEntry::Kind::marker, QStringLiteral("model (analytic)"), QColor(70, 70, 70), Marker::circle, false});
     if (!ceilings_.empty()) {
         legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Ceilings (measured)")});
         for (const Ceiling& c : ceilings_.items) {
             if (!roof_visible(c.name)) continue;
-            legend.push_back({LegendEntry::Kind::line, ceiling_label(c.name) + QStringLiteral(" ") +
-                                                           si_unit(c.value, c.kind == CeilingKind::compute ? QStringLiteral("FLOP/s") : QStringLiteral("B/s")) +
-                                                           (c.reliable() ? QString() : QStringLiteral(" (unreliable)")),
+            legend.push_back({LegendEntry::Kind::line,
+                              ceiling_label(c.name) + QStringLiteral(" ") +
+                                  si_unit(c.value, c.kind == CeilingKind::compute ? QStringLiteral("FLOP/s")
+                                                                                  : QStringLiteral("B/s")) +
+                                  (c.reliable() ? QString() : QStringLiteral(" (unreliable)")),
                               roof_colour(c.name)});
         }
     }

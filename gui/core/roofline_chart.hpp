@@ -25,11 +25,11 @@ struct RoofPoint {
     const CaseRow* row = nullptr;  // for tooltips; owned by the caller
     double intensity = 0;          // FLOP per byte at the point's level
     double flops_per_second = 0;
-    int series = 0;                // index into series()
+    int series = 0;  // index into series()
     Marker marker = Marker::circle;
     CounterSource source = CounterSource::model;  // of the bytes at the point's level
-    std::string level;             // the level whose bytes place it
-    bool beside = false;           // another source's point beside the preferred one at its level
+    std::string level;                            // the level whose bytes place it
+    bool beside = false;                          // another source's point beside the preferred one at its level
 };
 
 struct RoofArrow {
@@ -38,7 +38,7 @@ struct RoofArrow {
 };
 
 class RooflineChart : public Chart {
-public:
+  public:
     void set_title(const QString& title, const QString& subtitle);
     const QString& subtitle() const { return subtitle_; }
     void set_ceilings(const Ceilings& c);
@@ -85,7 +85,7 @@ public:
     bool pan(const QPointF& delta, const QRectF& area) override;
     void reset_view() override { view_.reset(); }
 
-private:
+  private:
     std::optional<std::size_t> point_at(const QPointF& pixel, const QRectF& area) const;
     void set_view(const PlotMapping& m);
 

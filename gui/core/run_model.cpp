@@ -54,26 +54,29 @@ QVariant RunModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1\n%2\nmemwall %3%4")
             .arg(QString::fromStdString(i.command_line), QString::fromStdString(i.device),
                  QString::fromStdString(i.memwall_version),
-                 i.git_revision.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(i.git_revision)));
+                 i.git_revision.empty() ? QString()
+                                        : QStringLiteral(" (%1)").arg(QString::fromStdString(i.git_revision)));
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Id || index.column() == Cases ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return index.column() == Id || index.column() == Cases ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                               : QVariant();
     if (role != Qt::DisplayRole && role != SortRole) return {};
     switch (index.column()) {
-    case Id: return QVariant::fromValue<qint64>(i.id);
-    case Started: return role == SortRole ? QString::fromStdString(i.started_at) : started_text(i.started_at);
-    case Host: return QString::fromStdString(i.host);
-    case Device: return QString::fromStdString(i.device);
-    case Backend: return QString::fromStdString(i.backend);
-    case Tags: return tags_text(i);
-    case Cases: return QVariant::fromValue<qulonglong>(r.cases);
-    case Status: return qstr(to_string(i.status));
-    default: return {};
+        case Id: return QVariant::fromValue<qint64>(i.id);
+        case Started: return role == SortRole ? QString::fromStdString(i.started_at) : started_text(i.started_at);
+        case Host: return QString::fromStdString(i.host);
+        case Device: return QString::fromStdString(i.device);
+        case Backend: return QString::fromStdString(i.backend);
+        case Tags: return tags_text(i);
+        case Cases: return QVariant::fromValue<qulonglong>(r.cases);
+        case Status: return qstr(to_string(i.status));
+        default: return {};
     }
 }
 
 QVariant RunModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kNames[ColumnCount] = {"Run", "Started (UTC)", "Host", "Device", "Backend", "Tags", "Cases", "Status"};
+    static const char* const kNames[ColumnCount] = {"Run",     "Started (UTC)", "Host",  "Device",
+                                                    "Backend", "Tags",          "Cases", "Status"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(kNames[section]) : QVariant();
 }
 

@@ -11,7 +11,7 @@ namespace memwall::gui {
 
 class RunModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Id, Started, Host, Device, Backend, Tags, Cases, Status, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, RunIdRole };
 
@@ -27,7 +27,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::vector<RunRow> runs_;
 };
 

@@ -70,14 +70,17 @@ void TuningChart::paint(QPainter& p, const QRectF& area) const {
         p.setPen(QColor(60, 60, 60));
         p.drawRect(layout.plot);
         draw_note(p, layout.plot,
-                  traces_.empty() ? QStringLiteral("no tuning session: memwall tune stores one (--replay FILE, or --family and --variant)")
-                                  : QStringLiteral("no successful evaluation in these sessions"));
+                  traces_.empty()
+                      ? QStringLiteral(
+                            "no tuning session: memwall tune stores one (--replay FILE, or --family and --variant)")
+                      : QStringLiteral("no successful evaluation in these sessions"));
         p.restore();
         return;
     }
     const PlotMapping m = mapping(area);
-    draw_axes(p, m, QStringLiteral("Evaluations (unique configurations)"), time_axis_title(),
-              [](double v) { return QString::number(v, 'g', 6); }, [](double v) { return seconds_text(v); }, 1);
+    draw_axes(
+        p, m, QStringLiteral("Evaluations (unique configurations)"), time_axis_title(),
+        [](double v) { return QString::number(v, 'g', 6); }, [](double v) { return seconds_text(v); }, 1);
     const auto index = strategy_index(traces_);
     p.save();
     p.setClipRect(m.frame.adjusted(-5, -5, 5, 5));
@@ -113,12 +116,15 @@ void TuningChart::paint(QPainter& p, const QRectF& area) const {
     std::vector<LegendEntry> legend;
     legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Strategy (best so far)")});
     for (const auto& [name, i] : index) {
-        const auto sessions = std::count_if(traces_.begin(), traces_.end(), [&](const TuningTrace& t) { return t.strategy == name; });
+        const auto sessions =
+            std::count_if(traces_.begin(), traces_.end(), [&](const TuningTrace& t) { return t.strategy == name; });
         legend.push_back({LegendEntry::Kind::line,
-                          sessions == 1 ? name : QStringLiteral("%1 (%2 sessions)").arg(name).arg(sessions), series_colour(i)});
+                          sessions == 1 ? name : QStringLiteral("%1 (%2 sessions)").arg(name).arg(sessions),
+                          series_colour(i)});
     }
     legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Each evaluation")});
-    legend.push_back({LegendEntry::Kind::marker, QStringLiteral("time (dot), failed (×)"), QColor(150, 150, 150), Marker::circle, true});
+    legend.push_back({LegendEntry::Kind::marker, QStringLiteral("time (dot), failed (×)"), QColor(150, 150, 150),
+                      Marker::circle, true});
     draw_legend(p, layout.legend, legend);
     p.restore();
 }

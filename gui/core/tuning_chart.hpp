@@ -12,7 +12,7 @@
 namespace memwall::gui {
 
 class TuningChart : public Chart {
-public:
+  public:
     void set_title(const QString& title, const QString& subtitle);
     // The traces to draw (the sessions of one study) and what their times are.
     void set_traces(std::vector<TuningTrace> traces, const QString& time_label) {
@@ -29,7 +29,7 @@ public:
     void paint(QPainter& p, const QRectF& area) const override;
     QString tooltip_at(const QPointF& pixel, const QRectF& area) const override;
 
-private:
+  private:
     bool has_times() const;
     const TuningStep* step_at(const QPointF& pixel, const QRectF& area, const TuningTrace** trace) const;
 

@@ -16,7 +16,9 @@ void TuningModel::set_traces(std::vector<TuningTrace> traces) {
     endResetModel();
 }
 
-int TuningModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : static_cast<int>(rows_.size()); }
+int TuningModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
 
 int TuningModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -33,30 +35,32 @@ QVariant TuningModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Time && std::isnan(step.seconds)) return step.status;
     if (role == SortRole) {
         switch (index.column()) {
-        case Session: return QVariant::fromValue<qint64>(trace.session);
-        case Strategy: return trace.strategy;
-        case Evaluation: return step.evaluation;
-        case Configuration: return step.config;
-        case Time: return std::isnan(step.seconds) ? missing : step.seconds;
-        case BestSoFar: return std::isnan(step.best_seconds) ? missing : step.best_seconds;
-        default: return {};
+            case Session: return QVariant::fromValue<qint64>(trace.session);
+            case Strategy: return trace.strategy;
+            case Evaluation: return step.evaluation;
+            case Configuration: return step.config;
+            case Time: return std::isnan(step.seconds) ? missing : step.seconds;
+            case BestSoFar: return std::isnan(step.best_seconds) ? missing : step.best_seconds;
+            default: return {};
         }
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case Session: return QStringLiteral("%1 (seed %2)").arg(trace.session).arg(trace.seed);
-    case Strategy: return trace.strategy;
-    case Evaluation: return step.evaluation;
-    case Configuration: return step.config;
-    case Time: return std::isnan(step.seconds) ? step.status.section(QLatin1Char(':'), 0, 0) : seconds_text(step.seconds);
-    case BestSoFar: return std::isnan(step.best_seconds) ? QString() : seconds_text(step.best_seconds);
-    default: return {};
+        case Session: return QStringLiteral("%1 (seed %2)").arg(trace.session).arg(trace.seed);
+        case Strategy: return trace.strategy;
+        case Evaluation: return step.evaluation;
+        case Configuration: return step.config;
+        case Time:
+            return std::isnan(step.seconds) ? step.status.section(QLatin1Char(':'), 0, 0) : seconds_text(step.seconds);
+        case BestSoFar: return std::isnan(step.best_seconds) ? QString() : seconds_text(step.best_seconds);
+        default: return {};
     }
 }
 
 QVariant TuningModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kNames[ColumnCount] = {"Session", "Strategy", "Evaluation", "Time", "Best so far", "Configuration"};
+    static const char* const kNames[ColumnCount] = {"Session", "Strategy",    "Evaluation",
+                                                    "Time",    "Best so far", "Configuration"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(kNames[section]) : QVariant();
 }
 

@@ -12,7 +12,7 @@ namespace memwall::gui {
 
 class TuningModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Session, Strategy, Evaluation, Time, BestSoFar, Configuration, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1 };
 
@@ -26,7 +26,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::vector<TuningTrace> traces_;
     std::vector<std::pair<std::size_t, std::size_t>> rows_;  // (trace, step)
 };

@@ -58,8 +58,12 @@ std::vector<TuningStudy> tuning_studies(const std::vector<TuningSessionSummary>&
             index.try_emplace(Key{i.device, i.backend, i.family, i.variant, i.problem, i.time_source}, out.size());
         if (fresh) {
             const std::string label = time_label(i.time_source, i.device);
-            out.push_back({qstr(i.family.empty() ? i.variant : i.family + "/" + i.variant), params_text(i.problem),
-                           qstr(i.device), qstr(i.backend), label.empty() ? QStringLiteral("measured") : qstr(label), {}});
+            out.push_back({qstr(i.family.empty() ? i.variant : i.family + "/" + i.variant),
+                           params_text(i.problem),
+                           qstr(i.device),
+                           qstr(i.backend),
+                           label.empty() ? QStringLiteral("measured") : qstr(label),
+                           {}});
         }
         out[it->second].sessions.push_back(s);
     }
@@ -80,7 +84,8 @@ int newest_study(const std::vector<TuningStudy>& studies) {
 
 std::vector<TuningTrace> study_traces(const Store& store, const TuningStudy& study) {
     std::vector<TuningTrace> out;
-    for (const TuningSessionSummary& s : study.sessions) out.push_back(make_trace(s.info, trials(store, s.info.id, false)));
+    for (const TuningSessionSummary& s : study.sessions)
+        out.push_back(make_trace(s.info, trials(store, s.info.id, false)));
     return out;
 }
 

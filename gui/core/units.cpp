@@ -12,8 +12,8 @@ struct Prefix {
     double scale;
     const char* symbol;
 };
-constexpr std::array<Prefix, 9> kPrefixes{{{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"},
-                                           {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}}};
+constexpr std::array<Prefix, 9> kPrefixes{
+    {{1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}, {1e-3, "m"}, {1e-6, "µ"}, {1e-9, "n"}}};
 
 }  // namespace
 

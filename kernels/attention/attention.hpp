@@ -94,7 +94,7 @@ struct AttentionProblem {
 // b*h*s_q*s_k <= full_reference_limit, else a fixed sample per head (first and last rows, the
 // causal edge, random rows).
 class AttentionWorkload : public Workload {
-public:
+  public:
     static constexpr std::int64_t default_full_reference_limit = std::int64_t{1} << 24;
     static constexpr std::int64_t sampled_rows_per_head = 64;
     // Bounds of the relative L2 error. fp32: the fp32 arithmetic's. bf16: the output rounded to
@@ -115,15 +115,13 @@ public:
     const std::vector<std::int64_t>& reference_rows() const { return rows_; }
     const std::vector<double>& reference() const { return reference_; }
     // The bound of the problem's dtype.
-    double tolerance() const {
-        return problem_.dtype == AttentionDtype::bf16 ? bf16_tolerance : fp32_tolerance;
-    }
+    double tolerance() const { return problem_.dtype == AttentionDtype::bf16 ? bf16_tolerance : fp32_tolerance; }
 
     // Every element of `o` (q_size() floats) must be finite, and the relative L2 error over
     // the reference rows below tolerance().
     Check check(const float* o) const;
 
-private:
+  private:
     AttentionProblem problem_;
     kit::PlacedBuffer q_{kit::PlacedAllocator<float>(attention_slot::q)};
     kit::PlacedBuffer k_{kit::PlacedAllocator<float>(attention_slot::k)};
@@ -137,8 +135,8 @@ std::vector<std::int64_t> attention_reference_rows(const AttentionProblem& p, st
                                                    std::int64_t full_reference_limit);
 
 // Output row i of head bh in float64 (head_dim values into `out`).
-void attention_reference_row(const AttentionProblem& p, const float* q, const float* k,
-                             const float* v, std::int64_t bh, std::int64_t i, double* out);
+void attention_reference_row(const AttentionProblem& p, const float* q, const float* k, const float* v, std::int64_t bh,
+                             std::int64_t i, double* out);
 
 // The CPU kernels are built once per ISA (kit/kernel_isa.hpp): attention_naive<Isa::avx2> and
 // <Isa::avx512> (the latter only on hosts that have it); the plain functions call the active
@@ -148,10 +146,10 @@ void attention_reference_row(const AttentionProblem& p, const float* q, const fl
 // place, O = P V; each pass multi-threaded with OpenMP.
 std::size_t naive_workspace_floats(const AttentionProblem& p);
 template <Isa isa>
-void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v,
-                     float* o, float* scores);
-void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v,
-                     float* o, float* scores);
+void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v, float* o,
+                     float* scores);
+void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v, float* o,
+                     float* scores);
 
 // flash: FlashAttention-2 loop order with query tiles of br rows and key tiles of bc columns.
 struct FlashTiles {
@@ -172,10 +170,10 @@ std::size_t flash_workspace_floats(const AttentionProblem& p, FlashTiles t);
 // Per-thread tile buffers (Q tile, score tile, O accumulator, row statistics), allocated in run.
 std::size_t flash_scratch_floats(const AttentionProblem& p, FlashTiles t);
 template <Isa isa>
-void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k,
-                     const float* v, float* o, float* packed_k);
-void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k,
-                     const float* v, float* o, float* packed_k);
+void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k, const float* v, float* o,
+                     float* packed_k);
+void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k, const float* v, float* o,
+                     float* packed_k);
 
 // Models. FLOPs follow the FlashAttention benchmarks: 4*b*h*s_q*s_k*d, halved when causal.
 inline double attention_flops(const AttentionProblem& p) {

@@ -62,15 +62,13 @@ float row_sum(vf v) { return reduce<true>(v); }
 // C[kr x nv*lanes] = A[kr x k] B[k x nv*lanes], or, when accumulating,
 // C = diag(alpha) C + A B. The kr*nv accumulators stay in registers for the whole k loop.
 template <int nv, bool accumulate>
-[[gnu::always_inline]] inline void micro_tile(const float* a, std::int64_t lda, const float* b,
-                                              std::int64_t ldb, std::int64_t kdim, float* c,
-                                              std::int64_t ldc, const float* alpha) {
+[[gnu::always_inline]] inline void micro_tile(const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                                              std::int64_t kdim, float* c, std::int64_t ldc, const float* alpha) {
     vf acc[kr][nv];
 #pragma GCC unroll 8
     for (int r = 0; r < kr; ++r)
 #pragma GCC unroll 4
-        for (int x = 0; x < nv; ++x)
-            acc[r][x] = accumulate ? load(c + r * ldc + x * lanes) * alpha[r] : vf{};
+        for (int x = 0; x < nv; ++x) acc[r][x] = accumulate ? load(c + r * ldc + x * lanes) * alpha[r] : vf{};
     for (std::int64_t kk = 0; kk < kdim; ++kk) {
         vf bv[nv];
 #pragma GCC unroll 4
@@ -104,8 +102,8 @@ constexpr int strip_vectors(std::int64_t left) {
 // Strip by strip, all row blocks of A: the strip (k x 3 vectors: 24 KiB with k = 128 and
 // AVX-512) stays in L1 while A's tile streams past it.
 template <bool accumulate>
-void gemm(std::int64_t m, std::int64_t n, std::int64_t kdim, const float* a, std::int64_t lda,
-          const float* b, std::int64_t brows, float* c, std::int64_t ldc, const float* alpha) {
+void gemm(std::int64_t m, std::int64_t n, std::int64_t kdim, const float* a, std::int64_t lda, const float* b,
+          std::int64_t brows, float* c, std::int64_t ldc, const float* alpha) {
     for (std::int64_t c0 = 0; c0 < n;) {
         const int nv = strip_vectors((n - c0) / lanes);
         const float* bs = b + c0 * brows;
@@ -166,8 +164,8 @@ struct TileState {
 
 // Online softmax over one score tile: masks keys a row does not see (nvis keys visible from
 // the tile's first key j0), updates m and l, turns scores into exp2(s - m) and sets alpha.
-void online_softmax(const AttentionProblem& p, std::int64_t i0, std::int64_t rows,
-                    std::int64_t mrows, std::int64_t j0, int bc, TileState& t) {
+void online_softmax(const AttentionProblem& p, std::int64_t i0, std::int64_t rows, std::int64_t mrows, std::int64_t j0,
+                    int bc, TileState& t) {
     const vf neg_inf = splat(-std::numeric_limits<float>::infinity());
     for (std::int64_t r = 0; r < mrows; ++r) {
         // Padding rows past the tile's real rows copy the last real row's mask.
@@ -200,8 +198,8 @@ void online_softmax(const AttentionProblem& p, std::int64_t i0, std::int64_t row
     }
 }
 
-void query_tile(const AttentionProblem& p, FlashTiles tiles, const float* q, float* o,
-                const float* packed_k, const float* packed_v, std::int64_t bh, std::int64_t qb, TileState& t) {
+void query_tile(const AttentionProblem& p, FlashTiles tiles, const float* q, float* o, const float* packed_k,
+                const float* packed_v, std::int64_t bh, std::int64_t qb, TileState& t) {
     const std::int64_t d = p.head_dim;
     const int br = tiles.br;
     const int bc = tiles.bc;

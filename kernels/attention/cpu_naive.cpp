@@ -72,13 +72,12 @@ void attention_naive<kit::kernel_isa>(const AttentionProblem& p, const float* q,
             for (std::int64_t j = n; j < sk; ++j) s[j] = masked;
         }
 
-    // P = softmax(S), row by row, in place.
+        // P = softmax(S), row by row, in place.
 #pragma omp parallel for collapse(2) schedule(static, 16)
     for (std::int64_t bh = 0; bh < bhs; ++bh)
-        for (std::int64_t i = 0; i < sq; ++i)
-            softmax_row(scores + (bh * sq + i) * sk, p.visible_keys(i), sk);
+        for (std::int64_t i = 0; i < sq; ++i) softmax_row(scores + (bh * sq + i) * sk, p.visible_keys(i), sk);
 
-    // O = P V.
+            // O = P V.
 #pragma omp parallel for collapse(2) schedule(static, 16)
     for (std::int64_t bh = 0; bh < bhs; ++bh)
         for (std::int64_t i = 0; i < sq; ++i) {

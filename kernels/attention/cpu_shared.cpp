@@ -48,8 +48,8 @@ std::size_t flash_scratch_floats(const AttentionProblem& p, FlashTiles t) {
     return static_cast<std::size_t>(t.br * (2 * p.head_dim + t.bc + 3));
 }
 
-void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k, const float* v,
-                     float* o, float* packed_k) {
+void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k, const float* v, float* o,
+                     float* packed_k) {
     if (active_isa() == Isa::avx512)
         attention_flash<Isa::avx512>(p, t, q, k, v, o, packed_k);
     else
@@ -96,8 +96,9 @@ std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const 
     const double kv_rereads = static_cast<double>(p.heads_total()) * keys * d * e;
     const double head_kv = static_cast<double>(ceil_div(p.seq_k, t.bc) * t.bc + p.seq_k) * d * e;
 
-    return byte_model(attention_flops(p), attention_compulsory_bytes(p), packed + scratch * std::max(1, mh.cpus), mh,
-                      {{inf, attention_compulsory_bytes(p)}, {packed / std::max(1, mh.cpus), packed}, {head_kv, kv_rereads}});
+    return byte_model(
+        attention_flops(p), attention_compulsory_bytes(p), packed + scratch * std::max(1, mh.cpus), mh,
+        {{inf, attention_compulsory_bytes(p)}, {packed / std::max(1, mh.cpus), packed}, {head_kv, kv_rereads}});
 }
 
 }  // namespace memwall

@@ -31,8 +31,7 @@ double flash_tc_tensor_flops(const AttentionProblem& p, FlashTiles t) {
     double tiles = 0;
     for_each_query_tile(p, t, [&](std::int64_t i0, std::int64_t, std::int64_t) {
         for (std::int64_t w0 = i0; w0 < std::min<std::int64_t>(i0 + t.br, p.seq_q); w0 += rows_per_warp)
-            tiles += static_cast<double>(
-                ceil_div(p.visible_keys(std::min(w0 + rows_per_warp, p.seq_q) - 1), t.bc));
+            tiles += static_cast<double>(ceil_div(p.visible_keys(std::min(w0 + rows_per_warp, p.seq_q) - 1), t.bc));
     });
     return static_cast<double>(p.heads_total()) * tiles * per_warp_tile;
 }
@@ -49,10 +48,11 @@ std::vector<Counter> flash_tc_model(const AttentionProblem& p, FlashTiles t, con
     const double compulsory = attention_compulsory_bytes(p);
     const double kv_once = 2.0 * static_cast<double>(p.kv_size()) * p.element_bytes();
     const double head_kv = kv_once / static_cast<double>(p.heads_total());
-    std::vector<Counter> model =
-        byte_model(attention_flops(p), compulsory, 0, mh,
-                   {{std::numeric_limits<double>::infinity(), compulsory}, {head_kv, flash_tc_kv_bytes(p, t) - kv_once}});
-    model.push_back({std::string(counters::flops_bf16_tensor), flash_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
+    std::vector<Counter> model = byte_model(
+        attention_flops(p), compulsory, 0, mh,
+        {{std::numeric_limits<double>::infinity(), compulsory}, {head_kv, flash_tc_kv_bytes(p, t) - kv_once}});
+    model.push_back(
+        {std::string(counters::flops_bf16_tensor), flash_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
     return model;
 }
 

@@ -23,9 +23,8 @@ std::string flash_tc_resource_summary() {
     for (const FlashTcTile& t : flash_tc_tiles) {
         const KernelResources* k = flash_tc_resources(table, t);
         if (!k) continue;
-        out += (out.empty() ? "" : "; ") + std::string("d=") + std::to_string(t.head_dim) + " " +
-               std::to_string(t.br) + "/" + std::to_string(t.bc) + "/" + std::to_string(t.warps) + "/" +
-               std::to_string(t.stages) + ": " +
+        out += (out.empty() ? "" : "; ") + std::string("d=") + std::to_string(t.head_dim) + " " + std::to_string(t.br) +
+               "/" + std::to_string(t.bc) + "/" + std::to_string(t.warps) + "/" + std::to_string(t.stages) + ": " +
                kit::sm90_summary(*k, 32 * t.warps, flash_tc_shared_bytes(t.br, t.bc, t.head_dim, t.stages));
     }
     return out;

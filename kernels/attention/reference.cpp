@@ -46,15 +46,14 @@ std::vector<std::int64_t> attention_reference_rows(const AttentionProblem& p, st
     }
     std::mt19937_64 gen(seed ^ 0x9e3779b97f4a7c15ULL);
     std::uniform_int_distribution<std::int64_t> row(0, p.seq_q - 1);
-    while (static_cast<std::int64_t>(pick.size()) < AttentionWorkload::sampled_rows_per_head)
-        pick.insert(row(gen));
+    while (static_cast<std::int64_t>(pick.size()) < AttentionWorkload::sampled_rows_per_head) pick.insert(row(gen));
     for (std::int64_t bh = 0; bh < p.heads_total(); ++bh)
         for (std::int64_t i : pick) rows.push_back(bh * p.seq_q + i);
     return rows;
 }
 
-void attention_reference_row(const AttentionProblem& p, const float* q, const float* k,
-                             const float* v, std::int64_t bh, std::int64_t i, double* out) {
+void attention_reference_row(const AttentionProblem& p, const float* q, const float* k, const float* v, std::int64_t bh,
+                             std::int64_t i, double* out) {
     const std::int64_t d = p.head_dim;
     const std::int64_t n = p.visible_keys(i);
     const float* qi = q + p.q_offset(bh) + static_cast<std::size_t>(i * d);
@@ -88,8 +87,7 @@ void attention_reference_row(const AttentionProblem& p, const float* q, const fl
         for (std::int64_t c = 0; c < d; ++c) out[c] /= sum;
 }
 
-AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t seed,
-                                     std::int64_t full_reference_limit)
+AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t seed, std::int64_t full_reference_limit)
     : problem_(p) {
     p.validate();
     std::mt19937_64 gen(seed);

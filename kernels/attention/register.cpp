@@ -14,9 +14,8 @@ namespace {
 std::unique_ptr<Instance> instance(const Workload& wl, std::size_t workspace_floats,
                                    kit::CpuInstance<AttentionWorkload>::Kernel kernel) {
     const auto& w = workload_as<AttentionWorkload>(wl);
-    return std::make_unique<kit::CpuInstance<AttentionWorkload>>(w, w.problem().q_size(), workspace_floats,
-                                                                 std::move(kernel), attention_slot::o,
-                                                                 attention_slot::workspace);
+    return std::make_unique<kit::CpuInstance<AttentionWorkload>>(
+        w, w.problem().q_size(), workspace_floats, std::move(kernel), attention_slot::o, attention_slot::workspace);
 }
 
 FlashTiles tiles_of(const Params& point) {

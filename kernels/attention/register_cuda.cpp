@@ -27,9 +27,7 @@ namespace {
 using attention_cuda::Algorithm;
 using attention_cuda::Tuning;
 
-attention_cuda::Inputs inputs_of(const AttentionWorkload& w) {
-    return {w.q().data(), w.k().data(), w.v().data()};
-}
+attention_cuda::Inputs inputs_of(const AttentionWorkload& w) { return {w.q().data(), w.k().data(), w.v().data()}; }
 
 Tuning tuning_of(Algorithm a, const Params& point) {
     Tuning t;
@@ -82,9 +80,9 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
 }
 
 kit::CudaKernel naive_kernel() {
-    kit::CudaKernel k = kernel_of(
-        Algorithm::naive, "naive",
-        "three kernels over the score matrix in global memory: S = scale*QK^T, row softmax, O = PV");
+    kit::CudaKernel k =
+        kernel_of(Algorithm::naive, "naive",
+                  "three kernels over the score matrix in global memory: S = scale*QK^T, row softmax, O = PV");
     k.model = [](const Params& point, const MemoryHierarchy& mh) {
         const auto p = AttentionProblem::from(point);
         return with_device_workspace(naive_model(p, mh), p, tuning_of(Algorithm::naive, point));
@@ -107,10 +105,9 @@ kit::CudaKernel flash_kernel() {
          {"Br is a multiple of warps (each warp owns Br/warps query rows)",
           [](const Params& p) { return p.integer("Br") % p.integer("warps") == 0; }},
          {"the Q, K, V, P tiles and the O accumulator fit in 227 KB of shared memory", [](const Params& p) {
-              return attention_cuda::flash_shared_bytes(static_cast<int>(p.integer("Br")),
-                                                        static_cast<int>(p.integer("Bc")),
-                                                        static_cast<int>(p.integer("head_dim"))) <=
-                     attention_cuda::max_shared_bytes;
+              return attention_cuda::flash_shared_bytes(
+                         static_cast<int>(p.integer("Br")), static_cast<int>(p.integer("Bc")),
+                         static_cast<int>(p.integer("head_dim"))) <= attention_cuda::max_shared_bytes;
           }}});
     k.model = [](const Params& point, const MemoryHierarchy& mh) {
         const auto p = AttentionProblem::from(point);
@@ -138,8 +135,8 @@ kit::CudaKernel flash_tc_kernel() {
     k.tunables = {bounded(br, 64, 128), bounded(bc, 64, 128), bounded(warps, 4, 8), bounded(stages, 2, 3)};
     k.default_axes = {"dtype=bf16"};
     // Every compiled tile on a sequence length no tile divides, causal or not (s_q < s_k too).
-    k.emu_default_axes = {"heads=2", "seq_q=100,77", "seq_k=100,200", "Br=64,128", "Bc=64,128", "warps=4,8",
-                          "stages=2,3"};
+    k.emu_default_axes = {"heads=2",   "seq_q=100,77", "seq_k=100,200", "Br=64,128",
+                          "Bc=64,128", "warps=4,8",    "stages=2,3"};
     // A sweep of both dtypes gives flash_tc only its bf16 points, as lora's *_tc variants.
     k.constraints.insert(
         k.constraints.begin(),
@@ -167,11 +164,10 @@ kit::CudaKernel decode_kernel() {
     k.tunables = {bounded(splits, 1, 1024)};
     k.default_axes.insert(k.default_axes.begin(), {"seq_q=1", "seq_k=4096"});
     k.emu_default_axes = {"heads=2", "head_dim=64"};
-    k.constraints.insert(
-        k.constraints.begin(),
-        {{"seq_q is 1 (decode)", [](const Params& p) { return p.integer("seq_q") == 1; }},
-         {"num_splits is at most seq_k",
-          [](const Params& p) { return p.integer("num_splits") <= p.integer("seq_k"); }}});
+    k.constraints.insert(k.constraints.begin(),
+                         {{"seq_q is 1 (decode)", [](const Params& p) { return p.integer("seq_q") == 1; }},
+                          {"num_splits is at most seq_k",
+                           [](const Params& p) { return p.integer("num_splits") <= p.integer("seq_k"); }}});
     k.model = [](const Params& point, const MemoryHierarchy& mh) {
         const auto p = AttentionProblem::from(point);
         const Tuning t = tuning_of(Algorithm::decode_splitkv, point);

@@ -16,10 +16,12 @@ void validate(const Blocking& b, Isa isa) {
     const int lanes = conv_cpu::lanes(isa), max_accumulators = conv_cpu::max_accumulators(isa);
     if (b.kb < lanes || b.kb > max_kv * lanes || b.kb % lanes != 0)
         throw UsageError("conv: Kb must be " + std::to_string(lanes) + ", " + std::to_string(2 * lanes) + " or " +
-                         std::to_string(3 * lanes) + " (whole vectors of output channels), got " + std::to_string(b.kb));
+                         std::to_string(3 * lanes) + " (whole vectors of output channels), got " +
+                         std::to_string(b.kb));
     if (b.wb < 1 || (b.kb / lanes) * b.wb > max_accumulators)
-        throw UsageError("conv: Kb/" + std::to_string(lanes) + " * Wb must be at most " + std::to_string(max_accumulators) +
-                         " accumulators, got Kb=" + std::to_string(b.kb) + " Wb=" + std::to_string(b.wb));
+        throw UsageError("conv: Kb/" + std::to_string(lanes) + " * Wb must be at most " +
+                         std::to_string(max_accumulators) + " accumulators, got Kb=" + std::to_string(b.kb) +
+                         " Wb=" + std::to_string(b.wb));
     if (b.cb < 1) throw UsageError("conv: Cb must be at least 1");
 }
 
@@ -40,7 +42,9 @@ std::vector<Constraint> blocking_constraints(Isa isa) {
         // Steps past C all take every channel: one of them (the default) is enough for a tuner.
         {"Cb is at most C, or the default " + std::to_string(default_blocking(isa).cb) +
              " (every channel of a smaller layer)",
-         [cb = default_blocking(isa).cb](const Params& p) { return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == cb; }},
+         [cb = default_blocking(isa).cb](const Params& p) {
+             return p.integer("Cb") <= p.integer("C") || p.integer("Cb") == cb;
+         }},
     };
 }
 

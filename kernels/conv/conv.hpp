@@ -48,7 +48,7 @@ struct ConvProblem {
     std::size_t input_size() const { return static_cast<std::size_t>(n * c * h * w); }
     std::size_t filter_size() const { return static_cast<std::size_t>(k * c * r * s); }
     std::size_t output_size() const { return static_cast<std::size_t>(n * k * p() * q()); }
-    double flops() const;      // 2 N K C R S P Q
+    double flops() const;                                                          // 2 N K C R S P Q
     double element_bytes() const { return dtype == ConvDtype::bf16 ? 2.0 : 4.0; }  // in memory
     double min_bytes() const;  // input, filter and output once, element_bytes each
 };
@@ -65,7 +65,7 @@ std::vector<Preset> conv_layer_presets();
 // Inputs uniform in +-[0.25, 1] (never zero, random signs) from a seeded generator; the float64
 // reference is computed once, at the first check, and shared by every variant of the workload.
 class ConvWorkload : public Workload {
-public:
+  public:
     ConvWorkload(const ConvProblem& p, std::uint64_t seed);
     const ConvProblem& problem() const { return problem_; }
     const float* input() const { return input_.data(); }
@@ -80,7 +80,7 @@ public:
     // Every element of `out` (N*K*P*Q floats) finite, and the relative L2 error below tolerance.
     Check check(const float* out) const;
 
-private:
+  private:
     const std::vector<double>& reference() const;
 
     ConvProblem problem_;

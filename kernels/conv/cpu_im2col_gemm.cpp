@@ -8,9 +8,7 @@
 
 namespace memwall::conv_cpu {
 
-std::size_t im2col_floats(const ConvProblem& p) {
-    return static_cast<std::size_t>(p.n * p.window() * p.p() * p.q());
-}
+std::size_t im2col_floats(const ConvProblem& p) { return static_cast<std::size_t>(p.n * p.window() * p.p() * p.q()); }
 
 void im2col_transform(const ConvProblem& p, const float* input, float* col) {
     const std::int64_t P = p.p(), Q = p.q();

@@ -3,8 +3,8 @@
 // column w in rows y*stride .. y*stride + R - 1: win[n][y][c][w*R + r]. The S*R taps of output
 // (y, q) are then the contiguous run starting at q*stride*R, and padding is written as zeros
 // once, so no tile checks bounds. The channels of one output row lie side by side, so a tile
-// walking its channels reads one block, not a row on another page for each channel. The tensor is C*P*(W + 2 pad)*R per image, against im2col's
-// C*R*S*P*Q: about S/stride times smaller.
+// walking its channels reads one block, not a row on another page for each channel. The tensor is C*P*(W + 2 pad)*R per
+// image, against im2col's C*R*S*P*Q: about S/stride times smaller.
 #include "kernels/conv/cpu_kernels.hpp"
 #include "kernels/kit/kernel_isa.hpp"
 

@@ -35,21 +35,21 @@ struct OnednnPlan {
     std::string src_layout, weights_layout, dst_layout;  // as oneDNN chose them
     bool src_reordered = false, dst_reordered = false;   // NCHW is converted in each run
     double scratchpad_bytes = 0;
-    double reorder_bytes = 0;   // the blocked copies of src and dst, per run
-    double weights_bytes = 0;   // the filter in oneDNN's layout, reordered once
+    double reorder_bytes = 0;  // the blocked copies of src and dst, per run
+    double weights_bytes = 0;  // the filter in oneDNN's layout, reordered once
     std::string describe() const;
 };
 OnednnPlan onednn_plan(const ConvProblem& p);
 // A prepared oneDNN convolution over the workload's input and filter. Throws UsageError, before
 // allocating, when its workspace would not fit in the memory available.
 class OnednnConv {
-public:
+  public:
     OnednnConv(const ConvProblem& p, const float* input, const float* filter);
     ~OnednnConv();
     void run(float* out);
     const OnednnPlan& plan() const;
 
-private:
+  private:
     struct State;
     std::unique_ptr<State> state_;
 };

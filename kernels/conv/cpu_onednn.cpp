@@ -106,7 +106,8 @@ struct OnednnConv::State {
     dnnl::reorder to_src, from_dst;
 };
 
-OnednnConv::OnednnConv(const ConvProblem& p, const float* input, const float* filter) : state_(std::make_unique<State>()) {
+OnednnConv::OnednnConv(const ConvProblem& p, const float* input, const float* filter)
+    : state_(std::make_unique<State>()) {
     State& s = *state_;
     s.pd = primitive(p, s.engine);
     s.plan = plan_of(p, s.pd);

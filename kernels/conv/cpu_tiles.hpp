@@ -154,8 +154,9 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
             const std::int64_t c1 = std::min<std::int64_t>(p.c, c0 + b.cb);
             for (std::int64_t t = 0, q0 = 0; t < columns.count; ++t) {
                 const int qb = static_cast<int>(columns.width + (t < columns.wider ? 1 : 0));
-                const TileAt at{n, y, q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes),
-                                row_out + q0, P * Q, channels};
+                const TileAt at{
+                    n,     y,       q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes), row_out + q0,
+                    P * Q, channels};
                 tiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](at, taps);
                 q0 += qb;
             }

@@ -38,7 +38,8 @@ std::vector<TrafficStream> tile_streams(const ConvProblem& p, const conv_cpu::Bl
     const double csteps = std::ceil(d(p.c) / b.cb), cb = std::min<double>(b.cb, d(p.c));
     const double span = d(columns.wider) * tile_span(p, d(columns.width + 1)) +  // a row's tiles
                         d(columns.count - columns.wider) * tile_span(p, d(columns.width));
-    const double taps = d(p.r * p.s), filter = 4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, isa)));
+    const double taps = d(p.r * p.s),
+                 filter = 4.0 * d(static_cast<std::int64_t>(conv_cpu::packed_filter_floats(p, isa)));
     const double k_tile_filter = 4.0 * b.kb * d(p.c) * taps, step_filter = 4.0 * b.kb * cb * taps;
     const bool k_inner = conv_cpu::k_tiles_innermost(p, isa, source_image);
     return {

@@ -33,8 +33,9 @@ ConvProblem ConvProblem::from(const Params& p) {
     if (x.stride < 1) throw UsageError(name + ": stride must be at least 1");
     if (x.pad < 0) throw UsageError(name + ": pad must not be negative");
     if (x.r > x.h + 2 * x.pad || x.s > x.w + 2 * x.pad)
-        throw UsageError(name + ": the " + std::to_string(x.r) + "x" + std::to_string(x.s) + " filter is larger than the padded " +
-                         std::to_string(x.h + 2 * x.pad) + "x" + std::to_string(x.w + 2 * x.pad) + " input");
+        throw UsageError(name + ": the " + std::to_string(x.r) + "x" + std::to_string(x.s) +
+                         " filter is larger than the padded " + std::to_string(x.h + 2 * x.pad) + "x" +
+                         std::to_string(x.w + 2 * x.pad) + " input");
     // A pad of R or more would add output rows that see padding only.
     if (x.pad >= x.r || x.pad >= x.s) throw UsageError(name + ": pad must be smaller than the filter (R and S)");
     return x;
@@ -53,7 +54,7 @@ double ConvProblem::flops() const {
 
 double ConvProblem::min_bytes() const {
     return element_bytes() * (static_cast<double>(input_size()) + static_cast<double>(filter_size()) +
-                  static_cast<double>(output_size()));
+                              static_cast<double>(output_size()));
 }
 
 const std::vector<ConvLayer>& conv_layers() {
@@ -96,8 +97,8 @@ void refuse_oversized_workspace(const std::string& variant, double workspace_byt
     }
     if (kib <= 0) return;  // unknown: the allocation itself fails cleanly
     if (workspace_bytes > kib * 1024.0)
-        throw UsageError("conv/" + variant + ": its workspace needs " + format_bytes(workspace_bytes) + ", more than the " +
-                         format_bytes(kib * 1024.0) + " of memory available");
+        throw UsageError("conv/" + variant + ": its workspace needs " + format_bytes(workspace_bytes) +
+                         ", more than the " + format_bytes(kib * 1024.0) + " of memory available");
 }
 
 }  // namespace memwall

@@ -108,15 +108,15 @@ Variant direct_variant() {
 }
 
 Variant im2win_variant() {
-    return tiled_variant("im2win",
-                         "im2win: the window-order transform (C*P*(W+2pad)*R per image), then register tiles of Kb "
-                         "channels x Wb columns over it, Cb input channels per step; filter packed once",
-                         conv_cpu::im2win_floats,
-                         [](Isa isa) -> TiledKernel {
-                             return isa == Isa::avx512 ? conv_cpu::conv_im2win<Isa::avx512>
-                                                       : conv_cpu::conv_im2win<Isa::avx2>;
-                         },
-                         im2win_model);
+    return tiled_variant(
+        "im2win",
+        "im2win: the window-order transform (C*P*(W+2pad)*R per image), then register tiles of Kb "
+        "channels x Wb columns over it, Cb input channels per step; filter packed once",
+        conv_cpu::im2win_floats,
+        [](Isa isa) -> TiledKernel {
+            return isa == Isa::avx512 ? conv_cpu::conv_im2win<Isa::avx512> : conv_cpu::conv_im2win<Isa::avx2>;
+        },
+        im2win_model);
 }
 
 Variant im2col_gemm_variant() {
@@ -127,26 +127,30 @@ Variant im2col_gemm_variant() {
     v.prepare = [](const Workload& wl, const Params&) {
         const auto& p = workload_as<ConvWorkload>(wl).problem();
         (void)kit::openblas::sgemm();  // loads OpenBLAS now: a failure is the case's
-        return instance(wl, "im2col_gemm", conv_cpu::im2col_floats(p), 0, [](const ConvWorkload& x, float* out, float* col) {
-            conv_cpu::conv_im2col_gemm(x.problem(), x.input(), x.filter(), out, col);
-        });
+        return instance(wl, "im2col_gemm", conv_cpu::im2col_floats(p), 0,
+                        [](const ConvWorkload& x, float* out, float* col) {
+                            conv_cpu::conv_im2col_gemm(x.problem(), x.input(), x.filter(), out, col);
+                        });
     };
-    v.model = [](const Params& point, const MemoryHierarchy& mh) { return im2col_gemm_model(ConvProblem::from(point), mh); };
+    v.model = [](const Params& point, const MemoryHierarchy& mh) {
+        return im2col_gemm_model(ConvProblem::from(point), mh);
+    };
     return v;
 }
 
 // oneDNN's case: its own primitive and buffers; the output poisoned and checked like the others.
 class OnednnInstance final : public Instance {
-public:
+  public:
     explicit OnednnInstance(const ConvWorkload& w)
-        : w_(w), conv_(w.problem(), w.input(), w.filter()),
+        : w_(w),
+          conv_(w.problem(), w.input(), w.filter()),
           out_(w.problem().output_size(), kit::PlacedAllocator<float>(conv_slot::output)) {}
     void poison() override { std::fill(out_.begin(), out_.end(), std::numeric_limits<float>::quiet_NaN()); }
     void run() override { conv_.run(out_.data()); }
     Check check() const override { return w_.check(out_.data()); }
     std::string detail() const override { return conv_.plan().describe(); }
 
-private:
+  private:
     const ConvWorkload& w_;
     conv_cpu::OnednnConv conv_;
     kit::PlacedBuffer out_;
@@ -155,8 +159,9 @@ private:
 Variant onednn_variant() {
     Variant v;
     v.name = "onednn";
-    v.description = "peer: oneDNN convolution_forward (convolution_auto; algorithm, ISA and layouts its own; "
-                    "NCHW converted in each run when it prefers blocked layouts)";
+    v.description =
+        "peer: oneDNN convolution_forward (convolution_auto; algorithm, ISA and layouts its own; "
+        "NCHW converted in each run when it prefers blocked layouts)";
     v.backend = Backend::cpu;
     v.prepare = [](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
         return std::make_unique<OnednnInstance>(workload_as<ConvWorkload>(wl));
@@ -170,14 +175,16 @@ Variant onednn_variant() {
 void register_conv(Catalogue& c) {
     Family f;
     f.name = "conv";
-    f.description = "2D convolution, fp32, NCHW input and output, KCRS filter (out = in * filter, stride, zero padding)";
+    f.description =
+        "2D convolution, fp32, NCHW input and output, KCRS filter (out = in * filter, stride, zero padding)";
     std::vector<std::string> choices = {"custom"};
     for (const auto& n : layer_names()) choices.push_back(n);
     f.problem_axes = {
         enum_axis("layer", choices, layer_names(),
                   "the im2win paper's layers conv1..conv12 (set C, H, W, K, R, S, stride; pad 0), or custom"),
-        sized(int_axis("batch", {1}, "images N (the paper uses 128; 1 keeps a CPU sweep of the twelve layers "
-                                     "to a few minutes)"),
+        sized(int_axis("batch", {1},
+                       "images N (the paper uses 128; 1 keeps a CPU sweep of the twelve layers "
+                       "to a few minutes)"),
               1, 1 << 16),
         sized(int_axis("C", {64}, "input channels"), 1, 1 << 16),
         sized(int_axis("H", {56}, "input height"), 1, 1 << 16),

@@ -39,8 +39,8 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     };
     // Emulation runs every CUDA thread on the CPU: problems it finishes in seconds, RGB-like and
     // wider inputs, stride 1 and 2.
-    k.emu_default_axes = {"layer=custom", "batch=1", "C=3,16", "H=16", "W=16", "K=16",
-                          "R=3",          "S=3",     "stride=1,2", "pad=1"};
+    k.emu_default_axes = {"layer=custom", "batch=1", "C=3,16", "H=16",       "W=16",
+                          "K=16",         "R=3",     "S=3",    "stride=1,2", "pad=1"};
     return k;
 }
 
@@ -106,8 +106,8 @@ kit::CudaKernel im2win_kernel() {
          }},
         {"the filter and window tiles fit in 48 KiB of shared memory",
          [](const Params& p) {
-             return conv_cuda::im2win_shared_bytes(cuda_shape(ConvProblem::from(p)), cuda_tuning(Algorithm::im2win, p)) <=
-                    conv_cuda::max_shared_bytes;
+             return conv_cuda::im2win_shared_bytes(cuda_shape(ConvProblem::from(p)),
+                                                   cuda_tuning(Algorithm::im2win, p)) <= conv_cuda::max_shared_bytes;
          }},
     };
     return k;
@@ -126,9 +126,12 @@ kit::CudaKernel implicit_gemm_kernel() {
     Axis tn = tunable(int_axis("TN", {4}, "output pixels per thread (1, 2, 4 or 8)"));
     k.tunables = {bounded(bm, 8, 256), bounded(bn, 8, 256), bounded(bk, 2, 64), bounded(tm, 1, 8), bounded(tn, 1, 8)};
     k.constraints = {
-        {"TM and TN are 1, 2, 4 or 8", [](const Params& p) { return register_tile(p, "TM") && register_tile(p, "TN"); }},
+        {"TM and TN are 1, 2, 4 or 8",
+         [](const Params& p) { return register_tile(p, "TM") && register_tile(p, "TN"); }},
         {"BM and BN are multiples of TM and TN",
-         [](const Params& p) { return p.integer("BM") % p.integer("TM") == 0 && p.integer("BN") % p.integer("TN") == 0; }},
+         [](const Params& p) {
+             return p.integer("BM") % p.integer("TM") == 0 && p.integer("BN") % p.integer("TN") == 0;
+         }},
         {"(BM/TM) * (BN/TN) threads are whole warps, at most 1024 (512 when TM*TN is 32, 256 when 64: the "
          "accumulators stay in registers)",
          [](const Params& p) {
@@ -138,8 +141,8 @@ kit::CudaKernel implicit_gemm_kernel() {
          }},
         {"the filter and input tiles fit in 48 KiB of shared memory",
          [](const Params& p) {
-             return conv_cuda::implicit_gemm_shared_bytes(tunable_int(p, "BM"), tunable_int(p, "BN"), tunable_int(p, "BK")) <=
-                    conv_cuda::max_shared_bytes;
+             return conv_cuda::implicit_gemm_shared_bytes(tunable_int(p, "BM"), tunable_int(p, "BN"),
+                                                          tunable_int(p, "BK")) <= conv_cuda::max_shared_bytes;
          }},
     };
     return k;
@@ -150,8 +153,8 @@ kit::CudaKernel tc_kernel(Algorithm algorithm, std::string name, std::string des
     kit::CudaKernel k = emulatable(algorithm, std::move(name), std::move(description));
     k.checked_on_gpu = {};  // not yet run on a GPU
     if (const std::string figures = conv_cuda::conv_tc_resource_summary(algorithm); !figures.empty())
-        k.description += ". Static figures on sm_90 (" +
-                         std::string(conv_cuda::conv_tc_sm90_resources().evidence) + "): " + figures;
+        k.description +=
+            ". Static figures on sm_90 (" + std::string(conv_cuda::conv_tc_sm90_resources().evidence) + "): " + figures;
     Axis bm = tunable(int_axis("BM", {64}, "filters per block tile"));
     Axis bn = tunable(int_axis("BN", {64}, "output pixels per block tile"));
     Axis stages = tunable(int_axis("stages", {3}, "shared-memory stages in flight, 64 bytes of depth each"));
@@ -159,14 +162,15 @@ kit::CudaKernel tc_kernel(Algorithm algorithm, std::string name, std::string des
     // A sweep of every dtype gives these only their tensor-core points, the others only fp32.
     k.default_axes = {"dtype=bf16,tf32"};
     // Channels 3 and 20 and 24 filters: no multiple of a chunk or a tile.
-    k.emu_default_axes = {"layer=custom", "batch=1", "C=3,20", "H=12", "W=12", "K=24", "R=3", "S=3",
-                          "stride=1,2",   "pad=1",   "dtype=bf16,tf32"};
+    k.emu_default_axes = {"layer=custom", "batch=1", "C=3,20",     "H=12",  "W=12",           "K=24",
+                          "R=3",          "S=3",     "stride=1,2", "pad=1", "dtype=bf16,tf32"};
     k.constraints = {
         {"dtype is bf16 or tf32 (tensor cores; fp32 runs on the other variants)",
          [](const Params& p) { return ConvProblem::dtype_of(p) != ConvDtype::fp32; }},
         {"(BM, BN, stages) is a compiled tile: " + conv_cuda::conv_tc_tile_list(),
          [](const Params& p) {
-             return conv_cuda::conv_tc_tile_index(tunable_int(p, "BM"), tunable_int(p, "BN"), tunable_int(p, "stages")) >= 0;
+             return conv_cuda::conv_tc_tile_index(tunable_int(p, "BM"), tunable_int(p, "BN"),
+                                                  tunable_int(p, "stages")) >= 0;
          }},
     };
     return k;
@@ -226,8 +230,17 @@ kit::CudaKernel cudnn_kernel() {
 
 conv_cuda::Shape cuda_shape(const ConvProblem& p) {
     const auto i = [](std::int64_t x) { return static_cast<int>(x); };
-    return {.n = i(p.n), .c = i(p.c), .h = i(p.h), .w = i(p.w), .k = i(p.k), .r = i(p.r), .s = i(p.s),
-            .stride = i(p.stride), .pad = i(p.pad), .p = i(p.p()), .q = i(p.q()),
+    return {.n = i(p.n),
+            .c = i(p.c),
+            .h = i(p.h),
+            .w = i(p.w),
+            .k = i(p.k),
+            .r = i(p.r),
+            .s = i(p.s),
+            .stride = i(p.stride),
+            .pad = i(p.pad),
+            .p = i(p.p()),
+            .q = i(p.q()),
             .dtype = p.dtype == ConvDtype::bf16   ? conv_cuda::Dtype::bf16
                      : p.dtype == ConvDtype::tf32 ? conv_cuda::Dtype::tf32
                                                   : conv_cuda::Dtype::fp32};
@@ -278,7 +291,8 @@ void register_conv_cuda(Catalogue& c) {
         k.constraints.push_back(conv_fp32_only());
         kit::add_cuda_variants(c, "conv", k);
     }
-    for (const kit::CudaKernel& k : {implicit_gemm_tc_kernel(), im2win_tc_kernel()}) kit::add_cuda_variants(c, "conv", k);
+    for (const kit::CudaKernel& k : {implicit_gemm_tc_kernel(), im2win_tc_kernel()})
+        kit::add_cuda_variants(c, "conv", k);
 }
 
 }  // namespace memwall

@@ -11,11 +11,13 @@ const KernelResourceTable& conv_tc_sm90_resources() {
 }
 #endif
 
-const KernelResources* conv_tc_resources(const KernelResourceTable& table, Algorithm a, Dtype d, const ConvTcTile& tile) {
+const KernelResources* conv_tc_resources(const KernelResourceTable& table, Algorithm a, Dtype d,
+                                         const ConvTcTile& tile) {
     // The Itanium mangling of <kernel><T, BM, BN, STAGES>: float is f, __nv_bfloat16 a class name.
-    const std::string name = std::string(a == Algorithm::implicit_gemm_tc ? "implicit_gemm_tc_kernelI" : "im2win_tc_kernelI") +
-                             (d == Dtype::bf16 ? "13__nv_bfloat16" : "f") + "Li" + std::to_string(tile.bm) + "ELi" +
-                             std::to_string(tile.bn) + "ELi" + std::to_string(tile.stages) + "EE";
+    const std::string name =
+        std::string(a == Algorithm::implicit_gemm_tc ? "implicit_gemm_tc_kernelI" : "im2win_tc_kernelI") +
+        (d == Dtype::bf16 ? "13__nv_bfloat16" : "f") + "Li" + std::to_string(tile.bm) + "ELi" +
+        std::to_string(tile.bn) + "ELi" + std::to_string(tile.stages) + "EE";
     return kit::find_kernel(table, name);
 }
 

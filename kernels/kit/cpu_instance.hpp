@@ -17,13 +17,13 @@ namespace memwall::kit {
 // W is the family's workload; it has `Check check(const float* out) const`.
 template <class W>
 class CpuInstance final : public Instance {
-public:
+  public:
     using Kernel = std::function<void(const W&, float* out, float* workspace)>;
 
     // The output and the workspace are placed in slots `out_slot` and `workspace_slot`, apart
     // from the workload's inputs (kit/placed_buffer.hpp).
-    CpuInstance(const W& w, std::size_t out_floats, std::size_t workspace_floats, Kernel kernel,
-                std::size_t out_slot, std::size_t workspace_slot)
+    CpuInstance(const W& w, std::size_t out_floats, std::size_t workspace_floats, Kernel kernel, std::size_t out_slot,
+                std::size_t workspace_slot)
         : w_(w),
           out_(out_floats, PlacedAllocator<float>(out_slot)),
           workspace_(workspace_floats, PlacedAllocator<float>(workspace_slot)),
@@ -33,7 +33,7 @@ public:
     void run() override { kernel_(w_, out_.data(), workspace_.data()); }
     Check check() const override { return w_.check(out_.data()); }
 
-private:
+  private:
     const W& w_;
     PlacedBuffer out_;
     PlacedBuffer workspace_;

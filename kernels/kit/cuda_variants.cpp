@@ -37,21 +37,25 @@ std::unique_ptr<DeviceCase> make(const Factory& factory, const Workload& w, cons
 // What both backends share: the device case, its output downloaded and checked (or checked
 // on the device case, check_case).
 class DeviceInstance : public Instance {
-public:
+  public:
     DeviceInstance(const Workload& w, std::unique_ptr<DeviceCase> device, Checker check)
-        : w_(w), device_(std::move(device)), check_(std::move(check)),
+        : w_(w),
+          device_(std::move(device)),
+          check_(std::move(check)),
           out_(check_.floats ? device_->output_size() : 0) {}
     void poison() override { device_->poison(); }
-    Check check() const override { return check_.floats ? check_.floats(w_, out_.data()) : check_.device(w_, *device_); }
+    Check check() const override {
+        return check_.floats ? check_.floats(w_, out_.data()) : check_.device(w_, *device_);
+    }
     std::string detail() const override { return device_->detail(); }
 
-protected:
+  protected:
     void download() {
         if (check_.floats) device_->download(out_.data());
     }
     DeviceCase& device() { return *device_; }
 
-private:
+  private:
     const Workload& w_;
     std::unique_ptr<DeviceCase> device_;
     Checker check_;
@@ -61,10 +65,11 @@ private:
 // cuda-emu: the kernels run on the CPU; the measured counters are the emulator's traffic of the
 // last run(), the one the harness checks. Its times are emulation times, never GPU times.
 class EmuInstance final : public DeviceInstance {
-public:
+  public:
     EmuInstance(std::string kernel, bool waits_on_host, const Workload& w, std::unique_ptr<DeviceCase> device,
                 Checker check)
-        : DeviceInstance(w, std::move(device), std::move(check)), kernel_(std::move(kernel)),
+        : DeviceInstance(w, std::move(device), std::move(check)),
+          kernel_(std::move(kernel)),
           waits_on_host_(waits_on_host) {}
     void run() override {
         const auto waits = emu::host_waits();
@@ -85,7 +90,7 @@ public:
     }
     std::vector<Counter> measured_counters() const override { return emu::traffic_counters(traffic_); }
 
-private:
+  private:
     std::string kernel_;
     bool waits_on_host_;
     emu::TrafficStats traffic_;
@@ -95,7 +100,7 @@ private:
 // cuda: the kernels on the GPU, timed cold with CUDA events, inside an NVTX range for the whole
 // case.
 class GpuInstance final : public DeviceInstance {
-public:
+  public:
     GpuInstance(const std::string& range, bool waits_on_host, const Workload& w, std::unique_ptr<DeviceCase> device,
                 Checker check)
         : DeviceInstance(w, std::move(device), std::move(check)), range_(range), waits_on_host_(waits_on_host) {}
@@ -137,7 +142,7 @@ public:
         return out;
     }
 
-private:
+  private:
     gpu::NvtxRange range_;
     bool waits_on_host_;
     gpu::ColdTimer timer_;
@@ -148,12 +153,11 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
     Variant v;
     v.name = k.name;
     v.backend = backend;
-    v.description = k.description + (backend == Backend::cuda_emu
-                                         ? " (CUDA source run on the CPU by cuda-emu; emu traffic counters)"
-                                     : k.checked_on_gpu.empty()
-                                         ? " (sm_80/sm_90 build; not yet run on a GPU)"
-                                         : " (sm_80/sm_90 build; matched the reference on " +
-                                               std::string(k.checked_on_gpu) + ")");
+    v.description = k.description +
+                    (backend == Backend::cuda_emu ? " (CUDA source run on the CPU by cuda-emu; emu traffic counters)"
+                     : k.checked_on_gpu.empty()
+                         ? " (sm_80/sm_90 build; not yet run on a GPU)"
+                         : " (sm_80/sm_90 build; matched the reference on " + std::string(k.checked_on_gpu) + ")");
     v.tunables = k.tunables;
     v.constraints = k.constraints;
     v.gpu_only_reason = k.gpu_only_reason;

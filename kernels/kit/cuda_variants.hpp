@@ -42,7 +42,7 @@ struct CudaKernel {
     std::function<std::vector<Counter>(const Workload&, const Params& point, const MemoryHierarchy&)> input_model;
     // The kernel's device case for a point on cuda-emu, and on the GPU (empty when memwall is
     // built without CUDA). std::invalid_argument from them becomes a usage error.
-    std::function<std::unique_ptr<DeviceCase>(const Workload&, const Params& point)> emu, gpu;
+    std::function<std::unique_ptr<DeviceCase>(const Workload&, const Params&point)> emu, gpu;
     // The check, exactly one of two. `check` compares a float output, which the instance
     // downloads after each checked run (DeviceCase::output_size floats, DeviceCase::download).
     std::function<Check(const Workload&, const float* out)> check;

@@ -10,7 +10,7 @@
 namespace memwall::kit {
 
 class DeviceCase {
-public:
+  public:
     virtual ~DeviceCase() = default;
     // Fills the outputs with 0xFF bytes (NaN), so elements the kernels do not write are caught.
     virtual void poison() = 0;

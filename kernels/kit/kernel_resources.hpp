@@ -12,17 +12,17 @@
 namespace memwall::kit {
 
 struct KernelResources {
-    std::string_view kernel;          // the mangled name
-    int registers = 0;                // per thread
-    int spill_bytes = 0;              // local-memory spill stores and loads
-    int stack_bytes = 0;              // stack frame
-    int static_shared_bytes = 0;      // __shared__ variables; the dynamic part is the launcher's
-    int matrix_instructions = 0;      // per KernelResourceTable::evidence
+    std::string_view kernel;      // the mangled name
+    int registers = 0;            // per thread
+    int spill_bytes = 0;          // local-memory spill stores and loads
+    int stack_bytes = 0;          // stack frame
+    int static_shared_bytes = 0;  // __shared__ variables; the dynamic part is the launcher's
+    int matrix_instructions = 0;  // per KernelResourceTable::evidence
 };
 
 struct KernelResourceTable {
-    int arch = 0;                    // sm_<arch>; 0 when memwall was built without CUDA
-    std::string_view evidence;       // what matrix_instructions counts: HMMA in the SASS, and who read it
+    int arch = 0;               // sm_<arch>; 0 when memwall was built without CUDA
+    std::string_view evidence;  // what matrix_instructions counts: HMMA in the SASS, and who read it
     std::vector<KernelResources> kernels;
 };
 

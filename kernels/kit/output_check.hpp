@@ -25,7 +25,7 @@ Check not_finite(const std::string& what, double value, double tolerance);
 
 // Sums of squares of the output's error and of the reference, element by element.
 class RelativeL2 {
-public:
+  public:
     void add(double out, double ref) {
         const double d = out - ref;
         err_ += d * d;
@@ -36,7 +36,7 @@ public:
     // 0.001", with `over` after the error when given: "over 12 reference rows").
     Check result(double tolerance, const std::string& over = "") const;
 
-private:
+  private:
     double err_ = 0, norm_ = 0;
 };
 

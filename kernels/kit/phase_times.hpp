@@ -13,7 +13,7 @@
 namespace memwall::kit {
 
 class PhaseTimes {
-public:
+  public:
     // Starts a run: its laps are added up per phase name (a phase run once per adapter is one phase).
     void start();
     // Ends phase `name`: the time since start() or the previous lap. Returns it in seconds.
@@ -22,7 +22,7 @@ public:
     // outvoted by the median), in the order the phases first ran.
     std::vector<Counter> counters() const;
 
-private:
+  private:
     using Clock = std::chrono::steady_clock;
     struct Phase {
         std::string name;

@@ -22,7 +22,7 @@ namespace memwall::kit {
 
 template <class T>
 class PlacedAllocator {
-public:
+  public:
     using value_type = T;
     static constexpr std::size_t large = std::size_t{1} << 20;  // smaller buffers: plain new
     static constexpr std::size_t huge_page = std::size_t{2} << 20;
@@ -37,7 +37,7 @@ public:
 
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
-        if (bytes < large) return static_cast<T*>(::operator new(bytes, std::align_val_t{64}));
+        if (bytes < large) return static_cast<T*>(::operator new (bytes, std::align_val_t{64}));
         const std::size_t reserved = (bytes + offset_ + huge_page - 1) / huge_page * huge_page;
         void* base = std::aligned_alloc(huge_page, reserved);
         if (!base) throw std::bad_alloc();
@@ -46,7 +46,7 @@ public:
     }
     void deallocate(T* p, std::size_t n) {
         if (n * sizeof(T) < large) {
-            ::operator delete(p, std::align_val_t{64});
+            ::operator delete (p, std::align_val_t{64});
             return;
         }
         std::free(reinterpret_cast<char*>(p) - offset_);
@@ -58,7 +58,7 @@ public:
         return offset_ == other.offset();
     }
 
-private:
+  private:
     std::size_t offset_;
 };
 

@@ -98,10 +98,12 @@ inline void stream_fence() {
 // itself, and a blocked dot product wants the fused instruction.
 inline vf fma(vf a, vf b, vf c) {
 #if defined(MEMWALL_SIMD_512)
-    const __m512 r = _mm512_fmadd_ps(reinterpret_cast<__m512&>(a), reinterpret_cast<__m512&>(b), reinterpret_cast<__m512&>(c));
+    const __m512 r =
+        _mm512_fmadd_ps(reinterpret_cast<__m512&>(a), reinterpret_cast<__m512&>(b), reinterpret_cast<__m512&>(c));
     return reinterpret_cast<const vf&>(r);
 #elif defined(MEMWALL_SIMD_FMA)
-    const __m256 r = _mm256_fmadd_ps(reinterpret_cast<__m256&>(a), reinterpret_cast<__m256&>(b), reinterpret_cast<__m256&>(c));
+    const __m256 r =
+        _mm256_fmadd_ps(reinterpret_cast<__m256&>(a), reinterpret_cast<__m256&>(b), reinterpret_cast<__m256&>(c));
     return reinterpret_cast<const vf&>(r);
 #else
     return a * b + c;

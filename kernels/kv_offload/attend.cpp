@@ -66,8 +66,7 @@ float scale_of(const KvProblem& p) { return 1.0f / std::sqrt(static_cast<float>(
 
 }  // namespace
 
-void kv_attend_step(const KvProblem& p, const KvWorkload& w, std::int64_t step, const float* const* pages,
-                    float* out) {
+void kv_attend_step(const KvProblem& p, const KvWorkload& w, std::int64_t step, const float* const* pages, float* out) {
     const std::int64_t d = p.head_dim, n = p.selected();
     const float scale = scale_of(p);
 #pragma omp parallel for schedule(static)
@@ -85,7 +84,9 @@ void kv_attend_step(const KvProblem& p, const KvWorkload& w, std::int64_t step, 
 namespace kv_cpu {
 
 StepAttention::StepAttention(const KvWorkload& w)
-    : w_(w), max_(static_cast<std::size_t>(w.problem().heads)), sum_(max_.size()),
+    : w_(w),
+      max_(static_cast<std::size_t>(w.problem().heads)),
+      sum_(max_.size()),
       acc_(max_.size() * static_cast<std::size_t>(w.problem().head_dim)) {}
 
 void StepAttention::begin(std::int64_t step) {

@@ -1,8 +1,9 @@
 // cached: an LRU of hot pages in DRAM in front of the file. A step's pages that the cache holds
 // are hits; only the misses are read, through io_uring (uring_reader.hpp), straight into the
 // slots they take. As in uring, pages are attended on this thread while reads are in flight: the
-// hits once the misses are submitted, then each miss as it arrives (phase overlapped). The cache starts empty in every run, so a run's hits are those its own steps
-// earn (the reuse between consecutive steps), never left over from the run before.
+// hits once the misses are submitted, then each miss as it arrives (phase overlapped). The cache starts empty in every
+// run, so a run's hits are those its own steps earn (the reuse between consecutive steps), never left over from the run
+// before.
 #include <algorithm>
 #include <vector>
 
@@ -14,11 +15,16 @@ namespace memwall::kv_cpu {
 namespace {
 
 class Cached final : public Kernel {
-public:
+  public:
     Cached(const KvWorkload& w, unsigned depth, std::int64_t capacity)
-        : w_(w), capacity_(static_cast<std::size_t>(capacity)), slots_(capacity_ * w.problem().page_bytes()),
-          reader_(w.file(), depth, direct_reads(w), slots_), slot_of_(static_cast<std::size_t>(w.problem().pages())),
-          page_of_(capacity_), last_use_(capacity_), attention_(w) {}
+        : w_(w),
+          capacity_(static_cast<std::size_t>(capacity)),
+          slots_(capacity_ * w.problem().page_bytes()),
+          reader_(w.file(), depth, direct_reads(w), slots_),
+          slot_of_(static_cast<std::size_t>(w.problem().pages())),
+          page_of_(capacity_),
+          last_use_(capacity_),
+          attention_(w) {}
 
     void run(float* out, kit::PhaseTimes& phases) override {
         const KvProblem& p = w_.problem();
@@ -70,7 +76,7 @@ public:
                uring_notes(w_, reader_);
     }
 
-private:
+  private:
     static constexpr std::size_t none = ~std::size_t{0};
 
     const float* page_at(std::size_t slot) const {

@@ -24,7 +24,7 @@ struct Tally {
 };
 
 class Kernel {
-public:
+  public:
     virtual ~Kernel() = default;
     // All steps into `out` (out_floats()).
     virtual void run(float* out, kit::PhaseTimes& phases) = 0;
@@ -39,7 +39,7 @@ public:
     virtual std::uint64_t evict() = 0;
     const Tally& tally() const { return tally_; }
 
-protected:
+  protected:
     Tally tally_;
 };
 
@@ -47,14 +47,14 @@ protected:
 // each head's running softmax folds the page's tokens in (any page order gives the same result up
 // to rounding). Lets a reader attend while its other reads are in flight.
 class StepAttention {
-public:
+  public:
     explicit StepAttention(const KvWorkload& w);
     void begin(std::int64_t step);
     void add(const float* page);
     // Every head's output (heads x head_dim floats at `out`).
     void finish(float* out) const;
 
-private:
+  private:
     const KvWorkload& w_;
     std::int64_t step_ = 0;
     std::vector<float> max_, sum_, acc_;

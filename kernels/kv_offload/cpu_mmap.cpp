@@ -16,9 +16,11 @@ namespace memwall::kv_cpu {
 namespace {
 
 class Mmap final : public Kernel {
-public:
+  public:
     explicit Mmap(const KvWorkload& w)
-        : w_(w), size_(w.file().size()), os_page_(static_cast<std::size_t>(::sysconf(_SC_PAGESIZE))),
+        : w_(w),
+          size_(w.file().size()),
+          os_page_(static_cast<std::size_t>(::sysconf(_SC_PAGESIZE))),
           pages_(static_cast<std::size_t>(w.problem().selected())) {
         // The file's own descriptor, never its name (scratch_file.hpp).
         map_ = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, w.file().fd(), 0);
@@ -57,7 +59,7 @@ public:
         return w_.file().evict();
     }
 
-private:
+  private:
     const KvWorkload& w_;
     std::size_t size_, os_page_;
     void* map_ = nullptr;

@@ -14,7 +14,7 @@ namespace memwall::kv_cpu {
 namespace {
 
 class Pread final : public Kernel {
-public:
+  public:
     explicit Pread(const KvWorkload& w)
         : w_(w),
           staging_(static_cast<std::size_t>(w.problem().selected()) * w.problem().page_floats(),
@@ -42,7 +42,7 @@ public:
     bool reads_file() const override { return true; }
     std::uint64_t evict() override { return w_.file().evict(); }
 
-private:
+  private:
     // One request; a short read (which regular files give only at their end) is continued.
     void read_page(char* to, off_t at, std::size_t bytes) {
         ++tally_.requests;
@@ -50,8 +50,8 @@ private:
             const ssize_t n = ::pread(w_.file().fd(), to + done, bytes - done, at + static_cast<off_t>(done));
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0)
-                throw EnvironmentError("kv_offload: reading " + w_.file().path().string() + " failed: " +
-                                       (n < 0 ? std::strerror(errno) : "unexpected end of file"));
+                throw EnvironmentError("kv_offload: reading " + w_.file().path().string() +
+                                       " failed: " + (n < 0 ? std::strerror(errno) : "unexpected end of file"));
             done += static_cast<std::size_t>(n);
         }
     }

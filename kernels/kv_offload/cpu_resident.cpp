@@ -8,7 +8,7 @@ namespace memwall::kv_cpu {
 namespace {
 
 class Resident final : public Kernel {
-public:
+  public:
     explicit Resident(const KvWorkload& w) : w_(w), pages_(static_cast<std::size_t>(w.problem().selected())) {}
 
     void run(float* out, kit::PhaseTimes& phases) override {
@@ -26,7 +26,7 @@ public:
     bool reads_file() const override { return false; }
     std::uint64_t evict() override { return 0; }
 
-private:
+  private:
     const KvWorkload& w_;
     std::vector<const float*> pages_;
 };

@@ -14,11 +14,14 @@ namespace memwall::kv_cpu {
 namespace {
 
 class Uring final : public Kernel {
-public:
+  public:
     Uring(const KvWorkload& w, unsigned depth)
-        : w_(w), staging_(static_cast<std::size_t>(w.problem().selected()) * w.problem().page_bytes()),
+        : w_(w),
+          staging_(static_cast<std::size_t>(w.problem().selected()) * w.problem().page_bytes()),
           reader_(w.file(), depth, direct_reads(w), staging_),
-          attention_(w), pages_(static_cast<std::size_t>(w.problem().selected())), requests_(pages_.size()) {
+          attention_(w),
+          pages_(static_cast<std::size_t>(w.problem().selected())),
+          requests_(pages_.size()) {
         const std::size_t bytes = w.problem().page_bytes();
         for (std::size_t i = 0; i < pages_.size(); ++i) {
             pages_[i] = reinterpret_cast<const float*>(staging_.data() + i * bytes);
@@ -47,7 +50,7 @@ public:
     std::uint64_t evict() override { return w_.file().evict(); }
     std::string notes() const override { return uring_notes(w_, reader_); }
 
-private:
+  private:
     const KvWorkload& w_;
     DirectBuffer staging_;
     UringReader reader_;
@@ -69,7 +72,8 @@ std::string uring_notes(const KvWorkload& w, const UringReader& r) {
     else if (!w.file().o_direct())
         n += "buffered (the file system refuses O_DIRECT)";
     else
-        n += "buffered (pages of " + std::to_string(w.problem().page_bytes()) + " B are not whole 4 KiB blocks, as O_DIRECT needs)";
+        n += "buffered (pages of " + std::to_string(w.problem().page_bytes()) +
+             " B are not whole 4 KiB blocks, as O_DIRECT needs)";
     n += r.registered() ? ", registered buffers" : ", unregistered buffers (the kernel refused to register them)";
     return n;
 }

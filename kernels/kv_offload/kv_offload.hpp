@@ -32,10 +32,10 @@ struct KvProblem {
     std::int64_t context = 1;      // tokens in the KV cache
     std::int64_t page_tokens = 1;  // tokens per page
     std::int64_t heads = 1, head_dim = 1;
-    double select = 1;             // fraction of the pages selected per step
-    double reuse = 0;              // fraction of a step's pages the previous step also selected
+    double select = 1;  // fraction of the pages selected per step
+    double reuse = 0;   // fraction of a step's pages the previous step also selected
     std::int64_t steps = 1;
-    bool warm = false;             // keep the file's pages in the page cache between runs
+    bool warm = false;  // keep the file's pages in the page cache between runs
 
     // Reads the family's problem axes (context, page_tokens, heads, head_dim, dtype, select,
     // reuse, steps, tier, warm). Throws UsageError with one line when the problem is malformed:
@@ -53,7 +53,9 @@ struct KvProblem {
     std::uint64_t file_bytes() const { return static_cast<std::uint64_t>(pages()) * page_bytes(); }
     // Offsets in floats of head h's keys and values inside a page.
     std::size_t k_offset(std::int64_t h) const { return static_cast<std::size_t>(h * page_tokens * head_dim); }
-    std::size_t v_offset(std::int64_t h) const { return static_cast<std::size_t>((heads + h) * page_tokens * head_dim); }
+    std::size_t v_offset(std::int64_t h) const {
+        return static_cast<std::size_t>((heads + h) * page_tokens * head_dim);
+    }
     std::size_t out_floats() const { return static_cast<std::size_t>(steps * heads * head_dim); }
 
     // Bytes of the pages every step reads from the tier, over all steps.
@@ -82,7 +84,7 @@ void kv_attention_reference(const double* q, const double* k, const double* v, s
 // scratch file in `scratch_dir` (removed with the workload); the selections; the float64
 // reference of every step.
 class KvWorkload : public Workload {
-public:
+  public:
     KvWorkload(const KvProblem& p, std::uint64_t seed, const std::filesystem::path& scratch_dir);
 
     const KvProblem& problem() const { return problem_; }
@@ -102,7 +104,7 @@ public:
     // reference below tolerance().
     Check check(const float* out) const;
 
-private:
+  private:
     KvProblem problem_;
     kit::PlacedBuffer kv_{kit::PlacedAllocator<float>(kv_slot::kv)};
     kit::PlacedBuffer q_{kit::PlacedAllocator<float>(kv_slot::q)};
@@ -114,7 +116,6 @@ private:
 // One decode step's attention in fp32 over the selected pages, page i's data at pages[i]: the
 // output of every head (heads × head_dim floats at `out`). Online softmax, one pass over the keys
 // and values; heads in parallel.
-void kv_attend_step(const KvProblem& p, const KvWorkload& w, std::int64_t step, const float* const* pages,
-                    float* out);
+void kv_attend_step(const KvProblem& p, const KvWorkload& w, std::int64_t step, const float* const* pages, float* out);
 
 }  // namespace memwall

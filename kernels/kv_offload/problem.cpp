@@ -103,7 +103,7 @@ std::vector<std::vector<std::int64_t>> kv_selections(const KvProblem& p, std::ui
 }
 
 std::uint64_t lru_hits(const std::vector<std::vector<std::int64_t>>& selections, std::int64_t capacity) {
-    std::map<std::int64_t, std::int64_t> last;           // the cached pages and the step that used them last
+    std::map<std::int64_t, std::int64_t> last;            // the cached pages and the step that used them last
     std::set<std::pair<std::int64_t, std::int64_t>> age;  // (step, page): the first entry goes first
     std::uint64_t hits = 0;
     for (std::size_t s = 0; s < selections.size(); ++s) {

@@ -65,9 +65,7 @@ std::vector<Counter> kv_model(const KvProblem& p, const Params& point, Method m,
     return out;
 }
 
-Axis queue_depth_axis() {
-    return sized(tunable(int_axis("queue_depth", {64}, "io_uring reads in flight")), 1, 4096);
-}
+Axis queue_depth_axis() { return sized(tunable(int_axis("queue_depth", {64}, "io_uring reads in flight")), 1, 4096); }
 
 Variant variant(std::string name, std::string description, Method m) {
     Variant v;
@@ -87,9 +85,7 @@ Variant variant(std::string name, std::string description, Method m) {
             case Method::resident: k = kv_cpu::make_resident(w); break;
             case Method::pread: k = kv_cpu::make_pread(w); break;
             case Method::mmap: k = kv_cpu::make_mmap(w); break;
-            case Method::uring:
-                k = kv_cpu::make_uring(w, static_cast<unsigned>(point.integer("queue_depth")));
-                break;
+            case Method::uring: k = kv_cpu::make_uring(w, static_cast<unsigned>(point.integer("queue_depth"))); break;
             case Method::cached:
                 k = kv_cpu::make_cached(w, static_cast<unsigned>(point.integer("queue_depth")),
                                         cache_pages(w.problem(), point));
@@ -100,8 +96,8 @@ Variant variant(std::string name, std::string description, Method m) {
     if (m == Method::cached)
         v.input_model = [](const Workload& wl, const Params& point, const MemoryHierarchy& mh) {
             const auto& w = workload_as<KvWorkload>(wl);
-            return kv_model(w.problem(), point, Method::cached, lru_hits(w.selections(), cache_pages(w.problem(), point)),
-                            mh);
+            return kv_model(w.problem(), point, Method::cached,
+                            lru_hits(w.selections(), cache_pages(w.problem(), point)), mh);
         };
     else
         v.model = [m](const Params& point, const MemoryHierarchy& mh) {
@@ -115,8 +111,9 @@ Variant variant(std::string name, std::string description, Method m) {
 void register_kv_offload(Catalogue& c) {
     Family f;
     f.name = "kv_offload";
-    f.description = "decode attention (one query per head) over the KV pages a seeded selection picks each step, the "
-                    "pages in a scratch file in --scratch DIR (else $MEMWALL_SCRATCH, else the temp directory), removed afterwards";
+    f.description =
+        "decode attention (one query per head) over the KV pages a seeded selection picks each step, the "
+        "pages in a scratch file in --scratch DIR (else $MEMWALL_SCRATCH, else the temp directory), removed afterwards";
     f.problem_axes = {
         sized(int_axis("context", {4096}, "tokens in the KV cache"), 1, 1LL << 28),
         sized(int_axis("page_tokens", {16}, "tokens per page (a page holds every head's K and V of its tokens)"), 1,
@@ -129,33 +126,36 @@ void register_kv_offload(Catalogue& c) {
               0, 1),
         sized(int_axis("steps", {4}, "decode steps per run, each with its own queries and selection"), 1, 1 << 16),
         enum_axis("tier", {"file"}, {"file"}, "where the pages live: a file in the scratch directory"),
-        sized(int_axis("warm", {0}, "1: keep the file's pages in the page cache between runs; 0: evict them before each"),
-              0, 1),
+        sized(
+            int_axis("warm", {0}, "1: keep the file's pages in the page cache between runs; 0: evict them before each"),
+            0, 1),
     };
     // The scratch directory is checked here, before the database is opened or anything measured.
-    f.validate = [](const Params& p) { check_scratch_directory(kv_scratch_directory(), KvProblem::from(p).file_bytes()); };
+    f.validate = [](const Params& p) {
+        check_scratch_directory(kv_scratch_directory(), KvProblem::from(p).file_bytes());
+    };
     f.make_workload = [](const Params& problem, std::uint64_t seed) -> std::unique_ptr<Workload> {
         return std::make_unique<KvWorkload>(KvProblem::from(problem), seed, kv_scratch_directory());
     };
     f.ceilings = kv_tier_ceilings;
     c.add_family(std::move(f));
-    for (Variant v : {variant("resident", "all pages in DRAM: attention straight over the selected pages (the upper bound)",
-                              Method::resident),
-                      variant("pread", "one pread per selected page into a DRAM staging buffer, then attention",
-                              Method::pread),
-                      variant("mmap",
-                              "the file mapped; each step's pages touched once per OS page (faults and readahead bring "
-                              "them in), then attention over the mapping",
-                              Method::mmap),
-                      variant("uring",
-                              "each step's pages read through io_uring (liburing): queue_depth in flight, batched "
-                              "submissions, O_DIRECT into a registered page-aligned buffer where the file system and "
-                              "page size allow, then attention",
-                              Method::uring),
-                      variant("cached",
-                              "an LRU of hot pages in DRAM (cache x the pages a step selects), empty at the start of "
-                              "each run; only the misses are read, as uring reads them",
-                              Method::cached)})
+    for (Variant v :
+         {variant("resident", "all pages in DRAM: attention straight over the selected pages (the upper bound)",
+                  Method::resident),
+          variant("pread", "one pread per selected page into a DRAM staging buffer, then attention", Method::pread),
+          variant("mmap",
+                  "the file mapped; each step's pages touched once per OS page (faults and readahead bring "
+                  "them in), then attention over the mapping",
+                  Method::mmap),
+          variant("uring",
+                  "each step's pages read through io_uring (liburing): queue_depth in flight, batched "
+                  "submissions, O_DIRECT into a registered page-aligned buffer where the file system and "
+                  "page size allow, then attention",
+                  Method::uring),
+          variant("cached",
+                  "an LRU of hot pages in DRAM (cache x the pages a step selects), empty at the start of "
+                  "each run; only the misses are read, as uring reads them",
+                  Method::cached)})
         c.add_variant("kv_offload", std::move(v));
     register_kv_offload_cuda(c);
 }

@@ -52,8 +52,9 @@ kit::CudaKernel zero_copy() {
         "every page in mapped pinned host memory (cudaHostAlloc); the kernel reads the selected pages over the bus "
         "through the device pointer, each warp request 128 contiguous bytes starting on a 128-byte boundary "
         "(PyTorch-Direct's alignment) unless misalign shifts the pages");
-    Axis misalign = tunable(int_axis("misalign", {0}, "bytes the pages are placed past a 128-byte boundary (4, 64: "
-                                                      "unaligned warp reads)"));
+    Axis misalign = tunable(int_axis("misalign", {0},
+                                     "bytes the pages are placed past a 128-byte boundary (4, 64: "
+                                     "unaligned warp reads)"));
     k.tunables.push_back(bounded(misalign, 0, kv_cuda::line_bytes - 4));
     k.constraints.push_back({"misalign is a multiple of 4 bytes (a float's alignment)",
                              [](const Params& p) { return p.integer("misalign") % 4 == 0; }});
@@ -89,8 +90,9 @@ kv_cuda::Inputs cuda_inputs(const KvWorkload& w, std::vector<std::int32_t>& ids)
 
 void register_kv_offload_cuda(Catalogue& c) {
     for (const kit::CudaKernel& k :
-         {kernel_of(Method::resident, "resident", "every page in device memory: the kernel reads the selected ones "
-                                                  "there (the upper bound)"),
+         {kernel_of(Method::resident, "resident",
+                    "every page in device memory: the kernel reads the selected ones "
+                    "there (the upper bound)"),
           zero_copy(),
           kernel_of(Method::staged, "staged",
                     "per step the CPU gathers the selected pages into a pinned buffer (a host function in stream "

@@ -52,7 +52,8 @@ void refuse_unsafe(const struct stat& st, const fs::path& dir) {
     if ((st.st_mode & S_IWOTH) != 0 && (st.st_mode & S_ISVTX) == 0)
         throw EnvironmentError("kv_offload: scratch directory " + dir.string() +
                                " is writable by every user and has no sticky bit, so others could replace "
-                               "memwall's files there (chmod +t it)" + hint);
+                               "memwall's files there (chmod +t it)" +
+                               hint);
 }
 
 // The directory, opened once: every file of it is then named relative to this descriptor, so a
@@ -134,8 +135,9 @@ void check_scratch_directory(const fs::path& dir, std::uint64_t file_bytes) {
     // is random (mkostemp tries others while one exists), so no other user can take it first.
     std::string probe = (dir / (std::string(scratch_name_prefix) + "probe.XXXXXX")).string();
     const int fd = ::mkostemp(probe.data(), O_CLOEXEC);
-    if (fd < 0) throw EnvironmentError("kv_offload: cannot create files in scratch directory " + dir.string() + ": " +
-                                       why(errno) + hint);
+    if (fd < 0)
+        throw EnvironmentError("kv_offload: cannot create files in scratch directory " + dir.string() + ": " +
+                               why(errno) + hint);
     ::close(fd);
     ::unlink(probe.c_str());
     struct statvfs v {};
@@ -197,7 +199,8 @@ void ScratchFile::release() noexcept {
     // Emptied through the descriptor first: if another user moved the name elsewhere, what is
     // left there holds no data. The name is removed only while it is still this file.
     ::ftruncate(fd_, 0);
-    struct stat mine {}, named {};
+    struct stat mine {
+    }, named{};
     if (::fstat(fd_, &mine) == 0 && ::fstatat(dir_fd_, name_.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
         same_file(mine, named))
         ::unlinkat(dir_fd_, name_.c_str(), 0);
@@ -209,7 +212,8 @@ int ScratchFile::open_direct() const {
     const std::string self = "/proc/self/fd/" + std::to_string(fd_);
     const int fd = ::open(self.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
     if (fd < 0) return -1;
-    struct stat mine {}, opened {};
+    struct stat mine {
+    }, opened{};
     if (::fstat(fd_, &mine) != 0 || ::fstat(fd, &opened) != 0 || !same_file(mine, opened)) {
         ::close(fd);
         return -1;

@@ -29,7 +29,7 @@ void check_scratch_directory(const std::filesystem::path& dir, std::uint64_t fil
 std::size_t remove_stale_scratch_files(const std::filesystem::path& dir);
 
 class ScratchFile {
-public:
+  public:
     // Creates the file in `dir`, writes `bytes` of `data` and syncs it (so its pages are clean
     // and can be evicted). Throws EnvironmentError when the machine refuses.
     ScratchFile(const std::filesystem::path& dir, const void* data, std::uint64_t bytes)
@@ -63,7 +63,7 @@ public:
     // What a reader of a case needs about where the file is: tmpfs, no O_DIRECT. Empty: nothing.
     std::string notes() const;
 
-private:
+  private:
     // Empties the file, removes its name while the name is still this file, closes both descriptors.
     void release() noexcept;
 

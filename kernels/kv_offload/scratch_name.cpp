@@ -8,7 +8,9 @@ namespace memwall {
 
 namespace {
 
-bool all_digits(std::string_view s) { return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos; }
+bool all_digits(std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
 
 }  // namespace
 

@@ -11,7 +11,7 @@
 namespace memwall {
 
 struct ScratchName {
-    std::string host;   // may hold dots: the other fields count from the end
+    std::string host;  // may hold dots: the other fields count from the end
     std::int64_t pid = 0;
     std::string ticks;  // the owner's start time in clock ticks, as /proc has it
 };

@@ -60,8 +60,10 @@ double tier_read_rate(const ScratchFile& file, std::size_t block, unsigned depth
 namespace {
 
 std::string method_suffix(const ScratchFile& f, const std::filesystem::path& dir, int passes) {
-    std::string s = f.o_direct() ? "O_DIRECT" : "buffered: the file system refuses O_DIRECT, so the page cache serves them";
-    return s + ", best of " + std::to_string(passes) + " sweeps; " + format_bytes(static_cast<double>(f.size())) + " file in " + dir.string();
+    std::string s =
+        f.o_direct() ? "O_DIRECT" : "buffered: the file system refuses O_DIRECT, so the page cache serves them";
+    return s + ", best of " + std::to_string(passes) + " sweeps; " + format_bytes(static_cast<double>(f.size())) +
+           " file in " + dir.string();
 }
 
 }  // namespace
@@ -103,7 +105,8 @@ TierMeasurement measure_tier(const std::filesystem::path& dir, const TierOptions
                 keep({block, depth, true, tier_read_rate(file, block, depth, true, opt.seconds_per_point)});
             }
         }
-        if (seq <= file.size()) keep({seq, seq_depth, false, tier_read_rate(file, seq, seq_depth, false, opt.seconds_per_point)});
+        if (seq <= file.size())
+            keep({seq, seq_depth, false, tier_read_rate(file, seq, seq_depth, false, opt.seconds_per_point)});
     }
     const std::string suffix = method_suffix(file, dir, opt.passes);
     for (const std::size_t block : opt.blocks) {

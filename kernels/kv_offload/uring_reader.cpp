@@ -35,8 +35,8 @@ UringReader::UringReader(const ScratchFile& file, unsigned depth, bool direct, c
                                ": " + std::strerror(errno));
     if (const int rc = io_uring_queue_init(depth, &ring_->ring, 0); rc < 0) {
         ::close(fd_);
-        throw EnvironmentError("kv_offload: io_uring is unavailable (io_uring_queue_init: " +
-                               std::string(std::strerror(-rc)) + ")");
+        throw EnvironmentError(
+            "kv_offload: io_uring is unavailable (io_uring_queue_init: " + std::string(std::strerror(-rc)) + ")");
     }
     // Fixed buffers are limited to 1 GiB each; larger buffers are read into unregistered.
     iovec v{buffer.data(), buffer.size()};
@@ -90,9 +90,11 @@ void UringReader::read(std::span<const ReadRequest> requests, const std::functio
         // With work to do (arrived requests, or `submitted` once), submit without waiting and work
         // while the reads run.
         const bool first = static_cast<bool>(submitted) && !told_submitted;
-        const int rc = done.empty() && !first && in_flight > 0 ? io_uring_submit_and_wait(ring, 1) : io_uring_submit(ring);
+        const int rc =
+            done.empty() && !first && in_flight > 0 ? io_uring_submit_and_wait(ring, 1) : io_uring_submit(ring);
         if (rc < 0 && rc != -EINTR)
-            throw EnvironmentError("kv_offload: io_uring_submit on " + path_.string() + " failed: " + std::strerror(-rc));
+            throw EnvironmentError("kv_offload: io_uring_submit on " + path_.string() +
+                                   " failed: " + std::strerror(-rc));
         if (first) {
             told_submitted = true;
             submitted();

@@ -22,7 +22,7 @@ inline constexpr std::size_t direct_alignment = 4096;
 
 // Anonymous memory, page aligned (so O_DIRECT accepts it), advised to huge pages when large.
 class DirectBuffer {
-public:
+  public:
     explicit DirectBuffer(std::size_t bytes);
     ~DirectBuffer();
     DirectBuffer(const DirectBuffer&) = delete;
@@ -30,7 +30,7 @@ public:
     char* data() const { return data_; }
     std::size_t size() const { return bytes_; }
 
-private:
+  private:
     char* data_ = nullptr;
     std::size_t bytes_ = 0;
 };
@@ -42,7 +42,7 @@ struct ReadRequest {
 };
 
 class UringReader {
-public:
+  public:
     // Reads `file` through a descriptor of its own (a duplicate of the file's, or its O_DIRECT
     // one when `direct`: never the name), with a ring of `depth` entries, and registers `buffer`.
     // Throws EnvironmentError (one line) when O_DIRECT is refused or the kernel refuses
@@ -69,7 +69,7 @@ public:
     std::uint64_t requests() const { return requests_; }
     void reset_requests() { requests_ = 0; }
 
-private:
+  private:
     struct Ring;
     std::unique_ptr<Ring> ring_;
     std::filesystem::path path_;

@@ -16,10 +16,9 @@
 namespace memwall {
 
 class KvInstance final : public Instance {
-public:
+  public:
     KvInstance(const KvWorkload& w, std::unique_ptr<kv_cpu::Kernel> kernel)
-        : w_(w), kernel_(std::move(kernel)),
-          out_(w.problem().out_floats(), kit::PlacedAllocator<float>(kv_slot::out)) {
+        : w_(w), kernel_(std::move(kernel)), out_(w.problem().out_floats(), kit::PlacedAllocator<float>(kv_slot::out)) {
         cold_ = kernel_->reads_file() && !kernel_->bypasses_page_cache() && !w.problem().warm;
         if (cold_) evict();
     }
@@ -63,7 +62,7 @@ public:
         if (kernel_->reads_file()) (void)kernel_->evict();
     }
 
-private:
+  private:
     void evict() { most_resident_ = std::max(most_resident_, kernel_->evict()); }
 
     const KvWorkload& w_;

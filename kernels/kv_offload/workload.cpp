@@ -27,8 +27,7 @@ void kv_attention_reference(const double* q, const double* k, const double* v, s
         for (std::int64_t c = 0; c < d; ++c) out[c] += s[static_cast<std::size_t>(j)] / sum * v[j * d + c];
 }
 
-KvWorkload::KvWorkload(const KvProblem& p, std::uint64_t seed, const std::filesystem::path& scratch_dir)
-    : problem_(p) {
+KvWorkload::KvWorkload(const KvProblem& p, std::uint64_t seed, const std::filesystem::path& scratch_dir) : problem_(p) {
     std::mt19937_64 gen(seed);
     std::uniform_real_distribution<float> magnitude(0.25f, 1.0f);
     std::bernoulli_distribution negative(0.5);
@@ -56,8 +55,7 @@ KvWorkload::KvWorkload(const KvProblem& p, std::uint64_t seed, const std::filesy
                 std::copy_n(page + p.v_offset(h), t * d, v.begin() + at);
             }
             std::copy_n(this->q(s, h), d, q.begin());
-            kv_attention_reference(q.data(), k.data(), v.data(), n, d,
-                                   reference_.data() + (s * p.heads + h) * d);
+            kv_attention_reference(q.data(), k.data(), v.data(), n, d, reference_.data() + (s * p.heads + h) * d);
         }
 }
 
@@ -71,8 +69,8 @@ Check KvWorkload::check(const float* out) const {
     if (const std::size_t i = kit::first_not_finite(size, [&](std::size_t j) { return out[j]; }); i < size) {
         const auto per_step = static_cast<std::size_t>(problem_.heads * problem_.head_dim);
         return kit::not_finite("output element " + std::to_string(i) + " (step " + std::to_string(i / per_step) +
-                                   ", head " + std::to_string(i % per_step / static_cast<std::size_t>(problem_.head_dim)) +
-                                   ")",
+                                   ", head " +
+                                   std::to_string(i % per_step / static_cast<std::size_t>(problem_.head_dim)) + ")",
                                out[i], tolerance());
     }
     kit::RelativeL2 l2;

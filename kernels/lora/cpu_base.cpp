@@ -6,7 +6,7 @@ namespace memwall::lora_cpu {
 namespace {
 
 class Base final : public Kernel {
-public:
+  public:
     explicit Base(const LoraWorkload& w)
         : w_(w), gemm_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data()) {}
     void run(void* y, kit::PhaseTimes& phases) override {
@@ -16,7 +16,7 @@ public:
     double workspace_bytes() const override { return gemm_.weights_bytes(); }
     std::string detail() const override { return "Y = X·W alone (" + gemm_.describe() + ")"; }
 
-private:
+  private:
     const LoraWorkload& w_;
     Gemm gemm_;
 };

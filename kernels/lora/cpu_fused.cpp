@@ -14,9 +14,13 @@ namespace memwall::lora_cpu {
 namespace {
 
 class Fused final : public Kernel {
-public:
+  public:
     Fused(const LoraWorkload& w, const Tiles& tiles, std::vector<TokenRange> calls, std::string name)
-        : w_(w), tiles_(tiles), calls_(std::move(calls)), name_(std::move(name)), weights_(adapter_weights(w)),
+        : w_(w),
+          tiles_(tiles),
+          calls_(std::move(calls)),
+          name_(std::move(name)),
+          weights_(adapter_weights(w)),
           s_(static_cast<std::size_t>(w.problem().m * weights_.rp)) {
         const LoraProblem& p = w.problem();
         for (const TokenRange& c : calls_) gemms_.emplace_back(p.dtype, c.end - c.begin, p.k, p.n, w.w_data());
@@ -47,7 +51,7 @@ public:
                std::to_string(tiles_.tile_m) + " tokens x " + std::to_string(tiles_.tile_n) + " columns";
     }
 
-private:
+  private:
     const LoraWorkload& w_;
     Tiles tiles_;
     std::vector<TokenRange> calls_;

@@ -44,7 +44,8 @@ dnnl::matmul::primitive_desc bf16_matmul(const dnnl::engine& engine, const memor
         return {dnnl::matmul::desc(a, b, c), engine};
     } catch (const dnnl::error& e) {
         if (e.status != dnnl_unimplemented) throw;
-        throw std::runtime_error("oneDNN has no bf16 matmul on this CPU (it needs AVX-512); bf16 runs on CPUs that have it");
+        throw std::runtime_error(
+            "oneDNN has no bf16 matmul on this CPU (it needs AVX-512); bf16 runs on CPUs that have it");
     }
 }
 

@@ -15,7 +15,7 @@
 namespace memwall::lora_cpu {
 
 class Kernel {
-public:
+  public:
     virtual ~Kernel() = default;
     // Laps `phases` at the end of each pass (the GEMMs, dropout, the projections, the add).
     virtual void run(void* y, kit::PhaseTimes& phases) = 0;
@@ -27,7 +27,7 @@ public:
 
 // The blocks of memwall's own LoRA passes (fused, multi_adapter).
 struct Tiles {
-    std::int64_t tile_m = 64;   // tokens per task of the fused pass
+    std::int64_t tile_m = 64;  // tokens per task of the fused pass
     // Columns of Y per block of the up-projection (B's block stays in L2): whole rows of LoRAFusion's
     // shapes, whose 4 rows at a time the prefetcher follows (K = N = 4096, bf16: 1.9 ms against 2.1
     // at 512).
@@ -54,7 +54,7 @@ std::unique_ptr<Kernel> make_fused_calls(const LoraWorkload& w, const Tiles& t, 
 // frozen weights are; without oneDNN's bf16 matmul, sgemm on the bf16 operands widened to fp32
 // (B once, A per run) with C rounded back to bf16.
 class Gemm {
-public:
+  public:
     Gemm(LoraDtype dtype, std::int64_t rows, std::int64_t k, std::int64_t n, const void* b);
     ~Gemm();
     Gemm(Gemm&&) noexcept;
@@ -67,7 +67,7 @@ public:
     // none without AVX-512, where a bf16 Gemm widens to fp32.
     static bool bf16_available();
 
-private:
+  private:
     struct State;
     std::unique_ptr<State> state_;
 };
@@ -84,10 +84,10 @@ void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64
 // B[j+1][n]) adjacent, the layout a bf16 dot-product instruction takes.
 struct AdapterWeights {
     std::int64_t rp = 0, kp = 0;
-    std::vector<float> a;                   // adapters × rp × kp
-    std::vector<float> a32_quads;           // adapters × kp/4 × rp/4 × 16 (fp32 problems)
-    std::vector<std::uint16_t> a16_quads;   // adapters × kp/8 × rp/4 × 16 × 2 (bf16 problems)
-    std::vector<std::uint16_t> b16_pairs;   // adapters × rp/2 × N × 2
+    std::vector<float> a;                  // adapters × rp × kp
+    std::vector<float> a32_quads;          // adapters × kp/4 × rp/4 × 16 (fp32 problems)
+    std::vector<std::uint16_t> a16_quads;  // adapters × kp/8 × rp/4 × 16 × 2 (bf16 problems)
+    std::vector<std::uint16_t> b16_pairs;  // adapters × rp/2 × N × 2
 };
 AdapterWeights adapter_weights(const LoraWorkload& w);
 // rp for rank r: a multiple of the down-projection's register block on every ISA (8 ranks with

@@ -97,7 +97,7 @@ void down_rows(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std:
     const std::int64_t whole = p.k / lanes * lanes;
     for (std::int64_t j0 = 0; j0 < dw.rp; j0 += down_block) {
         vf acc[NR][down_block] = {};
-        auto step = [&](std::int64_t k, const vf (&xm)[NR]) {
+        auto step = [&](std::int64_t k, const vf(&xm)[NR]) {
             for (int j = 0; j < down_block; ++j) {
                 const vf av = simd::load(at + (j0 + j) * dw.kp + k);
                 for (int i = 0; i < NR; ++i) acc[i][j] = simd::fma(xm[i], av, acc[i][j]);
@@ -188,8 +188,8 @@ bool quad_rows() {
 // the bound (M·K·r/16 FMAs, M·K·r/32 vdpbf16ps), where the transposed form's A traffic and
 // horizontal sums took twice as long. Rows past `rows` repeat the last one (computed, not stored).
 template <class T, int V>
-MEMWALL_LORA_BF16_TARGET void down_rows_quads(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std::int64_t t, std::int64_t rows,
-                     std::int64_t v0, float* s) {
+MEMWALL_LORA_BF16_TARGET void down_rows_quads(const LoraWorkload& w, const T* x, const AdapterWeights& dw,
+                                              std::int64_t t, std::int64_t rows, std::int64_t v0, float* s) {
     constexpr int NR = 4;
     constexpr std::int64_t group = 16 / sizeof(T), per_vector = 64 / sizeof(T);
     const LoraProblem& p = w.problem();
@@ -214,7 +214,8 @@ MEMWALL_LORA_BF16_TARGET void down_rows_quads(const LoraWorkload& w, const T* x,
                 const std::uint32_t m = w.mask()[row * words + (k0 + k) / 32];
                 if constexpr (std::is_same_v<T, float>) {
                     _mm512_store_ps(xm[i] + k, _mm512_maskz_loadu_ps(static_cast<__mmask16>(m), in + k));
-                    _mm512_store_ps(xm[i] + k + 16, _mm512_maskz_loadu_ps(static_cast<__mmask16>(m >> 16), in + k + 16));
+                    _mm512_store_ps(xm[i] + k + 16,
+                                    _mm512_maskz_loadu_ps(static_cast<__mmask16>(m >> 16), in + k + 16));
                 } else {
                     _mm512_store_si512(xm[i] + k, _mm512_maskz_loadu_epi16(m, in + k));
                 }
@@ -247,7 +248,8 @@ MEMWALL_LORA_BF16_TARGET void down_rows_quads(const LoraWorkload& w, const T* x,
             alignas(64) float lane[16];
             _mm512_store_ps(lane, acc[i][v]);
             for (int q = 0; q < 4; ++q)
-                s[(t + i) * dw.rp + 4 * (v0 + v) + q] = lane[4 * q] + lane[4 * q + 1] + lane[4 * q + 2] + lane[4 * q + 3];
+                s[(t + i) * dw.rp + 4 * (v0 + v) + q] =
+                    lane[4 * q] + lane[4 * q + 1] + lane[4 * q + 2] + lane[4 * q + 3];
         }
 }
 
@@ -261,8 +263,7 @@ void up_rows_f32(const LoraWorkload& w, std::int64_t rp, const float* s, std::in
     for (; n + 32 <= n1; n += 32) {
         __m512 acc[NR][2];
         for (int i = 0; i < NR; ++i)
-            for (int h = 0; h < 2; ++h)
-                acc[i][h] = _mm512_loadu_ps(y + (t + i) * p.n + n + 16 * h);
+            for (int h = 0; h < 2; ++h) acc[i][h] = _mm512_loadu_ps(y + (t + i) * p.n + n + 16 * h);
         for (std::int64_t j = 0; j < p.r; ++j) {
             __m512 b0 = _mm512_loadu_ps(b + j * p.n + n), b1 = _mm512_loadu_ps(b + j * p.n + n + 16);
             asm("" : "+v"(b0), "+v"(b1));  // loaded once, not folded into each row's FMA
@@ -284,8 +285,8 @@ void up_rows_f32(const LoraWorkload& w, std::int64_t rp, const float* s, std::in
 // pairs of ranks, each pair broadcast against B's row pairs, 16 columns of Y per vdpbf16ps; the
 // result rounded to bf16 by vcvtne2ps2bf16, 32 columns (a line) at a time.
 template <int NR>
-MEMWALL_LORA_BF16_TARGET void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* s, std::int64_t t, std::int64_t n0,
-                  std::int64_t n1, std::uint16_t* y) {
+MEMWALL_LORA_BF16_TARGET void up_rows_bf16(const LoraWorkload& w, const AdapterWeights& aw, const float* s,
+                                           std::int64_t t, std::int64_t n0, std::int64_t n1, std::uint16_t* y) {
     const LoraProblem& p = w.problem();
     const std::uint16_t* bp = aw.b16_pairs.data() + w.adapter_of()[t] * aw.rp * p.n;
     std::int32_t sp[NR][max_rank_pairs];

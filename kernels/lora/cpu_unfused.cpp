@@ -9,7 +9,7 @@ namespace memwall::lora_cpu {
 namespace {
 
 class Unfused final : public Kernel {
-public:
+  public:
     explicit Unfused(const LoraWorkload& w)
         : w_(w),
           base_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data()),
@@ -57,7 +57,7 @@ public:
                "; down-projection " + down_.front().describe() + ")";
     }
 
-private:
+  private:
     std::size_t bytes(std::int64_t elements) const {
         return static_cast<std::size_t>(elements) * w_.problem().element_bytes();
     }

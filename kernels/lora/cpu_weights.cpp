@@ -77,14 +77,15 @@ AdapterWeights adapter_weights(const LoraWorkload& w) {
             for (std::int64_t k = 0; k < p.k; ++k)
                 for (std::int64_t j = 0; j < p.r; ++j) {
                     const std::int64_t g = k / 8, lane = j % 4 * 4 + k % 8 / 2;
-                    d.a16_quads[static_cast<std::size_t>(a * d.kp * d.rp + ((g * (d.rp / 4) + j / 4) * 16 + lane) * 2 + k % 2)] =
-                        w.a16(a)[k * p.r + j];
+                    d.a16_quads[static_cast<std::size_t>(a * d.kp * d.rp + ((g * (d.rp / 4) + j / 4) * 16 + lane) * 2 +
+                                                         k % 2)] = w.a16(a)[k * p.r + j];
                 }
         d.b16_pairs.assign(static_cast<std::size_t>(p.adapters * d.rp * p.n), 0);
         for (std::int64_t a = 0; a < p.adapters; ++a)
             for (std::int64_t j = 0; j < p.r; ++j)
                 for (std::int64_t n = 0; n < p.n; ++n)
-                    d.b16_pairs[static_cast<std::size_t>(((a * d.rp + j / 2 * 2) * p.n + n * 2) + j % 2)] = w.b16(a)[j * p.n + n];
+                    d.b16_pairs[static_cast<std::size_t>(((a * d.rp + j / 2 * 2) * p.n + n * 2) + j % 2)] =
+                        w.b16(a)[j * p.n + n];
     }
     return d;
 }

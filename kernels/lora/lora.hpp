@@ -74,7 +74,7 @@ std::vector<std::string> lora_shape_names();
 // bf16 and held both ways: as the floats it is exactly (the reference's and the fp32 helpers')
 // and as bf16 bits (what the bf16 kernels read).
 class LoraWorkload : public Workload {
-public:
+  public:
     using Bf16Buffer = std::vector<std::uint16_t, kit::PlacedAllocator<std::uint16_t>>;
 
     LoraWorkload(const LoraProblem& p, std::uint64_t seed);
@@ -110,7 +110,7 @@ public:
     // (the base variant's).
     Check check(const void* y, bool base_only = false) const;
 
-private:
+  private:
     struct Reference {
         std::vector<double> base, full;
     };
@@ -123,7 +123,8 @@ private:
     Bf16Buffer x16_{kit::PlacedAllocator<std::uint16_t>(lora_slot::x)};
     Bf16Buffer w16_{kit::PlacedAllocator<std::uint16_t>(lora_slot::w)};
     std::vector<std::uint16_t> a16_, b16_;
-    std::vector<std::uint32_t, kit::PlacedAllocator<std::uint32_t>> mask_{kit::PlacedAllocator<std::uint32_t>(lora_slot::mask)};
+    std::vector<std::uint32_t, kit::PlacedAllocator<std::uint32_t>> mask_{
+        kit::PlacedAllocator<std::uint32_t>(lora_slot::mask)};
     std::vector<std::int32_t> adapter_of_;
     mutable std::once_flag reference_once_;
     mutable Reference reference_;

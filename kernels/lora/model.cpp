@@ -11,7 +11,8 @@ std::int64_t adapter_calls(const LoraProblem& p, std::int64_t group) {
     return group <= 0 ? 1 : (p.adapters + group - 1) / group;
 }
 
-std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const MemoryHierarchy& mh, std::int64_t group) {
+std::vector<Counter> lora_model(const LoraProblem& p, LoraMethod method, const MemoryHierarchy& mh,
+                                std::int64_t group) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     const double e = static_cast<double>(p.element_bytes());
     const double M = static_cast<double>(p.m), K = static_cast<double>(p.k), N = static_cast<double>(p.n),

@@ -28,8 +28,8 @@ LoraProblem LoraProblem::from(const Params& p) {
     if (x.m < 1 || x.k < 1 || x.n < 1 || x.r < 1 || x.adapters < 1)
         throw UsageError("lora: M, K, N, r and adapters must be at least 1");
     if (x.adapters > x.m)
-        throw UsageError("lora: " + std::to_string(x.adapters) + " adapters need at least as many tokens (M = " +
-                         std::to_string(x.m) + ")");
+        throw UsageError("lora: " + std::to_string(x.adapters) +
+                         " adapters need at least as many tokens (M = " + std::to_string(x.m) + ")");
     if (!(x.dropout >= 0.0 && x.dropout < 1.0)) throw UsageError("lora: dropout must be in [0, 1)");
     return x;
 }

@@ -24,9 +24,11 @@ Axis sized(Axis a, double min, double max) {
 // checked against X·W alone. Each pass is timed (phase.<pass>.seconds: gemm, dropout, down, up,
 // add), so a case says where its time over base goes.
 class LoraInstance final : public Instance {
-public:
+  public:
     LoraInstance(const LoraWorkload& w, std::unique_ptr<lora_cpu::Kernel> kernel, bool base_only)
-        : w_(w), kernel_(std::move(kernel)), base_only_(base_only),
+        : w_(w),
+          kernel_(std::move(kernel)),
+          base_only_(base_only),
           y_(static_cast<std::size_t>(w.problem().m * w.problem().n) * w.problem().element_bytes(),
              kit::PlacedAllocator<std::byte>(lora_slot::y)) {}
 
@@ -47,7 +49,7 @@ public:
     std::string detail() const override { return kernel_->detail(); }
     std::vector<Counter> sampled_counters() const override { return phases_.counters(); }
 
-private:
+  private:
     const LoraWorkload& w_;
     std::unique_ptr<lora_cpu::Kernel> kernel_;
     bool base_only_;
@@ -69,11 +71,14 @@ Axis group_tunable() {
 }
 
 std::vector<Axis> tile_tunables() {
-    return {sized(tunable(int_axis("tile_m", {lora_cpu::Tiles{}.tile_m}, "tokens per task of the fused pass (their S stays in cache between the projections)")),
-                  1, 1 << 16),
-            sized(tunable(int_axis("tile_n", {lora_cpu::Tiles{}.tile_n},
-                                   "columns of Y per block of the up-projection (B's block is reused across the task's tokens)")),
-                  1, 1 << 20)};
+    return {
+        sized(tunable(int_axis("tile_m", {lora_cpu::Tiles{}.tile_m},
+                               "tokens per task of the fused pass (their S stays in cache between the projections)")),
+              1, 1 << 16),
+        sized(tunable(int_axis(
+                  "tile_n", {lora_cpu::Tiles{}.tile_n},
+                  "columns of Y per block of the up-projection (B's block is reused across the task's tokens)")),
+              1, 1 << 20)};
 }
 
 Variant variant(std::string name, std::string description, LoraMethod method) {
@@ -109,20 +114,23 @@ Variant variant(std::string name, std::string description, LoraMethod method) {
 void register_lora(Catalogue& c) {
     Family f;
     f.name = "lora";
-    f.description = "LoRA: Y = X·W + α·(dropout(X)·A)·B per adapter's tokens, fp32 or bf16 (fp32 arithmetic); "
-                    "the dropout mask is an input drawn from the seed";
+    f.description =
+        "LoRA: Y = X·W + α·(dropout(X)·A)·B per adapter's tokens, fp32 or bf16 (fp32 arithmetic); "
+        "the dropout mask is an input drawn from the seed";
     std::vector<std::string> choices = {"custom"};
     for (const auto& n : lora_shape_names()) choices.push_back(n);
     f.problem_axes = {
-        enum_axis("shape", choices, {"custom"},
-                  "LoRAFusion's shapes lorafusion4096/5120/8192 (set K = N, r = 16, alpha = 16, dropout = 0.1), or custom"),
+        enum_axis(
+            "shape", choices, {"custom"},
+            "LoRAFusion's shapes lorafusion4096/5120/8192 (set K = N, r = 16, alpha = 16, dropout = 0.1), or custom"),
         sized(int_axis("M", {256}, "tokens (rows of X and Y); LoRAFusion runs 2048 to 8192"), 1, 1 << 20),
         sized(int_axis("K", {1024}, "input features (columns of X, rows of W)"), 1, 1 << 20),
         sized(int_axis("N", {1024}, "output features (columns of W and Y)"), 1, 1 << 20),
         sized(int_axis("r", {16}, "adapter rank"), 1, 4096),
-        sized(int_axis("adapters", {1}, "adapters in the batch; tokens are split among them in equal contiguous runs"), 1,
-              1 << 16),
-        sized(real_axis("dropout", {0.1}, "dropout probability p on the adapter's input (kept elements scaled by 1/(1-p))"),
+        sized(int_axis("adapters", {1}, "adapters in the batch; tokens are split among them in equal contiguous runs"),
+              1, 1 << 16),
+        sized(real_axis("dropout", {0.1},
+                        "dropout probability p on the adapter's input (kept elements scaled by 1/(1-p))"),
               0, 0.999),
         real_axis("alpha", {16.0}, "scale α of the adapter's term (peft's lora_alpha / r is α here)"),
         enum_axis("dtype", {"fp32", "bf16"}, {"fp32"}, "element type of X, W, A, B and Y (arithmetic is fp32)"),

@@ -37,8 +37,8 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
         return check_cuda_output(workload_as<LoraWorkload>(w), y, method == Method::base);
     };
     k.model = [method](const Params& point, const MemoryHierarchy&) {
-        return lora_cuda_model(LoraProblem::from(point), method, method == Method::cublas_unfused ? lora_cuda::Tuning{}
-                                                                                                   : cuda_tuning(point));
+        return lora_cuda_model(LoraProblem::from(point), method,
+                               method == Method::cublas_unfused ? lora_cuda::Tuning{} : cuda_tuning(point));
     };
     // Emulation runs every CUDA thread on the CPU (a fiber each): GEMMs it finishes in seconds.
     k.emu_default_axes = {"shape=custom", "M=64", "K=128", "N=128", "r=16", "adapters=1,3", "dtype=fp32,bf16"};
@@ -56,10 +56,14 @@ void add_gemm_tunables(kit::CudaKernel& k) {
     k.tunables = {bounded(bm, 8, 256), bounded(bn, 8, 256), bounded(bk, 2, 64), bounded(tm, 1, 8), bounded(tn, 1, 8)};
     k.constraints = {
         {"TM and TN are 1, 2, 4 or 8",
-         [](const Params& p) { return lora_cuda::register_tile(static_cast<int>(p.integer("TM"))) &&
-                                      lora_cuda::register_tile(static_cast<int>(p.integer("TN"))); }},
+         [](const Params& p) {
+             return lora_cuda::register_tile(static_cast<int>(p.integer("TM"))) &&
+                    lora_cuda::register_tile(static_cast<int>(p.integer("TN")));
+         }},
         {"BM and BN are multiples of TM and TN",
-         [](const Params& p) { return p.integer("BM") % p.integer("TM") == 0 && p.integer("BN") % p.integer("TN") == 0; }},
+         [](const Params& p) {
+             return p.integer("BM") % p.integer("TM") == 0 && p.integer("BN") % p.integer("TN") == 0;
+         }},
         {"(BM/TM) * (BN/TN) threads are whole warps, at most 1024 (512 when TM*TN is 32, 256 when 64: the "
          "accumulators stay in registers)",
          [](const Params& p) {
@@ -84,12 +88,14 @@ kit::CudaKernel emulatable(Method method, std::string name, std::string descript
     if (method == Method::multi_adapter) k.tunables.push_back(group_tunable());
     k.emu = [method](const Workload& wl, const Params& point) {
         const auto& w = workload_as<LoraWorkload>(wl);
-        return lora_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), method, cuda_tuning(point), cuda_inputs(w));
+        return lora_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), method, cuda_tuning(point),
+                                                     cuda_inputs(w));
     };
 #ifdef MEMWALL_HAVE_CUDA
     k.gpu = [method](const Workload& wl, const Params& point) {
         const auto& w = workload_as<LoraWorkload>(wl);
-        return lora_cuda::cuda_gpu::make_device_case(cuda_shape(w.problem()), method, cuda_tuning(point), cuda_inputs(w));
+        return lora_cuda::cuda_gpu::make_device_case(cuda_shape(w.problem()), method, cuda_tuning(point),
+                                                     cuda_inputs(w));
     };
 #endif
     return k;
@@ -135,7 +141,7 @@ kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string 
     if (method == Method::multi_adapter) k.tunables.push_back(group_tunable());
     k.default_axes = {"dtype=bf16"};
     // Every compiled tile, on sizes no tile divides, one adapter and three.
-    k.emu_default_axes = {"shape=custom", "M=100", "K=72",    "N=136",   "r=16",      "adapters=1,3",
+    k.emu_default_axes = {"shape=custom", "M=100",     "K=72",          "N=136",     "r=16",      "adapters=1,3",
                           "dtype=bf16",   "BM=64,128", "BN=64,128,256", "warps=4,8", "stages=3,4"};
     // A sweep of both dtypes (as `compare` asks) gives these only their bf16 points, as nvbench
     // skips the type combinations a benchmark does not take; likewise the sizes and tiles.
@@ -197,16 +203,18 @@ Check check_cuda_output(const LoraWorkload& w, const float* y, bool base_only) {
     // A bf16 Y came down widened to floats: their upper halves are its bits, exactly.
     const auto count = static_cast<std::size_t>(w.problem().m * w.problem().n);
     std::vector<std::uint16_t> bits(count);
-    for (std::size_t i = 0; i < count; ++i) bits[i] = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(y[i]) >> 16);
+    for (std::size_t i = 0; i < count; ++i)
+        bits[i] = static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(y[i]) >> 16);
     return w.check(bits.data(), base_only);
 }
 
 void register_lora_cuda(Catalogue& c) {
     for (const kit::CudaKernel& k :
          {emulatable(Method::base, "base", "memwall's tiled GEMM alone, Y = X·W: the floor"),
-          emulatable(Method::unfused, "unfused",
-                     "PyTorch's LoRA as separate passes of memwall's kernels: base GEMM, dropout writing X', "
-                     "down-projection X'·A_a and up-projection S·B_a per adapter (the tiled GEMM), scaled add Y += α·T"),
+          emulatable(
+              Method::unfused, "unfused",
+              "PyTorch's LoRA as separate passes of memwall's kernels: base GEMM, dropout writing X', "
+              "down-projection X'·A_a and up-projection S·B_a per adapter (the tiled GEMM), scaled add Y += α·T"),
           emulatable(Method::fused, "fused",
                      "LoRAFusion's fusion, one call per adapter: S = α/(1-p)(mask⊙X)·A_a with dropout applied as X is "
                      "read, then the tiled GEMM Y = X·W adding S·B_a to each tile's accumulators before its single "

@@ -92,8 +92,8 @@ const LoraWorkload::Reference& LoraWorkload::reference() const {
         std::vector<double> x(x_.begin(), x_.end()), w(w_.begin(), w_.end());
         reference_.base.assign(M * N, 0.0);
         auto i = [](std::int64_t v) { return static_cast<blasint>(v); };
-        dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, i(p.m), i(p.n), i(p.k), 1.0, x.data(), i(p.k), w.data(), i(p.n),
-              0.0, reference_.base.data(), i(p.n));
+        dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, i(p.m), i(p.n), i(p.k), 1.0, x.data(), i(p.k), w.data(),
+              i(p.n), 0.0, reference_.base.data(), i(p.n));
         w = {};
         const auto words = static_cast<std::size_t>(p.mask_words());
         for (std::size_t t = 0; t < M; ++t)
@@ -105,8 +105,8 @@ const LoraWorkload::Reference& LoraWorkload::reference() const {
             const std::int64_t t0 = p.segment_begin(a), rows = p.segment_begin(a + 1) - t0;
             const std::vector<double> ad(a_.begin() + a * p.k * p.r, a_.begin() + (a + 1) * p.k * p.r);
             const std::vector<double> bd(b_.begin() + a * p.r * p.n, b_.begin() + (a + 1) * p.r * p.n);
-            dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, i(rows), i(p.r), i(p.k), p.lora_scale(), x.data() + t0 * p.k,
-                  i(p.k), ad.data(), i(p.r), 0.0, s.data() + t0 * p.r, i(p.r));
+            dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, i(rows), i(p.r), i(p.k), p.lora_scale(),
+                  x.data() + t0 * p.k, i(p.k), ad.data(), i(p.r), 0.0, s.data() + t0 * p.r, i(p.r));
             dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, i(rows), i(p.n), i(p.r), 1.0, s.data() + t0 * p.r, i(p.r),
                   bd.data(), i(p.n), 1.0, reference_.full.data() + t0 * p.n, i(p.n));
         }

@@ -35,7 +35,7 @@ struct Product {
 };
 
 class Esc final : public Kernel {
-public:
+  public:
     Esc(const SpgemmWorkload& w, const Tuning& t) : w_(w), threads_(omp_get_max_threads()) {
         ranges_ = balanced_ranges(w.row_products(), t.rows_per_chunk, threads_);
         const auto& prod = w.row_products();
@@ -57,15 +57,17 @@ public:
             std::int32_t* buf = per_thread_[static_cast<std::size_t>(omp_get_thread_num())].cols.data();
 #pragma omp for schedule(dynamic, 1)
             for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin; i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
+                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
+                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
                     std::size_t m = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)]; e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
                         const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
-                        for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) buf[m++] = b.col[static_cast<std::size_t>(f)];
+                        for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f)
+                            buf[m++] = b.col[static_cast<std::size_t>(f)];
                     }
                     sort_row(buf, buf + m, [](std::int32_t x, std::int32_t y) { return x < y; });
-                    counts_[static_cast<std::size_t>(i)] =
-                        static_cast<std::int64_t>(std::unique(buf, buf + m) - buf);
+                    counts_[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(std::unique(buf, buf + m) - buf);
                 }
         }
         finish_symbolic(counts_, b.cols, out);
@@ -80,9 +82,11 @@ public:
             Product* buf = per_thread_[static_cast<std::size_t>(omp_get_thread_num())].products.data();
 #pragma omp for schedule(dynamic, 1)
             for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin; i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
+                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
+                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
                     std::size_t m = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)]; e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
                         const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
                         const double av = a.val[static_cast<std::size_t>(e)];
                         for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f)
@@ -114,7 +118,7 @@ public:
                " row ranges balanced by products; a row's products expanded into a per-thread buffer";
     }
 
-private:
+  private:
     struct Scratch {
         std::vector<std::int32_t> cols;
         std::vector<Product> products;

@@ -26,8 +26,7 @@ std::atomic<std::int64_t> live{0}, peak{0};
 void note(std::int64_t delta) {
     const std::int64_t now = live.fetch_add(delta) + delta;
     std::int64_t p = peak.load();
-    while (now > p && !peak.compare_exchange_weak(p, now)) {
-    }
+    while (now > p && !peak.compare_exchange_weak(p, now)) {}
 }
 
 void* counted_malloc(std::size_t n) {
@@ -82,7 +81,8 @@ void start_graphblas() {
     static std::once_flag once;
     std::call_once(once, [] {
         ok(GxB_init(GrB_NONBLOCKING, counted_malloc, counted_calloc, counted_realloc, counted_free), "GxB_init");
-        ok(GxB_Global_Option_set_INT32(static_cast<GxB_Option_Field>(GxB_NTHREADS), omp_get_max_threads()), "setting GxB_NTHREADS");
+        ok(GxB_Global_Option_set_INT32(static_cast<GxB_Option_Field>(GxB_NTHREADS), omp_get_max_threads()),
+           "setting GxB_NTHREADS");
     });
 }
 
@@ -92,7 +92,8 @@ GrB_Matrix to_graphblas(const CsrMatrix& m) {
     ok(GxB_Matrix_Option_set_INT32(g, GxB_SPARSITY_CONTROL, GxB_SPARSE), "setting sparse");
     std::vector<GrB_Index> rows(m.col.size()), cols(m.col.size());
     for (std::int64_t i = 0; i < m.rows; ++i)
-        for (std::int64_t e = m.row_ptr[static_cast<std::size_t>(i)]; e < m.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+        for (std::int64_t e = m.row_ptr[static_cast<std::size_t>(i)]; e < m.row_ptr[static_cast<std::size_t>(i) + 1];
+             ++e) {
             rows[static_cast<std::size_t>(e)] = static_cast<GrB_Index>(i);
             cols[static_cast<std::size_t>(e)] = static_cast<GrB_Index>(m.col[static_cast<std::size_t>(e)]);
         }

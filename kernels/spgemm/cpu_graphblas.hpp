@@ -14,7 +14,7 @@ namespace memwall::spgemm_cpu {
 enum class GraphblasMethod { hash, gustavson };
 
 class GraphblasProduct {
-public:
+  public:
     GraphblasProduct(const SpgemmWorkload& w, GraphblasMethod method);
     ~GraphblasProduct();
     GraphblasProduct(const GraphblasProduct&) = delete;
@@ -28,7 +28,7 @@ public:
     double peak_bytes() const { return peak_bytes_; }
     std::string detail() const;
 
-private:
+  private:
     struct Handles;
     const SpgemmWorkload& w_;
     GraphblasMethod method_;

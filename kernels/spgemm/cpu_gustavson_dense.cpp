@@ -12,7 +12,7 @@ namespace memwall::spgemm_cpu {
 namespace {
 
 class GustavsonDense final : public Kernel {
-public:
+  public:
     GustavsonDense(const SpgemmWorkload& w, const Tuning& t) : w_(w), threads_(omp_get_max_threads()) {
         ranges_ = balanced_ranges(w.row_products(), t.rows_per_chunk, threads_);
         const auto cols = static_cast<std::size_t>(w.b().cols);
@@ -33,9 +33,11 @@ public:
             std::vector<std::int64_t>& stamp = per_thread_[static_cast<std::size_t>(omp_get_thread_num())].stamp;
 #pragma omp for schedule(dynamic, 1)
             for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin; i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
+                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
+                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
                     std::int64_t count = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)]; e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
                         const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
                         for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
                             std::int64_t& s = stamp[static_cast<std::size_t>(b.col[static_cast<std::size_t>(f)])];
@@ -63,11 +65,13 @@ public:
             Scratch& s = per_thread_[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(dynamic, 1)
             for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin; i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
+                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
+                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
                     const std::int64_t mark = base + i;
                     std::int32_t* cols = out.c.col.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
                     std::int64_t count = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)]; e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
                         const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
                         const double av = a.val[static_cast<std::size_t>(e)];
                         for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
@@ -106,7 +110,7 @@ public:
                std::to_string(w_.b().cols) + " columns per thread";
     }
 
-private:
+  private:
     struct Scratch {
         std::vector<double> acc;
         std::vector<std::int64_t> stamp;

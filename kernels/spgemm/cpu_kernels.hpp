@@ -21,8 +21,8 @@ struct Tuning {
     // onto each other in tables of 4096 slots; 8 was 1.1-1.5x faster on the bench's inputs but the
     // most skewed R-MAT (5% slower: its largest rows' tables outgrow L2).
     double table_factor = 8;
-    std::int64_t bin_min = 32;          // rowwise_hash: bin j holds rows of <= bin_min * 2^j products
-    std::int64_t bins = 8;              // rowwise_hash: the last bin holds every larger row
+    std::int64_t bin_min = 32;  // rowwise_hash: bin j holds rows of <= bin_min * 2^j products
+    std::int64_t bins = 8;      // rowwise_hash: the last bin holds every larger row
 };
 
 struct RowRange {
@@ -31,13 +31,14 @@ struct RowRange {
 
 // Ranges of consecutive rows over `rows`, cut where the products reach total / (threads * 8)
 // or the rows reach `max_rows`, so that a dense row is a range of its own.
-std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, const std::vector<std::int64_t>& rows,
-                                      std::int64_t max_rows, int threads);
+std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products,
+                                      const std::vector<std::int64_t>& rows, std::int64_t max_rows, int threads);
 // The same over every row of A.
-std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, std::int64_t max_rows, int threads);
+std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, std::int64_t max_rows,
+                                      int threads);
 
 class Kernel {
-public:
+  public:
     virtual ~Kernel() = default;
     // Row pointers of C, then C sized (SpgemmOutput::allocate).
     virtual void symbolic(SpgemmOutput& out) = 0;

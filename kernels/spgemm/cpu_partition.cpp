@@ -6,8 +6,8 @@
 
 namespace memwall::spgemm_cpu {
 
-std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, const std::vector<std::int64_t>& rows,
-                                      std::int64_t max_rows, int threads) {
+std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products,
+                                      const std::vector<std::int64_t>& rows, std::int64_t max_rows, int threads) {
     std::int64_t total = 0;
     for (const std::int64_t r : rows) total += row_products[static_cast<std::size_t>(r)];
     const std::int64_t target = std::max<std::int64_t>(1, total / (std::max(threads, 1) * 8));
@@ -25,7 +25,8 @@ std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_produ
     return out;
 }
 
-std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, std::int64_t max_rows, int threads) {
+std::vector<RowRange> balanced_ranges(const std::vector<std::int64_t>& row_products, std::int64_t max_rows,
+                                      int threads) {
     std::vector<std::int64_t> all(row_products.size());
     std::iota(all.begin(), all.end(), std::int64_t{0});
     return balanced_ranges(row_products, all, max_rows, threads);

@@ -31,16 +31,15 @@ namespace {
 
 constexpr std::int32_t empty = -1;
 
-inline std::size_t slot_of(std::int32_t col, std::size_t mask) {
-    return (static_cast<std::size_t>(col) * 107u) & mask;
-}
+inline std::size_t slot_of(std::int32_t col, std::size_t mask) { return (static_cast<std::size_t>(col) * 107u) & mask; }
 
 class RowwiseHash final : public Kernel {
-public:
+  public:
     RowwiseHash(const SpgemmWorkload& w, const Tuning& t) : w_(w), t_(t), threads_(omp_get_max_threads()) {
         const auto& prod = w.row_products();
         std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(t.bins));
-        for (std::size_t i = 0; i < prod.size(); ++i) rows[static_cast<std::size_t>(hash_bin(prod[i], t))].push_back(static_cast<std::int64_t>(i));
+        for (std::size_t i = 0; i < prod.size(); ++i)
+            rows[static_cast<std::size_t>(hash_bin(prod[i], t))].push_back(static_cast<std::int64_t>(i));
         std::int64_t largest = 1;
         for (std::int64_t j = 0; j < t.bins; ++j) {
             Bin bin;
@@ -79,7 +78,8 @@ public:
                 std::int32_t* filled = s.filled.data();
 #pragma omp for schedule(dynamic, 1)
                 for (std::int64_t r = 0; r < n; ++r)
-                    for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin; q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
+                    for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin;
+                         q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
                         const auto i = static_cast<std::size_t>(bin.rows[static_cast<std::size_t>(q)]);
                         std::int64_t count = 0;
                         for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
@@ -119,7 +119,8 @@ public:
                 std::int32_t* filled = s.filled.data();
 #pragma omp for schedule(dynamic, 1)
                 for (std::int64_t r = 0; r < n; ++r)
-                    for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin; q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
+                    for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin;
+                         q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
                         const auto i = static_cast<std::size_t>(bin.rows[static_cast<std::size_t>(q)]);
                         std::size_t count = 0;
                         for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
@@ -156,12 +157,13 @@ public:
     std::string detail() const override {
         std::string bins;
         for (const Bin& b : bins_)
-            bins += (bins.empty() ? "" : ", ") + std::to_string(b.rows.size()) + " rows/" + std::to_string(b.slots) + " slots";
+            bins += (bins.empty() ? "" : ", ") + std::to_string(b.rows.size()) + " rows/" + std::to_string(b.slots) +
+                    " slots";
         return std::string("rows ") + (w_.problem().sorted ? "sorted" : "in table order (unsorted)") +
                "; bins (rows/table slots): " + bins;
     }
 
-private:
+  private:
     struct Bin {
         std::vector<std::int64_t> rows;
         std::vector<RowRange> ranges;
@@ -177,7 +179,8 @@ private:
     // Moves the row's entries (the `count` slots listed in `filled`) to row i of C, in the order
     // they were filled or sorted, and empties the table.
     static void gather(std::int32_t* keys, const double* vals, const std::int32_t* filled, std::size_t count,
-                       SpgemmOutput& out, std::size_t i, bool sorted, std::vector<std::pair<std::int32_t, double>>& row) {
+                       SpgemmOutput& out, std::size_t i, bool sorted,
+                       std::vector<std::pair<std::int32_t, double>>& row) {
         std::int32_t* cols = out.c.col.data() + out.c.row_ptr[i];
         double* v = out.c.val.data() + out.c.row_ptr[i];
         if (!sorted) {

@@ -14,7 +14,8 @@ namespace {
 
 // Rows of sorted, unique columns to CSR, values drawn from `gen` (or `value(i, j)`).
 template <class Value>
-CsrMatrix from_rows(std::int64_t rows, std::int64_t cols, std::vector<std::vector<std::int32_t>>& row_cols, Value value) {
+CsrMatrix from_rows(std::int64_t rows, std::int64_t cols, std::vector<std::vector<std::int32_t>>& row_cols,
+                    Value value) {
     CsrMatrix m;
     m.rows = rows;
     m.cols = cols;
@@ -50,7 +51,8 @@ CsrMatrix rmat(int scale, double edge_factor, double a, double b, double c, std:
     if (scale < 1 || scale > 30) throw UsageError("rmat: scale must be 1 to 30, got " + std::to_string(scale));
     if (!(edge_factor > 0) || edge_factor > 1e6) throw UsageError("rmat: edge factor must be in (0, 1e6]");
     const double d = 1.0 - a - b - c;
-    if (a < 0 || b < 0 || c < 0 || d < -1e-12) throw UsageError("rmat: a, b and c must be non-negative with a + b + c <= 1");
+    if (a < 0 || b < 0 || c < 0 || d < -1e-12)
+        throw UsageError("rmat: a, b and c must be non-negative with a + b + c <= 1");
     const std::int64_t n = std::int64_t{1} << scale;
     std::mt19937_64 gen(seed);
     std::uniform_real_distribution<double> u(0.0, 1.0);

@@ -37,7 +37,8 @@ std::vector<std::string_view> tokens(std::string_view line) {
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -53,7 +54,7 @@ bool number(std::string_view t, double& out) {
 }
 
 class Reader {
-public:
+  public:
     Reader(std::istream& in, const std::string& name) : in_(in), name_(name) {}
 
     // The next line as it is (without a trailing CR); false at the end.
@@ -76,7 +77,7 @@ public:
     }
     std::int64_t line() const { return line_; }
 
-private:
+  private:
     std::istream& in_;
     const std::string& name_;
     std::int64_t line_ = 0;
@@ -99,8 +100,10 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
     const auto h = tokens(line);
     if (h.empty() || h[0] != "%%MatrixMarket")
         throw InputError(name + ":1: not a Matrix Market file: the first line must start with %%MatrixMarket");
-    if (h.size() != 5) throw InputError(name + ":1: the header needs 4 words after %%MatrixMarket: matrix coordinate FIELD SYMMETRY");
-    if (lower(h[1]) != "matrix") throw InputError(name + ":1: object '" + std::string(h[1]) + "' is not supported: only matrix");
+    if (h.size() != 5)
+        throw InputError(name + ":1: the header needs 4 words after %%MatrixMarket: matrix coordinate FIELD SYMMETRY");
+    if (lower(h[1]) != "matrix")
+        throw InputError(name + ":1: object '" + std::string(h[1]) + "' is not supported: only matrix");
     if (lower(h[2]) != "coordinate")
         throw InputError(name + ":1: format '" + std::string(h[2]) + "' is not supported: only coordinate (sparse)");
     MatrixMarketHeader header;
@@ -126,10 +129,11 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
     if ((symmetric || skew) && rows != cols) r.fail("a " + header.symmetry + " matrix must be square");
     const long double cells = static_cast<long double>(rows) * static_cast<long double>(cols);
     const long double allowed = symmetric ? (cells + static_cast<long double>(rows)) / 2
-                                          : skew ? (cells - static_cast<long double>(rows)) / 2 : cells;
+                                : skew    ? (cells - static_cast<long double>(rows)) / 2
+                                          : cells;
     if (static_cast<long double>(entries) > allowed)
-        r.fail(std::to_string(entries) + " entries cannot fit a " + std::to_string(rows) + " x " + std::to_string(cols) +
-               " " + header.symmetry + " matrix");
+        r.fail(std::to_string(entries) + " entries cannot fit a " + std::to_string(rows) + " x " +
+               std::to_string(cols) + " " + header.symmetry + " matrix");
     header.entries = entries;
 
     std::vector<Entry> read;
@@ -139,8 +143,9 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
             r.fail("more entries than the " + std::to_string(entries) + " the size line gives");
         const auto t = tokens(line);
         if (t.size() != arity)
-            r.fail("an entry of a " + header.field + " matrix is " + (pattern ? "2 numbers (row column)" : "3 numbers (row column value)") +
-                   ", got " + std::to_string(t.size()));
+            r.fail("an entry of a " + header.field + " matrix is " +
+                   (pattern ? "2 numbers (row column)" : "3 numbers (row column value)") + ", got " +
+                   std::to_string(t.size()));
         Entry e{0, 0, 1.0, r.line()};
         if (!integer(t[0], e.row) || !integer(t[1], e.col)) r.fail("row and column must be integers");
         if (e.row < 1 || e.row > rows || e.col < 1 || e.col > cols)
@@ -149,11 +154,13 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
         if (!pattern) {
             std::int64_t whole = 0;
             if (header.field == "integer" ? !integer(t[2], whole) : !number(t[2], e.value))
-                r.fail("value '" + std::string(t[2]) + "' is not " + (header.field == "integer" ? "an integer" : "a finite number"));
+                r.fail("value '" + std::string(t[2]) + "' is not " +
+                       (header.field == "integer" ? "an integer" : "a finite number"));
             if (header.field == "integer") e.value = static_cast<double>(whole);
         }
         if (symmetric && e.col > e.row) r.fail("a symmetric file stores the lower triangle: entry above the diagonal");
-        if (skew && e.col >= e.row) r.fail("a skew-symmetric file stores the strict lower triangle: entry on or above the diagonal");
+        if (skew && e.col >= e.row)
+            r.fail("a skew-symmetric file stores the strict lower triangle: entry on or above the diagonal");
         read.push_back(e);
     }
     if (static_cast<std::int64_t>(read.size()) < entries)
@@ -173,8 +180,9 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
     });
     for (std::size_t i = 1; i < read.size(); ++i)
         if (read[i].row == read[i - 1].row && read[i].col == read[i - 1].col)
-            throw InputError(name + ":" + std::to_string(read[i].line) + ": duplicate entry (" + std::to_string(read[i].row) +
-                             ", " + std::to_string(read[i].col) + "), first at line " + std::to_string(read[i - 1].line));
+            throw InputError(name + ":" + std::to_string(read[i].line) + ": duplicate entry (" +
+                             std::to_string(read[i].row) + ", " + std::to_string(read[i].col) + "), first at line " +
+                             std::to_string(read[i - 1].line));
     // The upper triangle of a symmetric or skew-symmetric matrix, mirrored.
     if (symmetric || skew) {
         const std::size_t stored = read.size();

@@ -17,8 +17,8 @@
 namespace memwall {
 
 struct MatrixMarketHeader {
-    std::string field;     // real, integer or pattern
-    std::string symmetry;  // general, symmetric or skew-symmetric
+    std::string field;         // real, integer or pattern
+    std::string symmetry;      // general, symmetric or skew-symmetric
     std::int64_t entries = 0;  // stored entries (the size line's third count)
 };
 

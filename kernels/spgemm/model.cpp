@@ -27,8 +27,8 @@ Sizes sizes_of(const SpgemmWorkload& w) {
     const ProductStats& s = w.stats();
     const bool same = &w.a() == &w.b();
     const double c = 12.0 * d(s.nnz_c) + 8.0 * d(s.a.rows + 1);
-    return {d(s.products), d(s.a.nnz), d(s.a.rows), d(s.nnz_c), csr_bytes(s.b),
-            csr_bytes(s.a) + (same ? 0.0 : csr_bytes(s.b)) + c};
+    return {d(s.products), d(s.a.nnz),     d(s.a.rows),
+            d(s.nnz_c),    csr_bytes(s.b), csr_bytes(s.a) + (same ? 0.0 : csr_bytes(s.b)) + c};
 }
 
 // What every two-phase variant moves besides its accumulator: A streamed and B's rows fetched
@@ -37,8 +37,9 @@ Sizes sizes_of(const SpgemmWorkload& w) {
 std::vector<TrafficStream> common_streams(const Sizes& z, int threads) {
     return {
         {inf, 2.0 * (8.0 * z.rows) + 4.0 * z.nnz_a + 12.0 * z.nnz_a},  // A: symbolic cols; numeric cols + values
-        {z.b_bytes / threads, 2.0 * 16.0 * z.nnz_a + 4.0 * z.products + 12.0 * z.products},  // B's row pointers and rows
-        {inf, 8.0 * z.rows + 8.0 * z.rows + 12.0 * z.nnz_c},  // row counts, row pointers, C
+        {z.b_bytes / threads,
+         2.0 * 16.0 * z.nnz_a + 4.0 * z.products + 12.0 * z.products},  // B's row pointers and rows
+        {inf, 8.0 * z.rows + 8.0 * z.rows + 12.0 * z.nnz_c},            // row counts, row pointers, C
     };
 }
 
@@ -46,7 +47,9 @@ std::vector<TrafficStream> common_streams(const Sizes& z, int threads) {
 
 std::vector<Counter> with_product_counters(const SpgemmWorkload& w, std::vector<Counter> cs) {
     const ProductStats& s = w.stats();
-    auto add = [&](const char* name, double v, const char* unit) { cs.push_back({name, v, unit, CounterSource::model}); };
+    auto add = [&](const char* name, double v, const char* unit) {
+        cs.push_back({name, v, unit, CounterSource::model});
+    };
     add("input.a.rows", d(s.a.rows), "");
     add("input.a.nnz", d(s.a.nnz), "");
     add("input.a.row_nnz.min", d(s.a.row_min), "");
@@ -96,7 +99,8 @@ std::vector<Counter> spgemm_model(SpgemmMethod method, const SpgemmWorkload& w, 
                 if (m > 1) sort_bytes += m * std::log2(m);
                 largest = std::max(largest, m);
             }
-            streams.push_back({16.0 * largest, 8.0 * z.products + 4.0 * 2.0 * sort_bytes + 32.0 * z.products + 16.0 * 2.0 * sort_bytes});
+            streams.push_back({16.0 * largest, 8.0 * z.products + 4.0 * 2.0 * sort_bytes + 32.0 * z.products +
+                                                   16.0 * 2.0 * sort_bytes});
             workspace += threads * 20.0 * largest;
             break;
         }

@@ -32,7 +32,8 @@ const std::vector<SourceName>& sources() {
     return s;
 }
 
-const std::vector<const char*> generator_axes = {"scale", "degree", "rmat_a", "rmat_b", "rmat_c", "n", "half_width", "nx"};
+const std::vector<const char*> generator_axes = {"scale",  "degree", "rmat_a",     "rmat_b",
+                                                 "rmat_c", "n",      "half_width", "nx"};
 
 const SourceName* generator(const std::string& v) {
     for (const auto& s : sources())
@@ -153,14 +154,16 @@ std::vector<Axis> spgemm_axes() {
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     return {
         enum_axis("matrix", {}, {"rmat", "poisson3d27"},
-                  "A: a generator (" + list + ") or a Matrix Market file (coordinate real/integer/pattern; "
-                  "general, symmetric, skew-symmetric)"),
+                  "A: a generator (" + list +
+                      ") or a Matrix Market file (coordinate real/integer/pattern; "
+                      "general, symmetric, skew-symmetric)"),
         enum_axis("b", {}, {"A"},
                   "B: A (C = A*A), At (C = A*At), or a second input: a generator (drawn with the same axes and "
                   "another seed) or a Matrix Market file"),
         sized(int_axis("scale", {12}, "rmat, er: 2^scale rows and columns"), 0, 30),
-        sized(real_axis("degree", {16}, "rmat: edges per row (edge factor; repeated edges kept once); er: mean "
-                                        "entries per row"),
+        sized(real_axis("degree", {16},
+                        "rmat: edges per row (edge factor; repeated edges kept once); er: mean "
+                        "entries per row"),
               0, 1e6),
         sized(real_axis("rmat_a", {0.57}, "rmat: probability of the top-left quadrant (Graph500: 0.57)"), 0, 1),
         sized(real_axis("rmat_b", {0.19}, "rmat: top-right quadrant"), 0, 1),
@@ -179,7 +182,8 @@ std::vector<Preset> spgemm_presets() {
     auto unused = [](const std::vector<const char*>& uses) {
         Params p;
         for (const char* a : generator_axes)
-            if (std::find_if(uses.begin(), uses.end(), [&](const char* u) { return std::string(u) == a; }) == uses.end())
+            if (std::find_if(uses.begin(), uses.end(), [&](const char* u) { return std::string(u) == a; }) ==
+                uses.end())
                 p.set(a, std::string(a) == "degree" || a[0] == 'r' ? Value(0.0) : Value(std::int64_t{0}));
         return p;
     };
@@ -212,8 +216,8 @@ void spgemm_validate(const Params& p) {
             throw UsageError("b=" + b + ": B has " + std::to_string(m.rows) + " rows, A has " + std::to_string(a_cols) +
                              " columns");
     } else if (prob.op == SpgemmProblem::Op::aa && a_rows >= 0 && a_rows != a_cols) {
-        throw UsageError("matrix=" + prob.a.path + ": A*A needs a square matrix, this one is " + std::to_string(a_rows) +
-                         " x " + std::to_string(a_cols) + " (b=At computes A*At)");
+        throw UsageError("matrix=" + prob.a.path + ": A*A needs a square matrix, this one is " +
+                         std::to_string(a_rows) + " x " + std::to_string(a_cols) + " (b=At computes A*At)");
     }
 }
 

@@ -5,7 +5,6 @@
 
 #include <omp.h>
 
-
 #include "kernels/kit/phase_times.hpp"
 #include "kernels/spgemm/cpu_graphblas.hpp"
 #include "kernels/spgemm/cpu_kernels.hpp"
@@ -22,7 +21,7 @@ using spgemm_cpu::Tuning;
 // A case of memwall's CPU kernels: symbolic and numeric timed apart in every run; their medians
 // over the timed runs are stored (phase.symbolic.seconds, phase.numeric.seconds).
 class PhasedInstance final : public Instance {
-public:
+  public:
     PhasedInstance(const SpgemmWorkload& w, std::unique_ptr<spgemm_cpu::Kernel> k) : w_(w), k_(std::move(k)) {}
     void poison() override { out_.poison(); }
     void run() override { (void)run_timed(); }
@@ -37,7 +36,7 @@ public:
     std::string detail() const override { return k_->detail(); }
     std::vector<Counter> sampled_counters() const override { return phases_.counters(); }
 
-private:
+  private:
     const SpgemmWorkload& w_;
     std::unique_ptr<spgemm_cpu::Kernel> k_;
     SpgemmOutput out_;
@@ -45,7 +44,7 @@ private:
 };
 
 class GraphblasInstance final : public Instance {
-public:
+  public:
     GraphblasInstance(const SpgemmWorkload& w, spgemm_cpu::GraphblasMethod m) : w_(w), g_(w, m) {}
     // GraphBLAS allocates C in each run: nothing of it outlives a run to poison; the check reads
     // the product of the last run, extracted after it.
@@ -58,7 +57,7 @@ public:
     Check check() const override { return w_.check(out_.c); }
     std::string detail() const override { return g_.detail(); }
 
-private:
+  private:
     const SpgemmWorkload& w_;
     spgemm_cpu::GraphblasProduct g_;
     SpgemmOutput out_;
@@ -106,10 +105,11 @@ Variant phased_variant(std::string name, std::string description, Factory make, 
 Variant graphblas_variant(std::string name, spgemm_cpu::GraphblasMethod m, SpgemmMethod model) {
     Variant v;
     v.name = std::move(name);
-    v.description = std::string("peer: SuiteSparse:GraphBLAS GrB_mxm (PLUS_TIMES, FP64) with ") +
-                    (m == spgemm_cpu::GraphblasMethod::hash ? "GxB_AxB_HASH" : "GxB_AxB_GUSTAVSON") +
-                    "; one phase (no symbolic/numeric split); rows left as GrB_mxm leaves them (jumbled) unless sorted=1, "
-                    "which times GrB_wait's sort as well; modelled as memwall's method of the same accumulator";
+    v.description =
+        std::string("peer: SuiteSparse:GraphBLAS GrB_mxm (PLUS_TIMES, FP64) with ") +
+        (m == spgemm_cpu::GraphblasMethod::hash ? "GxB_AxB_HASH" : "GxB_AxB_GUSTAVSON") +
+        "; one phase (no symbolic/numeric split); rows left as GrB_mxm leaves them (jumbled) unless sorted=1, "
+        "which times GrB_wait's sort as well; modelled as memwall's method of the same accumulator";
     v.backend = Backend::cpu;
     v.prepare = [m](const Workload& wl, const Params&) -> std::unique_ptr<Instance> {
         return std::make_unique<GraphblasInstance>(workload_as<SpgemmWorkload>(wl), m);
@@ -121,21 +121,25 @@ Variant graphblas_variant(std::string name, spgemm_cpu::GraphblasMethod m, Spgem
 }
 
 std::vector<Variant> cpu_variants() {
-    Axis factor = sized(tunable(real_axis("table_factor", {Tuning{}.table_factor},
-                                          "hash table slots per bound on a row's entries (rounded up to a power of two)")),
-                        1, 16);
-    Axis bin_min = sized(tunable(int_axis("bin_min", {Tuning{}.bin_min}, "products bound of the first bin")), 1, 1 << 16);
-    Axis bins = sized(tunable(int_axis("bins", {Tuning{}.bins}, "bins (bound doubling from bin_min; the last unbounded)")),
-                      1, 16);
+    Axis factor =
+        sized(tunable(real_axis("table_factor", {Tuning{}.table_factor},
+                                "hash table slots per bound on a row's entries (rounded up to a power of two)")),
+              1, 16);
+    Axis bin_min =
+        sized(tunable(int_axis("bin_min", {Tuning{}.bin_min}, "products bound of the first bin")), 1, 1 << 16);
+    Axis bins = sized(
+        tunable(int_axis("bins", {Tuning{}.bins}, "bins (bound doubling from bin_min; the last unbounded)")), 1, 16);
     return {
-        phased_variant("gustavson_dense",
-                       "Gustavson row by row with a dense accumulator per thread (value and stamp per column of B); rows "
-                       "unsorted unless sorted=1",
-                       spgemm_cpu::make_gustavson_dense, SpgemmMethod::dense, {rows_per_chunk_axis()}),
+        phased_variant(
+            "gustavson_dense",
+            "Gustavson row by row with a dense accumulator per thread (value and stamp per column of B); rows "
+            "unsorted unless sorted=1",
+            spgemm_cpu::make_gustavson_dense, SpgemmMethod::dense, {rows_per_chunk_axis()}),
         phased_variant("rowwise_hash",
                        "SMASH row-wise product: rows binned by products, hash tables sized to the bin, linear probing "
                        "from (col*107)&(size-1), products merged as generated; rows unsorted unless sorted=1",
-                       spgemm_cpu::make_rowwise_hash, SpgemmMethod::hash, {rows_per_chunk_axis(), factor, bin_min, bins}),
+                       spgemm_cpu::make_rowwise_hash, SpgemmMethod::hash,
+                       {rows_per_chunk_axis(), factor, bin_min, bins}),
         phased_variant("esc", "expand a row's products, sort them by column, compress equal columns; rows sorted",
                        spgemm_cpu::make_esc, SpgemmMethod::esc, {rows_per_chunk_axis()}),
         graphblas_variant("graphblas_hash", spgemm_cpu::GraphblasMethod::hash, SpgemmMethod::hash),
@@ -148,8 +152,9 @@ std::vector<Variant> cpu_variants() {
 void register_spgemm(Catalogue& c) {
     Family f;
     f.name = "spgemm";
-    f.description = "sparse matrix times sparse matrix, C = A*B in CSR (fp64 values, int32 columns); FLOPs = 2 x "
-                    "intermediate products";
+    f.description =
+        "sparse matrix times sparse matrix, C = A*B in CSR (fp64 values, int32 columns); FLOPs = 2 x "
+        "intermediate products";
     f.problem_axes = spgemm_axes();
     f.presets = spgemm_presets();
     f.validate = spgemm_validate;

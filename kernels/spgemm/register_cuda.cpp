@@ -32,9 +32,9 @@ double csr_bytes(std::int64_t rows, std::int64_t nnz) { return 4.0 * d(rows + 1)
 
 // Bytes the threads of each kernel request, by what they touch.
 struct Traffic {
-    double b = 0;       // B's row pointers, columns and values, re-read per product
-    double tables = 0;  // global hash tables (fallback rows) or esc's buffers
-    double other = 0;   // A, C, and the row-sized arrays
+    double b = 0;            // B's row pointers, columns and values, re-read per product
+    double tables = 0;       // global hash tables (fallback rows) or esc's buffers
+    double other = 0;        // A, C, and the row-sized arrays
     double table_bytes = 0;  // their size
     double workspace = 0;
 };
@@ -66,7 +66,7 @@ Traffic hash_traffic(const SpgemmWorkload& w, const spgemm_cuda::Tuning& t, bool
             x.table_bytes += 12 * slots;
         }
     }
-    (void)sorted;  // rank counting reads shared memory; a fallback row's sort is in C (below)
+    (void)sorted;                      // rank counting reads shared memory; a fallback row's sort is in C (below)
     x.other += 8 * rows + 12 * nnz_c;  // the scan, C written
     x.workspace = 4 * rows * 4 + 8 * rows + x.table_bytes;
     return x;
@@ -77,12 +77,12 @@ Traffic esc_traffic(const SpgemmWorkload& w) {
     const auto& prod = w.row_products();
     const double rows = d(a.rows), nnz_a = d(a.nnz()), nnz_c = d(w.stats().nnz_c), products = d(w.stats().products);
     Traffic x;
-    x.other += rows * (8 + 4) + 4 * nnz_a + 8 * rows;                      // products, their scan
+    x.other += rows * (8 + 4) + 4 * nnz_a + 8 * rows;  // products, their scan
     x.b += 8 * nnz_a;
-    x.other += rows * (8 + 4) + nnz_a * (4 + 8);                           // expand: A
-    x.b += 8 * nnz_a + 12 * products;                                      //         B's rows
-    x.tables += 12 * products;                                             //         written
-    for (const std::int64_t p : prod) {                                    // sort: shared or global
+    x.other += rows * (8 + 4) + nnz_a * (4 + 8);  // expand: A
+    x.b += 8 * nnz_a + 12 * products;             //         B's rows
+    x.tables += 12 * products;                    //         written
+    for (const std::int64_t p : prod) {           // sort: shared or global
         if (p <= spgemm_cuda::esc_shared_elements) {
             x.tables += 12 * d(p);
         } else {
@@ -91,9 +91,9 @@ Traffic esc_traffic(const SpgemmWorkload& w) {
             x.tables += 24.0 * d(p) * stages / 2;
         }
     }
-    x.other += 8 * rows + 4 * rows + 8 * rows;                             // bounds, counts, scan
-    x.tables += 12 * nnz_c + 12 * nnz_c;                                   // compressed, read back
-    x.other += 12 * rows + 12 * nnz_c;                                     // copy to C
+    x.other += 8 * rows + 4 * rows + 8 * rows;  // bounds, counts, scan
+    x.tables += 12 * nnz_c + 12 * nnz_c;        // compressed, read back
+    x.other += 12 * rows + 12 * nnz_c;          // copy to C
     x.table_bytes = 24 * products;
     x.workspace = 4 * rows * 3 + x.table_bytes;
     return x;
@@ -135,7 +135,8 @@ Axis threads_axis() {
 }
 
 Constraint whole_warps() {
-    return {"threads is a multiple of 32 (whole warps)", [](const Params& p) { return p.integer("threads") % 32 == 0; }};
+    return {"threads is a multiple of 32 (whole warps)",
+            [](const Params& p) { return p.integer("threads") % 32 == 0; }};
 }
 
 kit::CudaKernel emulatable(Algorithm algorithm, std::string name, std::string description) {
@@ -164,8 +165,9 @@ kit::CudaKernel rowwise_hash_kernel() {
         "atomicCAS; a row that would fill its table to 80% uses a global-memory table; symbolic (keys), device "
         "scan, numeric (keys and values); sorted=1 ranks entries by counting. The case's message has the rows "
         "per bin and the rows that fell back");
-    Axis factor = tunable(real_axis("table_factor", {1.5}, "hash table slots per bound on a row's entries "
-                                                           "(rounded up to a power of two)"));
+    Axis factor = tunable(real_axis("table_factor", {1.5},
+                                    "hash table slots per bound on a row's entries "
+                                    "(rounded up to a power of two)"));
     bounded(factor, 1, 16);
     Axis tpr = tunable(int_axis("threads_per_row", {8}, "threads of a small row's group (4, 8, 16 or 32)"));
     bounded(tpr, 4, 32);
@@ -174,10 +176,9 @@ kit::CudaKernel rowwise_hash_kernel() {
     Axis bins = tunable(int_axis("bins", {8}, "bins (bound doubling from bin_min; the last unbounded)"));
     bounded(bins, 1, spgemm_cuda::max_bins);
     k.tunables = {threads_axis(), factor, tpr, bin_min, bins};
-    k.constraints = {whole_warps(),
-                     {"threads_per_row is a power of two", [](const Params& p) {
-                          return power_of_two(p.integer("threads_per_row"));
-                      }}};
+    k.constraints = {whole_warps(), {"threads_per_row is a power of two", [](const Params& p) {
+                                         return power_of_two(p.integer("threads_per_row"));
+                                     }}};
     return k;
 }
 
@@ -223,8 +224,8 @@ spgemm_cuda::Tuning spgemm_cuda_tuning(Algorithm algorithm, const Params& point)
 std::vector<Counter> spgemm_cuda_model(Algorithm algorithm, const SpgemmWorkload& w, const spgemm_cuda::Tuning& t) {
     const ProductStats& s = w.stats();
     const bool same = &w.a() == &w.b();
-    const double min_bytes = csr_bytes(s.a.rows, s.a.nnz) + (same ? 0.0 : csr_bytes(s.b.rows, s.b.nnz)) +
-                             csr_bytes(s.a.rows, s.nnz_c);
+    const double min_bytes =
+        csr_bytes(s.a.rows, s.a.nnz) + (same ? 0.0 : csr_bytes(s.b.rows, s.b.nnz)) + csr_bytes(s.a.rows, s.nnz_c);
     const double b_bytes = csr_bytes(s.b.rows, s.b.nnz);
     std::vector<TrafficStream> streams;
     double workspace = 0;

@@ -24,10 +24,10 @@ enum class MatrixSource { rmat, er, poisson2d, poisson3d7, poisson3d27, banded, 
 
 struct MatrixSpec {
     MatrixSource source = MatrixSource::rmat;
-    std::string path;  // source file
-    int scale = 0;     // rmat, er: 2^scale rows
-    double degree = 0;  // rmat: edges per row; er: mean degree
-    double a = 0, b = 0, c = 0;  // rmat's quadrant probabilities
+    std::string path;                    // source file
+    int scale = 0;                       // rmat, er: 2^scale rows
+    double degree = 0;                   // rmat: edges per row; er: mean degree
+    double a = 0, b = 0, c = 0;          // rmat's quadrant probabilities
     std::int64_t n = 0, half_width = 0;  // banded
     std::int64_t nx = 0;                 // poisson: grid side
 
@@ -59,7 +59,7 @@ void spgemm_validate(const Params& p);
 // An input's statistics and the product's, stored with every case.
 struct ProductStats {
     CsrStats a, b;
-    std::int64_t products = 0;     // intermediate products sum_i sum_{k in A_i} nnz(B_k)
+    std::int64_t products = 0;  // intermediate products sum_i sum_{k in A_i} nnz(B_k)
     std::int64_t max_row_products = 0;
     std::int64_t nnz_c = 0;
     double compression() const { return nnz_c > 0 ? static_cast<double>(products) / static_cast<double>(nnz_c) : 0; }
@@ -76,7 +76,7 @@ struct SpgemmOutput {
 };
 
 class SpgemmWorkload : public Workload {
-public:
+  public:
     SpgemmWorkload(const SpgemmProblem& p, std::uint64_t seed);
     const SpgemmProblem& problem() const { return problem_; }
     const CsrMatrix& a() const { return a_; }
@@ -89,10 +89,10 @@ public:
     // must be sorted), values within (k + 2)·2^-52 Σ|a_ik b_kj| of it, k the entry's products.
     Check check(const CsrMatrix& c) const;
 
-private:
+  private:
     struct Reference {
-        CsrMatrix c;                 // sorted rows
-        std::vector<double> scale;   // per entry: sum of |a_ik b_kj|
+        CsrMatrix c;                      // sorted rows
+        std::vector<double> scale;        // per entry: sum of |a_ik b_kj|
         std::vector<std::int32_t> terms;  // per entry: its products
     };
     const Reference& reference() const;

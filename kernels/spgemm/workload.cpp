@@ -18,9 +18,7 @@ namespace {
 // B of a generated A·B: the same generator, drawn with another seed.
 constexpr std::uint64_t second_input_seed = 0x9e3779b97f4a7c15ULL;
 
-std::string entry(std::int64_t i, std::int64_t j) {
-    return "C(" + std::to_string(i) + ", " + std::to_string(j) + ")";
-}
+std::string entry(std::int64_t i, std::int64_t j) { return "C(" + std::to_string(i) + ", " + std::to_string(j) + ")"; }
 
 }  // namespace
 
@@ -35,8 +33,10 @@ CsrMatrix transpose(const CsrMatrix& m) {
     t.val.resize(m.val.size());
     std::vector<std::int64_t> next(t.row_ptr.begin(), t.row_ptr.end() - 1);
     for (std::int64_t i = 0; i < m.rows; ++i)
-        for (std::int64_t e = m.row_ptr[static_cast<std::size_t>(i)]; e < m.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
-            const auto at = static_cast<std::size_t>(next[static_cast<std::size_t>(m.col[static_cast<std::size_t>(e)])]++);
+        for (std::int64_t e = m.row_ptr[static_cast<std::size_t>(i)]; e < m.row_ptr[static_cast<std::size_t>(i) + 1];
+             ++e) {
+            const auto at =
+                static_cast<std::size_t>(next[static_cast<std::size_t>(m.col[static_cast<std::size_t>(e)])]++);
             t.col[at] = static_cast<std::int32_t>(i);
             t.val[at] = m.val[static_cast<std::size_t>(e)];
         }
@@ -48,7 +48,8 @@ std::vector<std::int64_t> row_products(const CsrMatrix& a, const CsrMatrix& b) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < a.rows; ++i) {
         std::int64_t n = 0;
-        for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)]; e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+        for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)]; e < a.row_ptr[static_cast<std::size_t>(i) + 1];
+             ++e) {
             const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
             n += b.row_ptr[k + 1] - b.row_ptr[k];
         }
@@ -161,7 +162,8 @@ const SpgemmWorkload::Reference& SpgemmWorkload::reference() const {
         stats_.a = csr_stats(a);
         stats_.b = csr_stats(b);
         stats_.products = std::accumulate(row_products_.begin(), row_products_.end(), std::int64_t{0});
-        stats_.max_row_products = row_products_.empty() ? 0 : *std::max_element(row_products_.begin(), row_products_.end());
+        stats_.max_row_products =
+            row_products_.empty() ? 0 : *std::max_element(row_products_.begin(), row_products_.end());
         stats_.nnz_c = r.c.nnz();
     });
     return reference_;
@@ -192,10 +194,13 @@ Check SpgemmWorkload::check(const CsrMatrix& c) const {
             return fail("row " + std::to_string(i) + " has " + std::to_string(b1 - b0) + " entries, expected " +
                         std::to_string(r1 - r0));
         row.clear();
-        for (std::int64_t e = b0; e < b1; ++e) row.emplace_back(c.col[static_cast<std::size_t>(e)], c.val[static_cast<std::size_t>(e)]);
-        const bool is_sorted = std::is_sorted(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (std::int64_t e = b0; e < b1; ++e)
+            row.emplace_back(c.col[static_cast<std::size_t>(e)], c.val[static_cast<std::size_t>(e)]);
+        const bool is_sorted =
+            std::is_sorted(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         if (problem_.sorted && !is_sorted) return fail("row " + std::to_string(i) + " is not sorted (sorted=1)");
-        if (!is_sorted) std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        if (!is_sorted)
+            std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         for (std::size_t k = 0; k < row.size(); ++k) {
             const auto e = static_cast<std::size_t>(r0) + k;
             const std::int32_t j = ref.c.col[e];
@@ -208,7 +213,8 @@ Check SpgemmWorkload::check(const CsrMatrix& c) const {
             const double allowed = (ref.terms[e] + 2.0) * std::ldexp(ref.scale[e], -52);
             if (err > allowed) {
                 char buf[160];
-                std::snprintf(buf, sizeof buf, " = %.17g, expected %.17g (error %.3g > %.3g)", v, ref.c.val[e], err, allowed);
+                std::snprintf(buf, sizeof buf, " = %.17g, expected %.17g (error %.3g > %.3g)", v, ref.c.val[e], err,
+                              allowed);
                 return fail(entry(static_cast<std::int64_t>(i), j) + buf);
             }
             if (ref.scale[e] > 0) worst = std::max(worst, err / (ref.scale[e] * (ref.terms[e] + 2.0)));

@@ -52,8 +52,8 @@ kit::CudaKernel grid_stride_kernel() {
     k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
     Axis threads = tunable(int_axis("threads", {256}, "threads per block"));
     k.tunables = {bounded(threads, 32, stream_cuda::max_threads)};
-    k.constraints = {{"threads is a multiple of 32 (whole warps)",
-                      [](const Params& p) { return p.integer("threads") % 32 == 0; }}};
+    k.constraints = {
+        {"threads is a multiple of 32 (whole warps)", [](const Params& p) { return p.integer("threads") % 32 == 0; }}};
     // Emulation runs every CUDA thread on the CPU: default problems it finishes in seconds.
     k.emu_default_axes = {"n=4096,65536"};
     auto make = [](auto factory) {
@@ -90,11 +90,13 @@ void register_stream(Catalogue& c) {
         return std::make_unique<StreamWorkload>(StreamProblem::from(problem), seed);
     };
     c.add_family(std::move(f));
-    c.add_variant("stream", cpu_variant("loop", "the loop as written, vectorised by the compiler; ordinary stores "
-                                                "(write-allocate: z is read before it is written)",
+    c.add_variant("stream", cpu_variant("loop",
+                                        "the loop as written, vectorised by the compiler; ordinary stores "
+                                        "(write-allocate: z is read before it is written)",
                                         {stream_loop<Isa::avx2>, stream_loop<Isa::avx512>}, true));
-    c.add_variant("stream", cpu_variant("nontemporal", "vector loads and non-temporal stores: z is written "
-                                                       "without being read, one contiguous part per thread",
+    c.add_variant("stream", cpu_variant("nontemporal",
+                                        "vector loads and non-temporal stores: z is written "
+                                        "without being read, one contiguous part per thread",
                                         {stream_nontemporal<Isa::avx2>, stream_nontemporal<Isa::avx512>}, false));
     kit::add_cuda_variants(c, "stream", grid_stride_kernel());
 }

@@ -37,14 +37,14 @@ struct StreamProblem {
     // Reads the family's problem axes (op, n).
     static StreamProblem from(const Params& p);
     bool reads_y() const { return op == StreamOp::add || op == StreamOp::triad; }
-    double flops() const;       // 0, n, n, 2n
+    double flops() const;         // 0, n, n, 2n
     double stream_bytes() const;  // STREAM's count: 4 bytes per element of each array touched
 };
 
 // Inputs uniform in [1, 2) (never zero, no cancellation) from a seeded generator. The float64
 // reference is computed from them in check(); every element is checked.
 class StreamWorkload : public Workload {
-public:
+  public:
     // fp32 rounds each product and sum once: at most 2 roundings of unit roundoff 2^-24 per
     // element, and no cancellation (positive inputs), so the relative L2 error is below 2^-23.
     static constexpr double tolerance = 0x1p-23;
@@ -56,7 +56,7 @@ public:
     // Every element of `z` (n floats) finite, and the relative L2 error below tolerance.
     Check check(const float* z) const;
 
-private:
+  private:
     StreamProblem problem_;
     kit::PlacedBuffer x_{kit::PlacedAllocator<float>(stream_slot::x)};
     kit::PlacedBuffer y_{kit::PlacedAllocator<float>(stream_slot::y)};

@@ -6,16 +6,16 @@
 #include "results/store.hpp"
 
 using namespace memwall::test;
-using memwall::Ceilings;
 using memwall::CeilingKind;
+using memwall::Ceilings;
 using memwall::Store;
 
 namespace {
 
 std::vector<std::string> tiny(const std::string& ceilings) {
-    return {"--db",      "t.db",       "run",      "--family",   "attention", "--variant", "naive", "--axis",
-            "heads=1",   "--axis",     "seq_q=40", "--axis",     "seq_k=72",  "--axis",    "head_dim=64",
-            "--ceilings", ceilings,    "--quiet",  "--min-samples", "2",      "--min-time", "0", "--max-noise", "1",
+    return {"--db",      "t.db",    "run",           "--family", "attention",  "--variant", "naive",       "--axis",
+            "heads=1",   "--axis",  "seq_q=40",      "--axis",   "seq_k=72",   "--axis",    "head_dim=64", "--ceilings",
+            ceilings,    "--quiet", "--min-samples", "2",        "--min-time", "0",         "--max-noise", "1",
             "--timeout", "2"};
 }
 

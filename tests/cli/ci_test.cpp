@@ -47,7 +47,8 @@ std::string expected_verdict(const json& c, double threshold, double alpha) {
     if (c.at("ci").is_null()) return "UNSURE";
     // A side timed while the host was too busy (its samples' threads waited to run) is never
     // judged beyond UNSURE, whatever its numbers: on a loaded machine some cases are.
-    if (c.at("reason").get<std::string>().find("measured while the host was busy") != std::string::npos) return "UNSURE";
+    if (c.at("reason").get<std::string>().find("measured while the host was busy") != std::string::npos)
+        return "UNSURE";
     const double lo = c.at("ci").at(0), hi = c.at("ci").at(1), p = c.at("p_value");
     const double up = 1 + threshold, down = 1 / up;
     if (lo >= down && hi <= up) return "SAME";
@@ -219,8 +220,9 @@ TEST(CliCi, AKilledBaselineBuildMeasurementKeepsItsCompletedPairs) {
     EXPECT_GE(count(db, "SELECT count(*) FROM cases WHERE run_id = 2"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM cases WHERE run_id = 1"),
               count(db, "SELECT count(*) FROM cases WHERE run_id = 2"));
-    EXPECT_EQ(count(db, "SELECT count(*) FROM cases b JOIN cases c ON b.run_id = 1 AND c.run_id = 2 AND "
-                        "b.variant = c.variant AND b.problem = c.problem AND b.n_samples = c.n_samples"),
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM cases b JOIN cases c ON b.run_id = 1 AND c.run_id = 2 AND "
+                    "b.variant = c.variant AND b.problem = c.problem AND b.n_samples = c.n_samples"),
               count(db, "SELECT count(*) FROM cases WHERE run_id = 1"));
     // Killed, both runs read as abandoned, not running.
     const Result shown = run_memwall({"--db", "ci.db", "show"}, d.path);

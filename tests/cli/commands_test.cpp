@@ -14,10 +14,11 @@ namespace {
 // Two samples per case, whatever the noise: a loaded machine must not stop a case at the timeout
 // with fewer (the timeout wins over --min-samples).
 std::vector<std::string> tiny(std::vector<std::string> extra = {}) {
-    std::vector<std::string> a = {"--db", "t.db", "run", "--family", "attention", "--axis", "heads=1", "--axis",
-                                  "seq_q=40", "--axis", "seq_k=72", "--axis", "head_dim=64", "--axis", "causal=0,1",
-                                  "--ceilings", "none", "--quiet", "--min-samples", "2", "--min-time", "0",
-                                  "--max-noise", "1", "--timeout", "2"};
+    std::vector<std::string> a = {"--db",          "t.db",   "run",        "--family",   "attention",   "--axis",
+                                  "heads=1",       "--axis", "seq_q=40",   "--axis",     "seq_k=72",    "--axis",
+                                  "head_dim=64",   "--axis", "causal=0,1", "--ceilings", "none",        "--quiet",
+                                  "--min-samples", "2",      "--min-time", "0",          "--max-noise", "1",
+                                  "--timeout",     "2"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
 }
@@ -80,9 +81,10 @@ TEST(Commands, AMatrixPathThatIsNotUtf8IsMeasuredAndResumed) {
     TempDir d;
     const std::string name = "ring\xff.mtx";
     std::filesystem::copy_file(std::string(MEMWALL_TEST_DATA) + "/matrix-market/ring-chords-64.mtx", d.path / name);
-    const std::vector<std::string> run = {"--db", "t.db", "run", "--family", "spgemm", "--variant", "esc", "--axis",
-                                          "matrix=" + name, "--ceilings", "none", "--quiet", "--min-samples", "2",
-                                          "--min-time", "0", "--max-noise", "1", "--timeout", "2"};
+    const std::vector<std::string> run = {
+        "--db",           "t.db",       "run",       "--family", "spgemm",        "--variant", "esc",        "--axis",
+        "matrix=" + name, "--ceilings", "none",      "--quiet",  "--min-samples", "2",         "--min-time", "0",
+        "--max-noise",    "1",          "--timeout", "2"};
     const Result r = run_memwall(run, d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find(name), std::string::npos) << r.out;
@@ -107,8 +109,8 @@ TEST(Commands, ARunWithoutCeilingsResumesWithoutThem) {
 
 TEST(Commands, CudaEmuRunRecordsTheEmulatedDevice) {
     TempDir d;
-    const Result r = run_memwall(tiny({"--backend", "cuda-emu", "--variant", "flash", "--axis", "dtype=bf16",
-                                       "--axis", "Br=16", "--axis", "Bc=16", "--axis", "warps=1"}),
+    const Result r = run_memwall(tiny({"--backend", "cuda-emu", "--variant", "flash", "--axis", "dtype=bf16", "--axis",
+                                       "Br=16", "--axis", "Bc=16", "--axis", "warps=1"}),
                                  d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     const Result one = run_memwall({"--db", "t.db", "show", "latest"}, d.path);
@@ -121,7 +123,7 @@ TEST(Commands, CudaEmuRunRecordsTheEmulatedDevice) {
     EXPECT_EQ(properties.at("cuda-emu.kind"), "emulation");
     EXPECT_EQ(properties.at("cuda-emu.l2_model_bytes"), std::to_string(50 << 20));
     EXPECT_EQ(properties.count("cpu.model"), 0u);  // not a backend of this run
-    ASSERT_EQ(doc.at("cases").size(), 2u);  // causal 0/1
+    ASSERT_EQ(doc.at("cases").size(), 2u);         // causal 0/1
     for (const auto& c : doc.at("cases")) {
         EXPECT_EQ(c.at("status"), "ok");
         EXPECT_EQ(c.at("problem").at("dtype"), "bf16");
@@ -171,7 +173,8 @@ TEST(Commands, MetricsChecksAListOffline) {
     const Result chips = run_memwall({"metrics"}, d.path);
     if (chips.status != 0) GTEST_SKIP() << "CUPTI unavailable here: " << chips.err;
     EXPECT_NE(chips.out.find("GH100"), std::string::npos) << chips.out;
-    const Result r = run_memwall({"metrics", "--chip", "GH100", "--metrics", "dram__bytes_read.sum,lts__t_bytes.sum"}, d.path);
+    const Result r =
+        run_memwall({"metrics", "--chip", "GH100", "--metrics", "dram__bytes_read.sum,lts__t_bytes.sum"}, d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("2 metrics in 1 replay pass"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("# of bytes read from DRAM"), std::string::npos) << r.out;

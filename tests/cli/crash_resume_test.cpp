@@ -16,11 +16,36 @@ using namespace memwall::test;
 namespace {
 
 // 2 variants x 10 sequence lengths; each case samples for ~0.15 s, so the sweep takes seconds.
-const std::vector<std::string> sweep = {
-    "--db", "s.db", "run", "--family", "attention", "--variant", "naive,flash", "--axis", "batch=1", "--axis",
-    "heads=2", "--axis", "seq_q=32:320:32", "--axis", "seq_k=32:320:32", "--axis", "head_dim=64", "--axis",
-    "causal=0", "--ceilings", "none", "--quiet", "--min-samples", "1", "--min-time", "0.15", "--max-noise",
-    "1e-9", "--timeout", "0.15"};
+const std::vector<std::string> sweep = {"--db",
+                                        "s.db",
+                                        "run",
+                                        "--family",
+                                        "attention",
+                                        "--variant",
+                                        "naive,flash",
+                                        "--axis",
+                                        "batch=1",
+                                        "--axis",
+                                        "heads=2",
+                                        "--axis",
+                                        "seq_q=32:320:32",
+                                        "--axis",
+                                        "seq_k=32:320:32",
+                                        "--axis",
+                                        "head_dim=64",
+                                        "--axis",
+                                        "causal=0",
+                                        "--ceilings",
+                                        "none",
+                                        "--quiet",
+                                        "--min-samples",
+                                        "1",
+                                        "--min-time",
+                                        "0.15",
+                                        "--max-noise",
+                                        "1e-9",
+                                        "--timeout",
+                                        "0.15"};
 constexpr long long total_cases = 20;
 
 }  // namespace
@@ -41,9 +66,10 @@ TEST(CrashResume, KilledSweepResumesWithoutDuplicates) {
     EXPECT_GE(kept, 3);
     EXPECT_LT(kept, total_cases);
     // Every committed case is whole: an ok case has its samples and its counters.
-    EXPECT_EQ(query(db, "SELECT count(*) FROM cases c WHERE status = 'ok' AND (n_samples < 1 OR "
-                        "(SELECT count(*) FROM samples s WHERE s.case_id = c.id) != n_samples OR "
-                        "NOT EXISTS (SELECT 1 FROM counters k WHERE k.case_id = c.id))"),
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM cases c WHERE status = 'ok' AND (n_samples < 1 OR "
+                    "(SELECT count(*) FROM samples s WHERE s.case_id = c.id) != n_samples OR "
+                    "NOT EXISTS (SELECT 1 FROM counters k WHERE k.case_id = c.id))"),
               0);
 
     const Result r = run_memwall({"--db", "s.db", "run", "--resume", "--quiet"}, d.path);

@@ -28,10 +28,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::vector<std::string> kRun = {"run", "--family", "attention", "--variant", "naive", "--axis", "heads=1",
-                                       "--axis", "seq_q=40", "--axis", "seq_k=72", "--axis", "head_dim=64",
-                                       "--ceilings", "none", "--quiet", "--min-samples", "2", "--min-time", "0",
-                                       "--max-noise", "1", "--timeout", "2"};
+const std::vector<std::string> kRun = {
+    "run",           "--family", "attention",  "--variant", "naive",       "--axis",     "heads=1",   "--axis",
+    "seq_q=40",      "--axis",   "seq_k=72",   "--axis",    "head_dim=64", "--ceilings", "none",      "--quiet",
+    "--min-samples", "2",        "--min-time", "0",         "--max-noise", "1",          "--timeout", "2"};
 
 std::vector<std::string> with_db(const std::string& db, std::vector<std::string> args) {
     args.insert(args.begin(), {"--db", db});
@@ -77,7 +77,7 @@ void expect_refused(const fs::path& dir, const std::vector<std::string>& args, c
 // Makes a file or directory unwritable for this process, root included: the immutable
 // attribute where the file system has it (root ignores permission bits), else the bits.
 class Unwritable {
-public:
+  public:
     explicit Unwritable(const fs::path& p) : path_(p) {
         if (::geteuid() != 0) {
             fs::permissions(p, fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
@@ -93,7 +93,7 @@ public:
     }
     bool ok() const { return how_ != How::none; }
 
-private:
+  private:
     bool set_immutable(bool on) {
         const int fd = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) return false;
@@ -123,8 +123,8 @@ TEST(CliEnvironment, AnOutputFileNeverReplacesTheDatabase) {
     fs::create_symlink("t.db", d.path / "link.db");
     ASSERT_EQ(::link((d.path / "t.db").c_str(), (d.path / "hard.db").c_str()), 0);
     for (const std::string out : {"t.db", "link.db", "hard.db", "sub/../t.db", "t.db-wal", "t.db-shm"})
-        expect_refused(d.path, {"--db", "t.db", "export", "latest", "--format", "csv", "--out", out},
-                       out + " is ", d.path / "t.db");
+        expect_refused(d.path, {"--db", "t.db", "export", "latest", "--format", "csv", "--out", out}, out + " is ",
+                       d.path / "t.db");
     expect_refused(d.path, with_db("t.db", {"run", "--benchmark_out=link.db"}), "link.db is the database t.db",
                    d.path / "t.db");
     make_db(d.path / "report.json");
@@ -133,7 +133,8 @@ TEST(CliEnvironment, AnOutputFileNeverReplacesTheDatabase) {
     EXPECT_FALSE(fs::exists(d.path / "report.md"));
 
     // An ordinary output file appears whole, with no temporary file left beside it.
-    const Result ok = run_memwall({"--db", "t.db", "export", "latest", "--format", "csv", "--out", "sub/x.csv"}, d.path);
+    const Result ok =
+        run_memwall({"--db", "t.db", "export", "latest", "--format", "csv", "--out", "sub/x.csv"}, d.path);
     EXPECT_EQ(ok.status, 0) << ok.err;
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(d.path / "sub")) names.push_back(e.path().filename().string());
@@ -185,8 +186,7 @@ TEST(CliEnvironment, AFullDiskFailsTheWriteAndKeepsTheDatabase) {
     {  // fill what is left
         std::ofstream fill(mnt / "fill", std::ios::binary);
         const std::string block(4096, 'x');
-        while (fill.write(block.data(), block.size())) {
-        }
+        while (fill.write(block.data(), block.size())) {}
     }
     expect_refused(d.path, with_db("small/t.db", kRun), "small/t.db: cannot write: the disk is full", mnt / "t.db");
     fs::remove(mnt / "fill");
@@ -248,7 +248,8 @@ TEST(CliEnvironment, ASpecialFileWhereAFileBelongs) {
     if (!had_journal) {
         EXPECT_FALSE(fs::exists("/dev/null-journal"));
     }
-    const std::vector<std::string> spgemm = {"run", "--family", "spgemm", "--variant", "esc", "--ceilings", "none", "--quiet"};
+    const std::vector<std::string> spgemm = {"run", "--family",   "spgemm", "--variant",
+                                             "esc", "--ceilings", "none",   "--quiet"};
     for (const std::string matrix : {"fifo", "/dev/zero"}) {
         std::vector<std::string> args = with_db("t.db", spgemm);
         args.insert(args.end(), {"--axis", "matrix=" + matrix});

@@ -82,8 +82,9 @@ TEST(CliErrors, MalformedMatrixMarketFiles) {
         const auto l = name.rfind(".L");
         ASSERT_NE(l, std::string::npos) << name;
         const std::string line = name.substr(l + 2, name.size() - 4 - (l + 2));
-        expect_refused(d, cat({"run", "--family", "spgemm", "--axis", "matrix=" + e.path().string(), "--db", "runs.db"}, quick),
-                       name + ":" + line + ":");
+        expect_refused(
+            d, cat({"run", "--family", "spgemm", "--axis", "matrix=" + e.path().string(), "--db", "runs.db"}, quick),
+            name + ":" + line + ":");
         ++files;
     }
     EXPECT_GE(files, 20);
@@ -105,7 +106,8 @@ TEST(CliErrors, NumbersMustBeFiniteAndInRange) {
     expect_refused(d, cat(tune, {"--stop-chance", "nan"}), "--stop-chance");
     expect_refused(d, cat(tune, {"--timeout", "inf"}), "--timeout");
     // "-1" into an unsigned option was its largest value: tune --budget -1 ran without a budget.
-    for (const char* option : {"--budget", "--stale", "--confirm", "--seed"}) expect_refused(d, cat(tune, {option, "-1"}), option);
+    for (const char* option : {"--budget", "--stale", "--confirm", "--seed"})
+        expect_refused(d, cat(tune, {option, "-1"}), option);
     expect_refused(d, cat({"run", "--seed", "-1"}, quick), "--seed");
     expect_refused(d, {"history", "--last", "-1"}, "--last");
 }

@@ -27,13 +27,35 @@ std::size_t runs_in(const std::filesystem::path& dir) {
 
 TEST(Import, GoogleBenchmarkOutputOfARunKeepsItsCasesAndCompares) {
     TempDir d;
-    const Result run = run_memwall({"--db", "t.db", "run", "--family", "stream", "--variant", "loop", "--axis", "n=4096",
-                                    "--axis", "op=copy,triad", "--ceilings", "none", "--quiet", "--min-samples", "2",
-                                    "--min-time", "0", "--max-noise", "1", "--timeout", "2", "--benchmark_repetitions=3",
-                                    "--benchmark_out=gb.json", "--benchmark_out_format=json"},
+    const Result run = run_memwall({"--db",
+                                    "t.db",
+                                    "run",
+                                    "--family",
+                                    "stream",
+                                    "--variant",
+                                    "loop",
+                                    "--axis",
+                                    "n=4096",
+                                    "--axis",
+                                    "op=copy,triad",
+                                    "--ceilings",
+                                    "none",
+                                    "--quiet",
+                                    "--min-samples",
+                                    "2",
+                                    "--min-time",
+                                    "0",
+                                    "--max-noise",
+                                    "1",
+                                    "--timeout",
+                                    "2",
+                                    "--benchmark_repetitions=3",
+                                    "--benchmark_out=gb.json",
+                                    "--benchmark_out_format=json"},
                                    d.path);
     ASSERT_EQ(run.status, 0) << run.err;
-    const Result imp = run_memwall({"--db", "t.db", "import", "gb.json", "--format", "gbench", "--tag", "side=gb"}, d.path);
+    const Result imp =
+        run_memwall({"--db", "t.db", "import", "gb.json", "--format", "gbench", "--tag", "side=gb"}, d.path);
     ASSERT_EQ(imp.status, 0) << imp.err;
     EXPECT_NE(imp.out.find("run 2 in t.db: 2 cases imported from gb.json (gbench), not checked against a reference"),
               std::string::npos)
@@ -52,7 +74,8 @@ TEST(Import, GoogleBenchmarkOutputOfARunKeepsItsCasesAndCompares) {
     // The import holds the run's cases, keyed as the run keys them.
     const auto keys = [&](const char* id) {
         std::set<std::string> k;
-        for (const auto& c : json::parse(run_memwall({"--db", "t.db", "export", "--format", "json", id}, d.path).out).at("cases"))
+        for (const auto& c :
+             json::parse(run_memwall({"--db", "t.db", "export", "--format", "json", id}, d.path).out).at("cases"))
             k.insert(c.at("family").dump() + c.at("variant").dump() + c.at("backend").dump() + c.at("problem").dump() +
                      c.at("config").dump());
         return k;
@@ -69,7 +92,8 @@ TEST(Import, GoogleBenchmarkOutputOfARunKeepsItsCasesAndCompares) {
 TEST(Import, NvbenchFileBecomesARunThatComparesWithAnother) {
     TempDir d;
     for (int i = 0; i < 2; ++i) {
-        const Result imp = run_memwall({"--db", "t.db", "import", kData + "nvbench.json", "--format", "nvbench"}, d.path);
+        const Result imp =
+            run_memwall({"--db", "t.db", "import", kData + "nvbench.json", "--format", "nvbench"}, d.path);
         ASSERT_EQ(imp.status, 0) << imp.err;
     }
     const Result show = run_memwall({"--db", "t.db", "show", "2"}, d.path);
@@ -82,7 +106,8 @@ TEST(Import, NvbenchFileBecomesARunThatComparesWithAnother) {
 TEST(Import, MalformedInputExitsTwoWithOneLineAndStoresNothing) {
     TempDir d;
     for (const char* name : {"truncated.json", "not_an_object.json", "empty.json", "nvbench_no_time.json"}) {
-        const Result r = run_memwall({"--db", "t.db", "import", kData + "malformed/" + name, "--format", "nvbench"}, d.path);
+        const Result r =
+            run_memwall({"--db", "t.db", "import", kData + "malformed/" + name, "--format", "nvbench"}, d.path);
         EXPECT_EQ(r.status, 2) << name << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_NE(r.err.find(name), std::string::npos) << r.err;

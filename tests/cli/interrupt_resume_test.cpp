@@ -24,9 +24,25 @@ constexpr long long cases = 12;  // 2 variants x 6 sequence lengths
 const char* kAxes[] = {"heads=2", "seq_q=32:192:32", "seq_k=32:192:32", "head_dim=64", "causal=0"};
 
 std::vector<std::string> run_args() {
-    std::vector<std::string> a = {"--db", "s.db", "run", "--family", "attention", "--variant", "naive,flash",
-                                  "--ceilings", "none", "--quiet", "--min-samples", "1", "--min-time", "0.05",
-                                  "--max-noise", "1e-9", "--timeout", "0.05", "--benchmark_repetitions=2"};
+    std::vector<std::string> a = {"--db",
+                                  "s.db",
+                                  "run",
+                                  "--family",
+                                  "attention",
+                                  "--variant",
+                                  "naive,flash",
+                                  "--ceilings",
+                                  "none",
+                                  "--quiet",
+                                  "--min-samples",
+                                  "1",
+                                  "--min-time",
+                                  "0.05",
+                                  "--max-noise",
+                                  "1e-9",
+                                  "--timeout",
+                                  "0.05",
+                                  "--benchmark_repetitions=2"};
     for (const char* axis : kAxes) a.insert(a.end(), {"--axis", axis});
     return a;
 }
@@ -36,8 +52,8 @@ std::vector<std::string> ci_args(const std::filesystem::path& dir) {
         "axes": ["heads=2", "seq_q=32:192:32", "seq_k=32:192:32", "head_dim=64", "causal=0"],
         "sampler": {"warmup_runs": 1, "min_samples": 1, "min_time": 0.05, "max_noise": 1e-9, "timeout": 0.05},
         "repetitions": 2})";
-    return {"--db", "s.db", "ci", "--suite", "suite.json", "--baseline", "main", "--update-baseline", "--ceilings",
-            "none", "--quiet"};
+    return {"--db",       "s.db", "ci",     "--suite", "suite.json", "--baseline", "main", "--update-baseline",
+            "--ceilings", "none", "--quiet"};
 }
 
 // One round: start, interrupt at a random moment, check what is kept, resume, check the whole.
@@ -62,12 +78,14 @@ void round(const std::vector<std::string>& args, const std::filesystem::path& di
     std::cerr << "signal " << sig << " after " << after << " s: exit " << r.status << ", " << kept << " of " << cases
               << " cases kept\n";
     EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE status != 'ok'"), 0) << r.err;
-    EXPECT_EQ(query(db, "SELECT count(*) FROM cases c WHERE (SELECT count(DISTINCT rep) FROM samples s "
-                        "WHERE s.case_id = c.id) != 2"),
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM cases c WHERE (SELECT count(DISTINCT rep) FROM samples s "
+                    "WHERE s.case_id = c.id) != 2"),
               0);
     EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE status = 'running'"), 0);
 
-    const Result resumed = run_memwall({"--db", "s.db", "run", "--resume", "--quiet", "--ceilings", "none", "--benchmark_repetitions=2"}, dir);
+    const Result resumed = run_memwall(
+        {"--db", "s.db", "run", "--resume", "--quiet", "--ceilings", "none", "--benchmark_repetitions=2"}, dir);
     EXPECT_EQ(resumed.status, 0) << resumed.err;
     EXPECT_NE(resumed.err.find(std::to_string(kept) + " of " + std::to_string(cases) + " cases already stored"),
               std::string::npos)

@@ -29,10 +29,11 @@ TEST(IsaOption, ListShowsThePathTheKernelsRun) {
 
 TEST(IsaOption, ARunStoresThePathItRan) {
     TempDir d;
-    const Result r = run_memwall({"--db", "t.db", "run", "--isa", "avx2", "--family", "stream", "--variant", "loop",
-                                  "--axis", "n=4096", "--axis", "op=copy", "--ceilings", "none", "--quiet",
-                                  "--min-samples", "2", "--min-time", "0", "--max-noise", "1", "--timeout", "2"},
-                                 d.path);
+    const Result r = run_memwall(
+        {"--db",          "t.db",   "run",        "--isa",  "avx2",        "--family",   "stream",    "--variant",
+         "loop",          "--axis", "n=4096",     "--axis", "op=copy",     "--ceilings", "none",      "--quiet",
+         "--min-samples", "2",      "--min-time", "0",      "--max-noise", "1",          "--timeout", "2"},
+        d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     const Result j = run_memwall({"--db", "t.db", "export", "--format", "json"}, d.path);
     ASSERT_EQ(j.status, 0) << j.err;

@@ -23,9 +23,9 @@ std::multimap<std::string, std::pair<std::string, std::string>> stored(const std
     sqlite3* h = nullptr;
     EXPECT_EQ(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
     sqlite3_stmt* st = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(h, "SELECT variant, status, message FROM cases ORDER BY variant, problem", -1, &st,
-                                 nullptr),
-              SQLITE_OK);
+    EXPECT_EQ(
+        sqlite3_prepare_v2(h, "SELECT variant, status, message FROM cases ORDER BY variant, problem", -1, &st, nullptr),
+        SQLITE_OK);
     while (sqlite3_step(st) == SQLITE_ROW) {
         auto text = [&](int c) { return std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, c))); };
         out.emplace(text(0), std::pair{text(1), text(2)});
@@ -40,21 +40,21 @@ long long stored_runs(const std::filesystem::path& db) {
     long long n = 0;
     sqlite3_stmt* st = nullptr;
     if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK &&
-        sqlite3_prepare_v2(h, "SELECT count(*) FROM runs", -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        sqlite3_prepare_v2(h, "SELECT count(*) FROM runs", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
         n = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     sqlite3_close(h);
     return n;
 }
 
-const std::vector<std::string> sweep = {"--db",         "f.db",        "run",          "--family", "faults",
-                                        "--ceilings",   "none",        "--quiet",      "--min-samples", "1",
-                                        "--min-time",   "0.01",        "--timeout",    "0.05",     "--case-timeout",
-                                        "2",            "--case-memory", "256MiB"};
+const std::vector<std::string> sweep = {
+    "--db", "f.db",       "run",  "--family",  "faults", "--ceilings",     "none", "--quiet",       "--min-samples",
+    "1",    "--min-time", "0.01", "--timeout", "0.05",   "--case-timeout", "2",    "--case-memory", "256MiB"};
 
 // The same run resumed: its sweep comes from the database.
-const std::vector<std::string> resume = {"--db", "f.db", "run", "--resume", "--ceilings", "none", "--quiet",
-                                         "--case-timeout", "2", "--case-memory", "256MiB"};
+const std::vector<std::string> resume = {"--db",    "f.db",           "run", "--resume",      "--ceilings", "none",
+                                         "--quiet", "--case-timeout", "2",   "--case-memory", "256MiB"};
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
     args.insert(args.end(), more.begin(), more.end());

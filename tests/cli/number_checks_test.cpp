@@ -30,7 +30,8 @@ TEST(NumberChecks, OnlyFiniteNumbersInRangePass) {
     EXPECT_EQ(refusal(fraction(), "1"), "");
     EXPECT_NE(refusal(fraction(), "nan"), "");
     EXPECT_NE(refusal(fraction(), "1.5"), "");
-    for (const char* bad : {"-1", "+1", "1.5", "", "18446744073709551616"}) EXPECT_NE(refusal(whole_number(), bad), "") << bad;
+    for (const char* bad : {"-1", "+1", "1.5", "", "18446744073709551616"})
+        EXPECT_NE(refusal(whole_number(), bad), "") << bad;
     for (const char* good : {"0", "7", "18446744073709551615"}) EXPECT_EQ(refusal(whole_number(), good), "") << good;
     const std::string line = refusal(positive_number(), "inf");
     EXPECT_NE(line.find("a finite number greater than 0, not 'inf'"), std::string::npos) << line;

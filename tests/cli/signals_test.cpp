@@ -36,11 +36,36 @@ const char* kDistinct = "SELECT count(*) FROM (SELECT DISTINCT family, variant, 
 
 // 2 variants x 8 sequence lengths; each case samples for ~0.1 s per repetition.
 std::vector<std::string> sweep(std::vector<std::string> extra = {}) {
-    std::vector<std::string> a = {"--db", "s.db", "run", "--family", "attention", "--variant", "naive,flash", "--axis",
-                                  "batch=1", "--axis", "heads=2", "--axis", "seq_q=32:256:32", "--axis",
-                                  "seq_k=32:256:32", "--axis", "head_dim=64", "--axis", "causal=0", "--ceilings",
-                                  "none", "--quiet", "--min-samples", "1", "--min-time", "0.1", "--max-noise", "1e-9",
-                                  "--timeout", "0.1"};
+    std::vector<std::string> a = {"--db",
+                                  "s.db",
+                                  "run",
+                                  "--family",
+                                  "attention",
+                                  "--variant",
+                                  "naive,flash",
+                                  "--axis",
+                                  "batch=1",
+                                  "--axis",
+                                  "heads=2",
+                                  "--axis",
+                                  "seq_q=32:256:32",
+                                  "--axis",
+                                  "seq_k=32:256:32",
+                                  "--axis",
+                                  "head_dim=64",
+                                  "--axis",
+                                  "causal=0",
+                                  "--ceilings",
+                                  "none",
+                                  "--quiet",
+                                  "--min-samples",
+                                  "1",
+                                  "--min-time",
+                                  "0.1",
+                                  "--max-noise",
+                                  "1e-9",
+                                  "--timeout",
+                                  "0.1"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
 }
@@ -99,12 +124,14 @@ void expect_baseline_build_interrupted(int sig) {
     const long long kept = query(db, "SELECT count(*) FROM cases WHERE run_id = 2");
     EXPECT_GE(kept, 3);
     EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE run_id = 1"), kept);
-    EXPECT_EQ(query(db, "SELECT count(*) FROM cases b JOIN cases c ON b.run_id = 1 AND c.run_id = 2 AND b.variant = "
-                        "c.variant AND b.problem = c.problem AND b.n_samples = c.n_samples"),
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM cases b JOIN cases c ON b.run_id = 1 AND c.run_id = 2 AND b.variant = "
+                    "c.variant AND b.problem = c.problem AND b.n_samples = c.n_samples"),
               kept);
     EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE status != 'ok'"), 0) << r.err;
-    EXPECT_LE(query(db, "SELECT count(*) FROM cases c WHERE run_id = 2 AND (SELECT count(DISTINCT rep) FROM samples s "
-                        "WHERE s.case_id = c.id) != 3"),
+    EXPECT_LE(query(db,
+                    "SELECT count(*) FROM cases c WHERE run_id = 2 AND (SELECT count(DISTINCT rep) FROM samples s "
+                    "WHERE s.case_id = c.id) != 3"),
               1);
 
     const long long samples = query(db, "SELECT count(*) FROM samples");
@@ -122,8 +149,8 @@ void expect_baseline_build_interrupted(int sig) {
     for (const char* run : {"3", "4"}) {
         SCOPED_TRACE(std::string("run ") + run);
         const std::string of = std::string(" WHERE run_id = ") + run;
-        EXPECT_EQ(query(db, ("SELECT count(*) FROM runs WHERE status = 'complete' AND id = " + std::string(run)).c_str()),
-                  1);
+        EXPECT_EQ(
+            query(db, ("SELECT count(*) FROM runs WHERE status = 'complete' AND id = " + std::string(run)).c_str()), 1);
         EXPECT_EQ(query(db, ("SELECT count(*) FROM cases" + of + " AND status = 'ok'").c_str()), sweep_cases);
         EXPECT_EQ(query(db, ("SELECT count(*) FROM (SELECT DISTINCT variant, problem FROM cases" + of + ")").c_str()),
                   sweep_cases);
@@ -143,12 +170,14 @@ TEST(Signals, RunWithRepetitionsInterruptedKeepsItsCompleteCases) {
     const Result r = interrupted(sweep({"--benchmark_repetitions=3"}), d.path, SIGINT);
     EXPECT_EQ(r.status, 130) << r.err;
     EXPECT_EQ(r.err.find("ComputeStats"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("memwall: interrupted; `memwall run --resume 1` measures the rest"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("memwall: interrupted; `memwall run --resume 1` measures the rest"), std::string::npos)
+        << r.err;
     EXPECT_GE(query(d.path / "s.db", kCases), 1);
     EXPECT_EQ(query(d.path / "s.db", "SELECT count(*) FROM runs WHERE status = 'interrupted'"), 1);
     // Every stored case has its three repetitions.
-    EXPECT_EQ(query(d.path / "s.db", "SELECT count(*) FROM cases c WHERE (SELECT count(DISTINCT rep) FROM "
-                                     "samples s WHERE s.case_id = c.id) != 3"),
+    EXPECT_EQ(query(d.path / "s.db",
+                    "SELECT count(*) FROM cases c WHERE (SELECT count(DISTINCT rep) FROM "
+                    "samples s WHERE s.case_id = c.id) != 3"),
               0);
     expect_resumes(d.path, {"--benchmark_repetitions=3"});
 }
@@ -190,11 +219,12 @@ TEST(Signals, AWorkerKilledByTheGroupsSigtermIsNotAFailure) {
 // Row 2, tune: the trial in flight was stored runtime_failed.
 TEST(Signals, TuneInterruptedByTheGroupStoresNoFailedTrial) {
     TempDir d;
-    const Result r = interrupted({"--db", "s.db", "tune", "--family", "attention", "--variant", "flash", "--axis",
-                                  "heads=1", "--axis", "seq_q=64", "--axis", "seq_k=64", "--axis", "head_dim=64",
-                                  "--axis", "causal=0", "--strategy", "exhaustive", "--warmup", "0", "--min-samples",
-                                  "3", "--min-time", "0.1", "--quiet"},
-                                 d.path, SIGTERM, "SELECT count(*) FROM tuning_trials");
+    const Result r =
+        interrupted({"--db",          "s.db",    "tune",       "--family",   "attention",  "--variant", "flash",
+                     "--axis",        "heads=1", "--axis",     "seq_q=64",   "--axis",     "seq_k=64",  "--axis",
+                     "head_dim=64",   "--axis",  "causal=0",   "--strategy", "exhaustive", "--warmup",  "0",
+                     "--min-samples", "3",       "--min-time", "0.1",        "--quiet"},
+                    d.path, SIGTERM, "SELECT count(*) FROM tuning_trials");
     EXPECT_EQ(r.status, 130) << r.err;
     EXPECT_EQ(query(d.path / "s.db", "SELECT count(*) FROM tuning_trials WHERE status != 'ok'"), 0) << r.err;
     EXPECT_EQ(query(d.path / "s.db", "SELECT count(*) FROM tuning_sessions WHERE status = 'interrupted'"), 1);
@@ -220,10 +250,10 @@ TEST(Signals, ADatabaseDeletedDuringTheRunIsSaid) {
 // Row 4: 249,500 points planned for a minute, then no case in 11 minutes, deaf to SIGINT and
 // SIGTERM. Now the first case is stored within the bound, and an interrupt at any stage ends it.
 TEST(Signals, AHugeSweepStartsPromptlyAndHonoursInterruptsWhilePlanned) {
-    const std::vector<std::string> huge = {"--db", "s.db", "run", "--family", "attention", "--variant", "naive",
-                                           "--unzip", "--axis", "seq_q=1:499:1", "--axis", "seq_k=1:500:1",
-                                           "--ceilings", "none", "--quiet", "--min-samples", "1", "--min-time", "0",
-                                           "--timeout", "0.01"};
+    const std::vector<std::string> huge = {
+        "--db",   "s.db",          "run",    "--family",      "attention",  "--variant", "naive",   "--unzip",
+        "--axis", "seq_q=1:499:1", "--axis", "seq_k=1:500:1", "--ceilings", "none",      "--quiet", "--min-samples",
+        "1",      "--min-time",    "0",      "--timeout",     "0.01"};
     {
         TempDir d;
         const auto t0 = std::chrono::steady_clock::now();

@@ -46,24 +46,26 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
 }
 
 // A tiny attention problem, so a configuration is measured in milliseconds.
-const std::vector<std::string> tiny = {"--family", "attention", "--variant", "flash", "--axis", "heads=1",
-                                       "--axis",   "seq_q=64",  "--axis",    "seq_k=64", "--axis", "head_dim=64",
-                                       "--axis",   "causal=0"};
+const std::vector<std::string> tiny = {"--family", "attention",   "--variant", "flash",   "--axis",
+                                       "heads=1",  "--axis",      "seq_q=64",  "--axis",  "seq_k=64",
+                                       "--axis",   "head_dim=64", "--axis",    "causal=0"};
 const std::vector<std::string> quick = {"--warmup", "0", "--min-samples", "3", "--min-time", "0"};
 
 }  // namespace
 
 TEST(CliTune, ReplaysARecordedSpaceAndStoresTheSession) {
     TempDir d;
-    const std::vector<std::string> replay = {"tune", "--replay", fixtures + "pnpoly_RTX_2080Ti_slice.json",
-                                             "--strategy", "guided", "--budget", "10", "--seed", "3"};
+    const std::vector<std::string> replay = {"tune",       "--replay", fixtures + "pnpoly_RTX_2080Ti_slice.json",
+                                             "--strategy", "guided",   "--budget",
+                                             "10",         "--seed",   "3"};
     const Result r = run_memwall(with({"--db", "a.db"}, replay), d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("10 configurations evaluated"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("best: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("(recorded on"), std::string::npos) << r.out;  // never shown as a measurement here
     // Same seed, same trace.
-    EXPECT_EQ(run_memwall(with({"--db", "b.db"}, replay), d.path).out, std::string(r.out).replace(r.out.find("a.db"), 4, "b.db"));
+    EXPECT_EQ(run_memwall(with({"--db", "b.db"}, replay), d.path).out,
+              std::string(r.out).replace(r.out.find("a.db"), 4, "b.db"));
 
     const auto db = d.path / "a.db";
     EXPECT_EQ(query(db, "SELECT backend || ' ' || time_source || ' ' || status FROM tuning_sessions"),
@@ -81,12 +83,14 @@ TEST(CliTune, ReplaysAStoredSession) {
     TempDir d;
     const std::string pnpoly = fixtures + "pnpoly_RTX_2080Ti_slice.json";
     ASSERT_EQ(run_memwall({"--db", "a.db", "tune", "--replay", pnpoly, "--strategy", "exhaustive"}, d.path).status, 0);
-    const Result r = run_memwall({"--db", "b.db", "tune", "--replay", "a.db#1", "--strategy", "random", "--budget", "5"}, d.path);
+    const Result r =
+        run_memwall({"--db", "b.db", "tune", "--replay", "a.db#1", "--strategy", "random", "--budget", "5"}, d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("a.db#1: Pnpoly"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("(recorded on NVIDIA GeForce RTX 2080 Ti)"), std::string::npos) << r.out;
     EXPECT_EQ(query(d.path / "b.db", "SELECT source_file FROM tuning_sessions"), "a.db#1");
-    const Result eval = run_memwall({"--db", "b.db", "tune-eval", "a.db#1", "--strategy", "random", "--seeds", "2"}, d.path);
+    const Result eval =
+        run_memwall({"--db", "b.db", "tune-eval", "a.db#1", "--strategy", "random", "--seeds", "2"}, d.path);
     ASSERT_EQ(eval.status, 0) << eval.err;
     EXPECT_NE(eval.out.find("a.db#1: Pnpoly on NVIDIA GeForce RTX 2080 Ti"), std::string::npos) << eval.out;
 
@@ -152,23 +156,26 @@ TEST(CliTune, MalformedFilesAndBadUsageExit2) {
 TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
     TempDir d;
     const auto db = d.path / "memwall.db";
-    const Result r = run_memwall(
-        with(with(with({"tune"}, tiny), quick), {"--axis", "Br=8,16", "--axis", "Bc=16,32", "--strategy", "exhaustive"}),
-        d.path);
+    const Result r = run_memwall(with(with(with({"tune"}, tiny), quick),
+                                      {"--axis", "Br=8,16", "--axis", "Bc=16,32", "--strategy", "exhaustive"}),
+                                 d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("4 valid configurations"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("4 configurations evaluated, stopped by space exhausted"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("best: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("samples beside the anchor)"), std::string::npos) << r.out;  // a median of measured samples
-    EXPECT_EQ(query(db, "SELECT backend || ' ' || time_source || ' ' || status || ' ' || stop_reason "
-                        "FROM tuning_sessions"),
+    EXPECT_EQ(query(db,
+                    "SELECT backend || ' ' || time_source || ' ' || status || ' ' || stop_reason "
+                    "FROM tuning_sessions"),
               "cpu measured complete space exhausted");
     // Every configuration timed beside the default one, whose time alone scales them.
     EXPECT_NE(r.out.find("anchor    Bc=128,Br=128: "), std::string::npos) << r.out;
-    EXPECT_EQ(query(db, "SELECT anchor || ' ' || (anchor_seconds > 0) FROM tuning_sessions"), "{\"Bc\":128,\"Br\":128} 1");
+    EXPECT_EQ(query(db, "SELECT anchor || ' ' || (anchor_seconds > 0) FROM tuning_sessions"),
+              "{\"Bc\":128,\"Br\":128} 1");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials WHERE status = 'ok'"), "4");
-    EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials t WHERE (SELECT count(*) FROM tuning_trial_samples s "
-                        "WHERE s.session_id = t.session_id AND s.idx = t.idx) < 3"),
+    EXPECT_EQ(query(db,
+                    "SELECT count(*) FROM tuning_trials t WHERE (SELECT count(*) FROM tuning_trial_samples s "
+                    "WHERE s.session_id = t.session_id AND s.idx = t.idx) < 3"),
               "0");
     EXPECT_NE(query(db, "SELECT count(*) FROM tuning_trial_counters WHERE name = 'flops' AND source = 'model'"), "0");
     // The fastest (those within 10% of the best, at least two of them, else none) measured twice more.
@@ -214,22 +221,25 @@ TEST(CliTune, LiveOnCpuStoresEveryTrialAndRunTunedUsesTheBest) {
 
 TEST(CliTune, LiveOnCpuAloneTimesEachConfigurationByItself) {
     TempDir d;
-    const Result r = run_memwall(with(with(with({"tune"}, tiny), quick), {"--axis", "Br=8,16", "--axis", "Bc=16",
-                                                                          "--strategy", "exhaustive", "--anchor", "none"}),
-                                 d.path);
+    const Result r =
+        run_memwall(with(with(with({"tune"}, tiny), quick),
+                         {"--axis", "Br=8,16", "--axis", "Bc=16", "--strategy", "exhaustive", "--anchor", "none"}),
+                    d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("time      median of the samples, measured here"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("anchor "), std::string::npos) << r.out;
-    EXPECT_EQ(query(d.path / "memwall.db", "SELECT anchor || ' ' || typeof(anchor_seconds) FROM tuning_sessions"), " null");
+    EXPECT_EQ(query(d.path / "memwall.db", "SELECT anchor || ' ' || typeof(anchor_seconds) FROM tuning_sessions"),
+              " null");
 }
 
 TEST(CliTune, LiveOnCudaEmuShowsAndStoresPredictedTimes) {
     TempDir d;
-    const Result r = run_memwall({"tune", "--family", "attention", "--variant", "flash", "--backend", "cuda-emu",
-                                  "--device-model", "a100", "--axis", "heads=1", "--axis", "seq_q=32", "--axis",
-                                  "seq_k=32", "--axis", "head_dim=64", "--axis", "causal=0", "--axis", "dtype=fp32",
-                                  "--axis", "Br=16,32", "--axis", "Bc=16", "--axis", "warps=1", "--strategy", "random"},
-                                 d.path);
+    const Result r = run_memwall(
+        {"tune",        "--family", "attention", "--variant",  "flash",      "--backend", "cuda-emu", "--device-model",
+         "a100",        "--axis",   "heads=1",   "--axis",     "seq_q=32",   "--axis",    "seq_k=32", "--axis",
+         "head_dim=64", "--axis",   "causal=0",  "--axis",     "dtype=fp32", "--axis",    "Br=16,32", "--axis",
+         "Bc=16",       "--axis",   "warps=1",   "--strategy", "random"},
+        d.path);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("time: predicted (A100 SXM4 80GB roofline)"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("predicted (A100 SXM4 80GB roofline), from emu counters"), std::string::npos) << r.out;
@@ -238,7 +248,8 @@ TEST(CliTune, LiveOnCudaEmuShowsAndStoresPredictedTimes) {
               "A100 SXM4 80GB cuda-emu predicted");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trials WHERE status = 'ok'"), "2");
     EXPECT_EQ(query(db, "SELECT count(*) FROM tuning_trial_samples"), "0");  // no emulated time stored
-    EXPECT_EQ(query(db, "SELECT anchor || ' ' || typeof(anchor_seconds) FROM tuning_sessions"), " null");  // nothing timed
+    EXPECT_EQ(query(db, "SELECT anchor || ' ' || typeof(anchor_seconds) FROM tuning_sessions"),
+              " null");  // nothing timed
     EXPECT_EQ(query(db, "SELECT source FROM tuning_trial_counters WHERE name = 'dram__bytes_read.sum'"), "emu");
     const Result list = run_memwall({"show", "--tuning"}, d.path);
     EXPECT_NE(list.out.find("predicted (A100 SXM4 80GB roofline)"), std::string::npos) << list.out;
@@ -248,11 +259,12 @@ TEST(CliTune, CtrlCStopsAfterTheTrialInFlightAndMarksTheSession) {
     TempDir d;
     const auto db = d.path / "memwall.db";
     // 80 configurations, each sampled for 0.2 s: far longer than the test waits.
-    const pid_t pid = spawn_memwall(with({"tune"}, {"--family", "attention", "--variant", "flash", "--axis",
-                                                    "heads=1", "--axis", "seq_q=64", "--axis", "seq_k=64", "--axis",
-                                                    "head_dim=64", "--axis", "causal=0", "--strategy", "exhaustive",
-                                                    "--min-time", "0.2", "--max-noise", "1e-9", "--timeout", "0.2"}),
-                                    d.path);
+    const pid_t pid = spawn_memwall(
+        with({"tune"}, {"--family",    "attention", "--variant",  "flash",      "--axis",     "heads=1",
+                        "--axis",      "seq_q=64",  "--axis",     "seq_k=64",   "--axis",     "head_dim=64",
+                        "--axis",      "causal=0",  "--strategy", "exhaustive", "--min-time", "0.2",
+                        "--max-noise", "1e-9",      "--timeout",  "0.2"}),
+        d.path);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline && count(db, "SELECT count(*) FROM tuning_trials") < 2)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -33,8 +33,8 @@ TEST(Axis, ParsesRangesAndPowersOfTwo) {
 
 TEST(Axis, RejectsMalformedValues) {
     Axis a = int_axis("n", {1}, "");
-    for (const char* bad : {"", "x", "1,,2", "1.5", "3:1:1", "1:5:0", "pow2:3:8", "pow2:8:4", "1:2", "a:b:c:d",
-                            "1,1", "12abc", "99999999999999999999"}) {
+    for (const char* bad : {"", "x", "1,,2", "1.5", "3:1:1", "1:5:0", "pow2:3:8", "pow2:8:4", "1:2", "a:b:c:d", "1,1",
+                            "12abc", "99999999999999999999"}) {
         EXPECT_THROW(parse_axis_values(a, bad), UsageError) << bad;
     }
     Axis r = real_axis("p", {0.5}, "");
@@ -93,7 +93,8 @@ TEST(Axis, AnIntegerBeyondInt64SaysOutOfRangeNamingTheRange) {
     EXPECT_EQ(usage_message(int_axis("n", {1}, ""), "-99999999999999999999"),
               "axis 'n': '-99999999999999999999' is out of range (-9223372036854775808..9223372036854775807)");
     EXPECT_EQ(usage_message(int_axis("n", {1}, ""), "9x"), "axis 'n': '9x' is not an integer");
-    EXPECT_EQ(usage_message(real_axis("p", {1}, ""), "1e400"), "axis 'p': '1e400' is not a finite number a double holds");
+    EXPECT_EQ(usage_message(real_axis("p", {1}, ""), "1e400"),
+              "axis 'p': '1e400' is not a finite number a double holds");
 }
 
 TEST(Axis, ALongRangeIsCheckedForRepeatsQuickly) {

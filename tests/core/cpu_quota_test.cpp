@@ -31,7 +31,7 @@ TEST(CpuQuota, CpuMaxGrantsItsQuotaOverItsPeriodRoundedDown) {
 
 // A cgroup file system in a temporary directory.
 class FakeCgroups : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         root_ = fs::temp_directory_path() / ("memwall-cgroup-" + std::to_string(::getpid()));
         fs::create_directories(root_);

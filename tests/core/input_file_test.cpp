@@ -31,8 +31,10 @@ TEST(InputFile, SpecialFilesAreRefusedOthersPass) {
     ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
     fs::create_symlink("/dev/null", dir / "null.db");
     std::ofstream(dir / "file") << "x";
-    EXPECT_EQ(refusal((dir / "fifo").string()), (dir / "fifo").string() + ": is a FIFO (named pipe), not a regular file");
-    EXPECT_EQ(refusal((dir / "null.db").string()), (dir / "null.db").string() + ": is a character device, not a regular file");
+    EXPECT_EQ(refusal((dir / "fifo").string()),
+              (dir / "fifo").string() + ": is a FIFO (named pipe), not a regular file");
+    EXPECT_EQ(refusal((dir / "null.db").string()),
+              (dir / "null.db").string() + ": is a character device, not a regular file");
     EXPECT_EQ(refusal("/dev/zero"), "/dev/zero: is a character device, not a regular file");
     for (const auto& ok : {dir / "file", dir, dir / "missing"}) EXPECT_EQ(refusal(ok.string()), "") << ok;
     fs::remove_all(dir);

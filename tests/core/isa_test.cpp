@@ -14,14 +14,16 @@ namespace {
 
 // Restores MEMWALL_ISA as the test found it.
 class IsaOverride : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         if (const char* v = std::getenv("MEMWALL_ISA")) saved_ = v;
         ::unsetenv("MEMWALL_ISA");
     }
     void TearDown() override {
-        if (saved_.empty()) ::unsetenv("MEMWALL_ISA");
-        else ::setenv("MEMWALL_ISA", saved_.c_str(), 1);
+        if (saved_.empty())
+            ::unsetenv("MEMWALL_ISA");
+        else
+            ::setenv("MEMWALL_ISA", saved_.c_str(), 1);
     }
     std::string saved_;
 };

@@ -12,8 +12,8 @@ namespace {
 TEST(TextJson, TellsUtf8FromOtherBytes) {
     for (const char* ok : {"", "plain", "caf\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xef\xbf\xbf"})
         EXPECT_TRUE(is_utf8(ok)) << ok;
-    for (const char* bad : {"\xff", "a\x80", "\xc3", "\xe2\x82", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
-                            "\xf8\x88\x80\x80\x80"})
+    for (const char* bad : {"\xff", "a\x80", "\xc3", "\xe2\x82", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80",
+                            "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80"})
         EXPECT_FALSE(is_utf8(bad)) << bad;
 }
 

@@ -38,12 +38,10 @@ TEST(Atomics, EveryFlavourOnEveryType) {
     Scalar<unsigned long long> ull_sum(1ull << 40), ull_max(0);
     Scalar<float> float_sum(0), exch(-1);
     Scalar<double> double_sum(0.25);
-    const AtomicTargets t{int_sum.buffer.get(),   uint_sum.buffer.get(),   ull_sum.buffer.get(),
-                          float_sum.buffer.get(), double_sum.buffer.get(), int_sub.buffer.get(),
-                          int_min.buffer.get(),   int_max.buffer.get(),    ull_max.buffer.get(),
-                          bits_and.buffer.get(),  bits_or.buffer.get(),    bits_xor.buffer.get(),
-                          inc.buffer.get(),       dec.buffer.get(),        cas_sum.buffer.get(),
-                          exch.buffer.get()};
+    const AtomicTargets t{int_sum.buffer.get(),    uint_sum.buffer.get(), ull_sum.buffer.get(), float_sum.buffer.get(),
+                          double_sum.buffer.get(), int_sub.buffer.get(),  int_min.buffer.get(), int_max.buffer.get(),
+                          ull_max.buffer.get(),    bits_and.buffer.get(), bits_or.buffer.get(), bits_xor.buffer.get(),
+                          inc.buffer.get(),        dec.buffer.get(),      cas_sum.buffer.get(), exch.buffer.get()};
     apply_atomics(grid_of(2, 128), values.get(), t);
 
     const int sum = std::accumulate(v.begin(), v.end(), 0);

@@ -112,8 +112,7 @@ void expect_reversed_chunks() {
     c.dynamic_shared = threads * sizeof(T);
     reverse_chunks(c, in.get(), out.get(), n);
     std::vector<T> want = x;
-    for (int b = 0; b < n; b += threads)
-        std::reverse(want.begin() + b, want.begin() + std::min(n, b + threads));
+    for (int b = 0; b < n; b += threads) std::reverse(want.begin() + b, want.begin() + std::min(n, b + threads));
     EXPECT_EQ(out.download(), want);
 }
 

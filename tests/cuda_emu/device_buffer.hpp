@@ -12,10 +12,8 @@ namespace memwall::emu_test {
 
 template <class T>
 class DeviceBuffer {
-public:
-    explicit DeviceBuffer(std::size_t n) : n_(n) {
-        EXPECT_EQ(cudaMalloc(&p_, n * sizeof(T)), cudaSuccess);
-    }
+  public:
+    explicit DeviceBuffer(std::size_t n) : n_(n) { EXPECT_EQ(cudaMalloc(&p_, n * sizeof(T)), cudaSuccess); }
     explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
     ~DeviceBuffer() { cudaFree(p_); }
     DeviceBuffer(const DeviceBuffer&) = delete;
@@ -33,7 +31,7 @@ public:
         return host;
     }
 
-private:
+  private:
     T* p_ = nullptr;
     std::size_t n_;
 };

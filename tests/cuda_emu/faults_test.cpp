@@ -18,9 +18,7 @@ namespace {
 
 using namespace cuda_emu;
 
-bool contains(const std::string& text, const char* part) {
-    return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
 
 LaunchConfig grid_of(unsigned blocks, unsigned threads) {
     LaunchConfig c;
@@ -43,18 +41,15 @@ TEST(Faults, ThreadsAtDifferentBarriers) {
     DeviceBuffer<int> out(64);
     const std::string e = launch_error([&] { different_barriers(grid_of(1, 64), out.get()); });
     EXPECT_PRED2(contains, e, "block (0,0,0)");
-    EXPECT_PRED2(contains, e,
-                 "threads wait at different barriers: thread 0 at __syncthreads (faults.cuh:");
+    EXPECT_PRED2(contains, e, "threads wait at different barriers: thread 0 at __syncthreads (faults.cuh:");
     EXPECT_PRED2(contains, e, "thread 32 at __syncthreads (faults.cuh:");
 }
 
 TEST(Faults, AThreadReturningBeforeABarrierIsAnErrorUnderTheStrictRule) {
     const int n = 100;
     DeviceBuffer<float> in(std::vector<float>(n, 1.0f)), out(n);
-    const std::string e =
-        launch_error([&] { exit_before_barrier(grid_of(1, 128), in.get(), out.get(), n); });
-    EXPECT_PRED2(contains, e,
-                 "thread 100 returned while 100 threads wait at __syncthreads (faults.cuh:");
+    const std::string e = launch_error([&] { exit_before_barrier(grid_of(1, 128), in.get(), out.get(), n); });
+    EXPECT_PRED2(contains, e, "thread 100 returned while 100 threads wait at __syncthreads (faults.cuh:");
     EXPECT_PRED2(contains, e, "BarrierRule::exited_threads_arrive");
 }
 
@@ -122,22 +117,18 @@ TEST(Faults, InvalidConfigurations) {
 
 TEST(Faults, KernelsCannotLaunchKernels) {
     DeviceBuffer<int> p(1);
-    EXPECT_PRED2(contains,
-                 launch_error([&] { cuda::launch(grid_of(1, 1), launches_a_kernel, p.get()); }),
+    EXPECT_PRED2(contains, launch_error([&] { cuda::launch(grid_of(1, 1), launches_a_kernel, p.get()); }),
                  "a kernel cannot launch kernels");
 }
 
 TEST(Faults, IntrinsicsOutsideAKernel) {
-    EXPECT_PRED2(contains, launch_error([] { __syncthreads(); }),
-                 "__syncthreads called outside a kernel");
-    EXPECT_PRED2(contains, launch_error([] { __syncwarp(); }),
-                 "__syncwarp called outside a kernel");
+    EXPECT_PRED2(contains, launch_error([] { __syncthreads(); }), "__syncthreads called outside a kernel");
+    EXPECT_PRED2(contains, launch_error([] { __syncwarp(); }), "__syncwarp called outside a kernel");
 }
 
 TEST(Faults, TheEmulatorRecoversAfterAFailedLaunch) {
     DeviceBuffer<int> out(64);
-    EXPECT_NE(launch_error([&] { shuffle_against_barrier(grid_of(1, 64), out.get()); }),
-              "no error");
+    EXPECT_NE(launch_error([&] { shuffle_against_barrier(grid_of(1, 64), out.get()); }), "no error");
     DeviceBuffer<float> x(std::vector<float>(64, 1.0f)), y(std::vector<float>(64, 2.0f));
     saxpy(grid_of(1, 64), 3.0f, x.get(), y.get(), 64);
     EXPECT_EQ(y.download(), std::vector<float>(64, 5.0f));

@@ -57,11 +57,9 @@ TEST(RuntimeApi, RangesOutsideAnAllocationAreInvalid) {
     std::vector<char> host(200);
     EXPECT_EQ(cudaMemcpy(d, host.data(), 101, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
     EXPECT_EQ(cudaMemcpy(host.data(), d + 50, 51, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
-    EXPECT_EQ(cudaMemcpy(host.data(), host.data() + 100, 10, cudaMemcpyDeviceToHost),
-              cudaErrorInvalidValue);
+    EXPECT_EQ(cudaMemcpy(host.data(), host.data() + 100, 10, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
     EXPECT_EQ(cudaMemset(host.data(), 0, 10), cudaErrorInvalidValue);
-    EXPECT_EQ(cudaMemcpy(d, host.data(), 10, static_cast<cudaMemcpyKind>(7)),
-              cudaErrorInvalidMemcpyDirection);
+    EXPECT_EQ(cudaMemcpy(d, host.data(), 10, static_cast<cudaMemcpyKind>(7)), cudaErrorInvalidMemcpyDirection);
     EXPECT_EQ(cudaMemcpy(d, host.data(), 100, cudaMemcpyHostToDevice), cudaSuccess);
     cudaFree(d);
 }

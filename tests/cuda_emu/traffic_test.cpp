@@ -169,8 +169,7 @@ void expect_rotated_tiles(int blocks, int shift) {
     EXPECT_EQ(s.atomic, emu::AccessCounts{});
     // The tile: one store and two loads per thread, from one and two instructions.
     EXPECT_EQ(s.shared.store, (emu::SharedAccessCounts{sizeof(T) * threads, threads, warps}));
-    EXPECT_EQ(s.shared.load,
-              (emu::SharedAccessCounts{2 * sizeof(T) * threads, 2 * threads, 2 * warps}));
+    EXPECT_EQ(s.shared.load, (emu::SharedAccessCounts{2 * sizeof(T) * threads, 2 * threads, 2 * warps}));
     EXPECT_EQ(s.shared.atomic, emu::SharedAccessCounts{});
     const std::vector<T> got = out.download();
     for (int b = 0; b < n; b += rotate_tile_threads)

@@ -31,8 +31,7 @@ int main(int argc, char** argv) {
     cudaMemcpy(sums.data(), dsums, sizeof(float) * blocks, cudaMemcpyDeviceToHost);
     bool correct = true;
     for (int b = 0; b < blocks; ++b) {
-        const float want =
-            std::accumulate(x.begin() + b * block, x.begin() + (b + 1) * block, 0.0f);
+        const float want = std::accumulate(x.begin() + b * block, x.begin() + (b + 1) * block, 0.0f);
         std::printf("block %d: sum %g, expected %g\n", b, sums[b], want);
         correct = correct && sums[b] == want;
     }

@@ -23,9 +23,7 @@ LaunchConfig grid_of(unsigned blocks, unsigned threads) {
 // The lane `lane` reads in a shuffle over segments of `width` lanes (CUDA programming guide).
 int shfl(int lane, int src, int width) { return (lane & ~(width - 1)) + (src & (width - 1)); }
 int shfl_up(int lane, int delta, int width) { return lane % width >= delta ? lane - delta : lane; }
-int shfl_down(int lane, int delta, int width) {
-    return lane % width + delta < width ? lane + delta : lane;
-}
+int shfl_down(int lane, int delta, int width) { return lane % width + delta < width ? lane + delta : lane; }
 
 TEST(Warp, ShufflesMatchTheirDefinitions) {
     const int n = 128;
@@ -37,16 +35,10 @@ TEST(Warp, ShufflesMatchTheirDefinitions) {
     for (int i = 0; i < n; ++i) {
         const int lane = i % 32, warp = i - lane;
         auto v = [&](int l) { return in[warp + l]; };
-        const std::array<int, 8> want = {v(shfl(lane, 3, 32)),
-                                         v((lane + 1) % 32),
-                                         v(shfl_up(lane, 1, 32)),
-                                         v(shfl_down(lane, 1, 32)),
-                                         v(lane ^ 1),
-                                         v(shfl(lane, 2, 8)),
-                                         v(shfl_up(lane, 2, 8)),
-                                         v(shfl_down(lane, 3, 16))};
-        for (int k = 0; k < 8; ++k)
-            ASSERT_EQ(out[8 * i + k], want[k]) << "thread " << i << " result " << k;
+        const std::array<int, 8> want = {
+            v(shfl(lane, 3, 32)), v((lane + 1) % 32),  v(shfl_up(lane, 1, 32)), v(shfl_down(lane, 1, 32)),
+            v(lane ^ 1),          v(shfl(lane, 2, 8)), v(shfl_up(lane, 2, 8)),  v(shfl_down(lane, 3, 16))};
+        for (int k = 0; k < 8; ++k) ASSERT_EQ(out[8 * i + k], want[k]) << "thread " << i << " result " << k;
     }
 }
 
@@ -56,8 +48,7 @@ TEST(Warp, ButterflySumsOfDoubles) {
     DeviceBuffer<double> dx(x), sums(8);
     warp_sums(grid_of(2, 128), dx.get(), sums.get());
     const std::vector<double> got = sums.download();
-    for (int w = 0; w < 8; ++w)
-        EXPECT_EQ(got[w], std::accumulate(x.begin() + 32 * w, x.begin() + 32 * (w + 1), 0.0));
+    for (int w = 0; w < 8; ++w) EXPECT_EQ(got[w], std::accumulate(x.begin() + 32 * w, x.begin() + 32 * (w + 1), 0.0));
 }
 
 TEST(Warp, VotesFollowDivergentBranches) {

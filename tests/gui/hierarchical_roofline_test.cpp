@@ -30,13 +30,36 @@ Result memwall_cli(const QStringList& args) {
 
 // A quick sweep: small problems, few samples.
 QStringList sweep(const QString& db, const QString& backend, const QString& variant) {
-    return {QStringLiteral("--db"), db, QStringLiteral("run"), QStringLiteral("--family"), QStringLiteral("attention"),
-            QStringLiteral("--backend"), backend, QStringLiteral("--variant"), variant, QStringLiteral("--axis"),
-            QStringLiteral("heads=1"), QStringLiteral("--axis"), QStringLiteral("seq_q=64"), QStringLiteral("--axis"),
-            QStringLiteral("seq_k=64"), QStringLiteral("--axis"), QStringLiteral("head_dim=64"), QStringLiteral("--axis"),
-            QStringLiteral("dtype=fp32"), QStringLiteral("--ceilings"), QStringLiteral("none"), QStringLiteral("--quiet"),
-            QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--min-samples"), QStringLiteral("2"),
-            QStringLiteral("--min-time"), QStringLiteral("0"), QStringLiteral("--timeout"), QStringLiteral("0.05")};
+    return {QStringLiteral("--db"),
+            db,
+            QStringLiteral("run"),
+            QStringLiteral("--family"),
+            QStringLiteral("attention"),
+            QStringLiteral("--backend"),
+            backend,
+            QStringLiteral("--variant"),
+            variant,
+            QStringLiteral("--axis"),
+            QStringLiteral("heads=1"),
+            QStringLiteral("--axis"),
+            QStringLiteral("seq_q=64"),
+            QStringLiteral("--axis"),
+            QStringLiteral("seq_k=64"),
+            QStringLiteral("--axis"),
+            QStringLiteral("head_dim=64"),
+            QStringLiteral("--axis"),
+            QStringLiteral("dtype=fp32"),
+            QStringLiteral("--ceilings"),
+            QStringLiteral("none"),
+            QStringLiteral("--quiet"),
+            QStringLiteral("--warmup"),
+            QStringLiteral("0"),
+            QStringLiteral("--min-samples"),
+            QStringLiteral("2"),
+            QStringLiteral("--min-time"),
+            QStringLiteral("0"),
+            QStringLiteral("--timeout"),
+            QStringLiteral("0.05")};
 }
 
 // The chart of `db`'s latest run at every level.
@@ -54,7 +77,7 @@ std::vector<RoofPoint> every_level(const QString& db, std::vector<CaseRow>& rows
 
 class HierarchicalRooflineTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
     void emulated_cases_sit_at_their_emu_bytes_with_the_model_beside() {
@@ -62,8 +85,8 @@ private slots:
         const Result run = memwall_cli(sweep(db, QStringLiteral("cuda-emu"), QStringLiteral("naive,flash")));
         QVERIFY2(run.status == 0, qPrintable(run.err));
 
-        const Result show = memwall_cli({QStringLiteral("--db"), db, QStringLiteral("show"), QStringLiteral("latest"),
-                                         QStringLiteral("--levels")});
+        const Result show = memwall_cli(
+            {QStringLiteral("--db"), db, QStringLiteral("show"), QStringLiteral("latest"), QStringLiteral("--levels")});
         QVERIFY2(show.status == 0, qPrintable(show.err));
         std::size_t cases = 0;
         for (const QString& variant : {QStringLiteral("naive"), QStringLiteral("flash")}) {
@@ -72,9 +95,11 @@ private slots:
             for (const QString& line : show.out.split(QLatin1Char('\n'))) {
                 if (!line.startsWith(kernel)) continue;
                 const QStringList cells = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-                emu_dram = emu_dram || (cells.contains(QStringLiteral("dram")) && cells.contains(QStringLiteral("emu")) &&
-                                        line.contains(QStringLiteral("dram__bytes_read.sum")));
-                emu_l2 = emu_l2 || (cells.contains(QStringLiteral("l2")) && line.contains(QStringLiteral("lts__t_bytes.sum")));
+                emu_dram =
+                    emu_dram || (cells.contains(QStringLiteral("dram")) && cells.contains(QStringLiteral("emu")) &&
+                                 line.contains(QStringLiteral("dram__bytes_read.sum")));
+                emu_l2 = emu_l2 ||
+                         (cells.contains(QStringLiteral("l2")) && line.contains(QStringLiteral("lts__t_bytes.sum")));
                 beside = beside || line.contains(QStringLiteral("model (beside)"));
             }
             QVERIFY2(emu_dram && emu_l2 && beside, qPrintable(kernel + QStringLiteral("\n") + show.out));
@@ -83,8 +108,9 @@ private slots:
         QCOMPARE(cases, std::size_t(2));
 
         const QString svg = dir_.filePath(QStringLiteral("emu.svg"));
-        const Result plot = memwall_cli({QStringLiteral("--db"), db, QStringLiteral("plot"), QStringLiteral("roofline"),
-                                         QStringLiteral("--level"), QStringLiteral("all"), QStringLiteral("--out"), svg});
+        const Result plot =
+            memwall_cli({QStringLiteral("--db"), db, QStringLiteral("plot"), QStringLiteral("roofline"),
+                         QStringLiteral("--level"), QStringLiteral("all"), QStringLiteral("--out"), svg});
         QVERIFY2(plot.status == 0, qPrintable(plot.err));
 
         std::vector<CaseRow> rows;
@@ -124,7 +150,7 @@ private slots:
         }
     }
 
-private:
+  private:
     QTemporaryDir dir_;
 };
 

@@ -29,7 +29,7 @@ Result plot(const QStringList& args) {
 
 class PlotCommandTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         db_ = dir_.filePath(QStringLiteral("p.db"));
@@ -43,7 +43,8 @@ private slots:
         for (const char* kind : {"roofline", "compare", "heatmap", "tuning"}) {
             for (const char* ext : {"png", "svg"}) {
                 const QString out = dir_.filePath(QStringLiteral("%1.%2").arg(QLatin1String(kind), QLatin1String(ext)));
-                const Result r = plot({QStringLiteral("--db"), db_, QStringLiteral("plot"), QLatin1String(kind), QStringLiteral("--out"), out});
+                const Result r = plot({QStringLiteral("--db"), db_, QStringLiteral("plot"), QLatin1String(kind),
+                                       QStringLiteral("--out"), out});
                 QVERIFY2(r.status == 0, qPrintable(r.err));
                 QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // Qt's notes stay quiet
                 QVERIFY(QFile::exists(out));
@@ -55,20 +56,23 @@ private slots:
     }
     void options_reach_the_chart() {
         const QString out = dir_.filePath(QStringLiteral("small.png"));
-        const Result r = plot({QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("heatmap"), QStringLiteral("--run"),
-                               QStringLiteral("data=main"), QStringLiteral("--kernel"), QStringLiteral("attention/flash/cpu"),
-                               QStringLiteral("--x"), QStringLiteral("Br"), QStringLiteral("--y"), QStringLiteral("seq_q"),
-                               QStringLiteral("--metric"), QStringLiteral("roof"), QStringLiteral("--size"), QStringLiteral("640x480"),
-                               QStringLiteral("--out"), out});
+        const Result r =
+            plot({QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("heatmap"),
+                  QStringLiteral("--run"), QStringLiteral("data=main"), QStringLiteral("--kernel"),
+                  QStringLiteral("attention/flash/cpu"), QStringLiteral("--x"), QStringLiteral("Br"),
+                  QStringLiteral("--y"), QStringLiteral("seq_q"), QStringLiteral("--metric"), QStringLiteral("roof"),
+                  QStringLiteral("--size"), QStringLiteral("640x480"), QStringLiteral("--out"), out});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QImage img;
         QVERIFY(img.load(out));
         QCOMPARE(img.size(), QSize(640, 480));
-        for (const QStringList& args : {QStringList{QStringLiteral("compare"), QStringLiteral("--threshold"), QStringLiteral("0.1"),
-                                                    QStringLiteral("--alpha"), QStringLiteral("0.01")},
-                                        QStringList{QStringLiteral("tuning"), QStringLiteral("--session"), QStringLiteral("a100")}}) {
+        for (const QStringList& args :
+             {QStringList{QStringLiteral("compare"), QStringLiteral("--threshold"), QStringLiteral("0.1"),
+                          QStringLiteral("--alpha"), QStringLiteral("0.01")},
+              QStringList{QStringLiteral("tuning"), QStringLiteral("--session"), QStringLiteral("a100")}}) {
             const QString file = dir_.filePath(args.front() + QStringLiteral("-options.svg"));
-            const Result o = plot(QStringList{QStringLiteral("--db"), db_, QStringLiteral("plot")} + args + QStringList{QStringLiteral("--out"), file});
+            const Result o = plot(QStringList{QStringLiteral("--db"), db_, QStringLiteral("plot")} + args +
+                                  QStringList{QStringLiteral("--out"), file});
             QVERIFY2(o.status == 0, qPrintable(o.err));
             QVERIFY(QFile::exists(file));
         }
@@ -84,8 +88,8 @@ private slots:
         }
         for (const char* kind : {"roofline", "compare"}) {
             const QString out = dir_.filePath(QStringLiteral("imported-%1.png").arg(QLatin1String(kind)));
-            const Result r = plot({QStringLiteral("--db"), db, QStringLiteral("plot"), QLatin1String(kind), QStringLiteral("--run"),
-                                   QStringLiteral("2"), QStringLiteral("--out"), out});
+            const Result r = plot({QStringLiteral("--db"), db, QStringLiteral("plot"), QLatin1String(kind),
+                                   QStringLiteral("--run"), QStringLiteral("2"), QStringLiteral("--out"), out});
             QVERIFY2(r.status == 0, qPrintable(r.err));
             QVERIFY(QFile::exists(out));
         }
@@ -93,14 +97,21 @@ private slots:
     void refusals_exit_2_with_one_line() {
         const QString out = dir_.filePath(QStringLiteral("refused.png"));
         const QList<QStringList> cases{
-            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--out"), dir_.filePath(QStringLiteral("r.jpg"))},
-            {QStringLiteral("--db"), dir_.filePath(QStringLiteral("none.db")), QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--out"),
+             dir_.filePath(QStringLiteral("r.jpg"))},
+            {QStringLiteral("--db"), dir_.filePath(QStringLiteral("none.db")), QStringLiteral("plot"),
+             QStringLiteral("roofline"), QStringLiteral("--out"), out},
             {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("pie"), QStringLiteral("--out"), out},
-            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--out"), out},
-            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--run"), QStringLiteral("7"), QStringLiteral("--out"), out},
-            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--size"), QStringLiteral("big"), QStringLiteral("--out"), out},
-            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--threshold"), QStringLiteral("2"), QStringLiteral("--out"), out},
-            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("tuning"), QStringLiteral("--session"), QStringLiteral("gemm"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("compare"), QStringLiteral("--run"),
+             QStringLiteral("1"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--run"),
+             QStringLiteral("7"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("roofline"), QStringLiteral("--size"),
+             QStringLiteral("big"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("compare"),
+             QStringLiteral("--threshold"), QStringLiteral("2"), QStringLiteral("--out"), out},
+            {QStringLiteral("--db"), db_, QStringLiteral("plot"), QStringLiteral("tuning"), QStringLiteral("--session"),
+             QStringLiteral("gemm"), QStringLiteral("--out"), out},
         };
         for (const QStringList& args : cases) {
             const Result r = plot(args);
@@ -113,7 +124,7 @@ private slots:
         QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("none.db"))));
     }
 
-private:
+  private:
     QTemporaryDir dir_;
     QString db_;
 };

@@ -64,8 +64,7 @@ TEST(CaseResult, RoundTripsStatusSamplesAndCounters) {
     r.status = CaseStatus::ok;
     r.message = "rel. L2 error 0";
     r.samples = {{1e-3, 2e-3, 3e-3}, {4e-3}};
-    r.counters = {{"flops", 1e6, "FLOP", CounterSource::model},
-                  {"bytes.dram", std::nan(""), "B", CounterSource::emu}};
+    r.counters = {{"flops", 1e6, "FLOP", CounterSource::model}, {"bytes.dram", std::nan(""), "B", CounterSource::emu}};
     CaseRecord back;
     EXPECT_DOUBLE_EQ(decode_case_result(encode_case_result(r, 0.25), back), 0.25);
     EXPECT_EQ(back.status, CaseStatus::ok);

@@ -82,7 +82,7 @@ TEST_F(Isolated, AHangInSetUpIsATimeout) {
 // --resume).
 TEST_F(Isolated, AWorkerKilledByTheGroupsSigtermIsAnInterruptNotAFailure) {
     ASSERT_TRUE(setpgid(0, 0) == 0 || getpgrp() == getpid());  // a group of this test and its worker only
-    const InterruptScope interrupts;                             // this process lives on, as memwall does
+    const InterruptScope interrupts;                           // this process lives on, as memwall does
     MeasureOptions opt = quick();
     opt.case_timeout = 60;
     opt.stage = [](std::string_view s) {
@@ -106,8 +106,9 @@ TEST(IsolatedStart, AWorkerThatCannotStartIsOneClearError) {
         m.ready();
         ADD_FAILURE() << "started";
     } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("cannot start a case worker (/nonexistent/memwall exited with status 127)"),
-                  std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("cannot start a case worker (/nonexistent/memwall exited with status 127)"),
+            std::string::npos)
             << e.what();
     }
 }

@@ -16,7 +16,7 @@ struct Toy final : Workload {};
 
 // Right for every value of the tunable `fails` but 1, where its run throws.
 class ToyInstance final : public Instance {
-public:
+  public:
     explicit ToyInstance(bool fails) : fails_(fails) {}
     void poison() override { out_ = std::numeric_limits<double>::quiet_NaN(); }
     void run() override {
@@ -25,7 +25,7 @@ public:
     }
     Check check() const override { return {out_ == 42, out_ == 42 ? 0.0 : 1.0, 1e-6, ""}; }
 
-private:
+  private:
     bool fails_;
     double out_ = 0;
 };

@@ -30,8 +30,8 @@ SamplerSettings settings() {
 TEST(PairedSampler, AlternatesTheSidesAndKeepsPairsAligned) {
     std::size_t a_calls = 0, b_calls = 0;
     std::mt19937_64 rng(1);
-    const PairedSampling s = take_paired_samples([&] { return ++a_calls, 1.0; }, [&] { return ++b_calls, 1.1; },
-                                                 settings(), rng);
+    const PairedSampling s =
+        take_paired_samples([&] { return ++a_calls, 1.0; }, [&] { return ++b_calls, 1.1; }, settings(), rng);
     EXPECT_EQ(s.a.seconds.size(), s.b.seconds.size());
     EXPECT_EQ(s.a.seconds.size(), 10u);  // a constant ratio converges at min_samples
     EXPECT_EQ(a_calls, 11u);             // one warm-up each

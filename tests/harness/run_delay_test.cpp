@@ -27,12 +27,11 @@ bool pin(pid_t who, int cpu) {
 // Another process spinning on one CPU until it is killed: what holds the measuring thread's CPU.
 // Its own waiting is not this process's, so only the measuring thread's counts.
 class Hog {
-public:
+  public:
     explicit Hog(int cpu) : pid_(fork()) {
         if (pid_ == 0) {
             pin(0, cpu);
-            for (;;) {
-            }
+            for (;;) {}
         }
     }
     ~Hog() {
@@ -42,7 +41,7 @@ public:
     }
     bool started() const { return pid_ > 0; }
 
-private:
+  private:
     pid_t pid_;
 };
 

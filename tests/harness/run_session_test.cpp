@@ -73,7 +73,8 @@ TEST(RunSession, RepeatedReuseCopiesTheMeasuredCeilingsWithTheirMethodUnchanged)
     test::TempDir dir;
     Store store = Store::open(dir.file("s.db"), Store::Mode::create);
     const RunInfo info = run_info(SweepSpec{}, {}, Provenance::here("memwall run"), {});
-    const std::int64_t measured = RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = two_ceilings()}).id();
+    const std::int64_t measured =
+        RunSession::begin(store, info, {Backend::cpu}, {.given_ceilings = two_ceilings()}).id();
     for (int i = 0; i < 3; ++i) {
         // Each run is the newest with ceilings, but a copy: the next one still copies the first.
         RunSession s = RunSession::begin(store, info, {Backend::cpu}, {.ceilings = CeilingsMode::reuse});
@@ -114,8 +115,10 @@ TEST(RunSession, ReuseTakesTheNewestTrustedCeilingsAndNeverFlaggedOnes) {
 
 // The device properties an H100 recorded (2026-11-27).
 std::map<std::string, std::string> h100_properties() {
-    return {{"cuda.name", "NVIDIA H100 80GB HBM3"}, {"cuda.compute_capability", "9.0"},
-            {"cuda.sms", "132"},  {"cuda.sm_clock_hz", "1980000000"},
+    return {{"cuda.name", "NVIDIA H100 80GB HBM3"},
+            {"cuda.compute_capability", "9.0"},
+            {"cuda.sms", "132"},
+            {"cuda.sm_clock_hz", "1980000000"},
             {"cuda.memory_bandwidth_bytes_per_s", "3352320000000"}};
 }
 

@@ -20,7 +20,7 @@ int stop_at = 0;               // the instance that sets stop_requested (0: none
 int fail_at = 0;               // the instance whose preparation fails (0: none)
 
 class Quick final : public Instance {
-public:
+  public:
     void poison() override {}
     void run() override {}
     Check check() const override { return {true, 0, 1e-6, ""}; }

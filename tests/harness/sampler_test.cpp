@@ -132,7 +132,7 @@ TEST(Sampler, ACaseLeftWithTooFewSamplesIsFlaggedBusy) {
     set.timeout = 0.5;
     auto r = take_samples(std::ref(w), set, {}, [&w] { return w.waited; });
     EXPECT_EQ(r.stop_reason, "host busy");
-    EXPECT_EQ(r.discarded, 32);  // 32 x 16 ms reach the timeout
+    EXPECT_EQ(r.discarded, 32);        // 32 x 16 ms reach the timeout
     EXPECT_EQ(r.seconds.size(), 32u);  // none kept: the discarded times, flagged, are shown
     EXPECT_NE(r.busy.find("32 of 32 samples discarded"), std::string::npos) << r.busy;
     EXPECT_NE(r.busy.find("94%"), std::string::npos) << r.busy;

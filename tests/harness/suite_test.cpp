@@ -14,7 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 
 class SuiteTest : public ::testing::Test {
-protected:
+  protected:
     fs::path dir = fs::temp_directory_path() / ("memwall-suite-" + std::to_string(::getpid()));
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override { fs::remove_all(dir); }
@@ -79,7 +79,8 @@ TEST_F(SuiteTest, RefusesWhatItCannotUse) {
     refused(R"({"sampler": {"timeout": "1s"}})", "bad.json: sampler: \"timeout\": type must be number, but is string");
     refused(R"({"backends": ["tpu"]})", "unknown backend 'tpu'");
     refused(R"({"threshold": 5})", "--threshold");
-    refused(R"({"sampler": {"min_samples": 0}})", "sampler: \"min_samples\" must be an integer from 1 to 2147483647, not 0");
+    refused(R"({"sampler": {"min_samples": 0}})",
+            "sampler: \"min_samples\" must be an integer from 1 to 2147483647, not 0");
     refused(R"({"sampler": {"min_samples": 5, "max_samples": 2}})", "--max-samples must be >= --min-samples");
     refused(R"([1, 2])", "JSON object");
     refused("{", "not JSON");

@@ -46,9 +46,9 @@ TEST(Sweep, ExpandsProblemMajorWithZipsAndTunables) {
     Catalogue cat = toy_catalogue();
     SweepSpec spec;
     auto cases = expand_sweep(spec, cat);
-    EXPECT_EQ(names(cases), (std::vector<std::string>{
-                                "toy/a/cpu/k=10,m=1,n=5", "toy/b/cpu/k=10,m=1,n=5/t=1", "toy/b/cpu/k=10,m=1,n=5/t=4",
-                                "toy/a/cpu/k=20,m=2,n=5", "toy/b/cpu/k=20,m=2,n=5/t=1", "toy/b/cpu/k=20,m=2,n=5/t=4"}));
+    EXPECT_EQ(names(cases), (std::vector<std::string>{"toy/a/cpu/k=10,m=1,n=5", "toy/b/cpu/k=10,m=1,n=5/t=1",
+                                                      "toy/b/cpu/k=10,m=1,n=5/t=4", "toy/a/cpu/k=20,m=2,n=5",
+                                                      "toy/b/cpu/k=20,m=2,n=5/t=1", "toy/b/cpu/k=20,m=2,n=5/t=4"}));
 }
 
 TEST(Sweep, OverridesApplyToVariantsThatHaveTheAxis) {

@@ -32,7 +32,7 @@ std::vector<CaseKey> keys() {
 
 // Replies queued line by line; receive() takes the next, or finds the worker gone.
 class QueuedChannel : public WorkerChannel {
-public:
+  public:
     explicit QueuedChannel(std::deque<std::string> lines = {}) : lines_(std::move(lines)) {}
     void send(const std::string&) override {}
     std::string receive() override {
@@ -42,13 +42,13 @@ public:
         return l;
     }
 
-protected:
+  protected:
     std::deque<std::string> lines_;
 };
 
 // The worker answering in this thread: what it would write to the pipe, line by line.
 class DirectChannel : public QueuedChannel {
-public:
+  public:
     explicit DirectChannel(WorkerServer& server) : server_(server) {
         const std::string hello = server.hello();
         for (std::size_t at = 0, nl; (nl = hello.find('\n', at)) != std::string::npos; at = nl + 1)
@@ -56,7 +56,7 @@ public:
     }
     void send(const std::string& line) override { lines_.push_back(server_.handle(line)); }
 
-private:
+  private:
     WorkerServer& server_;
 };
 

@@ -14,9 +14,7 @@ constexpr double KiB = 1024, MiB = 1024 * KiB;
 
 // 32 KiB L1 and 1 MiB L2 per core, 32 MiB LLC shared by both: with 2 threads the levels hold
 // 64 KiB, 2 MiB and 32 MiB in all.
-MemoryHierarchy two_cores() {
-    return {{{"l1", 32 << 10, 1}, {"l2", 1 << 20, 1}, {"llc", 32 << 20, 2}}, 2};
-}
+MemoryHierarchy two_cores() { return {{{"l1", 32 << 10, 1}, {"l2", 1 << 20, 1}, {"llc", 32 << 20, 2}}, 2}; }
 
 double true_rate(double ws) {
     if (ws <= 64 * KiB) return 400e9;
@@ -43,8 +41,7 @@ TEST(CeilingSet, FindPeakAndKindNames) {
     EXPECT_EQ(c.find("l2"), nullptr);
     EXPECT_EQ(c.compute_peak("fp32_fma"), 1e12);
     EXPECT_EQ(c.compute_peak("dram"), 0);  // a bandwidth, not a compute peak
-    for (auto k : {CeilingKind::bandwidth, CeilingKind::compute})
-        EXPECT_EQ(ceiling_kind_from(to_string(k)), k);
+    for (auto k : {CeilingKind::bandwidth, CeilingKind::compute}) EXPECT_EQ(ceiling_kind_from(to_string(k)), k);
     EXPECT_FALSE(ceiling_kind_from("roof"));
 }
 
@@ -65,8 +62,7 @@ TEST(BandwidthPlateaus, CleanSteps) {
     }
     // The L2 segment runs from twice the L1 total (128 KiB) to 3/4 of the L2 total (1.5 MiB);
     // the method names the samples inside it: 8 KiB x 1.25^13 to 8 KiB x 1.25^23.
-    EXPECT_NE(ceilings[1].method.find("working sets 146 KiB-1.32 MiB"), std::string::npos)
-        << ceilings[1].method;
+    EXPECT_NE(ceilings[1].method.find("working sets 146 KiB-1.32 MiB"), std::string::npos) << ceilings[1].method;
 }
 
 TEST(BandwidthPlateaus, NoisyStepsWithTransitionsSpikesAndDips) {
@@ -95,8 +91,7 @@ TEST(BandwidthPlateaus, NoisyStepsWithTransitionsSpikesAndDips) {
     auto ceilings = bandwidth_plateaus(curve, two_cores(), 2);
     ASSERT_EQ(ceilings.size(), 4u);
     const double rates[] = {400e9, 200e9, 100e9, 30e9};
-    for (int i = 0; i < 4; ++i)
-        EXPECT_NEAR(ceilings[i].value / rates[i], 1.0, 0.04) << ceilings[i].name;
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(ceilings[i].value / rates[i], 1.0, 0.04) << ceilings[i].name;
 }
 
 TEST(BandwidthPlateaus, LevelsWithoutSamplesAreLeftOut) {
@@ -107,8 +102,7 @@ TEST(BandwidthPlateaus, LevelsWithoutSamplesAreLeftOut) {
     EXPECT_EQ(ceilings[1].name, "l2");
 
     // A gap between the L1 sizes and the DRAM sizes.
-    std::vector<BandwidthSample> gap{
-        {16 * KiB, 400e9}, {32 * KiB, 400e9}, {256 * MiB, 30e9}, {512 * MiB, 30e9}};
+    std::vector<BandwidthSample> gap{{16 * KiB, 400e9}, {32 * KiB, 400e9}, {256 * MiB, 30e9}, {512 * MiB, 30e9}};
     ceilings = bandwidth_plateaus(gap, two_cores(), 2);
     ASSERT_EQ(ceilings.size(), 2u);
     EXPECT_EQ(ceilings[0].name, "l1");
@@ -154,7 +148,8 @@ TEST(BandwidthPlateaus, ALevelWithWorkingSetsMeasuredWhileBusyIsFlagged) {
     const auto c = bandwidth_plateaus(curve, two_cores(), 2);
     ASSERT_EQ(c.size(), 4u);
     EXPECT_TRUE(c[0].reliable());
-    EXPECT_EQ(c[1].unreliable.rfind("measured while the machine was busy: the threads ran 60% of the time (2 of ", 0), 0u)
+    EXPECT_EQ(c[1].unreliable.rfind("measured while the machine was busy: the threads ran 60% of the time (2 of ", 0),
+              0u)
         << c[1].unreliable;
     EXPECT_NE(c[1].unreliable.find(" working sets)"), std::string::npos) << c[1].unreliable;
     EXPECT_TRUE(c[2].reliable());
@@ -170,7 +165,8 @@ TEST(BandwidthPlateaus, EachLevelTakesTheBestKernelAndNamesIt) {
         const double ws = s.working_set_bytes, rate = s.bytes_per_second;
         curve.push_back({ws, rate, "", BandwidthKernel::axpb});
         curve.push_back({ws, ws <= 32 * MiB ? 1.5 * rate : 0.8 * rate, "", BandwidthKernel::read});
-        if (ws > 16 * MiB) curve.push_back({ws, ws > 32 * MiB ? 1.2 * rate : 0.5 * rate, "", BandwidthKernel::nt_store});
+        if (ws > 16 * MiB)
+            curve.push_back({ws, ws > 32 * MiB ? 1.2 * rate : 0.5 * rate, "", BandwidthKernel::nt_store});
     }
     const auto c = bandwidth_plateaus(curve, two_cores(), 2);
     ASSERT_EQ(c.size(), 4u);
@@ -233,8 +229,7 @@ TEST(MeasureCpuCeilings, OnlyTheLevelsAskedFor) {
 TEST(MeasureCpuCeilings, SmokeRunIsPlausible) {
     MemoryHierarchy mh = detect_memory_hierarchy();
     CeilingOptions o;
-    const double llc_total =
-        static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * mh.cpus;
+    const double llc_total = static_cast<double>(mh.per_thread_bytes(mh.caches.back().name)) * mh.cpus;
     // 8 sizes, the last one in DRAM. Rounds must outlast the scheduling delays of a busy
     // machine, so the budget is not cut further.
     o.max_working_set = 4.5 * llc_total;

@@ -6,8 +6,7 @@ namespace memwall {
 namespace {
 
 TEST(CounterNames, SourceNamesRoundTrip) {
-    for (auto s :
-         {CounterSource::cupti, CounterSource::perf, CounterSource::emu, CounterSource::model})
+    for (auto s : {CounterSource::cupti, CounterSource::perf, CounterSource::emu, CounterSource::model})
         EXPECT_EQ(counter_source_from(to_string(s)), s);
     EXPECT_EQ(to_string(CounterSource::cupti), "cupti");
     EXPECT_EQ(to_string(CounterSource::model), "model");

@@ -15,7 +15,7 @@ namespace {
 
 // Says every pass is submitted after `passes` passes, and logs the calls in order.
 class ScriptedTarget final : public ReplayTarget {
-public:
+  public:
     explicit ScriptedTarget(std::size_t passes, std::vector<std::string>& log) : passes_(passes), log_(log) {}
     void start_pass() override { log_.push_back("start"); }
     void push_range() override { log_.push_back("push"); }
@@ -25,7 +25,7 @@ public:
         return ++stopped_ >= passes_;
     }
 
-private:
+  private:
     std::size_t passes_, stopped_ = 0;
     std::vector<std::string>& log_;
 };
@@ -33,7 +33,8 @@ private:
 TEST(CuptiReplay, EachPassPreparesThenRunsTheWorkInsideOneRange) {
     std::vector<std::string> log;
     ScriptedTarget target(2, log);
-    const std::size_t passes = replay(target, 2, [&] { log.push_back("prepare"); }, [&] { log.push_back("work"); });
+    const std::size_t passes = replay(
+        target, 2, [&] { log.push_back("prepare"); }, [&] { log.push_back("work"); });
     EXPECT_EQ(passes, 2u);
     const std::vector<std::string> pass = {"prepare", "start", "push", "work", "pop", "stop"};
     std::vector<std::string> expected = pass;
@@ -45,7 +46,9 @@ TEST(CuptiReplay, StopsAtTheFirstPassThatSubmitsEverything) {
     std::vector<std::string> log;
     ScriptedTarget target(1, log);
     int work = 0;
-    EXPECT_EQ(replay(target, 3, [] {}, [&] { ++work; }), 1u);
+    EXPECT_EQ(replay(
+                  target, 3, [] {}, [&] { ++work; }),
+              1u);
     EXPECT_EQ(work, 1);
 }
 
@@ -54,7 +57,8 @@ TEST(CuptiReplay, AProfilerWantingMorePassesThanConfiguredIsAnErrorNotAHang) {
     ScriptedTarget target(5, log);
     int work = 0;
     try {
-        replay(target, 2, [] {}, [&] { ++work; });
+        replay(
+            target, 2, [] {}, [&] { ++work; });
         FAIL() << "replay went past the configured passes";
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("more than the 2 replay passes"), std::string::npos) << e.what();
@@ -70,7 +74,9 @@ TEST(CuptiReplay, AFailingCallStopsTheReplayWithItsMessage) {
         bool stop_pass() override { return true; }
     } target;
     int work = 0;
-    EXPECT_THROW(replay(target, 2, [] {}, [&] { ++work; }), std::runtime_error);
+    EXPECT_THROW(replay(
+                     target, 2, [] {}, [&] { ++work; }),
+                 std::runtime_error);
     EXPECT_EQ(work, 0);
 }
 

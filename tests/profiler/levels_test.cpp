@@ -14,8 +14,9 @@ const LevelBytes* find(const std::vector<LevelBytes>& ls, const std::string& lev
 }
 
 TEST(LevelTable, ModelBytesPerLevelAndNotTheMinimum) {
-    const auto ls = bytes_by_level({c("flops", 1, CounterSource::model), c("bytes.min", 10, CounterSource::model),
-                                    c("bytes.dram", 20, CounterSource::model), c("bytes.l1", 30, CounterSource::model)});
+    const auto ls =
+        bytes_by_level({c("flops", 1, CounterSource::model), c("bytes.min", 10, CounterSource::model),
+                        c("bytes.dram", 20, CounterSource::model), c("bytes.l1", 30, CounterSource::model)});
     ASSERT_EQ(ls.size(), 2u);
     EXPECT_EQ(find(ls, "dram", CounterSource::model)->bytes, 20);
     EXPECT_EQ(find(ls, "l1", CounterSource::model)->counters, "bytes.l1");
@@ -34,9 +35,10 @@ TEST(LevelTable, CuptiNamesBytesBeforeSectorsAndAtomicsOptional) {
 }
 
 TEST(LevelTable, EachSourceKeepsItsOwnLevelsAndPerfGivesLowerBounds) {
-    const auto ls = bytes_by_level({c("llc.load_misses", 10, CounterSource::perf), c("l1d.load_misses", 100, CounterSource::perf),
-                                    c("lts__t_bytes.sum", 640, CounterSource::emu), c("bytes.l2", 500, CounterSource::model),
-                                    c("cycles", 5, CounterSource::perf), c("sm__unrelated.sum", 1, CounterSource::emu)});
+    const auto ls =
+        bytes_by_level({c("llc.load_misses", 10, CounterSource::perf), c("l1d.load_misses", 100, CounterSource::perf),
+                        c("lts__t_bytes.sum", 640, CounterSource::emu), c("bytes.l2", 500, CounterSource::model),
+                        c("cycles", 5, CounterSource::perf), c("sm__unrelated.sum", 1, CounterSource::emu)});
     ASSERT_EQ(ls.size(), 4u);
     EXPECT_EQ(find(ls, "dram", CounterSource::perf)->bytes, 640);
     EXPECT_EQ(find(ls, "l2", CounterSource::perf)->bytes, 6400);

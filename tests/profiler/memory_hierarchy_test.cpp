@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 // A fake sysfs cache folder in a fresh temporary directory, removed at the end of the test.
 class FakeSysfs : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         std::string tmpl = (fs::temp_directory_path() / "memwall-sysfs-XXXXXX").string();
         ASSERT_NE(mkdtemp(tmpl.data()), nullptr);

@@ -23,8 +23,7 @@ void spin_cpu(double seconds) {
     while (now() < end) x = x + 1;
 }
 
-const PerfEventSpec kTaskClock{"task_clock", "ns", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-                               true};
+const PerfEventSpec kTaskClock{"task_clock", "ns", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, true};
 
 double value_of(const std::vector<Counter>& cs, const std::string& name) {
     const Counter* c = find_counter(cs, name);

@@ -18,14 +18,12 @@ Ceilings machine() {
     return c;
 }
 
-Counter model(const std::string& name, double v) {
-    return {name, v, "", CounterSource::model};
-}
+Counter model(const std::string& name, double v) { return {name, v, "", CounterSource::model}; }
 
 TEST(PlaceOnRoofline, MemoryBoundAtDram) {
     // 1 FLOP per DRAM byte: the DRAM roof is 50 GFLOP/s; 1 GFLOP in 50 ms is 20 GFLOP/s.
-    auto p = place_on_roofline(
-        {model("flops", 1e9), model("bytes.l2", 1e9), model("bytes.dram", 1e9)}, 0.05, machine());
+    auto p =
+        place_on_roofline({model("flops", 1e9), model("bytes.l2", 1e9), model("bytes.dram", 1e9)}, 0.05, machine());
     ASSERT_TRUE(p.valid);
     EXPECT_EQ(p.bound, "dram");
     EXPECT_DOUBLE_EQ(p.attainable, 50e9);
@@ -42,8 +40,8 @@ TEST(PlaceOnRoofline, MemoryBoundAtDram) {
 
 TEST(PlaceOnRoofline, AnInnerLevelCanBound) {
     // Little DRAM traffic (intensity 100) but heavy L1 traffic (0.1): L1 bounds at 100 GFLOP/s.
-    auto p = place_on_roofline(
-        {model("bytes.l1", 1e10), model("bytes.dram", 1e7), model("flops", 1e9)}, 0.1, machine());
+    auto p =
+        place_on_roofline({model("bytes.l1", 1e10), model("bytes.dram", 1e7), model("flops", 1e9)}, 0.1, machine());
     ASSERT_TRUE(p.valid);
     EXPECT_EQ(p.bound, "l1");
     EXPECT_DOUBLE_EQ(p.attainable, 100e9);
@@ -57,8 +55,8 @@ TEST(PlaceOnRoofline, ASlowerTierBehindDramIsTheOutermostLevel) {
     // kv_offload: 1 GB from a file whose 64 KiB random reads reach 2 GB/s; 1 GB of DRAM traffic.
     Ceilings c = machine();
     c.items.push_back({"tier.rand.64KiB", CeilingKind::bandwidth, 2e9, "B/s", "", 0});
-    auto p = place_on_roofline(
-        {model("flops", 1e8), model("bytes.dram", 1e9), model("bytes.tier.rand.64KiB", 1e9)}, 1.0, c);
+    auto p =
+        place_on_roofline({model("flops", 1e8), model("bytes.dram", 1e9), model("bytes.tier.rand.64KiB", 1e9)}, 1.0, c);
     ASSERT_TRUE(p.valid);
     EXPECT_EQ(p.levels.front().level, "tier.rand.64KiB");
     EXPECT_EQ(p.bound, "tier.rand.64KiB");
@@ -98,9 +96,11 @@ TEST(PlaceOnRoofline, F16RunsAtTheBf16RateAndTf32OnItsOwnRoof) {
     c.items.push_back({"tf32_tensor", CeilingKind::compute, 8e12, "FLOP/s", "", 0});
     // 0.4 GFLOP f16 + 0.4 bf16 at 16 TFLOP/s (50 us) then 0.2 tf32 at 8 (25 us): the tensor
     // cores take 75 us; in 0.3 ms that is 25%. Emulated counts come before the model's.
-    const std::vector<Counter> mixed{model("flops", 1e9), model("flops.bf16_tensor", 1e9),
+    const std::vector<Counter> mixed{model("flops", 1e9),
+                                     model("flops.bf16_tensor", 1e9),
                                      {"flops.bf16_tensor", 0.4e9, "FLOP", CounterSource::emu},
-                                     model("flops.f16_tensor", 0.4e9), model("flops.tf32_tensor", 0.2e9),
+                                     model("flops.f16_tensor", 0.4e9),
+                                     model("flops.tf32_tensor", 0.2e9),
                                      model("bytes.dram", 1e6)};
     auto p = place_on_roofline(mixed, 0.3e-3, c);
     ASSERT_TRUE(p.valid);
@@ -113,8 +113,8 @@ TEST(PlaceOnRoofline, F16RunsAtTheBf16RateAndTf32OnItsOwnRoof) {
 }
 
 TEST(PlaceOnRoofline, ComputeBound) {
-    auto p = place_on_roofline(
-        {model("flops", 1e12), model("bytes.dram", 1e9), model("bytes.llc", 2e9)}, 2.0, machine());
+    auto p =
+        place_on_roofline({model("flops", 1e12), model("bytes.dram", 1e9), model("bytes.llc", 2e9)}, 2.0, machine());
     ASSERT_TRUE(p.valid);
     EXPECT_EQ(p.bound, "compute");
     EXPECT_DOUBLE_EQ(p.attainable, 1e12);
@@ -140,8 +140,8 @@ TEST(PlaceOnRoofline, MeasuredCountersWinOverModel) {
 
 TEST(PlaceOnRoofline, PerfLoadMissesStayBesideTheModel) {
     // A PMU's last-level-cache load misses count loads only: a lower bound, never the point.
-    const std::vector<Counter> cs{model("flops", 1e9), model("bytes.dram", 1e9),
-                                  {"llc.load_misses", 1e6, "loads", CounterSource::perf}};
+    const std::vector<Counter> cs{
+        model("flops", 1e9), model("bytes.dram", 1e9), {"llc.load_misses", 1e6, "loads", CounterSource::perf}};
     const auto p = place_on_roofline(cs, 1.0, machine());
     ASSERT_EQ(p.levels.size(), 1u);
     EXPECT_EQ(p.levels[0].source, CounterSource::model);
@@ -161,8 +161,7 @@ TEST(PlaceOnRoofline, InvalidWithoutTimeBytesOrABandwidthRoof) {
 
     EXPECT_FALSE(place_on_roofline({model("flops", 1e9)}, 1.0, machine()).valid);
     // Bytes only at a level the run has no ceiling for.
-    EXPECT_FALSE(
-        place_on_roofline({model("flops", 1e9), model("bytes.l3", 1e9)}, 1.0, machine()).valid);
+    EXPECT_FALSE(place_on_roofline({model("flops", 1e9), model("bytes.l3", 1e9)}, 1.0, machine()).valid);
     EXPECT_FALSE(place_on_roofline(ok, 1.0, Ceilings{}).valid);
     EXPECT_FALSE(place_on_roofline(ok, 0.0, machine()).valid);
     EXPECT_FALSE(place_on_roofline(ok, -1.0, machine()).valid);
@@ -183,8 +182,8 @@ TEST(PlaceOnRoofline, InvalidWithoutTimeBytesOrABandwidthRoof) {
 
 TEST(PlaceOnRoofline, WithoutFlopsTheBoundIsTheSlowestLevel) {
     // A copy: 1 GB through DRAM (50 GB/s: 20 ms) and 2 GB through L2 (500 GB/s: 4 ms) in 25 ms.
-    const auto p = place_on_roofline({model("flops", 0), model("bytes.dram", 1e9), model("bytes.l2", 2e9)}, 0.025,
-                                     machine());
+    const auto p =
+        place_on_roofline({model("flops", 0), model("bytes.dram", 1e9), model("bytes.l2", 2e9)}, 0.025, machine());
     ASSERT_TRUE(p.valid);
     EXPECT_EQ(p.bound, "dram");
     EXPECT_DOUBLE_EQ(p.percent_of_bound, 80);
@@ -196,8 +195,11 @@ TEST(PlaceOnRoofline, WithoutFlopsTheBoundIsTheSlowestLevel) {
 
 TEST(PlaceOnRoofline, CuptiNamedCountersGiveTheGpuLevelsAndTheModelStaysBeside) {
     // What cuda-emu stores (and CUPTI on a GPU): DRAM read + write, L2 bytes, global L1 sectors.
-    std::vector<Counter> cs{model("flops", 1e9),          model("bytes.dram", 3e8), model("bytes.llc", 5e8),
-                            model("bytes.l2", 6e8),       model("bytes.l1", 6e8),
+    std::vector<Counter> cs{model("flops", 1e9),
+                            model("bytes.dram", 3e8),
+                            model("bytes.llc", 5e8),
+                            model("bytes.l2", 6e8),
+                            model("bytes.l1", 6e8),
                             {"dram__bytes_read.sum", 1e8, "B", CounterSource::emu},
                             {"dram__bytes_write.sum", 5e7, "B", CounterSource::emu},
                             {"lts__t_bytes.sum", 4e8, "B", CounterSource::emu},
@@ -237,8 +239,7 @@ TEST(RoofPolyline, RidgeAtPeakOverBandwidth) {
     EXPECT_DOUBLE_EQ(r.x1, 1000);
     EXPECT_DOUBLE_EQ(r.y1, 1e12);
     // Straight in log-log: slope 1 up to the ridge (y / x is the bandwidth), flat after it.
-    EXPECT_NEAR((std::log(r.ridge_y) - std::log(r.y0)) / (std::log(r.ridge_x) - std::log(r.x0)),
-                1.0, 1e-12);
+    EXPECT_NEAR((std::log(r.ridge_y) - std::log(r.y0)) / (std::log(r.ridge_x) - std::log(r.x0)), 1.0, 1e-12);
     EXPECT_DOUBLE_EQ(r.y1, r.ridge_y);
 }
 

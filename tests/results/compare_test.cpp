@@ -345,7 +345,7 @@ TEST(CompareRuns, RunsTaggedAsMeasuredTogetherArePaired) {
     EXPECT_EQ(paired.cases.at(0).basis, "paired repetitions");
     EXPECT_EQ(paired.cases.at(0).verdict, Verdict::slower);
     EXPECT_TRUE(compare_runs(cand, base, defaults()).paired);  // either order
-    cand.database = "other.db";  // run 1 of another database is another run
+    cand.database = "other.db";                                // run 1 of another database is another run
     EXPECT_FALSE(compare_runs(base, cand, defaults()).paired);
 }
 

@@ -74,8 +74,10 @@ struct ExportT4Test : ::testing::Test {
 // number, string or array value.
 TEST_F(ExportT4Test, CarriesEveryFieldTheSchemaRequires) {
     const json doc = exported();
-    EXPECT_TRUE(std::regex_match(doc.at("schema_version").get<std::string>(), std::regex("^[0-9]+\\.[0-9]+\\.[0-9]+$")));
-    const std::set<std::string> invalidities = {"timeout", "compile", "runtime", "correctness", "constraints", "correct"};
+    EXPECT_TRUE(
+        std::regex_match(doc.at("schema_version").get<std::string>(), std::regex("^[0-9]+\\.[0-9]+\\.[0-9]+$")));
+    const std::set<std::string> invalidities = {"timeout",     "compile",     "runtime",
+                                                "correctness", "constraints", "correct"};
     ASSERT_EQ(doc.at("results").size(), stored.size());
     for (const json& r : doc.at("results")) {
         EXPECT_TRUE(r.at("configuration").is_object());

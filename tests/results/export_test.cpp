@@ -37,8 +37,7 @@ std::int64_t build_run(Store& store) {
     r.sweep = R"({"families":["attention","conv"],"seed":1})";
     r.tags = {{"branch", "main"}, {"num_cpus", "2"}, {"mhz_per_cpu", "2450"}, {"library_build_type", "release"}};
     const std::int64_t run = store.begin_run(r);
-    Statement(store.handle(), "UPDATE runs SET finished_at = '2024-05-01T10:05:00.250Z', status = 'complete'")
-        .run();
+    Statement(store.handle(), "UPDATE runs SET finished_at = '2024-05-01T10:05:00.250Z', status = 'complete'").run();
     store.set_run_properties(run, {{"cpu.model", "AMD EPYC 9B14"},
                                    {"cpu.threads", "2"},
                                    {"cuda-emu.kind", "emulation"},
@@ -80,14 +79,12 @@ std::int64_t build_run(Store& store) {
           {"bytes.dram", 2e7, "B", CounterSource::model},
           {"bytes.dram", 4e7, "B", CounterSource::perf}});
     // Emulation: its time must never read as a GPU time.
-    save("attention", "flash", "cuda-emu", R"({"b":1,"d":64,"s":1024})", R"({"Bc":64,"Br":32})", CaseStatus::ok,
-         "", {{2.5, 3.5}},
-         {{"flops", 1e9, "FLOP", CounterSource::model},
-          {"bytes.dram", 3e7, "B", CounterSource::emu}});
+    save("attention", "flash", "cuda-emu", R"({"b":1,"d":64,"s":1024})", R"({"Bc":64,"Br":32})", CaseStatus::ok, "",
+         {{2.5, 3.5}}, {{"flops", 1e9, "FLOP", CounterSource::model}, {"bytes.dram", 3e7, "B", CounterSource::emu}});
     save("conv", "direct", "cpu", R"({"C":3,"H":32,"K":8,"R":3,"W":32,"scale":0.5})", "{}", CaseStatus::ok, "",
          {{0.004}}, {});
-    save("conv", "im2win", "cpu", R"({"C":3,"H":32,"K":8,"R":3,"W":32,"scale":0.5})", "{}",
-         CaseStatus::wrong_result, "relative L2 error 3e-2 > 1e-4, \"out\" poisoned at [0, 7]", {}, {});
+    save("conv", "im2win", "cpu", R"({"C":3,"H":32,"K":8,"R":3,"W":32,"scale":0.5})", "{}", CaseStatus::wrong_result,
+         "relative L2 error 3e-2 > 1e-4, \"out\" poisoned at [0, 7]", {}, {});
     save("conv", "implicit_gemm", "cuda-emu", R"({"C":3,"H":32,"K":8,"R":3,"W":32,"scale":0.5})", "{}",
          CaseStatus::skipped, "uses tensor-core MMA: GPU only", {}, {});
     return run;
@@ -161,7 +158,8 @@ TEST_F(ExportTest, GbenchHasWhatCompareReads) {
             ++errors;
         } else if (b.at("run_type") == "aggregate") {
             ++aggregates;
-            EXPECT_EQ(b.at("name"), b.at("run_name").get<std::string>() + "_" + b.at("aggregate_name").get<std::string>());
+            EXPECT_EQ(b.at("name"),
+                      b.at("run_name").get<std::string>() + "_" + b.at("aggregate_name").get<std::string>());
         } else {
             ++iterations;
             EXPECT_EQ(b.at("name"), b.at("run_name"));
@@ -186,7 +184,8 @@ TEST_F(ExportTest, BmfCarriesEveryTimedCaseWithItsInterval) {
     for (const auto& [name, measures] : bmf.items()) {
         ASSERT_TRUE(measures.is_object()) << name;
         const auto& latency = measures.at("latency");
-        for (const char* key : {"value", "lower_value", "upper_value"}) ASSERT_TRUE(latency.at(key).is_number()) << name;
+        for (const char* key : {"value", "lower_value", "upper_value"})
+            ASSERT_TRUE(latency.at(key).is_number()) << name;
         const double value = latency.at("value"), lo = latency.at("lower_value"), hi = latency.at("upper_value");
         EXPECT_LE(lo, value) << name;
         EXPECT_LE(value, hi) << name;
@@ -208,7 +207,8 @@ TEST_F(ExportTest, BmfIntervalIsTheMediansNotTheRange) {
     k.key = {"stream", "loop", "cpu", R"({"n":1024,"op":"triad"})", "{}"};
     for (int i = 1; i <= 30; ++i) k.samples.push_back({i * 1e-6});
     store.save_case(k);
-    const auto latency = nlohmann::json::parse(exported(ExportFormat::bmf)).at("stream/loop/cpu/n=1024,op=triad").at("latency");
+    const auto latency =
+        nlohmann::json::parse(exported(ExportFormat::bmf)).at("stream/loop/cpu/n=1024,op=triad").at("latency");
     EXPECT_DOUBLE_EQ(latency.at("value").get<double>(), 15.5e3);
     EXPECT_GT(latency.at("lower_value").get<double>(), 1e3);
     EXPECT_LT(latency.at("upper_value").get<double>(), 30e3);

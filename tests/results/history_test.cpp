@@ -12,7 +12,7 @@ namespace memwall {
 namespace {
 
 class HistoryTest : public ::testing::Test {
-protected:
+  protected:
     test::TempDir dir;
     Store store = Store::open(dir.file("h.db"), Store::Mode::create);
 

@@ -34,7 +34,8 @@ std::int64_t build_run(Store& store) {
     r.command_line = "memwall run";
     r.memwall_version = "0.1.0";
     const std::int64_t run = store.begin_run(r);
-    const auto save = [&](CaseKey key, CaseStatus status, std::string message, std::vector<std::vector<double>> samples) {
+    const auto save = [&](CaseKey key, CaseStatus status, std::string message,
+                          std::vector<std::vector<double>> samples) {
         CaseRecord k;
         k.run_id = run;
         k.key = std::move(key);
@@ -74,7 +75,8 @@ TEST(ImportGbench, RoundTripsAnExportedRun) {
     ASSERT_EQ(back.size(), original.size());
     for (const CaseRecord& o : original) {
         const auto it = std::find_if(back.begin(), back.end(), [&](const CaseRecord& b) { return b.key == o.key; });
-        ASSERT_NE(it, back.end()) << o.key.family << "/" << o.key.variant << " " << o.key.problem << " " << o.key.config;
+        ASSERT_NE(it, back.end()) << o.key.family << "/" << o.key.variant << " " << o.key.problem << " "
+                                  << o.key.config;
         EXPECT_EQ(it->status, o.status);
         EXPECT_EQ(it->summary.n, o.summary.n);
         EXPECT_DOUBLE_EQ(it->summary.median, o.summary.median);
@@ -148,7 +150,8 @@ TEST(ImportGbench, SuffixesShareACaseAndTypesAreNotTrusted) {
     EXPECT_EQ(w.cases[0].status, CaseStatus::ok);  // "error_occurred": "yes" is not a boolean
     EXPECT_EQ(w.run.host, "unknown");
     // A time that is no finite number is refused; an axis value that is none stays text.
-    EXPECT_THROW(parse_import(ImportFormat::nvbench, read_file(kFuzzSeeds + "nvbench_odd_values.json"), "n.json"), InputError);
+    EXPECT_THROW(parse_import(ImportFormat::nvbench, read_file(kFuzzSeeds + "nvbench_odd_values.json"), "n.json"),
+                 InputError);
 }
 
 // tests/data/import/nvbench.json follows nvbench's JSON printer (file version 1.0.0).
@@ -190,12 +193,18 @@ TEST(ImportNvbench, StoredRunsCompare) {
 // Every malformed file is one InputError of one line, naming the file.
 TEST(Import, MalformedFilesAreOneLineInputErrors) {
     const std::vector<std::pair<std::string, ImportFormat>> files = {
-        {"truncated.json", ImportFormat::gbench},      {"truncated.json", ImportFormat::nvbench},
-        {"not_an_object.json", ImportFormat::gbench},  {"not_an_object.json", ImportFormat::nvbench},
-        {"empty.json", ImportFormat::gbench},          {"empty.json", ImportFormat::nvbench},
-        {"gbench_bad_unit.json", ImportFormat::gbench}, {"gbench_no_time.json", ImportFormat::gbench},
-        {"nvbench_no_time.json", ImportFormat::nvbench}, {"gbench_bad_unit.json", ImportFormat::nvbench},
-        {"number_out_of_range.json", ImportFormat::gbench}, {"number_out_of_range.json", ImportFormat::nvbench},
+        {"truncated.json", ImportFormat::gbench},
+        {"truncated.json", ImportFormat::nvbench},
+        {"not_an_object.json", ImportFormat::gbench},
+        {"not_an_object.json", ImportFormat::nvbench},
+        {"empty.json", ImportFormat::gbench},
+        {"empty.json", ImportFormat::nvbench},
+        {"gbench_bad_unit.json", ImportFormat::gbench},
+        {"gbench_no_time.json", ImportFormat::gbench},
+        {"nvbench_no_time.json", ImportFormat::nvbench},
+        {"gbench_bad_unit.json", ImportFormat::nvbench},
+        {"number_out_of_range.json", ImportFormat::gbench},
+        {"number_out_of_range.json", ImportFormat::nvbench},
     };
     for (const auto& [name, format] : files) {
         const std::string path = kData + "malformed/" + name;

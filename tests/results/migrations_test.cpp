@@ -81,7 +81,8 @@ TEST_F(Blank, VersionTwoTrialsCountOneMeasurementAfterTheMigrationToThree) {
              "INSERT INTO tuning_sessions (id, started_at, status, host, device, backend, family, variant, problem, "
              "strategy, seed, time_source, command_line, memwall_version) "
              "VALUES (1, 't', 'complete', 'h', 'd', 'cpu', 'f', 'v', '{}', 'guided', 1, 'measured', 'c', 'v')");
-    exec_sql(raw, "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) VALUES (1, 0, '{}', 'ok', 1.0)");
+    exec_sql(raw,
+             "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) VALUES (1, 0, '{}', 'ok', 1.0)");
     migrate(raw, 2, 3);
     EXPECT_EQ(user_version(raw), 3);
     Statement st(raw, "SELECT measurements FROM tuning_trials");
@@ -104,14 +105,18 @@ TEST_F(Blank, ReusedCeilingsGetTheirSourceRunAndTheirMethodBackInTheMigrationToT
     migrate(raw, 0, trust - 1);
     for (int id : {2, 3, 4})
         exec_sql(raw, ("INSERT INTO runs (id, started_at, status, host, backend, device, command_line, "
-                       "memwall_version, sweep) VALUES (" + std::to_string(id) + ", 't', 'complete', 'h', 'cpu', 'd', "
-                       "'c', 'v', '{}')").c_str());
+                       "memwall_version, sweep) VALUES (" +
+                       std::to_string(id) +
+                       ", 't', 'complete', 'h', 'cpu', 'd', "
+                       "'c', 'v', '{}')")
+                          .c_str());
     // Run 2 measured; 3 reused run 2's; 4 reused run 3's copy, so its method grew twice.
-    exec_sql(raw,
-             "INSERT INTO ceilings (run_id, name, kind, value, unit, method, capacity_bytes) VALUES "
-             "(2, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads', 0), "
-             "(3, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads (reused from run 2)', 0), "
-             "(4, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads (reused from run 2) (reused from run 3)', 0)");
+    exec_sql(
+        raw,
+        "INSERT INTO ceilings (run_id, name, kind, value, unit, method, capacity_bytes) VALUES "
+        "(2, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads', 0), "
+        "(3, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads (reused from run 2)', 0), "
+        "(4, 'dram', 'bandwidth', 1.0, 'B/s', 'ERT a=a*b+c, 2 threads (reused from run 2) (reused from run 3)', 0)");
     migrate(raw, trust - 1, trust);
     Statement st(raw, "SELECT run_id, method, reused_from_run, unreliable FROM ceilings ORDER BY run_id");
     for (int id : {2, 3, 4}) {
@@ -139,7 +144,8 @@ TEST_F(Blank, TrialsNeedATimeExactlyWhenOkAndCascadeWithTheirSession) {
                             "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) "
                             "VALUES (1, 0, '{}', 'failed', 1.0)");
     EXPECT_EQ(timed_failure.run(true), SQLITE_CONSTRAINT_CHECK);
-    exec_sql(raw, "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) VALUES (1, 0, '{}', 'ok', 1.0)");
+    exec_sql(raw,
+             "INSERT INTO tuning_trials (session_id, idx, config, status, seconds) VALUES (1, 0, '{}', 'ok', 1.0)");
     exec_sql(raw, "INSERT INTO tuning_trial_samples VALUES (1, 0, 0, 1.0)");
     exec_sql(raw, "INSERT INTO tuning_trial_counters VALUES (1, 0, 'dram__bytes_read.sum', 1.0, 'B', 'emu')");
     exec_sql(raw, "DELETE FROM tuning_sessions");
@@ -173,7 +179,9 @@ TEST_F(Blank, SchemaEnforcesStatusesAndCascades) {
     exec_sql(raw, "INSERT INTO samples VALUES (1, 0, 0, 1.0)");
     exec_sql(raw, "INSERT INTO counters VALUES (1, 'flops', 1.0, 'FLOP', 'model')");
     exec_sql(raw, "INSERT INTO run_tags VALUES (1, 'k', 'v')");
-    exec_sql(raw, "INSERT INTO ceilings (run_id, name, kind, value, unit, method) VALUES (1, 'dram', 'bandwidth', 1.0, 'B/s', 'm')");
+    exec_sql(raw,
+             "INSERT INTO ceilings (run_id, name, kind, value, unit, method) VALUES (1, 'dram', 'bandwidth', 1.0, "
+             "'B/s', 'm')");
     exec_sql(raw, "DELETE FROM runs");
     for (const char* table : {"run_tags", "cases", "samples", "counters", "ceilings"}) {
         Statement st(raw, std::string("SELECT count(*) FROM ") + table);

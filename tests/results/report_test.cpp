@@ -126,7 +126,8 @@ TEST(Report, JunitHasOneTestcasePerCaseAndARegressionIsAFailure) {
 // report stays well-formed: no control character but the line breaks between elements, all UTF-8.
 TEST(Report, JunitWritesControlCharactersAndStrayBytesAsText) {
     Comparison c = sample_comparison();
-    const std::string hostile = std::string("suite\0name \x1b[31mred\x1b[0m \xff\xfe \xEF\xBF\xBF tab\tcr\r", 38) + " é";
+    const std::string hostile =
+        std::string("suite\0name \x1b[31mred\x1b[0m \xff\xfe \xEF\xBF\xBF tab\tcr\r", 38) + " é";
     c.base.tags["suite"] = hostile;
     c.warnings.push_back(hostile);
     c.cases[4].reason = hostile;
@@ -135,7 +136,8 @@ TEST(Report, JunitWritesControlCharactersAndStrayBytesAsText) {
     const std::string x = out.str();
     for (const char ch : x) EXPECT_TRUE(ch == '\n' || static_cast<unsigned char>(ch) >= 0x20) << static_cast<int>(ch);
     EXPECT_TRUE(is_utf8(x));
-    EXPECT_NE(x.find(R"(suite\x00name \x1b[31mred\x1b[0m \xff\xfe \xef\xbf\xbf tab&#9;cr&#13; é)"), std::string::npos) << x;
+    EXPECT_NE(x.find(R"(suite\x00name \x1b[31mred\x1b[0m \xff\xfe \xef\xbf\xbf tab&#9;cr&#13; é)"), std::string::npos)
+        << x;
 }
 
 TEST(Report, Formatting) {

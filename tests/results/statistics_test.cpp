@@ -47,8 +47,8 @@ TEST(Summarize, OddCountByHand) {
     EXPECT_DOUBLE_EQ(s.max, 5);
     EXPECT_DOUBLE_EQ(s.mean, 2.8);
     EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(12.8 / 4));  // squared deviations sum to 12.8
-    EXPECT_DOUBLE_EQ(s.q1, 1);                         // h = 1
-    EXPECT_DOUBLE_EQ(s.q3, 4);                         // h = 3
+    EXPECT_DOUBLE_EQ(s.q1, 1);                        // h = 1
+    EXPECT_DOUBLE_EQ(s.q3, 4);                        // h = 3
     EXPECT_DOUBLE_EQ(s.iqr, 3);
     EXPECT_DOUBLE_EQ(s.rsd, std::sqrt(3.2) / 2.8);
 }

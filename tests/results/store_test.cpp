@@ -198,8 +198,9 @@ TEST(StoreOpen, APathLongerThanSqliteTakesIsRefusedNamingTheLimit) {
         Store::open(fits + "g", Store::Mode::create);
         FAIL() << "a path of 505 bytes was opened";
     } catch (const EnvironmentError& e) {
-        EXPECT_NE(std::string(e.what()).find("absolute path is 505 bytes; SQLite opens databases at paths of at most 504"),
-                  std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("absolute path is 505 bytes; SQLite opens databases at paths of at most 504"),
+            std::string::npos)
             << e.what();
     }
 }
@@ -231,7 +232,8 @@ TEST(StoreOpen, AWalFileThatCannotBeReadHereIsSaid) {
         try {
             Store::open(path, Store::Mode::read_only);
         } catch (const EnvironmentError& e) {
-            ::_exit(std::string(e.what()).find("cannot read the changes in its -wal file") != std::string::npos ? 0 : 3);
+            ::_exit(std::string(e.what()).find("cannot read the changes in its -wal file") != std::string::npos ? 0
+                                                                                                                : 3);
         } catch (...) {
             ::_exit(4);
         }
@@ -595,8 +597,8 @@ TEST_F(StoreTest, CaseKeysAndCount) {
 }
 
 TEST(CaseStatusNames, RoundTrip) {
-    for (CaseStatus s : {CaseStatus::ok, CaseStatus::wrong_result, CaseStatus::failed, CaseStatus::timeout,
-                         CaseStatus::skipped})
+    for (CaseStatus s :
+         {CaseStatus::ok, CaseStatus::wrong_result, CaseStatus::failed, CaseStatus::timeout, CaseStatus::skipped})
         EXPECT_EQ(case_status_from(to_string(s)), s);
     EXPECT_EQ(to_string(CaseStatus::wrong_result), "wrong_result");
     EXPECT_EQ(case_status_from("exploded"), std::nullopt);
@@ -619,8 +621,7 @@ TEST(StoreRuns, AxesAreStoredWithTheRunAndReadBackTyped) {
     const std::int64_t id = s.begin_run(info);
     const auto back = s.run(id)->axes;
     ASSERT_EQ(back.size(), 3u);
-    for (const RunAxis& a : info.axes)
-        EXPECT_NE(std::find(back.begin(), back.end(), a), back.end()) << a.name;
+    for (const RunAxis& a : info.axes) EXPECT_NE(std::find(back.begin(), back.end(), a), back.end()) << a.name;
     EXPECT_EQ(s.runs().front().axes.size(), 3u);
     // A run without axes (made before they were stored, or of no cases) reads back without.
     EXPECT_TRUE(s.run(s.begin_run(sample_run()))->axes.empty());

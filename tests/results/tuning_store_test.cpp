@@ -167,7 +167,8 @@ TEST_F(TuningStoreTest, BestTunedConfigMatchesDeviceBackendKernelAndProblem) {
     const std::int64_t a = begin_tuning_session(store, sample_session());
     save_trial(store, a, ok_trial(0, R"({"Br":32})", 3e-3));
     save_trial(store, a, ok_trial(1, R"({"Br":64})", 2e-3));
-    const std::int64_t b = begin_tuning_session(store, sample_session("cpu", R"({"seq":2048})", "2024-05-02T10:00:00.000Z"));
+    const std::int64_t b =
+        begin_tuning_session(store, sample_session("cpu", R"({"seq":2048})", "2024-05-02T10:00:00.000Z"));
     save_trial(store, b, ok_trial(0, R"({"Br":16})", 1e-3));
     const std::int64_t emu = begin_tuning_session(store, sample_session("cuda-emu"));
     save_trial(store, emu, ok_trial(0, R"({"Br":128})", 1e-6));

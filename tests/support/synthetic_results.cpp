@@ -56,13 +56,16 @@ std::int64_t write_synthetic_run(const std::string& path, std::size_t cases, std
         rec.key.family = "attention";
         rec.key.variant = kVariants[v];
         rec.key.backend = kBackends[b];
-        rec.key.problem = nlohmann::json{{"batch", 1}, {"causal", 0}, {"head_dim", head_dim}, {"heads", heads},
-                                         {"seq_k", seq}, {"seq_q", seq}}.dump();
+        rec.key.problem = nlohmann::json{{"batch", 1},     {"causal", 0},  {"head_dim", head_dim},
+                                         {"heads", heads}, {"seq_k", seq}, {"seq_q", seq}}
+                              .dump();
         rec.key.config = !tiled ? "{}" : nlohmann::json{{"Bc", kTiles[bc]}, {"Br", kTiles[br]}}.dump();
         const double flops = 4.0 * static_cast<double>(heads * seq * seq * head_dim);
         const double min_bytes = 16.0 * static_cast<double>(heads * seq * head_dim);
-        const double dram = !tiled ? min_bytes + 8.0 * static_cast<double>(heads * seq * seq) : min_bytes * (1 + 64.0 / kTiles[br]);
-        const double efficiency = 0.05 + 0.5 / (1 + std::abs(std::log2(kTiles[br] / 64.0)) + std::abs(std::log2(kTiles[bc] / 128.0)));
+        const double dram =
+            !tiled ? min_bytes + 8.0 * static_cast<double>(heads * seq * seq) : min_bytes * (1 + 64.0 / kTiles[br]);
+        const double efficiency =
+            0.05 + 0.5 / (1 + std::abs(std::log2(kTiles[br] / 64.0)) + std::abs(std::log2(kTiles[bc] / 128.0)));
         const double seconds = std::max(flops / (235e9 * efficiency), dram / 35e9);
         rec.samples = {{seconds * noise(rng), seconds * noise(rng), seconds * noise(rng)}};
         const CounterSource bytes_source = b == 1 ? CounterSource::emu : CounterSource::model;

@@ -104,7 +104,7 @@ double strong_and_weak(const Config& c) { return 0.3 * c[0] + 0.005 * c[1] + 0.0
 TEST(AnovaProcess, AParameterThatBarelyMattersLeavesItsUnmeasuredValuesLittleDoubt) {
     AnovaProcess p({8, 6, 4});
     std::vector<Config> rows;
-    for (std::uint16_t a = 0; a < 7; ++a)  // a = 7 never measured
+    for (std::uint16_t a = 0; a < 7; ++a)      // a = 7 never measured
         for (std::uint16_t b = 0; b < 5; ++b)  // b = 5 never measured
             if ((a + b) % 2 == 0) rows.push_back({a, b, 0});
     std::vector<const Config*> ptrs;

@@ -10,8 +10,8 @@ namespace memwall {
 namespace {
 
 TEST(Cholesky, SolvesASymmetricPositiveDefiniteSystem) {
-    const std::vector<double> a{4, 2, 0.4,  //
-                                2, 5, 1,    //
+    const std::vector<double> a{4,   2, 0.4,  //
+                                2,   5, 1,    //
                                 0.4, 1, 3};
     const std::vector<double> x{1.5, -2, 0.25};
     std::vector<double> b(3, 0.0);

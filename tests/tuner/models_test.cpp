@@ -182,7 +182,8 @@ TEST(PerformanceModel, APriorKeepsItsWeightAsFarAsItPredictsTheMeasurements) {
     // Counts that have nothing to do with the time (scrambled over the configurations): the
     // prior loses to the model that ignores it.
     Prior scrambled = k.prior;
-    for (std::size_t id = 0; id < k.space.size(); ++id) scrambled.counters.values[id] = k.prior.counters.values[(id * 7) % k.space.size()];
+    for (std::size_t id = 0; id < k.space.size(); ++id)
+        scrambled.counters.values[id] = k.prior.counters.values[(id * 7) % k.space.size()];
     EXPECT_LT(prior_weight_after(k, scrambled), 0.3);
 }
 

@@ -31,9 +31,10 @@ double brute_force_expected_best(const std::vector<double>& v, std::size_t m) {
 TEST(RandomBaseline, IsExact) {
     const std::vector<double> v{5, 3, 9, 3, 7, 1, 8, 6, 2, 4};  // ties included
     const RandomBaseline b(v);
-    for (std::size_t m = 1; m <= v.size(); ++m) EXPECT_NEAR(b.expected_best(m), brute_force_expected_best(v, m), 1e-12) << m;
+    for (std::size_t m = 1; m <= v.size(); ++m)
+        EXPECT_NEAR(b.expected_best(m), brute_force_expected_best(v, m), 1e-12) << m;
     EXPECT_NEAR(b.expected_best(1), 4.8, 1e-12);  // the mean
-    EXPECT_EQ(b.expected_best(v.size()), 1.0);   // the optimum
+    EXPECT_EQ(b.expected_best(v.size()), 1.0);    // the optimum
     EXPECT_EQ(b.curve(3).size(), 3u);
 }
 
@@ -49,7 +50,8 @@ TEST(RandomBaseline, BudgetIsWhereRandomSearchGets95PercentOfTheWayFromTheMedian
 }
 
 TEST(RandomBaseline, CountsFailuresAsTheSlowestValidTime) {
-    const RecordedSpace rs = load_recorded_space(std::string(MEMWALL_TEST_DATA) + "/tuning/pnpoly_RTX_2080Ti_slice.json");
+    const RecordedSpace rs =
+        load_recorded_space(std::string(MEMWALL_TEST_DATA) + "/tuning/pnpoly_RTX_2080Ti_slice.json");
     const RandomBaseline b(rs);
     EXPECT_EQ(b.size(), 24u);  // 12 ok, 12 failed
     double worst = 0;
@@ -79,7 +81,8 @@ TEST(RandomBaseline, AgreesWithSimulatedRandomSearch) {
         const auto curve = best_so_far(tune(objective, *s, Budget{budget, 0, 0}), budget, b.worst());
         for (std::size_t t = 0; t < budget; ++t) mean[t] += curve[t] / kRuns;
     }
-    for (std::size_t t = 0; t < budget; ++t) EXPECT_NEAR(mean[t] / b.expected_best(t + 1), 1.0, 0.01) << "m = " << t + 1;
+    for (std::size_t t = 0; t < budget; ++t)
+        EXPECT_NEAR(mean[t] / b.expected_best(t + 1), 1.0, 0.01) << "m = " << t + 1;
     EXPECT_NEAR(willemsen_score(mean, b), 0.0, 0.02);
 }
 

@@ -193,7 +193,8 @@ TEST(KttJson, ImportsResultsCountersAndFailures) {
 }
 
 TEST(KttJson, MalformedFilesGiveOneLine) {
-    expect_input_error([] { parse_ktt_json(R"({"Metadata": {}, "Results": []})", "k.json"); }, "k.json: KTT Metadata has no TimeUnit");
+    expect_input_error([] { parse_ktt_json(R"({"Metadata": {}, "Results": []})", "k.json"); },
+                       "k.json: KTT Metadata has no TimeUnit");
     expect_input_error([] { parse_ktt_json(R"({"Metadata": {"TimeUnit": "Microseconds"}, "Results": [)", "k.json"); },
                        "malformed JSON");
     expect_input_error(
@@ -208,11 +209,13 @@ TEST(KttJson, MalformedFilesGiveOneLine) {
 }
 
 TEST(KttJson, AValueOfTheWrongTypeNamesItsKey) {
-    expect_input_error([] { parse_ktt_json(R"({"Metadata": {"TimeUnit": "Seconds", "Device": 5}, "Results": [{}]})", "k"); },
-                       "k: Metadata: \"Device\" must be a string, not 5");
+    expect_input_error(
+        [] { parse_ktt_json(R"({"Metadata": {"TimeUnit": "Seconds", "Device": 5}, "Results": [{}]})", "k"); },
+        "k: Metadata: \"Device\" must be a string, not 5");
     const auto result = [](const std::string& fields) {
         return R"({"Metadata": {"TimeUnit": "Seconds"}, "Results": [{"Configuration": [{"Name": "A", "Value": 1}], )"
-               R"("Status": "Ok", "TotalDuration": 1)" + fields + "}]}";
+               R"("Status": "Ok", "TotalDuration": 1)" +
+               fields + "}]}";
     };
     expect_input_error([&] { parse_ktt_json(result(R"(, "TotalOverhead": "2")"), "k"); },
                        "k: result 0: \"TotalOverhead\" must be a number, not \"2\"");
@@ -227,19 +230,22 @@ TEST(KttJson, AValueOfTheWrongTypeNamesItsKey) {
 TEST(KttJson, ACounterBeyondADoubleOnceScaledIsRefused) {
     expect_input_error(
         [] {
-            parse_ktt_json(R"({"Metadata": {"TimeUnit": "Seconds"}, "Results": [{"Configuration": [{"Name": "A", "Value": 1}], )"
-                           R"("Status": "Ok", "TotalDuration": 1, "ComputationResults": [{"Duration": 1, "ProfilingData": )"
-                           R"({"Counters": [{"Name": "dram__sectors_read.sum", "Value": 6e306}]}}]}]})",
-                           "k.json");
+            parse_ktt_json(
+                R"({"Metadata": {"TimeUnit": "Seconds"}, "Results": [{"Configuration": [{"Name": "A", "Value": 1}], )"
+                R"("Status": "Ok", "TotalDuration": 1, "ComputationResults": [{"Duration": 1, "ProfilingData": )"
+                R"({"Counters": [{"Name": "dram__sectors_read.sum", "Value": 6e306}]}}]}]})",
+                "k.json");
         },
-        "k.json: result 0: counter dram__bytes_read.sum passes the largest number (1.8e308) once summed or scaled to bytes");
+        "k.json: result 0: counter dram__bytes_read.sum passes the largest number (1.8e308) once summed or scaled to "
+        "bytes");
 }
 
 TEST(KernelTunerCache, ANumberBeyondADoubleIsMalformedJson) {
     expect_input_error(
         [] {
             parse_kernel_tuner_cache(
-                R"({"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": 1e400}}})", "x.json");
+                R"({"tune_params_keys": ["a"], "tune_params": {"a": [1]}, "cache": {"1": {"a": 1, "time": 1e400}}})",
+                "x.json");
         },
         "x.json: malformed JSON: number overflow parsing '1e400'");
 }
@@ -247,12 +253,14 @@ TEST(KernelTunerCache, ANumberBeyondADoubleIsMalformedJson) {
 // gzip data may expand 64 times its compressed size (at least to 64 MiB): 70 MiB of zeros, 70 KB
 // compressed, is refused once 64 MiB are read. A gzip bomb (10 MB to 10 GiB) grew without bound.
 TEST(LoadRecordedSpace, GzipDataThatExpandsWithoutMeasureIsRefused) {
-    const auto path = std::filesystem::temp_directory_path() / ("memwall-bomb-" + std::to_string(::getpid()) + ".json.gz");
+    const auto path =
+        std::filesystem::temp_directory_path() / ("memwall-bomb-" + std::to_string(::getpid()) + ".json.gz");
     {
         gzFile out = gzopen(path.c_str(), "wb1");
         ASSERT_NE(out, nullptr);
         const std::string zeros(1 << 20, '0');
-        for (int i = 0; i < 70; ++i) ASSERT_EQ(gzwrite(out, zeros.data(), static_cast<unsigned>(zeros.size())), 1 << 20);
+        for (int i = 0; i < 70; ++i)
+            ASSERT_EQ(gzwrite(out, zeros.data(), static_cast<unsigned>(zeros.size())), 1 << 20);
         ASSERT_EQ(gzclose(out), Z_OK);
     }
     ASSERT_LT(std::filesystem::file_size(path), std::uint64_t{1} << 20);
@@ -268,7 +276,8 @@ TEST(LoadRecordedSpace, AFifoIsRefusedNotWaitedOn) {
 }
 
 TEST(LoadRecordedSpace, RejectsOtherFilesWithOneLine) {
-    expect_input_error([] { load_recorded_space(kData + "README.md"); }, "neither a Kernel Tuner cache nor a KTT JSON file");
+    expect_input_error([] { load_recorded_space(kData + "README.md"); },
+                       "neither a Kernel Tuner cache nor a KTT JSON file");
     expect_input_error([] { load_recorded_space(kData + "no_such_file.json"); }, "no_such_file.json: cannot open");
 }
 

@@ -38,9 +38,9 @@ std::int64_t session(Store& store, const std::vector<TrialRecord>& trials) {
 TEST(StoredSession, IsARecordedSpaceOfItsTrials) {
     test::TempDir d;
     Store store = Store::open(d.file("s.db"), Store::Mode::create);
-    const std::int64_t id = session(store, {trial(0, R"({"Kb":32,"Wb":8})", 2e-3), trial(1, R"({"Kb":16,"Wb":8})", 3e-3),
-                                            trial(2, R"({"Kb":16,"Wb":4})", std::nullopt),
-                                            trial(3, R"({"Kb":32,"Wb":8})", 9e-3)});
+    const std::int64_t id =
+        session(store, {trial(0, R"({"Kb":32,"Wb":8})", 2e-3), trial(1, R"({"Kb":16,"Wb":8})", 3e-3),
+                        trial(2, R"({"Kb":16,"Wb":4})", std::nullopt), trial(3, R"({"Kb":32,"Wb":8})", 9e-3)});
     const RecordedSpace rs = recorded_space_from_session(store, id, "s.db#1");
     EXPECT_EQ(rs.origin, "s.db#1");
     EXPECT_EQ(rs.format, "memwall");
@@ -65,7 +65,7 @@ TEST(StoredSession, IsARecordedSpaceOfItsTrials) {
 TEST(StoredSession, MalformedOrMissingSessionsAreInputErrors) {
     test::TempDir d;
     Store store = Store::open(d.file("s.db"), Store::Mode::create);
-    EXPECT_THROW(recorded_space_from_session(store, 1, "s.db#1"), InputError);  // none stored
+    EXPECT_THROW(recorded_space_from_session(store, 1, "s.db#1"), InputError);                   // none stored
     EXPECT_THROW(recorded_space_from_session(store, session(store, {}), "s.db#1"), InputError);  // no trial
     EXPECT_THROW(recorded_space_from_session(store, session(store, {trial(0, "[1, 2]", 1e-3)}), "x"), InputError);
     EXPECT_THROW(recorded_space_from_session(

@@ -107,7 +107,9 @@ TEST(Strategies, GuidedWithAPriorStartsWhereItPredictsLeastWorkInRegionsApart) {
         for (std::size_t i = 0; i < 3; ++i) {
             EXPECT_EQ(rs.space.config(t.entries[i].config)[0], 4);
             for (std::size_t j = 0; j < i; ++j)
-                EXPECT_GE(TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)), 2);
+                EXPECT_GE(
+                    TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)),
+                    2);
         }
     }
 }
@@ -128,7 +130,9 @@ TEST(Strategies, GuidedToldTheUntunedConfigurationMeasuresItFirst) {
         for (std::size_t i = 1; i < 4; ++i) {
             EXPECT_EQ(rs.space.config(t.entries[i].config)[0], 4);
             for (std::size_t j = 0; j < i; ++j)
-                EXPECT_GE(TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)), 2);
+                EXPECT_GE(
+                    TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)),
+                    2);
         }
         auto online = make_strategy("guided-online", rs.space, seed, &prior);
         EXPECT_NE(tune(b, *online, Budget{1, 0, 0}).entries[0].config, *prior.start);
@@ -163,7 +167,9 @@ TEST(Strategies, GuidedWithAPriorOnTwoParametersStartsOnDifferentValuesOfEach) {
         EXPECT_EQ(rs.space.config(t.entries[0].config)[0], 4);  // least work first
         for (std::size_t i = 0; i < 3; ++i)
             for (std::size_t j = 0; j < i; ++j)
-                EXPECT_EQ(TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)), 2);
+                EXPECT_EQ(
+                    TuningSpace::hamming(rs.space.config(t.entries[i].config), rs.space.config(t.entries[j].config)),
+                    2);
     }
 }
 
@@ -249,7 +255,8 @@ RecordedSpace plateau_space() {
         rs.results.push_back(e);
         configs.push_back(std::move(c));
     }
-    rs.space = TuningSpace({{"a", three}, {"b", three}, {"c", three}, {"d", three}, {"e", three}, {"f", three}}, configs);
+    rs.space =
+        TuningSpace({{"a", three}, {"b", three}, {"c", three}, {"d", three}, {"e", three}, {"f", three}}, configs);
     return rs;
 }
 

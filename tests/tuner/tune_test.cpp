@@ -17,14 +17,14 @@ namespace {
 
 // Proposes a fixed list, then stops.
 class Scripted final : public Strategy {
-public:
+  public:
     explicit Scripted(std::vector<std::size_t> order) : order_(std::move(order)) {}
     std::optional<std::size_t> propose(const History&) override {
         if (next_ == order_.size()) return std::nullopt;
         return order_[next_++];
     }
 
-private:
+  private:
     std::vector<std::size_t> order_;
     std::size_t next_ = 0;
 };
@@ -93,7 +93,7 @@ TEST(Tune, StopsAfterEvaluationsWithoutImprovement) {
 // Proposes `order` (or the space in its order) and answers the stopping rule from a script: the
 // chance after each evaluation.
 class Judging final : public Strategy {
-public:
+  public:
     explicit Judging(std::vector<std::optional<double>> chances, std::vector<std::size_t> order = {})
         : chances_(std::move(chances)), order_(std::move(order)) {}
     std::optional<std::size_t> propose(const History& h) override {
@@ -106,7 +106,7 @@ public:
     }
     std::vector<double> margins;
 
-private:
+  private:
     std::vector<std::optional<double>> chances_;
     std::vector<std::size_t> order_;
 };
@@ -115,7 +115,8 @@ TEST(Tune, TheStoppingRuleStopsWhenTheChanceOfABetterConfigurationIsSmall) {
     const RecordedSpace rs = testing::synthetic_space();
     ReplayObjective objective(rs);
     // The optimum first, so the best holds from the start.
-    Judging s({std::nullopt, 0.5, 0.2, 0.04, 0.01}, {id(rs, 4, 1, 2), id(rs, 0, 0, 0), id(rs, 0, 0, 1), id(rs, 1, 0, 0), id(rs, 1, 0, 1)});
+    Judging s({std::nullopt, 0.5, 0.2, 0.04, 0.01},
+              {id(rs, 4, 1, 2), id(rs, 0, 0, 0), id(rs, 0, 0, 1), id(rs, 1, 0, 0), id(rs, 1, 0, 1)});
     const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
     ASSERT_EQ(t.entries.size(), 4u);
     EXPECT_EQ(t.stop_reason, "improvement unlikely");
@@ -190,11 +191,11 @@ TEST(Tune, TheNoiseMarginIsWhatTwoMeasurementsOfTheTypicalSpreadRarelyExceed) {
     EXPECT_NEAR(noise_margin_per_spread, 2.77, 0.01);  // 1.96 sd of the difference of two measurements
     // Standard errors of the median: its 95% interval's half-width / 1.96, relative; five samples
     // are too few for an interval of order statistics inside their range, which is taken instead.
-    add({0.96, 0.98, 1.00, 1.02, 1.04});                    // 0.08 / 2 / 1.96 = 0.0204
-    add({1.99, 1.995, 2.00, 2.005, 2.01});                  // 0.02 / 2 / 1.96 / 2 = 0.0026
-    add({9.0, 10.0, 11.0, 12.0, 13.0});                     // 4 / 2 / 1.96 / 11 = 0.093
-    add({5.0});                                             // one sample: no spread
-    add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);    // failed: not counted
+    add({0.96, 0.98, 1.00, 1.02, 1.04});                                            // 0.08 / 2 / 1.96 = 0.0204
+    add({1.99, 1.995, 2.00, 2.005, 2.01});                                          // 0.02 / 2 / 1.96 / 2 = 0.0026
+    add({9.0, 10.0, 11.0, 12.0, 13.0});                                             // 4 / 2 / 1.96 / 11 = 0.093
+    add({5.0});                                                                     // one sample: no spread
+    add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);                            // failed: not counted
     EXPECT_NEAR(noise_margin(t), noise_margin_per_spread * 0.08 / 2 / 1.96, 1e-9);  // the median of the three
     Trace quiet;
     TraceEntry e;
@@ -264,7 +265,7 @@ TEST(Tune, HistoryTellsStrategiesWhatWasMeasured) {
 // A measured objective: each configuration returns its queued times in turn (then its last
 // one); a negative time is a failure. Every measurement costs 1 s and has one sample.
 class Noisy final : public Objective {
-public:
+  public:
     Noisy(const TuningSpace& space, std::map<std::size_t, std::deque<double>> times)
         : space_(space), times_(std::move(times)) {}
     const TuningSpace& space() const override { return space_; }
@@ -290,7 +291,7 @@ public:
     }
     std::vector<std::size_t> measured;
 
-private:
+  private:
     const TuningSpace& space_;
     std::map<std::size_t, std::deque<double>> times_;
 };
@@ -323,7 +324,7 @@ TEST(Confirmation, MeasuresTheFastestAgainInRotationAndKeepsEachMedian) {
     EXPECT_DOUBLE_EQ(t.entries[2].evaluation.seconds, 1.04);
     EXPECT_EQ(t.entries[3].times.size(), 1u);
     EXPECT_EQ(t.best(), std::optional<std::size_t>(1));  // the lucky first measurement no longer wins
-    EXPECT_NEAR(t.elapsed_seconds, 10, 0.1);  // and the strategy's time
+    EXPECT_NEAR(t.elapsed_seconds, 10, 0.1);             // and the strategy's time
 }
 
 // Tunes the scripted objective in id order with the stopping rule on: no judgement before the

@@ -41,7 +41,8 @@ TEST(TuningSpace, LinesHoldTheNeighboursAlongOneParameterInValueOrder) {
 
 TEST(TuningSpace, CountsTheParametersWithMoreThanOneValueAsVarying) {
     EXPECT_EQ(small_space().varying(), 2u);
-    std::vector<Parameter> params{{"a", {Value{std::int64_t{1}}, Value{std::int64_t{2}}}}, {"fixed", {Value{std::int64_t{15}}}}};
+    std::vector<Parameter> params{{"a", {Value{std::int64_t{1}}, Value{std::int64_t{2}}}},
+                                  {"fixed", {Value{std::int64_t{15}}}}};
     EXPECT_EQ(TuningSpace(params, {{0, 0}, {1, 0}}).varying(), 1u);
 }
 

@@ -34,7 +34,7 @@ struct LiveOptions {
 };
 
 class LiveObjective final : public Objective {
-public:
+  public:
     // Keeps a reference to `target`; starts the worker when isolated. On cuda-emu one checked
     // run and one sample per configuration are enough: no emulated time is used. With an anchor
     // (options.measure.anchor; ignored on cuda-emu) measures it alone first; throws UsageError
@@ -48,7 +48,7 @@ public:
     // The anchor's time measured alone, the scale of every time; nullopt without an anchor.
     std::optional<double> anchor_seconds() const { return anchor_seconds_; }
 
-private:
+  private:
     const LiveTarget& target_;
     LiveOptions options_;
     std::unique_ptr<CaseMeasurer> measurer_;

@@ -13,7 +13,8 @@ CounterPrior model_counter_prior(const LiveTarget& target, const MemoryHierarchy
     for (std::size_t id = 0; id < n; ++id) {
         counts[id] = target.variant->model(target.problem.merged(target.space.params(id)), mh);
         for (const Counter& c : counts[id])
-            if (is_device_independent(c) && column.emplace(c.name, prior.names.size()).second) prior.names.push_back(c.name);
+            if (is_device_independent(c) && column.emplace(c.name, prior.names.size()).second)
+                prior.names.push_back(c.name);
     }
     // A counter a configuration does not report (a level its tiles never reach) is zero there.
     prior.values.assign(n, std::vector<double>(prior.names.size(), 0.0));

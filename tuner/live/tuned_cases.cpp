@@ -16,8 +16,9 @@ TunedCases apply_tuned(const std::vector<PlannedCase>& cases, const Store& store
     for (PlannedCase c : cases) {
         if (!c.variant->tunables.empty()) {
             const Backend b = c.variant->backend;
-            const auto best = best_tuned_config(store, tuning_device(b, &model), std::string(to_string(b)),
-                                                c.family->name, c.variant->name, c.problem.canonical(), include_abandoned);
+            const auto best =
+                best_tuned_config(store, tuning_device(b, &model), std::string(to_string(b)), c.family->name,
+                                  c.variant->name, c.problem.canonical(), include_abandoned);
             if (best) {
                 c.config = best->config;
                 ++out.tuned;

@@ -14,8 +14,8 @@
 namespace memwall {
 
 struct TunedCases {
-    std::vector<PlannedCase> cases;   // several default configurations of one problem become one
-    std::size_t tuned = 0;            // cases that took a stored best
+    std::vector<PlannedCase> cases;    // several default configurations of one problem become one
+    std::size_t tuned = 0;             // cases that took a stored best
     std::vector<std::string> untuned;  // names of the cases with tunables but no stored best
 };
 

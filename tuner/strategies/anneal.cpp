@@ -12,11 +12,11 @@ namespace {
 
 constexpr double kStartTemperature = 1.0;
 constexpr double kColdTemperature = 0.005;
-constexpr double kCooling = 0.97;      // per evaluation
+constexpr double kCooling = 0.97;       // per evaluation
 constexpr int kFreeMovesPerStep = 200;  // walking over evaluated configurations before a restart
 
 class Anneal final : public Strategy {
-public:
+  public:
     explicit Anneal(std::uint64_t seed) : rng_(seed) {}
 
     std::optional<std::size_t> propose(const History& h) override {
@@ -37,7 +37,7 @@ public:
         return pending_ = search::random_unevaluated(h, rng_);
     }
 
-private:
+  private:
     void restart() {
         current_.reset();
         temperature_ = kStartTemperature;

@@ -31,9 +31,12 @@ std::optional<std::size_t> random_neighbour(const TuningSpace& space, std::size_
     std::size_t other;
     if (std::bernoulli_distribution(0.5)(rng)) {
         // adjacent along the line (the line is ordered by value index)
-        if (self == 0) other = 1;
-        else if (self + 1 == line.size()) other = self - 1;
-        else other = std::bernoulli_distribution(0.5)(rng) ? self + 1 : self - 1;
+        if (self == 0)
+            other = 1;
+        else if (self + 1 == line.size())
+            other = self - 1;
+        else
+            other = std::bernoulli_distribution(0.5)(rng) ? self + 1 : self - 1;
     } else {
         other = std::uniform_int_distribution<std::size_t>(0, line.size() - 2)(rng);
         if (other >= self) ++other;

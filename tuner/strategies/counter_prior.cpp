@@ -28,11 +28,11 @@ bool is_device_independent(const Counter& c) {
     // prior nothing of their time (flash's ranked its slowest Bc first by it).
     if (c.name == counters::workspace) return false;
     switch (c.source) {
-    case CounterSource::emu:
-    case CounterSource::model: return true;
-    case CounterSource::perf: return c.name == "instructions";
-    case CounterSource::cupti: return is_code_count(c.name);
-    case CounterSource::timer: return false;
+        case CounterSource::emu:
+        case CounterSource::model: return true;
+        case CounterSource::perf: return c.name == "instructions";
+        case CounterSource::cupti: return is_code_count(c.name);
+        case CounterSource::timer: return false;
     }
     return false;
 }
@@ -42,7 +42,8 @@ CounterPrior counter_prior_from(const RecordedSpace& recorded) {
     std::unordered_map<std::string, std::size_t> column;
     for (const Evaluation& e : recorded.results)
         for (const Counter& c : e.counters)
-            if (is_device_independent(c) && column.emplace(c.name, prior.names.size()).second) prior.names.push_back(c.name);
+            if (is_device_independent(c) && column.emplace(c.name, prior.names.size()).second)
+                prior.names.push_back(c.name);
     if (prior.empty()) return prior;
 
     const std::size_t n = recorded.space.size(), k = prior.names.size();

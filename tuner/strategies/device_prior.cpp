@@ -31,7 +31,9 @@ std::string names_of(const TuningSpace& s) {
 
 }  // namespace
 
-std::size_t DevicePrior::count(Source s) const { return static_cast<std::size_t>(std::count(source.begin(), source.end(), s)); }
+std::size_t DevicePrior::count(Source s) const {
+    return static_cast<std::size_t>(std::count(source.begin(), source.end(), s));
+}
 
 DevicePrior device_prior_from(const RecordedSpace& other, const TuningSpace& target) {
     const auto& tp = target.parameters();
@@ -50,14 +52,15 @@ DevicePrior device_prior_from(const RecordedSpace& other, const TuningSpace& tar
         position.push_back(static_cast<std::size_t>(it - op.begin()));
         std::vector<int> map;
         for (const Value& v : p.values) {
-            const auto w = std::find_if(it->values.begin(), it->values.end(), [&](const Value& u) { return same_value(u, v); });
+            const auto w =
+                std::find_if(it->values.begin(), it->values.end(), [&](const Value& u) { return same_value(u, v); });
             map.push_back(w == it->values.end() ? -1 : static_cast<int>(w - it->values.begin()));
         }
         value_map.push_back(std::move(map));
     }
     if (!same_names)
-        throw InputError(other.origin + ": a prior must tune the same parameters as the target (" + names_of(other.space) +
-                         " against " + names_of(target) + ")");
+        throw InputError(other.origin + ": a prior must tune the same parameters as the target (" +
+                         names_of(other.space) + " against " + names_of(target) + ")");
 
     // The other's configurations in the target's value indices, where all their values exist there.
     std::vector<std::optional<Config>> in_target(other.space.size());

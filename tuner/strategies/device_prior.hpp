@@ -17,7 +17,7 @@ struct DevicePrior {
     enum class Source : std::uint8_t { recorded, estimated, failed };
 
     std::string device;
-    std::string origin;  // the recording's file
+    std::string origin;               // the recording's file
     std::vector<double> log_seconds;  // [target configuration]
     std::vector<Source> source;       // [target configuration]; a failed one's time is estimated
 

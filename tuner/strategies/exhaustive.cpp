@@ -5,14 +5,14 @@ namespace memwall {
 
 namespace {
 class Exhaustive final : public Strategy {
-public:
+  public:
     std::optional<std::size_t> propose(const History& h) override {
         while (next_ < h.space().size() && h.evaluated(next_)) ++next_;
         if (next_ == h.space().size()) return std::nullopt;
         return next_++;
     }
 
-private:
+  private:
     std::size_t next_ = 0;
 };
 }  // namespace

@@ -17,7 +17,7 @@ constexpr std::size_t kElite = 2;
 constexpr int kBreedAttempts = 30;
 
 class Genetic final : public Strategy {
-public:
+  public:
     Genetic(const TuningSpace& space, std::uint64_t seed) : space_(space), rng_(seed) {}
 
     std::optional<std::size_t> propose(const History& h) override {
@@ -41,7 +41,7 @@ public:
         return c;
     }
 
-private:
+  private:
     struct ByFitness {
         const History& h;
         bool operator()(std::size_t a, std::size_t b) const {

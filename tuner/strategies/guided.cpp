@@ -60,10 +60,14 @@ double normal_pdf(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2 * std:
 double normal_cdf(double z) { return 0.5 * std::erfc(-z / std::numbers::sqrt2); }
 
 class Guided final : public Strategy {
-public:
+  public:
     Guided(const TuningSpace& space, std::uint64_t seed, const Prior* prior)
-        : space_(space), rng_(seed), model_(space, prior), judge_(space.levels()),
-          start_(prior ? prior->start : std::nullopt), initial_(kInitial + (start_ ? 1 : 0)) {}
+        : space_(space),
+          rng_(seed),
+          model_(space, prior),
+          judge_(space.levels()),
+          start_(prior ? prior->start : std::nullopt),
+          initial_(kInitial + (start_ ? 1 : 0)) {}
 
     std::optional<std::size_t> propose(const History& h) override {
         if (start_ && h.evaluations() == 0) return start_;
@@ -116,7 +120,7 @@ public:
         return std::min(1.0, joint + rest);
     }
 
-private:
+  private:
     // The rule's process, fitted to what the prior's columns (none without a prior) leave of the
     // log-times: of the fastest kJudgeRows at most (it costs the cube of its rows, and the
     // question is about the fast end), reverting to the mean of all away from them, with the
@@ -124,7 +128,8 @@ private:
     void fit_judge(const History& h, double noise) {
         std::vector<std::pair<double, std::size_t>> ok;
         for (std::size_t i = 0; i < h.evaluations(); ++i)
-            if (const auto& e = h.entry(i); e.evaluation.ok()) ok.emplace_back(std::log(e.evaluation.seconds), e.config);
+            if (const auto& e = h.entry(i); e.evaluation.ok())
+                ok.emplace_back(std::log(e.evaluation.seconds), e.config);
         const std::size_t keep = std::min(ok.size(), kJudgeRows);
         std::partial_sort(ok.begin(), ok.begin() + static_cast<std::ptrdiff_t>(keep), ok.end());
         std::vector<const Config*> rows;
@@ -148,8 +153,8 @@ private:
     // The best ok configuration of a few regions: the fastest, then each next fastest that
     // differs from every one chosen in half of the varying parameters (rounded down, at least
     // one) or more. The fastest few are often neighbours on one plateau; a region whose best is a
-    // little slower can hold the optimum several parameters away (on an A100's convolution space, the optimum sits four or
-    // more parameters from a plateau of configurations 1.5x slower that the A4000's times lead to).
+    // little slower can hold the optimum several parameters away (on an A100's convolution space, the optimum sits four
+    // or more parameters from a plateau of configurations 1.5x slower that the A4000's times lead to).
     std::vector<std::size_t> elite(const History& h) const {
         std::vector<std::pair<double, std::size_t>> ok;
         for (std::size_t i = 0; i < h.evaluations(); ++i) {
@@ -162,8 +167,9 @@ private:
         for (const auto& timed : ok) {
             if (out.size() == kElite) break;
             const std::size_t c = timed.second;
-            if (std::all_of(out.begin(), out.end(),
-                            [&](std::size_t e) { return TuningSpace::hamming(space_.config(e), space_.config(c)) >= apart; }))
+            if (std::all_of(out.begin(), out.end(), [&](std::size_t e) {
+                    return TuningSpace::hamming(space_.config(e), space_.config(c)) >= apart;
+                }))
                 out.push_back(c);
         }
         return out;
@@ -246,7 +252,7 @@ private:
     search::Rng rng_;
     std::normal_distribution<double> normal_;
     PerformanceModel model_;
-    AnovaProcess judge_;  // the stopping rule's model
+    AnovaProcess judge_;                  // the stopping rule's model
     std::optional<std::size_t> suspect_;  // the configuration the rule last found likeliest to beat the best
     std::optional<std::size_t> start_;    // Prior::start
     std::size_t initial_;                 // evaluations before the first model: the start and kInitial more

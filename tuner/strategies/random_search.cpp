@@ -8,7 +8,7 @@ namespace memwall {
 
 namespace {
 class RandomSearch final : public Strategy {
-public:
+  public:
     RandomSearch(std::size_t n, std::uint64_t seed) : order_(n), rng_(seed) {
         std::iota(order_.begin(), order_.end(), std::uint32_t{0});
     }
@@ -23,7 +23,7 @@ public:
         return std::nullopt;
     }
 
-private:
+  private:
     std::vector<std::uint32_t> order_;
     std::size_t next_ = 0;
     search::Rng rng_;

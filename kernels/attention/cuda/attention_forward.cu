@@ -13,13 +13,19 @@ namespace {
 // One case of naive, flash or decode_splitkv with Q, K, V and O of element type T.
 template <class T>
 class Case final : public DeviceCase {
-public:
+  public:
     Case(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
-        : s_(s), t_(t), options_(options),
-          q_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_q) * static_cast<std::size_t>(s.head_dim)),
-          k_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_k) * static_cast<std::size_t>(s.head_dim)),
-          v_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_k) * static_cast<std::size_t>(s.head_dim)),
-          o_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_q) * static_cast<std::size_t>(s.head_dim)),
+        : s_(s),
+          t_(t),
+          options_(options),
+          q_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_q) *
+             static_cast<std::size_t>(s.head_dim)),
+          k_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_k) *
+             static_cast<std::size_t>(s.head_dim)),
+          v_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_k) *
+             static_cast<std::size_t>(s.head_dim)),
+          o_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_q) *
+             static_cast<std::size_t>(s.head_dim)),
           work_(workspace_floats(s, t)) {
         q_.upload(in.q);
         k_.upload(in.k);
@@ -41,7 +47,7 @@ public:
     std::size_t output_size() const override { return o_.size(); }
     void download(float* o) const override { o_.download(o); }
 
-private:
+  private:
     cuda::LaunchConfig config(dim3 grid, dim3 block, std::size_t shared = 0) const {
         cuda::LaunchConfig c;
         c.grid = grid;
@@ -57,26 +63,26 @@ private:
         cuda::launch(config(dim3(blocks(s_.seq_k, tile), blocks(s_.seq_q, tile), heads), dim3(tile, tile)),
                      naive_scores_kernel<T>, s_, q_.get(), k_.get(), work_.get());
         const long long rows = static_cast<long long>(s_.heads) * s_.seq_q;
-        cuda::launch(config(dim3(blocks(rows, softmax_warps)), dim3(softmax_warps * warp_size)),
-                     naive_softmax_kernel, s_, rows, work_.get());
+        cuda::launch(config(dim3(blocks(rows, softmax_warps)), dim3(softmax_warps * warp_size)), naive_softmax_kernel,
+                     s_, rows, work_.get());
         cuda::launch(config(dim3(static_cast<unsigned>(rows)), dim3(static_cast<unsigned>(s_.head_dim))),
                      naive_pv_kernel<T>, s_, work_.get(), v_.get(), o_.get());
     }
 
     void flash() {
-        cuda::launch(config(dim3(blocks(s_.seq_q, t_.br), static_cast<unsigned>(s_.heads)),
-                            dim3(static_cast<unsigned>(t_.warps * warp_size)),
-                            flash_shared_bytes(t_.br, t_.bc, s_.head_dim)),
-                     flash_kernel<T>, s_, t_.br, t_.bc, q_.get(), k_.get(), v_.get(), o_.get());
+        cuda::launch(
+            config(dim3(blocks(s_.seq_q, t_.br), static_cast<unsigned>(s_.heads)),
+                   dim3(static_cast<unsigned>(t_.warps * warp_size)), flash_shared_bytes(t_.br, t_.bc, s_.head_dim)),
+            flash_kernel<T>, s_, t_.br, t_.bc, q_.get(), k_.get(), v_.get(), o_.get());
     }
 
     void decode() {
         float* part_o = work_.get();
         float* part_lse = part_o + static_cast<std::size_t>(s_.heads) * static_cast<std::size_t>(t_.splits) *
                                        static_cast<std::size_t>(s_.head_dim);
-        cuda::launch(config(dim3(static_cast<unsigned>(t_.splits), static_cast<unsigned>(s_.heads)),
-                            dim3(decode_threads)),
-                     decode_split_kernel<T>, s_, t_.splits, q_.get(), k_.get(), v_.get(), part_o, part_lse);
+        cuda::launch(
+            config(dim3(static_cast<unsigned>(t_.splits), static_cast<unsigned>(s_.heads)), dim3(decode_threads)),
+            decode_split_kernel<T>, s_, t_.splits, q_.get(), k_.get(), v_.get(), part_o, part_lse);
         cuda::launch(config(dim3(static_cast<unsigned>(s_.heads)), dim3(static_cast<unsigned>(s_.head_dim))),
                      decode_combine_kernel<T>, s_, t_.splits, part_o, part_lse, o_.get());
     }

@@ -25,8 +25,7 @@ __device__ __forceinline__ float block_reduce(float v, float* scratch) {
 // seq_q = 1: the query sees every key, causal or not.
 template <class T>
 __global__ void __launch_bounds__(decode_threads)
-    decode_split_kernel(Shape s, int splits, const T* q, const T* k, const T* v, float* part_o,
-                        float* part_lse) {
+    decode_split_kernel(Shape s, int splits, const T* q, const T* k, const T* v, float* part_o, float* part_lse) {
     __shared__ float qs[128];
     __shared__ float scores[decode_threads];
     __shared__ float partial[decode_threads];
@@ -58,7 +57,7 @@ __global__ void __launch_bounds__(decode_threads)
         const float x = tid < n ? scores[tid] : -INFINITY;
         const float new_max = fmaxf(m, block_reduce<true>(x, scratch));  // finite: n >= 1
         const float e = tid < n ? expf(x - new_max) : 0.0f;
-        scores[tid] = e;  // published by the barriers of the sum
+        scores[tid] = e;                        // published by the barriers of the sum
         const float alpha = expf(m - new_max);  // 0 on the first tile
         l = l * alpha + block_reduce<false>(e, scratch);
         m = new_max;

@@ -46,8 +46,8 @@ struct Tuning {
 };
 
 inline constexpr std::size_t max_shared_bytes = 227 * 1024;  // opt-in per block, sm_90
-inline constexpr int max_grid_yz = 65535;                      // heads run along grid y or z
-inline constexpr int decode_threads = 128;                     // per decode block, >= head_dim
+inline constexpr int max_grid_yz = 65535;                    // heads run along grid y or z
+inline constexpr int decode_threads = 128;                   // per decode block, >= head_dim
 
 // Dynamic shared memory of a flash block: the Q tile, the K tile (rows padded by one float so
 // that lanes reading one column of different keys hit different banks), the V tile, the
@@ -63,8 +63,7 @@ constexpr std::size_t flash_shared_bytes(int br, int bc, int head_dim) {
 inline std::size_t workspace_floats(const Shape& s, const Tuning& t) {
     const auto h = static_cast<std::size_t>(s.heads);
     switch (t.algorithm) {
-        case Algorithm::naive:
-            return h * static_cast<std::size_t>(s.seq_q) * static_cast<std::size_t>(s.seq_k);
+        case Algorithm::naive: return h * static_cast<std::size_t>(s.seq_q) * static_cast<std::size_t>(s.seq_k);
         case Algorithm::flash:
         case Algorithm::flash_tc: return 0;
         case Algorithm::decode_splitkv:
@@ -97,9 +96,8 @@ inline const FlashTcTile* flash_tc_tile(int head_dim, const Tuning& t) {
 inline std::string flash_tc_tile_list() {
     std::string out;
     for (const FlashTcTile& x : flash_tc_tiles)
-        out += (out.empty() ? "" : ", ") + std::string("d=") + std::to_string(x.head_dim) + " " +
-               std::to_string(x.br) + "/" + std::to_string(x.bc) + "/" + std::to_string(x.warps) + "/" +
-               std::to_string(x.stages);
+        out += (out.empty() ? "" : ", ") + std::string("d=") + std::to_string(x.head_dim) + " " + std::to_string(x.br) +
+               "/" + std::to_string(x.bc) + "/" + std::to_string(x.warps) + "/" + std::to_string(x.stages);
     return out;
 }
 
@@ -131,10 +129,9 @@ inline void validate(const Shape& s, const Tuning& t) {
             require(s.dtype == Dtype::bf16, "flash_tc takes bf16 (dtype=bf16): its tensor cores multiply bf16");
             if (!flash_tc_tile(s.head_dim, t))
                 throw std::invalid_argument("cuda attention: flash_tc has no compiled tile d=" +
-                                            std::to_string(s.head_dim) + " Br/Bc/warps/stages " +
-                                            std::to_string(t.br) + "/" + std::to_string(t.bc) + "/" +
-                                            std::to_string(t.warps) + "/" + std::to_string(t.stages) +
-                                            " (compiled: " + flash_tc_tile_list() + ")");
+                                            std::to_string(s.head_dim) + " Br/Bc/warps/stages " + std::to_string(t.br) +
+                                            "/" + std::to_string(t.bc) + "/" + std::to_string(t.warps) + "/" +
+                                            std::to_string(t.stages) + " (compiled: " + flash_tc_tile_list() + ")");
             break;
         case Algorithm::decode_splitkv:
             require(s.seq_q == 1, "decode_splitkv needs seq_q = 1");

@@ -15,8 +15,8 @@ namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
 // accumulator lives in shared memory rather than registers, so that Br and head_dim can be
 // run-time values. Layout of the shared memory: flash_shared_bytes.
 template <class T>
-__global__ void __launch_bounds__(1024) flash_kernel(Shape s, int br, int bc, const T* q, const T* k,
-                                                      const T* v, T* o) {
+__global__ void __launch_bounds__(1024)
+    flash_kernel(Shape s, int br, int bc, const T* q, const T* k, const T* v, T* o) {
     MEMWALL_DYNAMIC_SHARED(float, shared);
     const int d = s.head_dim, ks = d + 1;  // K tile rows padded against bank conflicts
     float* qt = shared;
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(1024) flash_kernel(Shape s, int br, int bc, co
         __syncthreads();
         for (int rr = 0; rr < rows_per_warp; ++rr) {
             const int r = warp * rows_per_warp + rr;
-            if (r >= rows) break;  // warp-uniform
+            if (r >= rows) break;                           // warp-uniform
             const int seen = visible_keys(s, i0 + r) - j0;  // keys of this tile row r sees
             const float* qr = qt + r * d;
             float* pr = pt + r * bc;

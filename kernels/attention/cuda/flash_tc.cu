@@ -11,12 +11,17 @@ namespace {
 constexpr std::size_t tile_count = sizeof(flash_tc_tiles) / sizeof(flash_tc_tiles[0]);
 
 class FlashTcCase final : public DeviceCase {
-public:
+  public:
     FlashTcCase(const Shape& s, std::size_t tile, const Inputs& in, const emu::EmulationOptions& options)
-        : s_(s), tile_(tile), options_(options),
-          q_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_q) * static_cast<std::size_t>(s.head_dim)),
-          k_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_k) * static_cast<std::size_t>(s.head_dim)),
-          v_(k_.size()), o_(q_.size()) {
+        : s_(s),
+          tile_(tile),
+          options_(options),
+          q_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_q) *
+             static_cast<std::size_t>(s.head_dim)),
+          k_(static_cast<std::size_t>(s.heads) * static_cast<std::size_t>(s.seq_k) *
+             static_cast<std::size_t>(s.head_dim)),
+          v_(k_.size()),
+          o_(q_.size()) {
         q_.upload(in.q);
         k_.upload(in.k);
         v_.upload(in.v);
@@ -27,7 +32,7 @@ public:
     std::size_t output_size() const override { return o_.size(); }
     void download(float* o) const override { o_.download(o); }
 
-private:
+  private:
     // The kernel of tile I of flash_tc_tiles if it is the case's, else the next one's.
     template <std::size_t I>
     void launch() {

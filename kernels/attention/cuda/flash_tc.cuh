@@ -47,14 +47,13 @@ __device__ __forceinline__ void copy_tile(uint4* tile, const __nv_bfloat16* src,
 }
 
 template <int D, int BR, int BC, int STAGES>
-__global__ void __launch_bounds__(BR / 16 * warp_size) flash_tc_kernel(Shape s, const __nv_bfloat16* q,
-                                                                          const __nv_bfloat16* k,
-                                                                          const __nv_bfloat16* v, __nv_bfloat16* o) {
+__global__ void __launch_bounds__(BR / 16 * warp_size)
+    flash_tc_kernel(Shape s, const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o) {
     static_assert(D % 16 == 0 && BR % 16 == 0 && BC % 16 == 0 && STAGES >= 1, "whole mma tiles");
     constexpr int threads = BR / 16 * warp_size, chunks = D / 8;
     MEMWALL_DYNAMIC_SHARED(uint4, smem);
-    uint4* const qs = smem;                      // BR rows; each warp's 16 become its output
-    uint4* const ks = qs + BR * chunks;          // STAGES tiles of BC rows
+    uint4* const qs = smem;                       // BR rows; each warp's 16 become its output
+    uint4* const ks = qs + BR * chunks;           // STAGES tiles of BC rows
     uint4* const vs = ks + STAGES * BC * chunks;  // likewise
 
     const int tid = thread_index(), lane = tid % warp_size, warp = tid / warp_size;
@@ -106,9 +105,10 @@ __global__ void __launch_bounds__(BR / 16 * warp_size) flash_tc_kernel(Shape s, 
     float row_sum[2] = {0.0f, 0.0f};            // this lane's part; the quad's sum at the end
     float acc[D / 8][4];
     MEMWALL_UNROLL
-    for (int n = 0; n < D / 8; ++n)
+    for (int n = 0; n < D / 8; ++n) {
         MEMWALL_UNROLL
         for (int e = 0; e < 4; ++e) acc[n][e] = 0.0f;
+    }
 
     for (int j = 0; j < n_tiles; ++j) {
         __syncthreads();  // every warp is done with the stage that tile j + STAGES - 1 refills
@@ -125,11 +125,12 @@ __global__ void __launch_bounds__(BR / 16 * warp_size) flash_tc_kernel(Shape s, 
         // matrices: keys +0/+8 (mat >> 1), columns of d +0/+8 (mat & 1).
         float sc[BC / 8][4];
         MEMWALL_UNROLL
-        for (int n = 0; n < BC / 8; ++n)
+        for (int n = 0; n < BC / 8; ++n) {
             MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) sc[n][e] = 0.0f;
+        }
         MEMWALL_UNROLL
-        for (int kk = 0; kk < D / 16; ++kk)
+        for (int kk = 0; kk < D / 16; ++kk) {
             MEMWALL_UNROLL
             for (int n = 0; n < BC / 16; ++n) {
                 std::uint32_t b[4];
@@ -138,16 +139,17 @@ __global__ void __launch_bounds__(BR / 16 * warp_size) flash_tc_kernel(Shape s, 
                 mma_m16n8k16_bf16(sc[2 * n], qf[kk], b0, sc[2 * n]);
                 mma_m16n8k16_bf16(sc[2 * n + 1], qf[kk], b1, sc[2 * n + 1]);
             }
+        }
 
         // Keys a row does not see (causal, or past seq_k) score -inf; only where some row of the
         // warp does not see the whole tile.
         if (j0 + BC > first_seen) {
             MEMWALL_UNROLL
-            for (int n = 0; n < BC / 8; ++n)
+            for (int n = 0; n < BC / 8; ++n) {
                 MEMWALL_UNROLL
                 for (int e = 0; e < 4; ++e)
-                    if (j0 + 8 * n + 2 * t + (e & 1) >= visible_keys(s, wr0 + g + 8 * (e >> 1)))
-                        sc[n][e] = -INFINITY;
+                    if (j0 + 8 * n + 2 * t + (e & 1) >= visible_keys(s, wr0 + g + 8 * (e >> 1))) sc[n][e] = -INFINITY;
+            }
         }
 
         // Online softmax per row: the quad (t = 0..3) holds a row's columns.
@@ -165,18 +167,20 @@ __global__ void __launch_bounds__(BR / 16 * warp_size) flash_tc_kernel(Shape s, 
             row_max[r] = m;
             float sum = 0.0f;
             MEMWALL_UNROLL
-            for (int n = 0; n < BC / 8; ++n)
+            for (int n = 0; n < BC / 8; ++n) {
                 MEMWALL_UNROLL
                 for (int e = 2 * r; e < 2 * r + 2; ++e) {
                     sc[n][e] = exp2f(fmaf(sc[n][e], scale_log2, -base));
                     sum += sc[n][e];
                 }
+            }
             row_sum[r] = row_sum[r] * alpha[r] + sum;
         }
         MEMWALL_UNROLL
-        for (int n = 0; n < D / 8; ++n)
+        for (int n = 0; n < D / 8; ++n) {
             MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) acc[n][e] *= alpha[e >> 1];
+        }
 
         // O += P V, 16 keys per step: C fragments 2kk and 2kk + 1 of S are P's A fragment.
         // Rounding P to bf16 errs as much as rounding O does: emulated, the relative L2 error is
@@ -185,10 +189,9 @@ __global__ void __launch_bounds__(BR / 16 * warp_size) flash_tc_kernel(Shape s, 
         // fragments; matrices: keys +0/+8 (mat & 1), columns of d +0/+8 (mat >> 1).
         MEMWALL_UNROLL
         for (int kk = 0; kk < BC / 16; ++kk) {
-            const std::uint32_t a[4] = {pack_bf16x2(sc[2 * kk][0], sc[2 * kk][1]),
-                                        pack_bf16x2(sc[2 * kk][2], sc[2 * kk][3]),
-                                        pack_bf16x2(sc[2 * kk + 1][0], sc[2 * kk + 1][1]),
-                                        pack_bf16x2(sc[2 * kk + 1][2], sc[2 * kk + 1][3])};
+            const std::uint32_t a[4] = {
+                pack_bf16x2(sc[2 * kk][0], sc[2 * kk][1]), pack_bf16x2(sc[2 * kk][2], sc[2 * kk][3]),
+                pack_bf16x2(sc[2 * kk + 1][0], sc[2 * kk + 1][1]), pack_bf16x2(sc[2 * kk + 1][2], sc[2 * kk + 1][3])};
             MEMWALL_UNROLL
             for (int n = 0; n < D / 16; ++n) {
                 std::uint32_t b[4];

@@ -30,8 +30,7 @@ __global__ void naive_scores_kernel(Shape s, const T* q, const T* k, float* scor
 // Row softmax in place, a warp per row of `rows`; a row with no visible key becomes zeros.
 __global__ void naive_softmax_kernel(Shape s, long long rows, float* scores) {
     const int lane = thread_index() % warp_size;
-    const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / warp_size) +
-                          thread_index() / warp_size;
+    const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / warp_size) + thread_index() / warp_size;
     if (row >= rows) return;  // the whole warp
     float* p = scores + static_cast<std::size_t>(row) * static_cast<std::size_t>(s.seq_k);
     float m = -INFINITY;

@@ -15,11 +15,12 @@ using namespace kit::MEMWALL_CUDA_NS;
 // Blocks of a transform's grid-stride loop over `elements`: enough to fill any GPU, few enough
 // that each thread does several elements.
 inline unsigned transform_blocks(std::size_t elements) {
-    return static_cast<unsigned>(std::min<std::size_t>((elements + transform_threads - 1) / transform_threads, 1u << 20));
+    return static_cast<unsigned>(
+        std::min<std::size_t>((elements + transform_threads - 1) / transform_threads, 1u << 20));
 }
 
 class ConvBuffers : public DeviceCase {
-public:
+  public:
     ConvBuffers(const Shape& s, const Inputs& in)
         : s_(s),
           in_(static_cast<std::size_t>(s.n) * static_cast<std::size_t>(s.c) * static_cast<std::size_t>(s.h) *
@@ -35,7 +36,7 @@ public:
     std::size_t output_size() const override { return out_.size(); }
     void download(float* out) const override { out_.download(out); }
 
-protected:
+  protected:
     Shape s_;
     DeviceArray<float> in_, filter_, out_;
 };

@@ -1,6 +1,6 @@
 // Launchers of the emulatable CUDA conv kernels (direct, im2win, implicit_gemm; the tensor-core
-// ones are conv_tc.cu's) and the device case behind them; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for cuda-emu
-// (cuda_emu), see memwall_add_family.
+// ones are conv_tc.cu's) and the device case behind them; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler
+// for cuda-emu (cuda_emu), see memwall_add_family.
 #include <algorithm>
 #include <stdexcept>
 
@@ -62,7 +62,7 @@ Kernel implicit_gemm_for(int tm, int tn) {
 unsigned grid_yz(long long n) { return static_cast<unsigned>(std::min<long long>(n, max_grid_yz)); }
 
 class Case final : public ConvBuffers {
-public:
+  public:
     Case(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
         : ConvBuffers(s, in), t_(t), options_(options), work_(workspace_floats(s, t.algorithm)) {}
 
@@ -78,16 +78,17 @@ public:
         }
     }
 
-private:
+  private:
     cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared = 0) const {
         return launch_config(grid, threads, shared, options_);
     }
 
     void direct() {
         const long long groups = (s_.k + t_.k_per_thread - 1) / t_.k_per_thread;
-        cuda::launch(config(dim3(blocks(static_cast<long long>(s_.p) * s_.q, t_.threads), grid_yz(groups), grid_yz(s_.n)),
-                            t_.threads),
-                     direct_for(t_.k_per_thread), s_, in_.get(), filter_.get(), out_.get());
+        cuda::launch(
+            config(dim3(blocks(static_cast<long long>(s_.p) * s_.q, t_.threads), grid_yz(groups), grid_yz(s_.n)),
+                   t_.threads),
+            direct_for(t_.k_per_thread), s_, in_.get(), filter_.get(), out_.get());
     }
 
     void im2win() {

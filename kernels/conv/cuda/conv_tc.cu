@@ -23,11 +23,16 @@ std::size_t z(long long x) { return static_cast<std::size_t>(x); }
 
 template <class T>
 class TcCase final : public DeviceCase {
-public:
+  public:
     TcCase(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
-        : s_(s), t_(t), tile_(static_cast<std::size_t>(conv_tc_tile_index(t.bm, t.bn, t.stages))), options_(options),
-          channels_(conv_tc_channels(s.c, static_cast<int>(sizeof(T)))), in_(z(s.n) * z(s.h) * z(s.w) * z(channels_)),
-          filter_(z(s.k) * z(s.r) * z(s.s) * z(channels_)), out_(z(s.n) * z(s.p) * z(s.q) * z(s.k)),
+        : s_(s),
+          t_(t),
+          tile_(static_cast<std::size_t>(conv_tc_tile_index(t.bm, t.bn, t.stages))),
+          options_(options),
+          channels_(conv_tc_channels(s.c, static_cast<int>(sizeof(T)))),
+          in_(z(s.n) * z(s.h) * z(s.w) * z(channels_)),
+          filter_(z(s.k) * z(s.r) * z(s.s) * z(channels_)),
+          out_(z(s.n) * z(s.p) * z(s.q) * z(s.k)),
           win_(t.algorithm == Algorithm::im2win_tc ? tc_window_elements(s) : 0) {
         // NCHW to NHWC, the padding channels 0.
         std::vector<float> x(in_.size(), 0.0f);
@@ -63,7 +68,7 @@ public:
                 for (std::size_t j = 0; j < k; ++j) out[(n * k + j) * pq + i] = x[(n * pq + i) * k + j];
     }
 
-private:
+  private:
     cuda::LaunchConfig config(dim3 grid, int threads, std::size_t shared = 0) const {
         return launch_config(grid, threads, shared, options_);
     }
@@ -74,8 +79,8 @@ private:
         constexpr ConvTcTile x = conv_tc_tiles[I];
         if (I == tile_) {
             const long long pixels = static_cast<long long>(s_.n) * s_.p * s_.q;
-            const cuda::LaunchConfig c = config(dim3(blocks(pixels, x.bn), blocks(s_.k, x.bm)), conv_tc_warps * warp_size,
-                                                conv_tc_shared_bytes(x.bm, x.bn, x.stages));
+            const cuda::LaunchConfig c = config(dim3(blocks(pixels, x.bn), blocks(s_.k, x.bm)),
+                                                conv_tc_warps * warp_size, conv_tc_shared_bytes(x.bm, x.bn, x.stages));
             if (t_.algorithm == Algorithm::implicit_gemm_tc) {
                 cuda::launch(c, implicit_gemm_tc_kernel<T, x.bm, x.bn, x.stages>, s_, channels_, in_.get(),
                              filter_.get(), out_.get());

@@ -91,7 +91,8 @@ struct Descriptors {
 // it runs with is the descriptor's (FMA), whichever an entry reports.
 cudnnConvolutionFwdAlgoPerf_t choose(const Descriptors& d) {
     int max = 0, found = 0;
-    check_cudnn(cudnnGetConvolutionForwardAlgorithmMaxCount(d.handle, &max), "cudnnGetConvolutionForwardAlgorithmMaxCount");
+    check_cudnn(cudnnGetConvolutionForwardAlgorithmMaxCount(d.handle, &max),
+                "cudnnGetConvolutionForwardAlgorithmMaxCount");
     std::vector<cudnnConvolutionFwdAlgoPerf_t> ranked(static_cast<std::size_t>(max));
     check_cudnn(cudnnGetConvolutionForwardAlgorithm_v7(d.handle, d.x, d.w, d.conv, d.y, max, &found, ranked.data()),
                 "cudnnGetConvolutionForwardAlgorithm_v7");
@@ -104,9 +105,12 @@ cudnnConvolutionFwdAlgoPerf_t choose(const Descriptors& d) {
 }
 
 class Cudnn final : public ConvBuffers {
-public:
+  public:
     Cudnn(const Shape& s, const Inputs& in)
-        : ConvBuffers(s, in), d_(s), algo_(choose(d_).algo), workspace_bytes_(workspace_bytes(d_, algo_)),
+        : ConvBuffers(s, in),
+          d_(s),
+          algo_(choose(d_).algo),
+          workspace_bytes_(workspace_bytes(d_, algo_)),
           workspace_((workspace_bytes_ + 3) / 4) {}
 
     void forward() override {
@@ -123,7 +127,7 @@ public:
         return buf;
     }
 
-private:
+  private:
     static std::size_t workspace_bytes(const Descriptors& d, cudnnConvolutionFwdAlgo_t a) {
         std::size_t bytes = 0;
         check_cudnn(cudnnGetConvolutionForwardWorkspaceSize(d.handle, d.x, d.w, d.conv, d.y, a, &bytes),

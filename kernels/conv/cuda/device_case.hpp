@@ -40,16 +40,16 @@ inline int element_bytes(Dtype d) { return d == Dtype::bf16 ? 2 : 4; }
 
 struct Tuning {
     Algorithm algorithm = Algorithm::implicit_gemm;
-    int threads = 128;      // direct: threads per block, one output pixel each
-    int k_per_thread = 4;   // direct, im2win: filters each thread accumulates (1, 2, 4 or 8)
-    int tile_k = 16;        // im2win: filters per block
-    int tile_p = 4;         // im2win: output rows per block
-    int tile_q = 16;        // im2win: output columns per block
-    int tile_c = 2;         // im2win: channels staged in shared memory at a time
-    int bm = 64, bn = 64;   // implicit_gemm, *_tc: block tile of filters x output pixels
-    int bk = 8;             // implicit_gemm: depth (of C*R*S) of a shared-memory stage
-    int tm = 4, tn = 4;     // implicit_gemm: per-thread register tile (1, 2, 4 or 8 each)
-    int stages = 3;         // *_tc: shared-memory stages in flight (tc_tiles.hpp)
+    int threads = 128;     // direct: threads per block, one output pixel each
+    int k_per_thread = 4;  // direct, im2win: filters each thread accumulates (1, 2, 4 or 8)
+    int tile_k = 16;       // im2win: filters per block
+    int tile_p = 4;        // im2win: output rows per block
+    int tile_q = 16;       // im2win: output columns per block
+    int tile_c = 2;        // im2win: channels staged in shared memory at a time
+    int bm = 64, bn = 64;  // implicit_gemm, *_tc: block tile of filters x output pixels
+    int bk = 8;            // implicit_gemm: depth (of C*R*S) of a shared-memory stage
+    int tm = 4, tn = 4;    // implicit_gemm: per-thread register tile (1, 2, 4 or 8 each)
+    int stages = 3;        // *_tc: shared-memory stages in flight (tc_tiles.hpp)
 };
 
 // Without the opt-in above it, which cuda::launch would do: portable to every sm_80+ GPU and
@@ -127,8 +127,7 @@ inline void validate(const Shape& s, const Tuning& t) {
                 s.pad >= 0 && s.p >= 1 && s.q >= 1,
             "sizes must be positive and pad not negative");
     // Offsets inside one image plane and one filter row are ints in the kernels.
-    require(static_cast<long long>(s.h) * s.w < (1LL << 31) &&
-                static_cast<long long>(s.c) * s.r * s.s < (1LL << 31) &&
+    require(static_cast<long long>(s.h) * s.w < (1LL << 31) && static_cast<long long>(s.c) * s.r * s.s < (1LL << 31) &&
                 static_cast<long long>(s.p) * s.q < (1LL << 31),
             "an image plane, an output plane and a filter (C*R*S) must each be below 2^31 elements");
     const int kpt = t.k_per_thread;
@@ -161,9 +160,10 @@ inline void validate(const Shape& s, const Tuning& t) {
             require(t.bk >= 1 && t.bm >= t.tm && t.bn >= t.tn && t.bm <= 1024 && t.bn <= 1024,
                     "implicit_gemm: BK must be positive and BM, BN at least TM, TN and at most 1024");
             require(t.bm % t.tm == 0 && t.bn % t.tn == 0, "implicit_gemm: BM and BN must be multiples of TM and TN");
-            require(implicit_gemm_threads(t) % 32 == 0 && implicit_gemm_threads(t) <= implicit_gemm_max_threads(t.tm, t.tn),
-                    "implicit_gemm: (BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN "
-                    "is 32, 256 when it is 64)");
+            require(
+                implicit_gemm_threads(t) % 32 == 0 && implicit_gemm_threads(t) <= implicit_gemm_max_threads(t.tm, t.tn),
+                "implicit_gemm: (BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN "
+                "is 32, 256 when it is 64)");
             require(implicit_gemm_shared_bytes(t.bm, t.bn, t.bk) <= max_shared_bytes,
                     "implicit_gemm: the tiles need more than 48 KiB of shared memory");
             require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= max_grid_x &&
@@ -210,7 +210,8 @@ std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, co
 }  // namespace cuda_emu
 
 namespace cuda_gpu {
-// direct, im2win, implicit_gemm and the tensor-core kernels on the current CUDA device (nvcc build; checked on an H100, docs/gpu-runs/).
+// direct, im2win, implicit_gemm and the tensor-core kernels on the current CUDA device (nvcc build; checked on an H100,
+// docs/gpu-runs/).
 std::unique_ptr<DeviceCase> make_device_case(const Shape& s, const Tuning& t, const Inputs& in);
 // The im2col kernel, then one cublasSgemmStridedBatched over the images (im2col_gemm.cu).
 std::unique_ptr<DeviceCase> make_im2col_gemm_case(const Shape& s, const Inputs& in);

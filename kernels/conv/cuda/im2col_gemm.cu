@@ -25,7 +25,7 @@ using kit::cuda_gpu::cublas;
 using kit::cuda_gpu::CublasHandle;
 
 class Im2colGemm final : public ConvBuffers {
-public:
+  public:
     Im2colGemm(const Shape& s, const Inputs& in)
         : ConvBuffers(s, in), col_(workspace_floats(s, Algorithm::im2col_gemm)) {}
 
@@ -36,16 +36,16 @@ public:
         cuda::launch(c, im2col_kernel, s_, in_.get(), col_.get());
         const int pq = s_.p * s_.q, depth = s_.c * s_.r * s_.s;
         const float one = 1.0f, zero = 0.0f;
-        check_cublas(cublas().sgemm_strided_batched(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, pq, s_.k, depth, &one,
-                                                    col_.get(), pq, static_cast<long long>(depth) * pq, filter_.get(),
-                                                    depth, 0, &zero, out_.get(), pq, static_cast<long long>(s_.k) * pq,
-                                                    s_.n),
-                     "cublasSgemmStridedBatched");
+        check_cublas(
+            cublas().sgemm_strided_batched(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, pq, s_.k, depth, &one, col_.get(),
+                                           pq, static_cast<long long>(depth) * pq, filter_.get(), depth, 0, &zero,
+                                           out_.get(), pq, static_cast<long long>(s_.k) * pq, s_.n),
+            "cublasSgemmStridedBatched");
     }
 
     std::string detail() const override { return "cuBLAS SGEMM, CUBLAS_DEFAULT_MATH (FP32 FMA, no TF32)"; }
 
-private:
+  private:
     DeviceArray<float> col_;
     CublasHandle handle_;
 };

@@ -14,13 +14,13 @@ namespace memwall::conv_cuda::MEMWALL_CUDA_NS {
 // filter tiles, blockIdx.z: images (looping when N exceeds the grid). Shared memory:
 // im2win_shared_bytes.
 template <int KPT>
-__global__ void __launch_bounds__(1024) im2win_conv_kernel(Shape s, Tuning t, const float* win, const float* filter,
-                                                           float* out) {
+__global__ void __launch_bounds__(1024)
+    im2win_conv_kernel(Shape s, Tuning t, const float* win, const float* filter, float* out) {
     MEMWALL_DYNAMIC_SHARED(float, shared);
     const int rs = s.r * s.s, frs = t.tile_k * rs;  // one channel's filter tile
     const int strip = ((t.tile_q - 1) * s.stride + s.s) * s.r;
-    float* fs = shared;                    // [tile_c][tile_k][S*R]
-    float* ws = shared + t.tile_c * frs;   // [tile_c][tile_p][strip]
+    float* fs = shared;                   // [tile_c][tile_k][S*R]
+    float* ws = shared + t.tile_c * frs;  // [tile_c][tile_p][strip]
 
     const int tid = thread_index(), threads = block_threads();
     const int tq = tid % t.tile_q, pp = (tid / t.tile_q) % t.tile_p, g = tid / (t.tile_q * t.tile_p);

@@ -11,7 +11,7 @@ namespace memwall::conv_cuda::MEMWALL_CUDA_NS {
 
 // blockIdx.x: tiles of BN pixels, blockIdx.y: tiles of BM filters; `channels` is C padded.
 template <class T, int BM, int BN, int STAGES>
-__global__ void __launch_bounds__(conv_tc_warps * warp_size)
+__global__ void __launch_bounds__(conv_tc_warps* warp_size)
     im2win_tc_kernel(Shape s, int channels, const T* win, const T* filter, T* out) {
     constexpr int rows = tc_b_rows<BN>;
     const long long pixels = static_cast<long long>(s.n) * s.p * s.q;

@@ -15,15 +15,17 @@ namespace memwall::conv_cuda::MEMWALL_CUDA_NS {
 // q) and its shared-memory reads are conflict-free. Shared memory: implicit_gemm_shared_bytes. The
 // launch bounds are implicit_gemm_max_threads(TM, TN), written out for nvcc.
 template <int TM, int TN>
-__global__ void __launch_bounds__(TM * TN >= 64 ? 256 : TM * TN >= 32 ? 512 : 1024) implicit_gemm_kernel(Shape s, Tuning t, const float* in, const float* filter,
-                                                             float* out) {
+__global__ void __launch_bounds__(TM* TN >= 64    ? 256
+                                  : TM * TN >= 32 ? 512
+                                                  : 1024)
+    implicit_gemm_kernel(Shape s, Tuning t, const float* in, const float* filter, float* out) {
     MEMWALL_DYNAMIC_SHARED(unsigned char, shared);
     const int bm = t.bm, bn = t.bn, bk = t.bk, lda = bm + 1;
     long long* col_image = reinterpret_cast<long long*>(shared);  // [bn] input offset of image n; -1 past N*P*Q
-    int* col_y = reinterpret_cast<int*>(col_image + bn);           // [bn] p*stride - pad
-    int* col_x = col_y + bn;                                        // [bn] q*stride - pad
-    float* as = reinterpret_cast<float*>(col_x + bn);               // [bk][bm + 1]: A^T tile
-    float* bs = as + bk * lda;                                      // [bk][bn]
+    int* col_y = reinterpret_cast<int*>(col_image + bn);          // [bn] p*stride - pad
+    int* col_x = col_y + bn;                                      // [bn] q*stride - pad
+    float* as = reinterpret_cast<float*>(col_x + bn);             // [bk][bm + 1]: A^T tile
+    float* bs = as + bk * lda;                                    // [bk][bn]
 
     const int tid = thread_index(), threads = block_threads();
     const int cols = bn / TN, rows = bm / TM;
@@ -62,7 +64,8 @@ __global__ void __launch_bounds__(TM * TN >= 64 ? 256 : TM * TN >= 32 ? 512 : 10
             if (g < depth && image >= 0) {
                 const int c = g / rs, tap = g - c * rs, r = tap / s.s, x = col_x[jj] + tap - r * s.s;
                 const int y = col_y[jj] + r;
-                if (y >= 0 && y < s.h && x >= 0 && x < s.w) v = in[image + static_cast<long long>(c) * plane + y * s.w + x];
+                if (y >= 0 && y < s.h && x >= 0 && x < s.w)
+                    v = in[image + static_cast<long long>(c) * plane + y * s.w + x];
             }
             bs[kk * bn + jj] = v;
         }

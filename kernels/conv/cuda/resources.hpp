@@ -16,7 +16,8 @@ using kit::KernelResourceTable;
 const KernelResourceTable& conv_tc_sm90_resources();
 
 // The row of the kernel of (algorithm, dtype, tile), or nullptr.
-const KernelResources* conv_tc_resources(const KernelResourceTable& table, Algorithm a, Dtype d, const ConvTcTile& tile);
+const KernelResources* conv_tc_resources(const KernelResourceTable& table, Algorithm a, Dtype d,
+                                         const ConvTcTile& tile);
 
 // One entry per dtype and compiled tile of `a`: registers, HMMA, shared memory per block, blocks
 // and warps per SM on sm_90, spills; empty without CUDA.

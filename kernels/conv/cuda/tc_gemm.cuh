@@ -26,8 +26,7 @@ __device__ __forceinline__ void tc_mma(float (&d)[4], const std::uint32_t (&a)[4
                                        __nv_bfloat16) {
     mma_m16n8k16_bf16(d, a, b, d);
 }
-__device__ __forceinline__ void tc_mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
-                                       float) {
+__device__ __forceinline__ void tc_mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2], float) {
     const std::uint32_t ra[4] = {to_tf32(__uint_as_float(a[0])), to_tf32(__uint_as_float(a[1])),
                                  to_tf32(__uint_as_float(a[2])), to_tf32(__uint_as_float(a[3]))};
     const std::uint32_t rb[2] = {to_tf32(__uint_as_float(b[0])), to_tf32(__uint_as_float(b[1]))};
@@ -47,7 +46,7 @@ __device__ __forceinline__ int tc_swizzled(int row, int chunk) {
 // B rows a thread copies (tc_gemm's b_chunk i = 0 .. tc_b_rows - 1), and the pixel of its i-th:
 // the thread's chunks of a stage sit one row of 4 chunks per 128 threads apart.
 template <int BN>
-inline constexpr int tc_b_rows = BN * tc_stage_chunks / (conv_tc_warps * warp_size);
+inline constexpr int tc_b_rows = BN* tc_stage_chunks / (conv_tc_warps * warp_size);
 template <int BN>
 __device__ __forceinline__ long long tc_b_pixel(int i) {
     return static_cast<long long>(blockIdx.x) * BN + (thread_index() + i * conv_tc_warps * warp_size) / tc_stage_chunks;
@@ -66,7 +65,7 @@ __device__ __forceinline__ void tc_gemm(int filters, int depth, long long pixels
     static_assert(BM * tc_stage_chunks % threads == 0 && BN * tc_stage_chunks % threads == 0,
                   "every thread copies the same number of chunks");
     MEMWALL_DYNAMIC_SHARED(uint4, smem);
-    uint4* const as = smem;                            // STAGES tiles of BM rows
+    uint4* const as = smem;                                // STAGES tiles of BM rows
     uint4* const bs = as + STAGES * BM * tc_stage_chunks;  // STAGES tiles of BN rows
 
     const int tid = thread_index(), lane = tid % warp_size, warp = tid / warp_size;
@@ -102,11 +101,13 @@ __device__ __forceinline__ void tc_gemm(int filters, int depth, long long pixels
     const int mat = lane / 8, mat_row = lane % 8;  // ldmatrix .x4: lane l gives row l % 8 of matrix l / 8
     float acc[WM / 16][WN / 8][4];
     MEMWALL_UNROLL
-    for (int i = 0; i < WM / 16; ++i)
+    for (int i = 0; i < WM / 16; ++i) {
         MEMWALL_UNROLL
-        for (int n = 0; n < WN / 8; ++n)
+        for (int n = 0; n < WN / 8; ++n) {
             MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) acc[i][n][e] = 0.0f;
+        }
+    }
 
     for (int j = 0; j < stages_total; ++j) {
         __syncthreads();  // every warp is done with the stage that stage j + STAGES - 1 refills
@@ -142,15 +143,17 @@ __device__ __forceinline__ void tc_gemm(int filters, int depth, long long pixels
     // n8 tile. A store instruction writes, for 4 pixels, 8 consecutive filters each.
     const int g = lane / 4, t = lane % 4;
     MEMWALL_UNROLL
-    for (int i = 0; i < WM / 16; ++i)
+    for (int i = 0; i < WM / 16; ++i) {
         MEMWALL_UNROLL
-        for (int n = 0; n < WN / 8; ++n)
+        for (int n = 0; n < WN / 8; ++n) {
             MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) {
                 const int k = k0 + wm + 16 * i + g + 8 * (e >> 1);
                 const long long m = m0 + wn + 8 * n + 2 * t + (e & 1);
                 if (k < filters && m < pixels) out[m * filters + k] = from_float<T>(acc[i][n][e]);
             }
+        }
+    }
 }
 
 }  // namespace memwall::conv_cuda::MEMWALL_CUDA_NS

@@ -83,8 +83,8 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
     // Valid taps over all output pixels of one channel of one image.
     const double taps = static_cast<double>(valid_taps(0, p.p() - 1, p.stride, p.r, p.pad, p.h)) *
                         static_cast<double>(valid_taps(0, p.q() - 1, p.stride, p.s, p.pad, p.w));
-    const double output = 4.0 * static_cast<double>(p.output_size()), filter = 4.0 * static_cast<double>(p.filter_size()),
-                 input = 4.0 * static_cast<double>(p.input_size());
+    const double output = 4.0 * static_cast<double>(p.output_size()),
+                 filter = 4.0 * static_cast<double>(p.filter_size()), input = 4.0 * static_cast<double>(p.input_size());
     // The input any tap reads: DRAM's compulsory input bytes.
     const double touched_pixels = static_cast<double>(touched(0, p.p() - 1, p.stride, p.r, p.pad, p.h)) *
                                   static_cast<double>(touched(0, p.q() - 1, p.stride, p.s, p.pad, p.w));
@@ -104,11 +104,12 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
             x.loads = 4.0 * dn * dc * taps * static_cast<double>(groups + k);
             double footprints = 0;
             for (I a = 0; a < pq; a += t.threads) footprints += image_run_footprint(p, a, std::min(a + t.threads, pq));
-            x.l2 = std::min(x.loads, 4.0 * dn * (static_cast<double>(runs) * dk * static_cast<double>(depth) +
-                                                  static_cast<double>(groups) * dc * footprints)) +
+            x.l2 = std::min(x.loads, 4.0 * dn *
+                                         (static_cast<double>(runs) * dk * static_cast<double>(depth) +
+                                          static_cast<double>(groups) * dc * footprints)) +
                    x.stores;
-            x.block_working_set =
-                4.0 * (static_cast<double>(t.k_per_thread * rs) + image_run_footprint(p, 0, std::min<I>(t.threads, pq)));
+            x.block_working_set = 4.0 * (static_cast<double>(t.k_per_thread * rs) +
+                                         image_run_footprint(p, 0, std::min<I>(t.threads, pq)));
             break;
         }
         case Algorithm::im2win: {
@@ -117,9 +118,11 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
             // strip per output row.
             const I wp = p.w + 2 * p.pad;
             const double win = 4.0 * dn * dc * static_cast<double>(p.p() * wp * p.r);
-            const I ptiles = ceil_div(p.p(), t.tile_p), qtiles = ceil_div(p.q(), t.tile_q), ktiles = ceil_div(k, t.tile_k);
+            const I ptiles = ceil_div(p.p(), t.tile_p), qtiles = ceil_div(p.q(), t.tile_q),
+                    ktiles = ceil_div(k, t.tile_k);
             I strips = 0;  // floats of the strips of one output row, over its column tiles
-            for (I q0 = 0; q0 < p.q(); q0 += t.tile_q) strips += ((std::min<I>(t.tile_q, p.q() - q0) - 1) * p.stride + p.s) * p.r;
+            for (I q0 = 0; q0 < p.q(); q0 += t.tile_q)
+                strips += ((std::min<I>(t.tile_q, p.q() - q0) - 1) * p.stride + p.s) * p.r;
             const double rows = static_cast<double>(valid_taps(0, p.p() - 1, p.stride, p.r, p.pad, p.h));
             x.loads = 4.0 * dn * dc * (rows * static_cast<double>(p.w)) +
                       4.0 * dn * dc *
@@ -153,10 +156,10 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
             // output tile: A re-read per pixel tile, the column matrix per filter tile.
             const double col = 4.0 * dn * static_cast<double>(depth * pq);
             constexpr I tile = 128;
-            x.loads = 4.0 * dn * dc * taps +
-                      4.0 * dn *
-                          (static_cast<double>(ceil_div(pq, tile)) * dk * static_cast<double>(depth) +
-                           static_cast<double>(ceil_div(k, tile) * depth * pq));
+            x.loads =
+                4.0 * dn * dc * taps + 4.0 * dn *
+                                           (static_cast<double>(ceil_div(pq, tile)) * dk * static_cast<double>(depth) +
+                                            static_cast<double>(ceil_div(k, tile) * depth * pq));
             x.stores += col;
             x.l2 = x.loads + x.stores;
             x.workspace = col;
@@ -179,7 +182,8 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
             // every load reaches L2.
             const double e = p.element_bytes(), cp = conv_tc_channels(static_cast<int>(c), static_cast<int>(e));
             const double pixels = static_cast<double>(n * pq), row = static_cast<double>(rs) * cp;  // depth, padded
-            const double mtiles = static_cast<double>(ceil_div(k, t.bm)), ntiles = static_cast<double>(ceil_div(n * pq, t.bn));
+            const double mtiles = static_cast<double>(ceil_div(k, t.bm)),
+                         ntiles = static_cast<double>(ceil_div(n * pq, t.bn));
             const double a = ntiles * dk * row * e;
             x.stores = pixels * dk * e;
             x.dram = e * dn * cp * touched_pixels + dk * row * e + x.stores;
@@ -207,7 +211,8 @@ double conv_tc_tensor_flops(const ConvProblem& p, const Tuning& t) {
     // Every block runs its whole tile over every 64-byte stage of depth, padding included.
     const I e = static_cast<I>(p.element_bytes()), stage = conv_cuda::conv_tc_stage_bytes / e;
     const I depth = p.r * p.s * conv_tc_channels(static_cast<int>(p.c), static_cast<int>(e));
-    return 2.0 * static_cast<double>(ceil_div(p.k, t.bm) * t.bm) * static_cast<double>(ceil_div(p.n * p.p() * p.q(), t.bn) * t.bn) *
+    return 2.0 * static_cast<double>(ceil_div(p.k, t.bm) * t.bm) *
+           static_cast<double>(ceil_div(p.n * p.p() * p.q(), t.bn) * t.bn) *
            static_cast<double>(ceil_div(depth, stage) * stage);
 }
 
@@ -222,8 +227,9 @@ std::vector<Counter> conv_cuda_model(const ConvProblem& p, const Tuning& t) {
     if (t.algorithm == Algorithm::cudnn)
         std::erase_if(cs, [](const Counter& c) { return c.name == counters::workspace; });
     if (conv_cuda::tensor_core(t.algorithm))
-        cs.push_back({std::string(p.dtype == ConvDtype::bf16 ? counters::flops_bf16_tensor : counters::flops_tf32_tensor),
-                      conv_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
+        cs.push_back(
+            {std::string(p.dtype == ConvDtype::bf16 ? counters::flops_bf16_tensor : counters::flops_tf32_tensor),
+             conv_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
     return cs;
 }
 

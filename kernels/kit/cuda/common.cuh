@@ -16,8 +16,7 @@ constexpr unsigned full_mask = 0xffffffffu;
 constexpr int warp_size = 32;
 
 __device__ __forceinline__ float warp_max(float v) {
-    for (int offset = warp_size / 2; offset > 0; offset /= 2)
-        v = fmaxf(v, __shfl_xor_sync(full_mask, v, offset));
+    for (int offset = warp_size / 2; offset > 0; offset /= 2) v = fmaxf(v, __shfl_xor_sync(full_mask, v, offset));
     return v;
 }
 
@@ -28,7 +27,8 @@ __device__ __forceinline__ float warp_sum(float v) {
 
 // A launch of `threads` per block with `shared` bytes of dynamic shared memory; `emu` sets
 // cuda-emu's block order, barrier rule and cache models (unused by a GPU).
-inline cuda::LaunchConfig launch_config(dim3 grid, int threads, std::size_t shared, const emu::EmulationOptions& options) {
+inline cuda::LaunchConfig launch_config(dim3 grid, int threads, std::size_t shared,
+                                        const emu::EmulationOptions& options) {
     cuda::LaunchConfig c;
     c.grid = grid;
     c.block = dim3(static_cast<unsigned>(threads));

@@ -51,13 +51,14 @@ inline const Cublas& cublas() {
 }
 
 inline void check_cublas(cublasStatus_t e, const char* what) {
-    if (e != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + cublas().status_string(e));
+    if (e != CUBLAS_STATUS_SUCCESS)
+        throw std::runtime_error(std::string(what) + " failed: " + cublas().status_string(e));
 }
 
 // A cuBLAS handle in CUBLAS_DEFAULT_MATH: plain FP32 FMA for SGEMM (TF32 only with
 // CUBLAS_TF32_TENSOR_OP_MATH, never set).
 class CublasHandle {
-public:
+  public:
     CublasHandle() {
         check_cublas(cublas().create(&handle_), "cublasCreate");
         if (cublasStatus_t e = cublas().set_math_mode(handle_, CUBLAS_DEFAULT_MATH); e != CUBLAS_STATUS_SUCCESS) {
@@ -70,7 +71,7 @@ public:
     CublasHandle& operator=(const CublasHandle&) = delete;
     cublasHandle_t get() const { return handle_; }
 
-private:
+  private:
     cublasHandle_t handle_ = nullptr;
 };
 

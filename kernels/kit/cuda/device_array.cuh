@@ -18,7 +18,7 @@ inline void check_cuda(cudaError_t e, const char* what) {
 
 template <class T>
 class DeviceArray {
-public:
+  public:
     explicit DeviceArray(std::size_t n) : n_(n) {
         if (n_ > 0) check_cuda(cudaMalloc(&p_, bytes()), "cudaMalloc");
     }
@@ -45,7 +45,7 @@ public:
     // Every byte 0xFF: NaN in float and bfloat16, so elements a kernel does not write are caught.
     void poison() { check_cuda(cudaMemset(p_, 0xFF, bytes()), "cudaMemset"); }
 
-private:
+  private:
     T* p_ = nullptr;
     std::size_t n_;
 };

@@ -36,8 +36,7 @@ namespace detail {
 // every matrix, so the warp stays converged. Compiled for cuda-emu too, so its tests check it.
 template <int N, bool Trans>
 __device__ __forceinline__ void stmatrix_by_shuffles(void* row, const std::uint32_t (&r)[N]) {
-    const int lane = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) %
-                     warp_size,
+    const int lane = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % warp_size,
               i = lane % 8;
     for (int k = 0; k < N; ++k) {
         std::uint32_t w[4];
@@ -76,36 +75,30 @@ __device__ __forceinline__ std::uint32_t to_tf32(float x) {
 }
 
 __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4],
-                                                  const std::uint32_t (&b)[2],
-                                                  const float (&c)[4]) {
+                                                  const std::uint32_t (&b)[2], const float (&c)[4]) {
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
         "{%8,%9}, {%10,%11,%12,%13};"
         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]),
-          "f"(c[1]), "f"(c[2]), "f"(c[3]));
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 }
 
 __device__ __forceinline__ void mma_m16n8k16_f16(float (&d)[4], const std::uint32_t (&a)[4],
-                                                 const std::uint32_t (&b)[2],
-                                                 const float (&c)[4]) {
+                                                 const std::uint32_t (&b)[2], const float (&c)[4]) {
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
         "{%8,%9}, {%10,%11,%12,%13};"
         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]),
-          "f"(c[1]), "f"(c[2]), "f"(c[3]));
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 }
 
 __device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4],
-                                                 const std::uint32_t (&b)[2],
-                                                 const float (&c)[4]) {
+                                                 const std::uint32_t (&b)[2], const float (&c)[4]) {
     asm volatile(
         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
         "{%8,%9}, {%10,%11,%12,%13};"
         : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]),
-          "f"(c[1]), "f"(c[2]), "f"(c[3]));
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
 }
 
 namespace detail {
@@ -216,9 +209,7 @@ __device__ __forceinline__ void cp_async_ca(void* smem, const void* gmem) {
                  : "r"(detail::shared_address(smem)), "l"(gmem), "n"(Bytes));
 }
 __device__ __forceinline__ void cp_async_cg(void* smem, const void* gmem) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"
-                 :
-                 : "r"(detail::shared_address(smem)), "l"(gmem));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" : : "r"(detail::shared_address(smem)), "l"(gmem));
 }
 // Copies src_bytes (0 to 16) and fills the rest of the 16 with zeros.
 __device__ __forceinline__ void cp_async_cg_zfill(void* smem, const void* gmem, int src_bytes) {
@@ -240,24 +231,20 @@ __device__ __forceinline__ void cp_async_wait() {
 using EmuSite = ::memwall::emu::detail::Site;
 
 inline std::uint32_t pack_bf16x2(float lo, float hi) {
-    return static_cast<std::uint32_t>(__nv_bfloat16(lo).__x) |
-           static_cast<std::uint32_t>(__nv_bfloat16(hi).__x) << 16;
+    return static_cast<std::uint32_t>(__nv_bfloat16(lo).__x) | static_cast<std::uint32_t>(__nv_bfloat16(hi).__x) << 16;
 }
 inline std::uint32_t to_tf32(float x) { return ::memwall::emu::round_to_tf32(x); }
 
-inline void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4],
-                              const std::uint32_t (&b)[2], const float (&c)[4],
-                              EmuSite site = EmuSite::here()) {
+inline void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                              const float (&c)[4], EmuSite site = EmuSite::here()) {
     ::memwall::emu::mma(::memwall::emu::MmaType::bf16, d, a, b, c, site);
 }
-inline void mma_m16n8k16_f16(float (&d)[4], const std::uint32_t (&a)[4],
-                             const std::uint32_t (&b)[2], const float (&c)[4],
-                             EmuSite site = EmuSite::here()) {
+inline void mma_m16n8k16_f16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                             const float (&c)[4], EmuSite site = EmuSite::here()) {
     ::memwall::emu::mma(::memwall::emu::MmaType::f16, d, a, b, c, site);
 }
-inline void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4],
-                             const std::uint32_t (&b)[2], const float (&c)[4],
-                             EmuSite site = EmuSite::here()) {
+inline void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                             const float (&c)[4], EmuSite site = EmuSite::here()) {
     ::memwall::emu::mma(::memwall::emu::MmaType::tf32, d, a, b, c, site);
 }
 
@@ -270,16 +257,13 @@ inline void ldmatrix_x2(std::uint32_t (&r)[2], const void* row, EmuSite site = E
 inline void ldmatrix_x4(std::uint32_t (&r)[4], const void* row, EmuSite site = EmuSite::here()) {
     ::memwall::emu::ldmatrix(r, 4, false, row, site);
 }
-inline void ldmatrix_x1_trans(std::uint32_t (&r)[1], const void* row,
-                              EmuSite site = EmuSite::here()) {
+inline void ldmatrix_x1_trans(std::uint32_t (&r)[1], const void* row, EmuSite site = EmuSite::here()) {
     ::memwall::emu::ldmatrix(r, 1, true, row, site);
 }
-inline void ldmatrix_x2_trans(std::uint32_t (&r)[2], const void* row,
-                              EmuSite site = EmuSite::here()) {
+inline void ldmatrix_x2_trans(std::uint32_t (&r)[2], const void* row, EmuSite site = EmuSite::here()) {
     ::memwall::emu::ldmatrix(r, 2, true, row, site);
 }
-inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* row,
-                              EmuSite site = EmuSite::here()) {
+inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], const void* row, EmuSite site = EmuSite::here()) {
     ::memwall::emu::ldmatrix(r, 4, true, row, site);
 }
 
@@ -292,16 +276,13 @@ inline void stmatrix_x2(void* row, const std::uint32_t (&r)[2], EmuSite site = E
 inline void stmatrix_x4(void* row, const std::uint32_t (&r)[4], EmuSite site = EmuSite::here()) {
     ::memwall::emu::stmatrix(row, r, 4, false, site);
 }
-inline void stmatrix_x1_trans(void* row, const std::uint32_t (&r)[1],
-                              EmuSite site = EmuSite::here()) {
+inline void stmatrix_x1_trans(void* row, const std::uint32_t (&r)[1], EmuSite site = EmuSite::here()) {
     ::memwall::emu::stmatrix(row, r, 1, true, site);
 }
-inline void stmatrix_x2_trans(void* row, const std::uint32_t (&r)[2],
-                              EmuSite site = EmuSite::here()) {
+inline void stmatrix_x2_trans(void* row, const std::uint32_t (&r)[2], EmuSite site = EmuSite::here()) {
     ::memwall::emu::stmatrix(row, r, 2, true, site);
 }
-inline void stmatrix_x4_trans(void* row, const std::uint32_t (&r)[4],
-                              EmuSite site = EmuSite::here()) {
+inline void stmatrix_x4_trans(void* row, const std::uint32_t (&r)[4], EmuSite site = EmuSite::here()) {
     ::memwall::emu::stmatrix(row, r, 4, true, site);
 }
 
@@ -313,13 +294,10 @@ void cp_async_ca(void* smem, const void* gmem, EmuSite site = EmuSite::here()) {
 inline void cp_async_cg(void* smem, const void* gmem, EmuSite site = EmuSite::here()) {
     ::memwall::emu::cp_async(smem, gmem, 16, 16, ::memwall::emu::CacheOp::cg, site);
 }
-inline void cp_async_cg_zfill(void* smem, const void* gmem, int src_bytes,
-                              EmuSite site = EmuSite::here()) {
+inline void cp_async_cg_zfill(void* smem, const void* gmem, int src_bytes, EmuSite site = EmuSite::here()) {
     ::memwall::emu::cp_async(smem, gmem, 16, src_bytes, ::memwall::emu::CacheOp::cg, site);
 }
-inline void cp_async_commit(EmuSite site = EmuSite::here()) {
-    ::memwall::emu::cp_async_commit(site);
-}
+inline void cp_async_commit(EmuSite site = EmuSite::here()) { ::memwall::emu::cp_async_commit(site); }
 template <int N>
 void cp_async_wait(EmuSite site = EmuSite::here()) {
     static_assert(N >= 0, "cp.async.wait_group takes a count of groups, 0 or more");

@@ -22,11 +22,11 @@ struct DecodeArgs {
     const int* page_ids = nullptr;  // the launch's pages; null: the i-th page is page i
     int pages = 0;                  // pages this launch attends
     int page_tokens = 0, heads = 0;
-    float scale = 0;                // 1 / sqrt(head_dim)
-    const float* q = nullptr;       // this step's queries, heads × head_dim
-    float* partial = nullptr;       // [heads][partials_per_head][head_dim + 2]
-    int partials_per_head = 0;      // of the step, every launch's together
-    int first_partial = 0;          // this launch's first
+    float scale = 0;            // 1 / sqrt(head_dim)
+    const float* q = nullptr;   // this step's queries, heads × head_dim
+    float* partial = nullptr;   // [heads][partials_per_head][head_dim + 2]
+    int partials_per_head = 0;  // of the step, every launch's together
+    int first_partial = 0;      // this launch's first
 };
 
 // A partial's record: head_dim sums of exp(s - max)·v, then max and sum of exp(s - max).

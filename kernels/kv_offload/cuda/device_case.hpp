@@ -57,9 +57,9 @@ inline void validate(const Shape& s, const Tuning& t) {
     auto require = [](bool ok, const std::string& rule) {
         if (!ok) throw std::invalid_argument("cuda kv_offload: " + rule);
     };
-    require(s.pages >= 1 && s.page_tokens >= 1 && s.heads >= 1 && s.selected >= 1 && s.selected <= s.pages &&
-                s.steps >= 1,
-            "sizes must be positive and at most every page selected");
+    require(
+        s.pages >= 1 && s.page_tokens >= 1 && s.heads >= 1 && s.selected >= 1 && s.selected <= s.pages && s.steps >= 1,
+        "sizes must be positive and at most every page selected");
     require(s.head_dim == 32 || s.head_dim == 64 || s.head_dim == 128 || s.head_dim == 256,
             "head_dim must be 32, 64, 128 or 256: a warp reads a key or value row in whole 128-byte lines");
     require(s.heads <= max_grid_y, "at most 65535 heads (a grid row each)");

@@ -33,7 +33,7 @@ std::size_t z(int x) { return static_cast<std::size_t>(x); }
 
 // Page-locked host memory (cudaHostAlloc), freed with cudaFreeHost.
 class PinnedBytes {
-public:
+  public:
     PinnedBytes(std::size_t bytes, unsigned flags) {
         check_cuda(cudaHostAlloc(reinterpret_cast<void**>(&p_), bytes, flags), "cudaHostAlloc");
     }
@@ -42,39 +42,43 @@ public:
     PinnedBytes& operator=(const PinnedBytes&) = delete;
     unsigned char* get() const { return p_; }
 
-private:
+  private:
     unsigned char* p_ = nullptr;
 };
 
 class Stream {
-public:
+  public:
     Stream() { check_cuda(cudaStreamCreate(&s_), "cudaStreamCreate"); }
     ~Stream() { cudaStreamDestroy(s_); }
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
     cudaStream_t get() const { return s_; }
 
-private:
+  private:
     cudaStream_t s_ = nullptr;
 };
 
 class Event {
-public:
+  public:
     Event() { check_cuda(cudaEventCreate(&e_), "cudaEventCreate"); }
     ~Event() { cudaEventDestroy(e_); }
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
     cudaEvent_t get() const { return e_; }
 
-private:
+  private:
     cudaEvent_t e_ = nullptr;
 };
 
 // What every variant has: the queries, the output, the partials, and the two launches of a step.
 class KvCase : public DeviceCase {
-public:
+  public:
     KvCase(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
-        : s_(s), t_(t), options_(options), q_(z(s.steps) * z(s.heads) * z(s.head_dim)), out_(q_.size()),
+        : s_(s),
+          t_(t),
+          options_(options),
+          q_(z(s.steps) * z(s.heads) * z(s.head_dim)),
+          out_(q_.size()),
           partial_(z(s.heads) * z(chunks(s, m, t)) * z(partials_per_launch(t)) * (z(s.head_dim) + 2)) {
         q_.upload(in.q);
     }
@@ -82,7 +86,7 @@ public:
     std::size_t output_size() const override { return out_.size(); }
     void download(float* out) const override { out_.download(out); }
 
-protected:
+  protected:
     // Attention of step `step` over `pages` pages at `kv` (page_ids: which; null: in order), its
     // partials from `first_partial` of the step's `partials_per_head`.
     void attend(int step, const float* kv, const int* page_ids, int pages, int first_partial, int partials_per_head,
@@ -117,7 +121,7 @@ protected:
     Shape s_;
     Tuning t_;
 
-private:
+  private:
     cuda::LaunchConfig config(dim3 grid, int threads, cudaStream_t stream) const {
         cuda::LaunchConfig c;
         c.grid = grid;
@@ -133,20 +137,20 @@ private:
 
 // The step's selections in device memory, for the variants whose kernel looks its pages up.
 class Selections {
-public:
+  public:
     Selections(const Shape& s, const Inputs& in) : ids_(z(s.steps) * z(s.selected)), selected_(s.selected) {
         check_cuda(cudaMemcpy(ids_.get(), in.page_ids, ids_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
     }
     const int* of(int step) const { return ids_.get() + z(step) * z(selected_); }
 
-private:
+  private:
     DeviceArray<int> ids_;
     int selected_;
 };
 
 // resident: every page in device memory, the kernel reads the selected ones there.
 class Resident final : public KvCase {
-public:
+  public:
     Resident(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& o)
         : KvCase(s, Method::resident, t, in, o), kv_(z(s.pages) * s.page_floats()), ids_(s, in) {
         kv_.upload(in.kv);
@@ -155,7 +159,7 @@ public:
         for (int step = 0; step < s_.steps; ++step) step_over(step, kv_.get(), ids_.of(step), s_.selected);
     }
 
-private:
+  private:
     DeviceArray<float> kv_;
     Selections ids_;
 };
@@ -164,9 +168,10 @@ private:
 // past a 128-byte one); the kernel reads the selected pages over the bus through the device
 // pointer. The KV is copied in once, when the case is made.
 class ZeroCopy final : public KvCase {
-public:
+  public:
     ZeroCopy(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& o)
-        : KvCase(s, Method::zero_copy, t, in, o), host_(z(t.misalign) + z(s.pages) * s.page_bytes(), cudaHostAllocMapped),
+        : KvCase(s, Method::zero_copy, t, in, o),
+          host_(z(t.misalign) + z(s.pages) * s.page_bytes(), cudaHostAllocMapped),
           ids_(s, in) {
         std::memcpy(host_.get() + t.misalign, in.kv, z(s.pages) * s.page_bytes());
         void* device = nullptr;
@@ -177,7 +182,7 @@ public:
         for (int step = 0; step < s_.steps; ++step) step_over(step, kv_, ids_.of(step), s_.selected);
     }
 
-private:
+  private:
     PinnedBytes host_;
     Selections ids_;
     const float* kv_ = nullptr;
@@ -187,16 +192,19 @@ private:
 // buffer and a device staging buffer of one step's pages, and the CPU's gathers into the pinned
 // buffer, queued as host functions.
 class Staging : public KvCase {
-public:
+  public:
     Staging(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& o)
-        : KvCase(s, m, t, in, o), kv_(in.kv), ids_(in.page_ids, in.page_ids + z(s.steps) * z(s.selected)),
-          pinned_(z(s.selected) * s.page_bytes(), cudaHostAllocDefault), staging_(z(s.selected) * s.page_floats()) {
+        : KvCase(s, m, t, in, o),
+          kv_(in.kv),
+          ids_(in.page_ids, in.page_ids + z(s.steps) * z(s.selected)),
+          pinned_(z(s.selected) * s.page_bytes(), cudaHostAllocDefault),
+          staging_(z(s.selected) * s.page_floats()) {
         const int n = chunks(s, m, t), per = m == Method::pipelined ? t.chunk_pages : s.selected;
         for (int step = 0; step < s.steps; ++step)
             for (int c = 0; c < n; ++c) gathers_.push_back({this, step, c * per, std::min(per, s.selected - c * per)});
     }
 
-protected:
+  protected:
     struct Gather {
         const Staging* self;
         int step, first, count;  // of the step's selected pages
@@ -214,7 +222,7 @@ protected:
     }
     const float* staged(int first) const { return staging_.get() + z(first) * s_.page_floats(); }
 
-private:
+  private:
     static void run_gather(void* p) {
         const auto& g = *static_cast<const Gather*>(p);
         const Staging& c = *g.self;
@@ -234,7 +242,7 @@ private:
 // staged: per step, the CPU gathers the selected pages into the pinned buffer, one
 // cudaMemcpyAsync brings them to the device, then the kernel; all in order on one stream.
 class Staged final : public Staging {
-public:
+  public:
     Staged(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& o)
         : Staging(s, Method::staged, t, in, o) {}
     void forward() override {
@@ -250,9 +258,11 @@ public:
 // while the compute stream attends to the chunk before: the kernel on chunk i waits for chunk i's
 // copy (an event), and the next step's copy of chunk i for the kernel on it (another).
 class Pipelined final : public Staging {
-public:
+  public:
     Pipelined(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& o)
-        : Staging(s, Method::pipelined, t, in, o), chunks_(chunks(s, Method::pipelined, t)), copied_(z(chunks_)),
+        : Staging(s, Method::pipelined, t, in, o),
+          chunks_(chunks(s, Method::pipelined, t)),
+          copied_(z(chunks_)),
           attended_(z(chunks_)) {}
     void forward() override {
         const int per_launch = partials_per_launch(t_), per_head = chunks_ * per_launch;
@@ -271,7 +281,7 @@ public:
         }
     }
 
-private:
+  private:
     int chunks_;
     Stream copy_, compute_;
     std::vector<Event> copied_, attended_;  // per chunk

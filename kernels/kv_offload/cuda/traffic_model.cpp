@@ -33,7 +33,7 @@ KvCudaTraffic kv_cuda_traffic(const KvProblem& p, Method m, const kv_cuda::Tunin
     const long long steps = s.steps, heads = s.heads, dim = s.head_dim;
     const long long tokens = static_cast<long long>(s.selected) * s.page_tokens;  // per step
     const long long per_launch = kv_cuda::partials_per_launch(t), launches = kv_cuda::chunks(s, m, t);
-    const long long partials = launches * per_launch;  // per head and step
+    const long long partials = launches * per_launch;                                // per head and step
     const double pages = d(s.selected) * d(static_cast<long long>(s.page_bytes()));  // one step's
     const bool looks_up = m == Method::resident || m == Method::zero_copy;
     KvCudaTraffic tr;

@@ -29,11 +29,17 @@ void launch_scaled_add(long long n, float alpha, const T* t, T* y, const emu::Em
 // T: float or __nv_bfloat16, the inputs', Y's and the workspace's element type.
 template <class T>
 class LoraBuffers : public DeviceCase {
-public:
+  public:
     LoraBuffers(const Shape& s, Method method, const Inputs& in)
-        : s_(s), x_(z(s.m) * z(s.k)), w_(z(s.k) * z(s.n)), a_(z(s.adapters) * z(s.k) * z(s.r)),
-          b_(z(s.adapters) * z(s.r) * z(s.n)), mask_(z(s.m) * z(s.mask_words())), adapter_of_(z(s.m)),
-          y_(z(s.m) * z(s.n)), work_(workspace_elements(s, method)) {
+        : s_(s),
+          x_(z(s.m) * z(s.k)),
+          w_(z(s.k) * z(s.n)),
+          a_(z(s.adapters) * z(s.k) * z(s.r)),
+          b_(z(s.adapters) * z(s.r) * z(s.n)),
+          mask_(z(s.m) * z(s.mask_words())),
+          adapter_of_(z(s.m)),
+          y_(z(s.m) * z(s.n)),
+          work_(workspace_elements(s, method)) {
         x_.upload(in.x);
         w_.upload(in.w);
         a_.upload(in.a);
@@ -45,7 +51,7 @@ public:
     std::size_t output_size() const override { return y_.size(); }
     void download(float* out) const override { y_.download(out); }
 
-protected:
+  protected:
     static std::size_t z(int x) { return static_cast<std::size_t>(x); }
     // Workspace: S (M×r) first, then unfused's X' (M×K) and T (M×N).
     T* s_work() const { return work_.get(); }

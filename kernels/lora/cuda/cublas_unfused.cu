@@ -29,7 +29,7 @@ template <class T>
 class CublasUnfused final : public LoraBuffers<T> {
     using B = LoraBuffers<T>;
 
-public:
+  public:
     CublasUnfused(const Shape& s, const Inputs& in) : B(s, Method::cublas_unfused, in) {}
 
     void forward() override {
@@ -42,18 +42,19 @@ public:
         return "cuBLAS GemmEx, bf16 in and out, CUBLAS_COMPUTE_32F (tensor cores)";
     }
 
-private:
+  private:
     // Row-major C (m×n) = A (m×k) · B (k×n).
     void gemm(int m, int n, int k, const T* a, const T* b, T* c) {
         const float one = 1.0f, zero = 0.0f;
         if constexpr (std::is_same_v<T, float>) {
-            check_cublas(cublas().sgemm(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n),
-                         "cublasSgemm");
+            check_cublas(
+                cublas().sgemm(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n),
+                "cublasSgemm");
         } else {
-            check_cublas(cublas().gemm_ex(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_16BF, n, a,
-                                          CUDA_R_16BF, k, &zero, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F,
-                                          CUBLAS_GEMM_DEFAULT),
-                         "cublasGemmEx");
+            check_cublas(
+                cublas().gemm_ex(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, CUDA_R_16BF, n, a,
+                                 CUDA_R_16BF, k, &zero, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                "cublasGemmEx");
         }
     }
 

@@ -44,8 +44,8 @@ struct Tuning {
 
 inline constexpr std::size_t max_shared_bytes = 48 * 1024;  // without the opt-in: any sm_80+ GPU
 inline constexpr int max_grid_yz = 65535;
-inline constexpr int max_rank = 256;  // the down-projection keeps r / 32 columns per lane in registers
-inline constexpr int down_warps = 4;  // down-projection: tokens (a warp each) per block
+inline constexpr int max_rank = 256;      // the down-projection keeps r / 32 columns per lane in registers
+inline constexpr int down_warps = 4;      // down-projection: tokens (a warp each) per block
 inline constexpr int pass_threads = 256;  // dropout and scaled add, per block
 
 inline constexpr bool register_tile(int x) { return x == 1 || x == 2 || x == 4 || x == 8; }
@@ -55,7 +55,8 @@ constexpr int gemm_max_threads(int tm, int tn) { return tm * tn >= 64 ? 256 : tm
 // X's tile transposed (rows padded by one float against bank conflicts), W's tile, and the tile
 // rows' adapters for the epilogue.
 constexpr std::size_t gemm_shared_bytes(const Tuning& t) {
-    return 4 * (static_cast<std::size_t>(t.bk) * static_cast<std::size_t>(t.bm + 1 + t.bn) + static_cast<std::size_t>(t.bm));
+    return 4 * (static_cast<std::size_t>(t.bk) * static_cast<std::size_t>(t.bm + 1 + t.bn) +
+                static_cast<std::size_t>(t.bm));
 }
 
 // Elements the device allocates beside the inputs and Y, in the element type: S (M×r) for every
@@ -134,7 +135,8 @@ constexpr int down_tc_rank(int r) { return r <= 16 ? 16 : r <= 32 ? 32 : 64; }
 constexpr std::size_t down_tc_shared_bytes(int r) {
     const auto z = [](int x) { return static_cast<std::size_t>(x); };
     const std::size_t rows = 16 * z(down_tc_warps);
-    return 2 * z(down_tc_stages) * (rows * tc_bk + tc_bk * z(down_tc_rank(r))) + 4 * z(down_tc_stages) * rows + 4 * rows;
+    return 2 * z(down_tc_stages) * (rows * tc_bk + tc_bk * z(down_tc_rank(r))) + 4 * z(down_tc_stages) * rows +
+           4 * rows;
 }
 
 // A tensor-core case's tuning: its tile and, for multi_adapter, the adapters per call.
@@ -162,7 +164,8 @@ inline void validate_tensor_core(const Shape& s, Method m, const TcTuning& t) {
             "sizes must be positive and adapters at most M");
     require(s.k % 8 == 0 && s.n % 8 == 0 && s.r % 8 == 0,
             "K, N and r must be multiples of 8 (rows of whole 16-byte cp.async chunks)");
-    require(s.r <= tc_max_rank, "r must be at most 64 (the tensor-core down-projection keeps S's row tile in registers)");
+    require(s.r <= tc_max_rank,
+            "r must be at most 64 (the tensor-core down-projection keeps S's row tile in registers)");
     if (!tc_tile(t.tile.bm, t.tile.bn, t.tile.warps, t.tile.stages))
         throw std::invalid_argument("cuda lora tensor cores: no compiled tile BM/BN/warps/stages " +
                                     std::to_string(t.tile.bm) + "/" + std::to_string(t.tile.bn) + "/" +

@@ -13,12 +13,12 @@ namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
 template <class T>
 struct DownArgs {
     int m, k, r;
-    float scale;               // α / (1 - p)
-    const T* x;                // M×K
-    const unsigned* mask;      // mask_words per token
-    const T* a;                // A (K×r) of every adapter, stacked
-    const int* adapter_of;     // per token; null: every token uses the first A
-    T* s;                      // M×r, rounded to T
+    float scale;            // α / (1 - p)
+    const T* x;             // M×K
+    const unsigned* mask;   // mask_words per token
+    const T* a;             // A (K×r) of every adapter, stacked
+    const int* adapter_of;  // per token; null: every token uses the first A
+    T* s;                   // M×r, rounded to T
 };
 
 // blockIdx.x: tiles of down_warps tokens; down_warps × 32 threads. No barriers: a warp past the

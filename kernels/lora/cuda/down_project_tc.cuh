@@ -2,13 +2,12 @@
 // (mask ⊙ X) · A_adapter, dropout applied to X's fragments in registers (X' is never written).
 //
 // A block of down_tc_warps warps per 16·down_tc_warps tokens, each warp 16 of them as m16n8k16
-// rows, the r columns of S (RP, r rounded up to 16) as its n. 32-deep stages of X's 64 rows, A's 32 rows and the tokens'
-// mask words (a 32-deep stage is one word) come by cp.async through gemm_tc.cuh's swizzled,
-// multi-stage pipeline; each X fragment is ANDed with its rows' mask bits before the product.
-// A block whose tokens span several adapters (multi_adapter) runs its stages once per adapter,
-// the other adapters' rows zero-filled, into the same accumulators. At r = 16 a token's 2·K·r
-// FLOPs are 2·K/16 mma per warp, so the kernel streams X at the memory's pace where down_project.cuh's
-// FMA loop (a shuffle, a load and an FMA per element and lane) is bound by issue.
+// rows, the r columns of S (RP, r rounded up to 16) as its n. 32-deep stages of X's 64 rows, A's 32 rows and the
+// tokens' mask words (a 32-deep stage is one word) come by cp.async through gemm_tc.cuh's swizzled, multi-stage
+// pipeline; each X fragment is ANDed with its rows' mask bits before the product. A block whose tokens span several
+// adapters (multi_adapter) runs its stages once per adapter, the other adapters' rows zero-filled, into the same
+// accumulators. At r = 16 a token's 2·K·r FLOPs are 2·K/16 mma per warp, so the kernel streams X at the memory's pace
+// where down_project.cuh's FMA loop (a shuffle, a load and an FMA per element and lane) is bound by issue.
 #pragma once
 
 #include <cstdint>
@@ -25,13 +24,13 @@ __device__ __forceinline__ std::uint32_t keep_pair(std::uint32_t v, unsigned wor
 }
 
 template <int RP, int STAGES>
-__global__ void __launch_bounds__(down_tc_warps * warp_size) down_project_tc_kernel(DownArgs<__nv_bfloat16> d) {
+__global__ void __launch_bounds__(down_tc_warps* warp_size) down_project_tc_kernel(DownArgs<__nv_bfloat16> d) {
     constexpr int BM = down_tc_warps * 16, BK = tc_bk, threads = down_tc_warps * warp_size;
     constexpr int a_chunks = BK / 8, b_chunks = RP / 8, NI = RP / 8;
     static_assert(RP % 16 == 0 && BM * a_chunks % threads == 0, "whole mma tiles and copies");
     MEMWALL_DYNAMIC_SHARED(uint4, smem);
-    uint4* const xs = smem;                                              // STAGES tiles of BM rows
-    uint4* const as = xs + STAGES * BM * a_chunks;                       // STAGES tiles of BK rows
+    uint4* const xs = smem;                                                            // STAGES tiles of BM rows
+    uint4* const as = xs + STAGES * BM * a_chunks;                                     // STAGES tiles of BK rows
     unsigned* const masks = reinterpret_cast<unsigned*>(as + STAGES * BK * b_chunks);  // STAGES × BM
     int* const row_adapter = reinterpret_cast<int*>(masks + STAGES * BM);              // -1: no row
 
@@ -83,9 +82,10 @@ __global__ void __launch_bounds__(down_tc_warps * warp_size) down_project_tc_ker
     }
     float acc[NI][4];
     MEMWALL_UNROLL
-    for (int n = 0; n < NI; ++n)
+    for (int n = 0; n < NI; ++n) {
         MEMWALL_UNROLL
         for (int e = 0; e < 4; ++e) acc[n][e] = 0.0f;
+    }
 
     for (int j = 0; j < total; ++j) {
         cp_async_wait<STAGES - 2>();
@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(down_tc_warps * warp_size) down_project_tc_ker
 
     // S's rows g and g + 8 of the warp, columns 8n + 2t and the next, scaled, as bf16 pairs.
     MEMWALL_UNROLL
-    for (int n = 0; n < NI; ++n)
+    for (int n = 0; n < NI; ++n) {
         MEMWALL_UNROLL
         for (int h = 0; h < 2; ++h) {
             const int row = m0 + 16 * warp + g + 8 * h, col = 8 * n + 2 * t;
@@ -128,6 +128,7 @@ __global__ void __launch_bounds__(down_tc_warps * warp_size) down_project_tc_ker
                 *reinterpret_cast<std::uint32_t*>(d.s + static_cast<long long>(row) * d.r + col) =
                     pack_bf16x2(d.scale * acc[n][2 * h], d.scale * acc[n][2 * h + 1]);
         }
+    }
 }
 
 // The instantiation for rank r (a multiple of 8 up to tc_max_rank): RP = down_tc_rank(r).

@@ -69,8 +69,9 @@ __device__ __forceinline__ void gemm_stage(const GemmTile& g, TileA a_at, TileB 
 // blockIdx.x: tiles of BN columns, blockIdx.y: tiles of BM rows; (BM/TM)×(BN/TN) threads. The
 // launch bounds are gemm_max_threads(TM, TN), written out for nvcc.
 template <class T, int TM, int TN>
-__global__ void __launch_bounds__(TM * TN >= 64 ? 256 : TM * TN >= 32 ? 512 : 1024)
-    gemm_kernel(GemmArgs<T> p, Tuning t) {
+__global__ void __launch_bounds__(TM* TN >= 64    ? 256
+                                  : TM * TN >= 32 ? 512
+                                                  : 1024) gemm_kernel(GemmArgs<T> p, Tuning t) {
     MEMWALL_DYNAMIC_SHARED(float, shared);
     GemmTile g;
     g.bm = t.bm;

@@ -40,7 +40,7 @@ __device__ __forceinline__ int tc_swizzled(int row, int chunk) {
 }
 
 template <int BM, int BN, int WARPS, int STAGES>
-__global__ void __launch_bounds__(WARPS * warp_size) gemm_tc_kernel(GemmArgs<__nv_bfloat16> p) {
+__global__ void __launch_bounds__(WARPS* warp_size) gemm_tc_kernel(GemmArgs<__nv_bfloat16> p) {
     constexpr int BK = tc_bk, WN = WARPS / 2, threads = WARPS * warp_size;
     constexpr int TM = BM / 2, TN = BN / WN, MI = TM / 16, NI = TN / 8;
     constexpr int a_chunks = BK / 8, b_chunks = BN / 8;
@@ -111,15 +111,17 @@ __global__ void __launch_bounds__(WARPS * warp_size) gemm_tc_kernel(GemmArgs<__n
 
     float acc[MI][NI][4];
     MEMWALL_UNROLL
-    for (int i = 0; i < MI; ++i)
+    for (int i = 0; i < MI; ++i) {
         MEMWALL_UNROLL
-        for (int n = 0; n < NI; ++n)
+        for (int n = 0; n < NI; ++n) {
             MEMWALL_UNROLL
             for (int e = 0; e < 4; ++e) acc[i][n][e] = 0.0f;
+        }
+    }
 
     for (int j = 0; j < total; ++j) {
-        cp_async_wait<STAGES - 2>();  // stage j has landed (this thread's copies)
-        __syncthreads();              // every thread's; and every warp is done with stage j - 1
+        cp_async_wait<STAGES - 2>();                       // stage j has landed (this thread's copies)
+        __syncthreads();                                   // every thread's; and every warp is done with stage j - 1
         if (j + STAGES - 1 < total) load(j + STAGES - 1);  // into stage j - 1's buffers
         cp_async_commit();
         const uint4* const at = as + (j % STAGES) * BM * a_chunks;
@@ -131,22 +133,23 @@ __global__ void __launch_bounds__(WARPS * warp_size) gemm_tc_kernel(GemmArgs<__n
             std::uint32_t af[MI][4], bf[NI][2];
             MEMWALL_UNROLL
             for (int i = 0; i < MI; ++i)
-                ldmatrix_x4(af[i], at + tc_swizzled<a_chunks>(wm * TM + 16 * i + mat_row + 8 * (mat & 1),
-                                                              2 * kk + (mat >> 1)));
+                ldmatrix_x4(
+                    af[i], at + tc_swizzled<a_chunks>(wm * TM + 16 * i + mat_row + 8 * (mat & 1), 2 * kk + (mat >> 1)));
             MEMWALL_UNROLL
             for (int n = 0; n < NI / 2; ++n) {
                 std::uint32_t b[4];
-                ldmatrix_x4_trans(b, bt + tc_swizzled<b_chunks>(16 * kk + mat_row + 8 * (mat & 1),
-                                                                wn * TN / 8 + 2 * n + (mat >> 1)));
+                ldmatrix_x4_trans(
+                    b, bt + tc_swizzled<b_chunks>(16 * kk + mat_row + 8 * (mat & 1), wn * TN / 8 + 2 * n + (mat >> 1)));
                 bf[2 * n][0] = b[0];
                 bf[2 * n][1] = b[1];
                 bf[2 * n + 1][0] = b[2];
                 bf[2 * n + 1][1] = b[3];
             }
             MEMWALL_UNROLL
-            for (int i = 0; i < MI; ++i)
+            for (int i = 0; i < MI; ++i) {
                 MEMWALL_UNROLL
                 for (int n = 0; n < NI; ++n) mma_m16n8k16_bf16(acc[i][n], af[i], bf[n], acc[i][n]);
+            }
         }
     }
 
@@ -156,7 +159,7 @@ __global__ void __launch_bounds__(WARPS * warp_size) gemm_tc_kernel(GemmArgs<__n
     __syncthreads();  // every warp is done with the stages
     uint4* const cs = smem;
     MEMWALL_UNROLL
-    for (int i = 0; i < MI; ++i)
+    for (int i = 0; i < MI; ++i) {
         MEMWALL_UNROLL
         for (int n = 0; n < NI / 2; ++n) {
             const std::uint32_t x[4] = {pack_bf16x2(acc[i][2 * n][0], acc[i][2 * n][1]),
@@ -167,6 +170,7 @@ __global__ void __launch_bounds__(WARPS * warp_size) gemm_tc_kernel(GemmArgs<__n
                                                    wn * TN / 8 + 2 * n + (mat >> 1)),
                         x);
         }
+    }
     __syncthreads();
     for (int x = tid; x < c_chunks; x += threads) {
         const int r = x / b_chunks, c = x % b_chunks, m = m0 + r, n = n0 + 8 * c;

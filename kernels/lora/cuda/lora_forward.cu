@@ -44,7 +44,7 @@ class Case final : public LoraBuffers<T> {
     using B = LoraBuffers<T>;
     using B::s_, B::x_, B::w_, B::y_;
 
-public:
+  public:
     Case(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
         : B(s, m, in), method_(m), t_(t), options_(options) {}
 
@@ -54,16 +54,18 @@ public:
             case Method::unfused: return this->unfused_calls([this](const GemmArgs<T>& g) { gemm(g); }, options_);
             case Method::fused:
             case Method::multi_adapter:
-                return this->fused_calls(method_, t_.group, [this](const DownArgs<T>& d) { down(d); },
-                                         [this](const GemmArgs<T>& g) { gemm(g); });
+                return this->fused_calls(
+                    method_, t_.group, [this](const DownArgs<T>& d) { down(d); },
+                    [this](const GemmArgs<T>& g) { gemm(g); });
             case Method::cublas_unfused: break;
         }
     }
 
-private:
+  private:
     void gemm(const GemmArgs<T>& g) {
         const dim3 grid(blocks(g.n, t_.bn), blocks(g.m, t_.bm));
-        cuda::launch(launch_config(grid, gemm_threads(t_), gemm_shared_bytes(t_), options_), gemm_for<T>(t_.tm, t_.tn), g, t_);
+        cuda::launch(launch_config(grid, gemm_threads(t_), gemm_shared_bytes(t_), options_), gemm_for<T>(t_.tm, t_.tn),
+                     g, t_);
     }
 
     void down(const DownArgs<T>& d) {

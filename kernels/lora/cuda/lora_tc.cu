@@ -21,7 +21,7 @@ using bf16 = __nv_bfloat16;
 constexpr std::size_t tile_count = std::size(tc_tiles);
 
 class TcCase final : public LoraBuffers<bf16> {
-public:
+  public:
     TcCase(const Shape& s, Method m, const TcTuning& t, std::size_t tile, const Inputs& in,
            const emu::EmulationOptions& options)
         : LoraBuffers<bf16>(s, m, in), method_(m), group_(t.group), tile_(tile), options_(options) {}
@@ -33,7 +33,8 @@ public:
             case Method::unfused: return unfused_calls(gemm, options_);
             case Method::fused:
             case Method::multi_adapter:
-                return fused_calls(method_, group_, [this](const DownArgs<bf16>& d) { down(d); }, gemm);
+                return fused_calls(
+                    method_, group_, [this](const DownArgs<bf16>& d) { down(d); }, gemm);
             case Method::cublas_unfused: break;
         }
     }
@@ -45,7 +46,7 @@ public:
                std::to_string(t.stages) + ", 32-deep cp.async stages";
     }
 
-private:
+  private:
     // The kernel of tile I of tc_tiles if it is the case's, else the next one's.
     template <std::size_t I>
     void launch_gemm(const GemmArgs<bf16>& g) {

@@ -16,8 +16,8 @@ const KernelResources* gemm_tc_resources(const KernelResourceTable& table, const
 }
 
 const KernelResources* down_tc_resources(const KernelResourceTable& table, int rp) {
-    return kit::find_kernel(table, "down_project_tc_kernelILi" + std::to_string(rp) + "ELi" +
-                                       std::to_string(down_tc_stages) + "EE");
+    return kit::find_kernel(
+        table, "down_project_tc_kernelILi" + std::to_string(rp) + "ELi" + std::to_string(down_tc_stages) + "EE");
 }
 
 std::string gemm_tc_resource_summary() {

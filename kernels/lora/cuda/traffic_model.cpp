@@ -109,9 +109,9 @@ LoraCudaTraffic traffic(const LoraProblem& p, Method m, const Tuning& t, bool tc
                 const long long rows = p.segment_begin(a + 1) - p.segment_begin(a);
                 tr.loads += loads(rows, K, R) + loads(rows, R, N);  // S = X'·A_a, T = S·B_a
             }
-            tr.stores += s + y;      // S, T
-            tr.loads += 2 * y;       // Y += α·T: Y and T read
-            tr.stores += y;          // and Y written again
+            tr.stores += s + y;  // S, T
+            tr.loads += 2 * y;   // Y += α·T: Y and T read
+            tr.stores += y;      // and Y written again
             tr.dram = (x + w + y) + (x + mask + x) + (x + a_all + s) + (s + b_all + y) + 3 * y;
             tr.workspace = x + s + y;
             tr.working_set += mask + a_all + b_all + tr.workspace;
@@ -123,7 +123,8 @@ LoraCudaTraffic traffic(const LoraProblem& p, Method m, const Tuning& t, bool tc
                 down(p.segment_begin(a), rows);
                 // The GEMM over the adapter's rows, then per column tile its rows of S and per row
                 // tile all of B_a.
-                tr.loads += e * (gemm_loads(rows, K, N, t) + d(ceil_div(N, t.bn) * rows * R) + d(ceil_div(rows, t.bm) * R * N));
+                tr.loads +=
+                    e * (gemm_loads(rows, K, N, t) + d(ceil_div(N, t.bn) * rows * R) + d(ceil_div(rows, t.bm) * R * N));
             }
             // Per call: the down-projection reads X_a, its mask and A_a and writes S_a; the GEMM
             // reads X_a, all of W, S_a and B_a and writes Y_a.
@@ -202,7 +203,8 @@ std::vector<Counter> model_of(const LoraProblem& p, Method m, const LoraCudaTraf
     };
     // base computes X·W alone: its FLOPs and compulsory bytes are the GEMM's.
     const double e = static_cast<double>(p.element_bytes());
-    if (m == Method::base) return byte_model(2 * M * K * N, e * (M * K + K * N + M * N), 0, kit::emu_gpu_hierarchy(), streams);
+    if (m == Method::base)
+        return byte_model(2 * M * K * N, e * (M * K + K * N + M * N), 0, kit::emu_gpu_hierarchy(), streams);
     return byte_model(p.flops(), p.min_bytes(), tr.workspace, kit::emu_gpu_hierarchy(), streams);
 }
 
@@ -214,7 +216,8 @@ std::vector<Counter> lora_cuda_model(const LoraProblem& p, Method m, const Tunin
 
 std::vector<Counter> lora_tc_model(const LoraProblem& p, Method m, const lora_cuda::TcTuning& t) {
     std::vector<Counter> model = model_of(p, m, lora_tc_traffic(p, m, t));
-    model.push_back({std::string(counters::flops_bf16_tensor), lora_tc_tensor_flops(p, m, t), "FLOP", CounterSource::model});
+    model.push_back(
+        {std::string(counters::flops_bf16_tensor), lora_tc_tensor_flops(p, m, t), "FLOP", CounterSource::model});
     return model;
 }
 

@@ -15,8 +15,8 @@ namespace memwall {
 struct LoraCudaTraffic {
     // Bytes the threads load from and store to global memory, every launch of the case together:
     // exact for base, unfused, fused and multi_adapter (emu.global_load_bytes,
-    // emu.global_store_bytes), and for their *_tc versions (lora_tc_traffic); for cublas_unfused the GEMMs' part is each operand once (a lower
-    // bound: cuBLAS's tiles are its own).
+    // emu.global_store_bytes), and for their *_tc versions (lora_tc_traffic); for cublas_unfused the GEMMs' part is
+    // each operand once (a lower bound: cuBLAS's tiles are its own).
     double loads = 0;
     double stores = 0;
     // DRAM, pass by pass: each launch reads the distinct bytes of its operands and writes its

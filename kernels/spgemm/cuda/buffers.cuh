@@ -28,7 +28,7 @@ void copy_to_host(T* to, const T* from, std::size_t n) {
 // A device array that grows to what a run needs and keeps its storage; new storage is poisoned.
 template <class T>
 class Growable {
-public:
+  public:
     T* get() const { return a_ ? a_->get() : nullptr; }
     std::size_t size() const { return a_ ? a_->size() : 0; }
     void ensure(std::size_t n) {
@@ -40,7 +40,7 @@ public:
         if (a_) a_->poison();
     }
 
-private:
+  private:
     std::unique_ptr<DeviceArray<T>> a_;
 };
 
@@ -59,10 +59,13 @@ struct CsrArrays {
 };
 
 class SpgemmBuffers : public SpgemmCase {
-public:
+  public:
     SpgemmBuffers(const CsrMatrix& a, const CsrMatrix& b)
-        : rows_(static_cast<int>(a.rows)), cols_(static_cast<int>(b.cols)), a_(a),
-          b_own_(&a == &b ? nullptr : std::make_unique<CsrArrays>(b)), b_(b_own_ ? *b_own_ : a_),
+        : rows_(static_cast<int>(a.rows)),
+          cols_(static_cast<int>(b.cols)),
+          a_(a),
+          b_own_(&a == &b ? nullptr : std::make_unique<CsrArrays>(b)),
+          b_(b_own_ ? *b_own_ : a_),
           c_row_ptr_(a.row_ptr.size()) {}
 
     void poison() override {
@@ -88,7 +91,7 @@ public:
         return c;
     }
 
-protected:
+  protected:
     // C's columns and values for `nnz` entries.
     void ensure_c(int nnz) {
         c_col_.ensure(static_cast<std::size_t>(nnz));

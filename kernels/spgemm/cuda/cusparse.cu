@@ -86,7 +86,7 @@ struct RunDescriptors {
 };
 
 class CusparseCase final : public SpgemmBuffers {
-public:
+  public:
     CusparseCase(const CsrMatrix& a, const CsrMatrix& b)
         : SpgemmBuffers(a, b), inner_(static_cast<int>(a.cols)), nnz_a_(a.nnz()), nnz_b_(b.nnz()) {
         check_cusparse(cusparse().create(&handle_), "cusparseCreate");
@@ -142,7 +142,7 @@ public:
                std::to_string(sizes_[1]) + " bytes";
     }
 
-private:
+  private:
     int inner_;
     std::int64_t nnz_a_, nnz_b_;
     cusparseHandle_t handle_ = nullptr;

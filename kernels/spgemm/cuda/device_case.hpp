@@ -131,8 +131,9 @@ inline void validate_inputs(const CsrMatrix& a, const CsrMatrix& b) {
     constexpr std::int64_t limit = 2147483647;
     if (a.cols != b.rows) throw std::invalid_argument("cuda spgemm: A's columns are not B's rows");
     if (a.rows > limit || a.cols > limit || b.cols > limit || a.nnz() > limit || b.nnz() > limit)
-        throw std::invalid_argument("cuda spgemm: a dimension or nnz of A or B does not fit int32 (the device's "
-                                    "row pointers and columns)");
+        throw std::invalid_argument(
+            "cuda spgemm: a dimension or nnz of A or B does not fit int32 (the device's "
+            "row pointers and columns)");
     std::int64_t products = 0;
     for (std::int64_t i = 0; i < a.rows; ++i)
         for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)]; e < a.row_ptr[static_cast<std::size_t>(i) + 1];
@@ -148,7 +149,7 @@ inline void validate_inputs(const CsrMatrix& a, const CsrMatrix& b) {
 // One case on a device. Its output is C in CSR, not floats: output_size() is 0 and the check
 // downloads C with download_csr() (kit::CudaKernel::check_case).
 class SpgemmCase : public kit::DeviceCase {
-public:
+  public:
     std::size_t output_size() const override { return 0; }
     void download(float*) const override {
         throw std::logic_error("spgemm's output is a CSR matrix: download it with download_csr()");

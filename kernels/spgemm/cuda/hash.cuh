@@ -30,7 +30,7 @@ struct HashLaunch {
     int count = 0;              // how many
     int slots = 0;              // each row's shared table; 0: tables in global memory, per row
     int rows_per_block = 1;
-    int team = 32;              // lanes that take one row of B together
+    int team = 32;  // lanes that take one row of B together
 };
 
 // The bookkeeping of a row in its block's shared memory: the row, A's entries, C's first entry,
@@ -66,8 +66,9 @@ __global__ void hash_fill_bins_kernel(const int* products, int rows, HashRule r,
          i += static_cast<int>(gridDim.x * blockDim.x)) {
         const int p = products[i];
         if (p == 0) continue;
-        const int bin = binning::falls_back(p, r.cols, r.factor, r.bin_min, r.bins) ? r.bins
-                                                                                   : binning::bin_of(p, r.bin_min, r.bins);
+        const int bin = binning::falls_back(p, r.cols, r.factor, r.bin_min, r.bins)
+                            ? r.bins
+                            : binning::bin_of(p, r.bin_min, r.bins);
         bin_rows[atomicAdd(&cursor[bin], 1)] = i;
     }
 }

@@ -26,7 +26,7 @@ unsigned grid_for(long long n, long long per_block) {
 }
 
 class Launcher {
-public:
+  public:
     Launcher(const emu::EmulationOptions& options) : options_(options) {}
     cuda::LaunchConfig config(unsigned grid, int threads, std::size_t shared = 0) const {
         cuda::LaunchConfig c;
@@ -37,17 +37,24 @@ public:
         return c;
     }
 
-private:
+  private:
     emu::EmulationOptions options_;
 };
 
 class HashCase final : public SpgemmBuffers {
-public:
+  public:
     HashCase(const CsrMatrix& a, const CsrMatrix& b, bool sorted, const Tuning& t, const emu::EmulationOptions& o)
-        : SpgemmBuffers(a, b), t_(t), sorted_(sorted), launch_(o), products_(static_cast<std::size_t>(a.rows)),
-          counts_(static_cast<std::size_t>(a.rows)), bin_rows_(static_cast<std::size_t>(a.rows)),
-          table_off_(static_cast<std::size_t>(a.rows)), cursor_(static_cast<std::size_t>(t.bins) + 1),
-          meta_(static_cast<std::size_t>(t.bins) + 2), rule_{cols_, t.table_factor, t.bin_min, t.bins} {}
+        : SpgemmBuffers(a, b),
+          t_(t),
+          sorted_(sorted),
+          launch_(o),
+          products_(static_cast<std::size_t>(a.rows)),
+          counts_(static_cast<std::size_t>(a.rows)),
+          bin_rows_(static_cast<std::size_t>(a.rows)),
+          table_off_(static_cast<std::size_t>(a.rows)),
+          cursor_(static_cast<std::size_t>(t.bins) + 1),
+          meta_(static_cast<std::size_t>(t.bins) + 2),
+          rule_{cols_, t.table_factor, t.bin_min, t.bins} {}
 
     void forward() override {
         const int bins = t_.bins;
@@ -59,7 +66,8 @@ public:
         // Bin j's rows start at first[j]; the fallback rows are bin `bins`.
         first_.assign(static_cast<std::size_t>(bins) + 2, 0);
         for (int j = 0; j <= bins; ++j)
-            first_[static_cast<std::size_t>(j) + 1] = first_[static_cast<std::size_t>(j)] + static_cast<int>(meta[static_cast<std::size_t>(j)]);
+            first_[static_cast<std::size_t>(j) + 1] =
+                first_[static_cast<std::size_t>(j)] + static_cast<int>(meta[static_cast<std::size_t>(j)]);
         global_slots_ = static_cast<long long>(meta[static_cast<std::size_t>(bins) + 1]);
         check_cuda(cudaMemcpy(cursor_.get(), first_.data(), cursor_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
         global_keys_.ensure(static_cast<std::size_t>(global_slots_));
@@ -79,9 +87,10 @@ public:
         for (int j = 0; j <= bins; ++j) {
             const HashLaunch l = bin_launch(j);
             if (l.count == 0) continue;
-            cuda::launch(launch_.config(blocks(l.count, l.rows_per_block), t_.threads, shared_bytes(l, numeric_slot_bytes)),
-                         hash_numeric_kernel, a_.view(), b_.view(), rule_, l, products_.get(), table_off_.get(),
-                         global_keys_.get(), global_vals_.get(), c_row_ptr_.get(), c_col_.get(), c_val_.get(), sorted_);
+            cuda::launch(
+                launch_.config(blocks(l.count, l.rows_per_block), t_.threads, shared_bytes(l, numeric_slot_bytes)),
+                hash_numeric_kernel, a_.view(), b_.view(), rule_, l, products_.get(), table_off_.get(),
+                global_keys_.get(), global_vals_.get(), c_row_ptr_.get(), c_col_.get(), c_val_.get(), sorted_);
         }
     }
 
@@ -99,7 +108,7 @@ public:
                std::to_string(global_slots_) + " slots";
     }
 
-private:
+  private:
     int bin_rows(int j) const {
         return first_.empty() ? 0 : first_[static_cast<std::size_t>(j) + 1] - first_[static_cast<std::size_t>(j)];
     }
@@ -141,10 +150,14 @@ private:
 };
 
 class EscCase final : public SpgemmBuffers {
-public:
+  public:
     EscCase(const CsrMatrix& a, const CsrMatrix& b, const Tuning& t, const emu::EmulationOptions& o)
-        : SpgemmBuffers(a, b), t_(t), launch_(o), products_(static_cast<std::size_t>(a.rows)),
-          offsets_(static_cast<std::size_t>(a.rows) + 1), counts_(static_cast<std::size_t>(a.rows)) {}
+        : SpgemmBuffers(a, b),
+          t_(t),
+          launch_(o),
+          products_(static_cast<std::size_t>(a.rows)),
+          offsets_(static_cast<std::size_t>(a.rows) + 1),
+          counts_(static_cast<std::size_t>(a.rows)) {}
 
     void forward() override {
         const int warps = t_.threads / warp_size;
@@ -156,16 +169,17 @@ public:
         for (Growable<double>* v : {&vals_, &out_vals_}) v->ensure(static_cast<std::size_t>(products));
         cuda::launch(launch_.config(grid_for(rows_, warps), t_.threads), esc_expand_kernel, a_.view(), b_.view(), rows_,
                      offsets_.get(), keys_.get(), vals_.get());
-        cuda::launch(launch_.config(grid_for(rows_, 1), t_.threads, esc_shared_elements * (sizeof(double) + sizeof(int))),
-                     esc_sort_compress_kernel, rows_, offsets_.get(), keys_.get(), vals_.get(), out_keys_.get(),
-                     out_vals_.get(), counts_.get());
+        cuda::launch(
+            launch_.config(grid_for(rows_, 1), t_.threads, esc_shared_elements * (sizeof(double) + sizeof(int))),
+            esc_sort_compress_kernel, rows_, offsets_.get(), keys_.get(), vals_.get(), out_keys_.get(), out_vals_.get(),
+            counts_.get());
         cuda::launch(launch_.config(1, max_threads), exclusive_scan_kernel, counts_.get(), rows_, c_row_ptr_.get());
         ensure_c(read_int(c_row_ptr_.get() + rows_));
         cuda::launch(launch_.config(grid_for(rows_, warps), t_.threads), esc_copy_kernel, rows_, offsets_.get(),
                      out_keys_.get(), out_vals_.get(), c_row_ptr_.get(), c_col_.get(), c_val_.get());
     }
 
-private:
+  private:
     Tuning t_;
     Launcher launch_;
     DeviceArray<int> products_, offsets_, counts_;

@@ -15,9 +15,12 @@ using namespace kit::MEMWALL_CUDA_NS;
 namespace {
 
 class Case final : public kit::DeviceCase {
-public:
+  public:
     Case(const Shape& s, int threads, const float* x, const float* y)
-        : s_(s), threads_(threads), x_(static_cast<std::size_t>(s.n)), y_(y ? static_cast<std::size_t>(s.n) : 0),
+        : s_(s),
+          threads_(threads),
+          x_(static_cast<std::size_t>(s.n)),
+          y_(y ? static_cast<std::size_t>(s.n) : 0),
           z_(static_cast<std::size_t>(s.n)) {
         x_.upload(x);
         if (y) y_.upload(y);
@@ -32,7 +35,7 @@ public:
     std::size_t output_size() const override { return z_.size(); }
     void download(float* z) const override { z_.download(z); }
 
-private:
+  private:
     Shape s_;
     int threads_;
     DeviceArray<float> x_, y_, z_;

@@ -16,9 +16,7 @@ void block_ticket(const LaunchConfig& c, unsigned* next, unsigned* order) {
     cuda::launch(c, block_ticket_kernel, next, order);
 }
 
-void read_before_write(const LaunchConfig& c, float* out) {
-    cuda::launch(c, read_before_write_kernel, out);
-}
+void read_before_write(const LaunchConfig& c, float* out) { cuda::launch(c, read_before_write_kernel, out); }
 
 void reverse_chunks(const LaunchConfig& c, const float* in, float* out, int n) {
     cuda::launch(c, reverse_chunks_kernel<float>, in, out, n);

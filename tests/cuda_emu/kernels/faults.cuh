@@ -40,15 +40,13 @@ __global__ void shuffle_against_barrier_kernel(int* out) {
 
 // Lanes 0-15 read lane 20, which is not in their mask.
 __global__ void shuffle_outside_mask_kernel(int* out) {
-    if (threadIdx.x < 16)
-        out[threadIdx.x] = __shfl_sync(0x0000ffffu, static_cast<int>(threadIdx.x), 20);
+    if (threadIdx.x < 16) out[threadIdx.x] = __shfl_sync(0x0000ffffu, static_cast<int>(threadIdx.x), 20);
 }
 
 // Thread 0 waits for a flag no thread sets.
 __global__ void spin_on_flag_kernel(int* flag) {
     if (threadIdx.x == 0)
-        while (atomicAdd(flag, 0) == 0) {
-        }
+        while (atomicAdd(flag, 0) == 0) {}
 }
 
 __global__ void trap_in_thread_kernel(unsigned thread) {

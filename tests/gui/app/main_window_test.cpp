@@ -37,23 +37,30 @@ QString output(const QString& name) { return QStringLiteral(MEMWALL_TEST_OUTPUT 
 
 class MainWindowTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);  // recent files go to a test location
         QSettings().clear();
         QVERIFY(dir_.isValid());
         db_ = dir_.filePath(QStringLiteral("sweep.db"));
-        const QStringList common{QStringLiteral("--db"), db_, QStringLiteral("run"), QStringLiteral("--family"), QStringLiteral("attention"),
-                                 QStringLiteral("--axis"), QStringLiteral("heads=1"), QStringLiteral("--min-samples"), QStringLiteral("2"),
-                                 QStringLiteral("--timeout"), QStringLiteral("0.05"), QStringLiteral("--quiet")};
+        const QStringList common{QStringLiteral("--db"),      db_,
+                                 QStringLiteral("run"),       QStringLiteral("--family"),
+                                 QStringLiteral("attention"), QStringLiteral("--axis"),
+                                 QStringLiteral("heads=1"),   QStringLiteral("--min-samples"),
+                                 QStringLiteral("2"),         QStringLiteral("--timeout"),
+                                 QStringLiteral("0.05"),      QStringLiteral("--quiet")};
         // Run 1: both variants; run 2: flash over two tile sizes and two lengths (a parameter map
         // and tuning sessions). Their ceilings are given below: measuring them takes minutes on a
         // loaded 2-core host, and the views need only a set.
-        run_memwall(common + QStringList{QStringLiteral("--axis"), QStringLiteral("seq_q=64"), QStringLiteral("--axis"), QStringLiteral("seq_k=64"),
-                                         QStringLiteral("--ceilings"), QStringLiteral("none")});
-        run_memwall(common + QStringList{QStringLiteral("--variant"), QStringLiteral("flash"), QStringLiteral("--axis"), QStringLiteral("seq_q=64,128"),
-                                         QStringLiteral("--axis"), QStringLiteral("seq_k=64,128"), QStringLiteral("--axis"), QStringLiteral("head_dim=64"),
-                                         QStringLiteral("--axis"), QStringLiteral("Br=16,128"), QStringLiteral("--ceilings"), QStringLiteral("none")});
+        run_memwall(common + QStringList{QStringLiteral("--axis"), QStringLiteral("seq_q=64"), QStringLiteral("--axis"),
+                                         QStringLiteral("seq_k=64"), QStringLiteral("--ceilings"),
+                                         QStringLiteral("none")});
+        run_memwall(common + QStringList{QStringLiteral("--variant"), QStringLiteral("flash"), QStringLiteral("--axis"),
+                                         QStringLiteral("seq_q=64,128"), QStringLiteral("--axis"),
+                                         QStringLiteral("seq_k=64,128"), QStringLiteral("--axis"),
+                                         QStringLiteral("head_dim=64"), QStringLiteral("--axis"),
+                                         QStringLiteral("Br=16,128"), QStringLiteral("--ceilings"),
+                                         QStringLiteral("none")});
         Store store = Store::open(db_.toStdString(), Store::Mode::read_write);
         for (std::int64_t run : {1, 2}) store.save_ceilings(run, gui::test::ceilings());
         // Tuning sessions: two strategies replaying a recorded space, one measured live.
@@ -111,17 +118,21 @@ private slots:
         w.refresh_now();
         if (w.compare()->loading()) QVERIFY(compared.wait(20000));
         QProcess p;
-        p.start(QStringLiteral(MEMWALL_BINARY), {QStringLiteral("--db"), db_, QStringLiteral("compare"), QStringLiteral("1"),
-                                                 QStringLiteral("2"), QStringLiteral("--format"), QStringLiteral("json")});
+        p.start(QStringLiteral(MEMWALL_BINARY),
+                {QStringLiteral("--db"), db_, QStringLiteral("compare"), QStringLiteral("1"), QStringLiteral("2"),
+                 QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitCode() <= 1, qPrintable(QString::fromUtf8(p.readAllStandardError())));
-        const QJsonArray cli = QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("cases")).toArray();
+        const QJsonArray cli =
+            QJsonDocument::fromJson(p.readAllStandardOutput()).object().value(QStringLiteral("cases")).toArray();
         QVERIFY(!cli.isEmpty());
         std::size_t matched = 0;
         for (const CompareRow& r : w.compare()->model().rows()) {
             if (!r.matched()) continue;
             ++matched;
-            const auto object = [](const std::string& json) { return QJsonDocument::fromJson(QByteArray::fromStdString(json)).object(); };
+            const auto object = [](const std::string& json) {
+                return QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+            };
             const auto same_case = [&](const QJsonValue& v) {
                 const QJsonObject o = v.toObject();
                 return o.value(QStringLiteral("variant")).toString().toStdString() == r.result.key.variant &&
@@ -144,7 +155,8 @@ private slots:
         write_synthetic_run(db.toStdString(), 60, 2, "other");
         sqlite3* raw = nullptr;
         QCOMPARE(sqlite3_open(db.toUtf8().constData(), &raw), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(raw, "UPDATE runs SET device = 'another device' WHERE id = 2", nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(raw, "UPDATE runs SET device = 'another device' WHERE id = 2", nullptr, nullptr, nullptr),
+                 SQLITE_OK);
         sqlite3_close(raw);
         MainWindow w;
         QSignalSpy loaded(&w, &MainWindow::loaded);
@@ -154,13 +166,18 @@ private slots:
         w.tabs()->setCurrentIndex(MainWindow::CompareTab);
         w.refresh_now();
         QVERIFY(compared.wait(20000));
-        QVERIFY2(w.compare()->summary()->text().startsWith(QStringLiteral("cannot compare: ")), qPrintable(w.compare()->summary()->text()));
+        QVERIFY2(w.compare()->summary()->text().startsWith(QStringLiteral("cannot compare: ")),
+                 qPrintable(w.compare()->summary()->text()));
         QCOMPARE(w.compare()->model().rowCount(), 0);
         w.compare()->cross_device()->setChecked(true);
         QVERIFY(compared.wait(20000));
         QCOMPARE(w.compare()->model().rowCount(), 60);
         QVERIFY(w.compare()->model().rows().front().result.base.percent_of_roof > 0);
-        QVERIFY(w.compare()->model().data(w.compare()->model().index(0, CompareModel::Baseline)).toString().contains(QStringLiteral("% roof")));
+        QVERIFY(w.compare()
+                    ->model()
+                    .data(w.compare()->model().index(0, CompareModel::Baseline))
+                    .toString()
+                    .contains(QStringLiteral("% roof")));
     }
 
     void clicking_a_point_selects_its_case() {
@@ -280,7 +297,7 @@ private slots:
         QVERIFY(QFile::exists(dir_.filePath(QStringLiteral("tuning.svg"))));
     }
 
-private:
+  private:
     QTemporaryDir dir_;
     QString db_;
 };

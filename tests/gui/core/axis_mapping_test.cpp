@@ -10,7 +10,7 @@ using namespace memwall::gui;
 
 class AxisMappingTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void log_round_trip_within_a_pixel() {
         const AxisMap x(1e-2, 1e3, 80, 1080, Scale::log);
         std::mt19937 rng(7);
@@ -71,7 +71,7 @@ private slots:
         QCOMPARE(narrow.ticks(), (std::vector<double>{1, 2, 5, 10}));
         QCOMPARE(narrow.minor_ticks().size(), std::size_t(8));
         const AxisMap within(0.45e-3, 1.4e-3, 0, 100, Scale::log);  // less than a decade
-        QCOMPARE(within.ticks().size(), std::size_t(5));  // 0.6, 0.8, ..., 1.4 ms, as if linear
+        QCOMPARE(within.ticks().size(), std::size_t(5));            // 0.6, 0.8, ..., 1.4 ms, as if linear
         QCOMPARE(within.ticks().front(), 0.6e-3);
         QCOMPARE(AxisMap(10.5e-3, 18.5e-3, 0, 100, Scale::log).ticks().size(), std::size_t(8));  // 11, 12, ..., 18 ms
         const AxisMap lin(0, 10, 0, 500, Scale::linear);

@@ -8,14 +8,14 @@ using namespace memwall::gui;
 
 class CaseDataTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void params_from_problem_then_config_typed() {
         const auto p = parse_params("attention", R"({"causal":1,"seq_q":64,"mode":"x","p":0.25})", R"({"Br":32})");
         QCOMPARE(p.size(), std::size_t(5));
         QCOMPARE(p[0].name, QStringLiteral("causal"));
         QCOMPARE(p[0].text(), QStringLiteral("1"));
         QCOMPARE(p[1].text(), QStringLiteral("x"));  // strings unquoted
-        QVERIFY(!p[1].number());                       // an enum is never read as a number
+        QVERIFY(!p[1].number());                     // an enum is never read as a number
         QCOMPARE(p[2].text(), QStringLiteral("0.25"));
         QCOMPARE(p[2].kind, AxisKind::real);
         QCOMPARE(p[3].name, QStringLiteral("seq_q"));

@@ -20,16 +20,19 @@ std::vector<std::int64_t> ids(const CaseFilterProxy& p) {
 
 class CaseFilterProxyTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void init() {
         model_ = std::make_unique<CaseModel>();
         proxy_ = std::make_unique<CaseFilterProxy>();
         proxy_->setSourceModel(model_.get());
-        tester_ = std::make_unique<QAbstractItemModelTester>(proxy_.get(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model_->append({test::row({.id = 1, .variant = "naive", .problem = R"({"seq":512})", .median = 3e-3}),
-                        test::row({.id = 2, .variant = "flash", .problem = R"({"seq":1024})", .median = 1e-3}),
-                        test::row({.id = 3, .variant = "flash", .backend = "cuda-emu", .problem = R"({"seq":2048})", .median = 2e-3}),
-                        test::row({.id = 4, .variant = "naive", .median = 0, .status = CaseStatus::timeout})});
+        tester_ = std::make_unique<QAbstractItemModelTester>(proxy_.get(),
+                                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model_->append(
+            {test::row({.id = 1, .variant = "naive", .problem = R"({"seq":512})", .median = 3e-3}),
+             test::row({.id = 2, .variant = "flash", .problem = R"({"seq":1024})", .median = 1e-3}),
+             test::row(
+                 {.id = 3, .variant = "flash", .backend = "cuda-emu", .problem = R"({"seq":2048})", .median = 2e-3}),
+             test::row({.id = 4, .variant = "naive", .median = 0, .status = CaseStatus::timeout})});
     }
     void cleanup() {
         tester_.reset();
@@ -52,7 +55,7 @@ private slots:
         QVERIFY(!proxy_->set_text(QStringLiteral("seq=(512"), true));
         QVERIFY(proxy_->error().contains(QStringLiteral("invalid regular expression")));
         QCOMPARE(ids(*proxy_), (std::vector<std::int64_t>{1, 3, 4}));  // the previous filter stays
-        QVERIFY(proxy_->set_text(QStringLiteral("."), false));  // plain: no metacharacters
+        QVERIFY(proxy_->set_text(QStringLiteral("."), false));         // plain: no metacharacters
         QCOMPARE(proxy_->rowCount(), 0);
         QVERIFY(proxy_->error().isEmpty());
     }
@@ -83,7 +86,8 @@ private slots:
         tester_.reset();  // the tester's checks on every change are quadratic at this size
         std::vector<CaseRow> rows;
         for (int i = 0; i < 100000; ++i)
-            rows.push_back(test::row({.id = 100 + i, .variant = i % 3 ? "flash" : "naive",
+            rows.push_back(test::row({.id = 100 + i,
+                                      .variant = i % 3 ? "flash" : "naive",
                                       .problem = "{\"seq\":" + std::to_string(64 * (1 + i % 50)) + "}",
                                       .median = 1e-3 * (1 + i % 17)}));
         model_->append(rows);
@@ -98,7 +102,7 @@ private slots:
         QVERIFY2(ms < 1000, "filtering 100,000 rows took over a second");
     }
 
-private:
+  private:
     std::unique_ptr<CaseModel> model_;
     std::unique_ptr<CaseFilterProxy> proxy_;
     std::unique_ptr<QAbstractItemModelTester> tester_;

@@ -10,7 +10,7 @@ using namespace memwall::gui;
 
 class CaseLoaderTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void loads_every_run_in_pages() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("l.db"));

@@ -10,7 +10,7 @@ using namespace memwall::gui;
 
 class CaseModelTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void append_in_pages_then_clear() {
         CaseModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -35,12 +35,15 @@ private slots:
     void cells_show_figures_with_units_and_sources() {
         CaseModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.append({test::row({.id = 1, .median = 2e-3, .flops = 2e8, .dram_bytes = 1e7, .source = CounterSource::emu}),
-                      test::row({.id = 2, .median = 0, .status = CaseStatus::wrong_result})});
-        const auto cell = [&](int row, int col, int role = Qt::DisplayRole) { return model.data(model.index(row, col), role); };
+        model.append(
+            {test::row({.id = 1, .median = 2e-3, .flops = 2e8, .dram_bytes = 1e7, .source = CounterSource::emu}),
+             test::row({.id = 2, .median = 0, .status = CaseStatus::wrong_result})});
+        const auto cell = [&](int row, int col, int role = Qt::DisplayRole) {
+            return model.data(model.index(row, col), role);
+        };
         QCOMPARE(cell(0, CaseModel::Time).toString(), QStringLiteral("2 ms"));
         QCOMPARE(cell(0, CaseModel::FlopRate).toString(), QStringLiteral("100.00"));  // GFLOP/s
-        QCOMPARE(cell(0, CaseModel::ByteRate).toString(), QStringLiteral("5.00"));     // GB/s
+        QCOMPARE(cell(0, CaseModel::ByteRate).toString(), QStringLiteral("5.00"));    // GB/s
         QCOMPARE(cell(0, CaseModel::Intensity).toString(), QStringLiteral("20"));
         QCOMPARE(cell(0, CaseModel::Bound).toString(), QStringLiteral("compute"));
         QCOMPARE(cell(0, CaseModel::PercentOfRoof).toString(), QStringLiteral("50.0"));  // of the 200 GFLOP/s peak
@@ -50,7 +53,8 @@ private slots:
         // An untimed case shows no figures and sorts after every timed one.
         QCOMPARE(cell(1, CaseModel::Time).toString(), QString());
         QCOMPARE(cell(1, CaseModel::Status).toString(), QStringLiteral("wrong_result"));
-        QVERIFY(cell(1, CaseModel::Time, CaseModel::SortRole).toDouble() > cell(0, CaseModel::Time, CaseModel::SortRole).toDouble());
+        QVERIFY(cell(1, CaseModel::Time, CaseModel::SortRole).toDouble() >
+                cell(0, CaseModel::Time, CaseModel::SortRole).toDouble());
         QCOMPARE(model.headerData(CaseModel::PercentOfRoof, Qt::Horizontal).toString(), QStringLiteral("% of roof"));
     }
 };

@@ -13,7 +13,7 @@ using namespace memwall::gui;
 
 class ChartExportTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void png_and_svg_by_extension() {
         const std::vector<CaseRow> rows{test::row({})};
         RooflineChart chart;
@@ -38,8 +38,10 @@ private slots:
         QTemporaryDir dir;
         QVERIFY_THROWS_EXCEPTION(UsageError, save_chart(chart, dir.filePath(QStringLiteral("r.jpg"))));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.jpg"))));
-        QVERIFY_THROWS_EXCEPTION(EnvironmentError, save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.png"))));
-        QVERIFY_THROWS_EXCEPTION(EnvironmentError, save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.svg"))));
+        QVERIFY_THROWS_EXCEPTION(EnvironmentError,
+                                 save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.png"))));
+        QVERIFY_THROWS_EXCEPTION(EnvironmentError,
+                                 save_chart(chart, dir.filePath(QStringLiteral("no/such/dir/r.svg"))));
     }
 };
 

@@ -29,7 +29,7 @@ Repetitions reps(double seconds) {
 
 class CompareModelTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void table_of_changes_intervals_and_verdicts() {
         const std::vector<CaseRow> base{test::row({.id = 1, .problem = R"({"seq":1})", .median = 1e-3}),
                                         test::row({.id = 2, .problem = R"({"seq":2})", .median = 2e-3})};
@@ -45,14 +45,17 @@ private slots:
         model.set_rows(compare_rows(comparison->cases, test::ptrs(base), test::ptrs(cand)), options);
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.columnCount(), int(CompareModel::ColumnCount));
-        const auto cell = [&](int row, int col, int role = Qt::DisplayRole) { return model.data(model.index(row, col), role); };
+        const auto cell = [&](int row, int col, int role = Qt::DisplayRole) {
+            return model.data(model.index(row, col), role);
+        };
         QCOMPARE(cell(0, CompareModel::Baseline).toString(), QStringLiteral("1 ms"));
         QCOMPARE(cell(0, CompareModel::Candidate).toString(), QStringLiteral("500 µs"));
         QCOMPARE(cell(0, CompareModel::Change).toString(), QStringLiteral("-50.0%"));
         QVERIFY(cell(0, CompareModel::Interval).toString().startsWith(QStringLiteral("[-50.")));
         QVERIFY(cell(0, CompareModel::PValue).toString().toDouble() < 0.01);
         QCOMPARE(cell(0, CompareModel::VerdictColumn).toString(), QStringLiteral("FASTER"));
-        QCOMPARE(cell(0, CompareModel::VerdictColumn, Qt::ForegroundRole).value<QColor>(), verdict_colour(Verdict::faster));
+        QCOMPARE(cell(0, CompareModel::VerdictColumn, Qt::ForegroundRole).value<QColor>(),
+                 verdict_colour(Verdict::faster));
         QVERIFY(cell(0, CompareModel::Change, Qt::ToolTipRole).toString().contains(QStringLiteral("99% CI beyond")));
         QCOMPARE(model.headerData(CompareModel::Interval, Qt::Horizontal).toString(), QStringLiteral("99% CI"));
         QCOMPARE(cell(0, 0, CompareModel::CaseIdRole).toLongLong(), 11);

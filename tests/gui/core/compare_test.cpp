@@ -41,7 +41,7 @@ LoadedRun loaded(const CompareSide& side, const SampleMap& samples) {
 
 class CompareTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void chunks_give_the_one_call_result() {
         // 30 problems in both runs (every fifth 10% slower, every seventh 10% faster), one only
         // in each, and a case that fails in the candidate.
@@ -58,11 +58,15 @@ private slots:
             if (i == 30) continue;
             const double k = i % 5 == 0 ? 1.1 : i % 7 == 0 ? 0.9 : 1.0;
             const bool broken = i == 3;
-            cand.push_back(test::row({.id = 200 + i, .run = 2, .problem = problem, .median = broken ? 0 : t * k,
+            cand.push_back(test::row({.id = 200 + i,
+                                      .run = 2,
+                                      .problem = problem,
+                                      .median = broken ? 0 : t * k,
                                       .status = broken ? CaseStatus::failed : CaseStatus::ok}));
             cs[200 + i] = broken ? Repetitions{} : timings(t * k, rng);
         }
-        const CompareSide b = compare_side("t.db", run(1), test::ptrs(base)), c = compare_side("t.db", run(2), test::ptrs(cand));
+        const CompareSide b = compare_side("t.db", run(1), test::ptrs(base)),
+                          c = compare_side("t.db", run(2), test::ptrs(cand));
         const Comparison whole = compare_runs(loaded(b, bs), loaded(c, cs), CompareOptions{});
 
         std::atomic<std::size_t> last{0};
@@ -107,7 +111,9 @@ private slots:
         QCOMPARE(verdict_text(rows.back()), QStringLiteral("only in candidate"));
         QVERIFY(rows.back().label.contains(QStringLiteral("seq=31")));
         QCOMPARE(severity(rows.back()), 6);
-        const auto broken = std::find_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.result.verdict == Verdict::failed && r.matched(); });
+        const auto broken = std::find_if(rows.begin(), rows.end(), [](const CompareRow& r) {
+            return r.result.verdict == Verdict::failed && r.matched();
+        });
         QCOMPARE(verdict_text(*broken), QStringLiteral("FAILED"));
         QCOMPARE(severity(*broken), 0);
         const QString summary = verdict_summary(rows);
@@ -135,8 +141,9 @@ private slots:
         QCOMPARE(r->cases[0].candidate_id, 2);
         QCOMPARE(r->cases[0].result.verdict, Verdict::unsure);
         QVERIFY(r->cases[0].result.reason.find("cannot normalise") != std::string::npos);
-        const CounterMap counters{{1, {{"flops", 1e9, "FLOP", CounterSource::model}, {"bytes.dram", 1e8, "B", CounterSource::model}}},
-                                  {2, {{"flops", 1e9, "FLOP", CounterSource::model}, {"bytes.dram", 1e8, "B", CounterSource::emu}}}};
+        const CounterMap counters{
+            {1, {{"flops", 1e9, "FLOP", CounterSource::model}, {"bytes.dram", 1e8, "B", CounterSource::model}}},
+            {2, {{"flops", 1e9, "FLOP", CounterSource::model}, {"bytes.dram", 1e8, "B", CounterSource::emu}}}};
         r = compare_sides(b, c, o, bs, cs, counters, counters);
         QVERIFY(r->cases[0].result.ci.hi > 0);
         QVERIFY(r->cases[0].result.base.percent_of_roof > 0);

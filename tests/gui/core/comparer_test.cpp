@@ -12,7 +12,7 @@ using namespace memwall::gui;
 
 class ComparerTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         db_ = dir_.filePath(QStringLiteral("c.db"));
@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(finished.size() + failed.size(), 0);
     }
 
-private:
+  private:
     QTemporaryDir dir_;
     QString db_;
     std::vector<RunRow> runs_;

@@ -9,16 +9,19 @@ using namespace memwall::gui;
 
 class HeatmapChartTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void cells_map_to_pixels_and_back() {
         std::vector<CaseRow> rows;
         std::int64_t id = 1;
         for (const int br : {16, 32, 64})
             for (const int bc : {32, 64})
-                rows.push_back(test::row({.id = id++, .config = "{\"Bc\":" + std::to_string(bc) + ",\"Br\":" + std::to_string(br) + "}",
-                                          .median = br * bc * 1e-6}));
+                rows.push_back(
+                    test::row({.id = id++,
+                               .config = "{\"Bc\":" + std::to_string(bc) + ",\"Br\":" + std::to_string(br) + "}",
+                               .median = br * bc * 1e-6}));
         HeatmapChart chart;
-        chart.set_map(build_parameter_map(test::ptrs(rows), QStringLiteral("Br"), QStringLiteral("Bc"), MapMetric::time));
+        chart.set_map(
+            build_parameter_map(test::ptrs(rows), QStringLiteral("Br"), QStringLiteral("Bc"), MapMetric::time));
         const QRectF area(0, 0, 900, 600);
         for (int x = 0; x < 3; ++x)
             for (int y = 0; y < 2; ++y) {
@@ -30,7 +33,8 @@ private slots:
             }
         // y grows upward, as on a plot: the first y value is the bottom row.
         QVERIFY(chart.cell_rect(0, 0, area).top() > chart.cell_rect(0, 1, area).top());
-        QVERIFY(chart.tooltip_at(chart.cell_rect(0, 0, area).center(), area).startsWith(QStringLiteral("Br=16, Bc=32: 512 µs")));
+        QVERIFY(chart.tooltip_at(chart.cell_rect(0, 0, area).center(), area)
+                    .startsWith(QStringLiteral("Br=16, Bc=32: 512 µs")));
         QVERIFY(!chart.case_at(QPointF(2, 2), area));
         const QImage img = render_chart(chart, QSize(900, 600));
         // The best cell (Br 16, Bc 32: the fastest) is the bright end of the scale.

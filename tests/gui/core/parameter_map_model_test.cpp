@@ -10,17 +10,20 @@ using namespace memwall::gui;
 
 class ParameterMapModelTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void grid_as_a_table() {
         std::vector<CaseRow> rows;
         std::int64_t id = 1;
         for (const int br : {16, 32})
             for (const int bc : {32, 64, 128})
-                rows.push_back(test::row({.id = id++, .config = "{\"Bc\":" + std::to_string(bc) + ",\"Br\":" + std::to_string(br) + "}",
-                                          .median = (br + bc) * 1e-5}));
+                rows.push_back(
+                    test::row({.id = id++,
+                               .config = "{\"Bc\":" + std::to_string(bc) + ",\"Br\":" + std::to_string(br) + "}",
+                               .median = (br + bc) * 1e-5}));
         ParameterMapModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.set_map(build_parameter_map(test::ptrs(rows), QStringLiteral("Bc"), QStringLiteral("Br"), MapMetric::time));
+        model.set_map(
+            build_parameter_map(test::ptrs(rows), QStringLiteral("Bc"), QStringLiteral("Br"), MapMetric::time));
         QCOMPARE(model.rowCount(), 2);     // Br
         QCOMPARE(model.columnCount(), 3);  // Bc
         QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QStringLiteral("Bc=128"));

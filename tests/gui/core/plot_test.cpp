@@ -12,7 +12,7 @@ using namespace memwall::gui;
 
 class PlotTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         db_ = dir_.filePath(QStringLiteral("p.db")).toStdString();
@@ -44,7 +44,7 @@ private slots:
         const auto rows = reader.cases(run_, runs[1].ceilings);
         const auto ptrs = pointers(rows);
         const QStringList mappable = mappable_kernels(ptrs);
-        QCOMPARE(mappable.front(), QStringLiteral("attention/flash/cpu"));  // varies Br and Bc
+        QCOMPARE(mappable.front(), QStringLiteral("attention/flash/cpu"));      // varies Br and Bc
         QCOMPARE(mappable.back(), QStringLiteral("attention/naive/cuda-emu"));  // no tunables
         const auto emu = rows_of_kernel(ptrs, QStringLiteral("attention/flash/cuda-emu"));
         QVERIFY(!emu.empty());
@@ -130,7 +130,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(UsageError, plot(ResultsReader(bare), q));
     }
 
-private:
+  private:
     QTemporaryDir dir_;
     std::string db_;
     std::int64_t base_ = 0, run_ = 0, live_ = 0;

@@ -33,7 +33,7 @@ QString open_error(const std::string& path) {
 
 class ResultsReaderTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void runs_and_pages() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("r.db").toStdString();
@@ -67,7 +67,8 @@ private slots:
             QVERIFY(!c.params.empty());
         }
         // cuda-emu cases carry emu-measured bytes.
-        const auto emu = std::find_if(all.begin(), all.end(), [](const CaseRow& c) { return c.backend == QLatin1String("cuda-emu"); });
+        const auto emu = std::find_if(all.begin(), all.end(),
+                                      [](const CaseRow& c) { return c.backend == QLatin1String("cuda-emu"); });
         QVERIFY(emu != all.end());
         QCOMPARE(emu->point.bytes_source, CounterSource::emu);
         QCOMPARE(reader.cases(second, runs[1].ceilings).size(), std::size_t(40));

@@ -22,11 +22,17 @@ bool near(const QPointF& a, const QPointF& b, double tol) {
 
 class RooflineChartTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void init() {
-        rows_ = {test::row({.id = 1, .variant = "naive", .median = 1e-2, .flops = 1e9, .dram_bytes = 1e9, .l2_bytes = 2e9}),
-                 test::row({.id = 2, .variant = "flash", .median = 1e-2, .flops = 1e9, .dram_bytes = 1e7, .source = CounterSource::emu}),
-                 test::row({.id = 3, .variant = "flash", .median = 0, .status = CaseStatus::failed})};
+        rows_ = {
+            test::row({.id = 1, .variant = "naive", .median = 1e-2, .flops = 1e9, .dram_bytes = 1e9, .l2_bytes = 2e9}),
+            test::row({.id = 2,
+                       .variant = "flash",
+                       .median = 1e-2,
+                       .flops = 1e9,
+                       .dram_bytes = 1e7,
+                       .source = CounterSource::emu}),
+            test::row({.id = 3, .variant = "flash", .median = 0, .status = CaseStatus::failed})};
         chart_ = RooflineChart();
         chart_.set_ceilings(test::ceilings());
         chart_.set_cases(test::ptrs(rows_));
@@ -51,9 +57,9 @@ private slots:
     }
     void roofs_and_points_fit_the_default_view() {
         const Range x = chart_.x_range(), y = chart_.y_range();
-        QVERIFY(x.lo <= 1 && x.hi >= 10);          // intensities 1 and 100 (dram); ridges 0.5 .. 5
-        QVERIFY(x.lo <= 200e9 / 400e9);             // the L1 ridge
-        QVERIFY(y.hi >= 200e9 && y.lo <= 1e11);     // peak and both points
+        QVERIFY(x.lo <= 1 && x.hi >= 10);        // intensities 1 and 100 (dram); ridges 0.5 .. 5
+        QVERIFY(x.lo <= 200e9 / 400e9);          // the L1 ridge
+        QVERIFY(y.hi >= 200e9 && y.lo <= 1e11);  // peak and both points
         QCOMPARE(chart_.points().size(), std::size_t(2));
         QCOMPARE(chart_.unplaced(), std::size_t(1));
     }
@@ -122,7 +128,8 @@ private slots:
         QVERIFY(!render_chart(chart_, QSize(1200, 800)).isNull());
     }
     void series_by_variant_and_markers_by_backend() {
-        QCOMPARE(chart_.series(), (std::vector<QString>{QStringLiteral("attention/flash"), QStringLiteral("attention/naive")}));
+        QCOMPARE(chart_.series(),
+                 (std::vector<QString>{QStringLiteral("attention/flash"), QStringLiteral("attention/naive")}));
         QCOMPARE(chart_.points()[0].series, 1);
         QCOMPARE(backend_marker(QStringLiteral("cuda-emu")), Marker::triangle);
         QCOMPARE(backend_marker(QStringLiteral("cpu")), Marker::circle);
@@ -171,7 +178,7 @@ private slots:
         QVERIFY(below.red() < below.green() + 10);  // background or grid, not the roof
     }
 
-private:
+  private:
     std::vector<CaseRow> rows_;
     RooflineChart chart_;
 };

@@ -9,7 +9,7 @@ using namespace memwall::gui;
 
 class RunModelTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void rows_columns_and_roles() {
         RunModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -29,7 +29,9 @@ private slots:
         model.set_runs({a, b});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.columnCount(), int(RunModel::ColumnCount));
-        const auto cell = [&](int row, int col, int role = Qt::DisplayRole) { return model.data(model.index(row, col), role); };
+        const auto cell = [&](int row, int col, int role = Qt::DisplayRole) {
+            return model.data(model.index(row, col), role);
+        };
         QCOMPARE(cell(0, RunModel::Started).toString(), QStringLiteral("2024-05-01 12:34:56"));
         QCOMPARE(cell(0, RunModel::Started, RunModel::SortRole).toString(), QStringLiteral("2024-05-01T12:34:56.789Z"));
         QCOMPARE(cell(0, RunModel::Tags).toString(), QStringLiteral("branch=main, ci=1"));

@@ -28,7 +28,7 @@ TuningTrace trace(const std::string& strategy, const std::vector<std::optional<d
 
 class TuningChartTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void strategies_share_the_axes() {
         TuningChart chart;
         chart.set_traces({trace("random", {8e-3, 5e-3, 6e-3}), trace("guided", {4e-3, 2e-3, std::nullopt, 1e-3, 3e-3})},
@@ -41,7 +41,8 @@ private slots:
         QCOMPARE(m.y.scale(), Scale::log);
         // Hovering reaches the evaluation under the pointer: its session, time and configuration.
         const QString tip = chart.tooltip_at(m.to_pixel(2, 5e-3), area);
-        QVERIFY2(tip.startsWith(QStringLiteral("session 0 · random · seed 1, evaluation 2: 5 ms (best so far 5 ms)")), qPrintable(tip));
+        QVERIFY2(tip.startsWith(QStringLiteral("session 0 · random · seed 1, evaluation 2: 5 ms (best so far 5 ms)")),
+                 qPrintable(tip));
         QVERIFY(tip.endsWith(QStringLiteral("Br=32")));
         QVERIFY(!chart.case_at(m.to_pixel(2, 5e-3), area));  // trials are not cases of a run
         QCOMPARE(render_chart(chart, QSize(1000, 700)).size(), QSize(1000, 700));

@@ -11,12 +11,13 @@ using namespace memwall::gui;
 
 class TuningTracesTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void sessions_become_studies_and_traces() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         Store store = Store::open(dir.filePath(QStringLiteral("t.db")).toStdString(), Store::Mode::create);
-        const std::int64_t r1 = test::add_session(store, test::replay_session("random", 1), {std::nullopt, 3e-3, 5e-3, 2e-3, 4e-3});
+        const std::int64_t r1 =
+            test::add_session(store, test::replay_session("random", 1), {std::nullopt, 3e-3, 5e-3, 2e-3, 4e-3});
         test::add_session(store, test::live_session("guided"), {1e-3, 2e-3});
         test::add_session(store, test::replay_session("guided", 1), {2e-3, 1e-3});
         TuningSessionInfo predicted = test::live_session("guided");

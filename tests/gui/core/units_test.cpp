@@ -6,11 +6,11 @@ using namespace memwall::gui;
 
 class UnitsTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void si_prefixes() {
         QCOMPARE(si(1.25e9), QStringLiteral("1.25 G"));
         QCOMPARE(si(350e6, 2), QStringLiteral("350 M"));  // digits never force an exponent
-        QCOMPARE(si(999.9e6), QStringLiteral("1 G"));  // rounds up into the next prefix, not "1e+03 M"
+        QCOMPARE(si(999.9e6), QStringLiteral("1 G"));     // rounds up into the next prefix, not "1e+03 M"
         QCOMPARE(si(0.004), QStringLiteral("4 m"));
         QCOMPARE(si(0), QStringLiteral("0 "));
         QCOMPARE(si(1.0 / 0.0), QStringLiteral("–"));

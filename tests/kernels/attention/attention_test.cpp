@@ -122,7 +122,7 @@ TEST(AttentionModel, FlashRereadsKAndVOncePerQueryTile) {
     const auto p = problem(1, 2, 1000, 3000, 64, false);
     const auto cs = flash_model(p, {64, 128}, zen4());
     const double compulsory = 4.0 * (2 * 2 * 1000 * 64 + 2 * 2 * 3000 * 64);
-    const double packed = 2.0 * 2 * 3072 * 64 * 4;     // K and V: per thread 1.5 MiB, llc
+    const double packed = 2.0 * 2 * 3072 * 64 * 4;             // K and V: per thread 1.5 MiB, llc
     const double rereads = 2.0 * 16 * (3072 + 3000) * 64 * 4;  // one head's K+V: 1.5 MiB, llc
     EXPECT_EQ(find_counter(cs, "bytes.min")->value, compulsory);
     EXPECT_EQ(find_counter(cs, "bytes.dram")->value, compulsory);

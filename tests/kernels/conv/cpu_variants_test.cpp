@@ -40,7 +40,7 @@ Params point_of(const Shape& x, const conv_cpu::Blocking& b) {
 
 // MEMWALL_ISA for one scope: the catalogue's tiles and the kernels a case prepares follow it.
 class ActiveIsa {
-public:
+  public:
     explicit ActiveIsa(Isa isa) {
         if (const char* v = std::getenv("MEMWALL_ISA")) saved_ = v;
         set_active_isa(isa);
@@ -49,7 +49,7 @@ public:
     ActiveIsa(const ActiveIsa&) = delete;
     ActiveIsa& operator=(const ActiveIsa&) = delete;
 
-private:
+  private:
     std::string saved_;
 };
 
@@ -96,7 +96,8 @@ TEST(ConvCpuVariants, BlockingsAtTheirLimits) {
     for (Isa isa : host_isas()) {
         const ActiveIsa active(isa);
         const int l = conv_cpu::lanes(isa), most = conv_cpu::max_accumulators(isa);
-        const std::vector<conv_cpu::Blocking> blockings = {{l, 1, 1}, {l, most, 3}, {3 * l, most / 3, 2}, {2 * l, 5, 1000}};
+        const std::vector<conv_cpu::Blocking> blockings = {
+            {l, 1, 1}, {l, most, 3}, {3 * l, most / 3, 2}, {2 * l, 5, 1000}};
         for (const char* v : {"direct", "im2win"})
             for (const auto& b : blockings)
                 for (const Shape& x : {shapes[1], shapes[3]}) expect_correct(v, x, b);
@@ -165,7 +166,8 @@ TEST(ConvIm2win, TheWindowOfAnOutputIsOneContiguousRun) {
     ASSERT_EQ(win.size(), static_cast<std::size_t>(p.p() * row));
     // Output row 1 covers input rows 0 and 1; padded column w holds (in[0][w-1], in[1][w-1]).
     const std::vector<float> expected = {0, 0, 1, 4, 2, 5, 3, 6, 0, 0};
-    for (std::int64_t i = 0; i < row; ++i) EXPECT_EQ(win[static_cast<std::size_t>(row + i)], expected[static_cast<std::size_t>(i)]) << i;
+    for (std::int64_t i = 0; i < row; ++i)
+        EXPECT_EQ(win[static_cast<std::size_t>(row + i)], expected[static_cast<std::size_t>(i)]) << i;
     // Output row 0 covers the padding row and input row 0.
     EXPECT_EQ(win[2], 0.0f);
     EXPECT_EQ(win[3], 1.0f);

@@ -60,7 +60,8 @@ TEST(ConvModels, WorkspaceIsEachVariantsTransform) {
 TEST(ConvModels, EveryVariantCountsTheSameFlopsAndAtLeastTheCompulsoryBytes) {
     const ConvProblem p = conv8();
     const MemoryHierarchy mh = two_cores();
-    for (const auto& cs : {direct_model(p, tiles(), mh), im2win_model(p, tiles(), mh), im2col_gemm_model(p, mh), onednn_model(p, mh)}) {
+    for (const auto& cs :
+         {direct_model(p, tiles(), mh), im2win_model(p, tiles(), mh), im2col_gemm_model(p, mh), onednn_model(p, mh)}) {
         EXPECT_DOUBLE_EQ(value(cs, counters::flops), p.flops());
         EXPECT_DOUBLE_EQ(value(cs, counters::bytes_min), p.min_bytes());
         EXPECT_GE(value(cs, counters::bytes_at("llc")), p.min_bytes());
@@ -140,15 +141,13 @@ TEST(ConvModels, TilesReadTheirSpanFromBeyondL1OncePerTile) {
         p.stride = stride;
         const double expected = 4.0 * walked_tile_floats(p, b);
         const auto direct = direct_model(p, b, mh);
-        EXPECT_NEAR(value(direct, counters::bytes_at("l2")) - p.min_bytes(), expected,
-                    1e-9 * expected)
+        EXPECT_NEAR(value(direct, counters::bytes_at("l2")) - p.min_bytes(), expected, 1e-9 * expected)
             << "R=S=" << r << " stride " << stride;
         // im2win's taps read as many floats from its window rows; its transform writes the
         // tensor and reads it back besides.
         const auto im2win = im2win_model(p, b, mh);
         const double transform = 2.0 * 4.0 * static_cast<double>(conv_cpu::im2win_floats(p));
-        EXPECT_NEAR(value(im2win, counters::bytes_at("l2")) - p.min_bytes() - transform,
-                    expected, 1e-9 * expected)
+        EXPECT_NEAR(value(im2win, counters::bytes_at("l2")) - p.min_bytes() - transform, expected, 1e-9 * expected)
             << "R=S=" << r << " stride " << stride;
     }
 }

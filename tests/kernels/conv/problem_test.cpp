@@ -36,7 +36,7 @@ TEST(ConvProblem, MalformedShapesAreUsageErrors) {
     EXPECT_THROW(ConvProblem::from(shape(3, 8, 8, 4, 3, 3, 1, -1)), UsageError);
     EXPECT_THROW(ConvProblem::from(shape(3, 4, 8, 4, 7, 7, 1, 1)), UsageError);  // 7 rows > 4 + 2
     EXPECT_THROW(ConvProblem::from(shape(3, 8, 8, 4, 3, 3, 1, 3)), UsageError);  // pad >= R
-    EXPECT_NO_THROW(ConvProblem::from(shape(3, 4, 4, 4, 6, 6, 1, 1)));          // 6 = 4 + 2 fits
+    EXPECT_NO_THROW(ConvProblem::from(shape(3, 4, 4, 4, 6, 6, 1, 1)));           // 6 = 4 + 2 fits
     try {
         ConvProblem::from(shape(3, 4, 8, 4, 7, 7, 1, 1));
     } catch (const UsageError& e) {
@@ -52,7 +52,8 @@ TEST(ConvProblem, ValidColumnsKeepEveryTapInside) {
                 const auto [first, last] = conv_valid_columns(p, s);
                 for (std::int64_t q = 0; q < p.q(); ++q) {
                     const std::int64_t col = q * stride + s - pad;
-                    EXPECT_EQ(q >= first && q < last, col >= 0 && col < p.w) << stride << " " << pad << " " << s << " " << q;
+                    EXPECT_EQ(q >= first && q < last, col >= 0 && col < p.w)
+                        << stride << " " << pad << " " << s << " " << q;
                 }
             }
         }

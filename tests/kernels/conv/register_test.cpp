@@ -15,7 +15,8 @@ Catalogue conv() {
 TEST(ConvRegister, CpuVariantsAndTheLayerPresets) {
     const Catalogue c = conv();
     const Family& f = c.family("conv");
-    for (const char* v : {"direct", "im2col_gemm", "im2win", "onednn"}) EXPECT_NE(f.find(v, Backend::cpu), nullptr) << v;
+    for (const char* v : {"direct", "im2col_gemm", "im2win", "onednn"})
+        EXPECT_NE(f.find(v, Backend::cpu), nullptr) << v;
     EXPECT_EQ(f.presets.size(), 12u);
     // The default sweep is the paper's twelve layers, each with its own shape.
     const auto points = f.space(*f.find("direct", Backend::cpu)).points();
@@ -60,7 +61,8 @@ TEST(ConvRegister, AWorkspaceLargerThanMemoryIsRefusedBeforeAllocation) {
     const Family& f = c.family("conv");
     // A 128x128 filter over 256x256 images: a 70 GB im2col buffer for 17 MB of input.
     Space s = f.space(*f.find("im2col_gemm", Backend::cpu));
-    for (const char* o : {"layer=custom", "C=64", "H=256", "W=256", "K=1", "R=128", "S=128", "pad=0"}) s.apply_override(o);
+    for (const char* o : {"layer=custom", "C=64", "H=256", "W=256", "K=1", "R=128", "S=128", "pad=0"})
+        s.apply_override(o);
     const Params point = s.points().front();
     const auto w = f.make_workload(point, 1);
     try {

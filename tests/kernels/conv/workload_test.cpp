@@ -9,8 +9,8 @@
 namespace memwall {
 namespace {
 
-ConvProblem problem(std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r,
-                    std::int64_t stride, std::int64_t pad) {
+ConvProblem problem(std::int64_t c, std::int64_t h, std::int64_t w, std::int64_t k, std::int64_t r, std::int64_t stride,
+                    std::int64_t pad) {
     return {1, c, h, w, k, r, r, stride, pad};
 }
 
@@ -20,10 +20,10 @@ TEST(ConvReference, CountsTheTapsInsideThePaddedInput) {
     std::vector<float> in(p.input_size(), 1.0f), f(p.filter_size(), 1.0f);
     std::vector<double> out(p.output_size());
     conv_reference(p, in.data(), f.data(), out.data());
-    EXPECT_EQ(out[0], 2 * 4.0);            // corner
-    EXPECT_EQ(out[1], 2 * 6.0);            // top edge
-    EXPECT_EQ(out[1 * 5 + 1], 2 * 9.0);    // inside
-    EXPECT_EQ(out[3 * 5 + 4], 2 * 4.0);    // bottom-right corner
+    EXPECT_EQ(out[0], 2 * 4.0);          // corner
+    EXPECT_EQ(out[1], 2 * 6.0);          // top edge
+    EXPECT_EQ(out[1 * 5 + 1], 2 * 9.0);  // inside
+    EXPECT_EQ(out[3 * 5 + 4], 2 * 4.0);  // bottom-right corner
 }
 
 TEST(ConvReference, StrideSkipsRowsAndColumns) {

@@ -55,14 +55,14 @@ TEST(CudaVariants, TheEmuInstancePoisonsRunsChecksAndCountsTraffic) {
 
 // A device case that forwards everything to the toy's: the cases below change one part of it.
 class Wrapped : public DeviceCase {
-public:
+  public:
     explicit Wrapped(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
     void poison() override { c_->poison(); }
     void forward() override { c_->forward(); }
     std::size_t output_size() const override { return c_->output_size(); }
     void download(float* out) const override { c_->download(out); }
 
-private:
+  private:
     std::unique_ptr<DeviceCase> c_;
 };
 
@@ -92,7 +92,7 @@ struct ToyEmuCase {
 
 // A device case whose kernel writes nothing.
 class Idle final : public Wrapped {
-public:
+  public:
     using Wrapped::Wrapped;
     void forward() override {}
 };
@@ -107,7 +107,7 @@ TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
 
 // A device case whose forward pass reads a size back, as spgemm's does: the host waits on a GPU.
 class Waiting final : public Wrapped {
-public:
+  public:
     using Wrapped::Wrapped;
     void forward() override {
         Wrapped::forward();
@@ -125,7 +125,8 @@ TEST(CudaVariants, AForwardPassThatWaitsOnTheHostMustSaySo) {
                 t.inst->run();
                 ADD_FAILURE() << "an undeclared wait passed";
             } catch (const std::logic_error& e) {
-                EXPECT_NE(std::string(e.what()).find("toy/scale: its forward pass makes the host wait"), std::string::npos)
+                EXPECT_NE(std::string(e.what()).find("toy/scale: its forward pass makes the host wait"),
+                          std::string::npos)
                     << e.what();
             }
             continue;
@@ -137,7 +138,7 @@ TEST(CudaVariants, AForwardPassThatWaitsOnTheHostMustSaySo) {
 
 // A device case that reports what it chose at run time.
 class Detailed final : public Wrapped {
-public:
+  public:
     using Wrapped::Wrapped;
     std::string detail() const override { return "algorithm 7, workspace 1 KiB"; }
 };
@@ -178,7 +179,7 @@ TEST(CudaVariants, TheCudaVariantIsRegisteredAndAGpuOnlyKernelHasNoEmulation) {
 // A device case whose output is not a float array: it refuses download, and the check reads
 // its own output (here: the floats, through the wrapped case) through check_case.
 class NotFloats final : public DeviceCase {
-public:
+  public:
     explicit NotFloats(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
     void poison() override { c_->poison(); }
     void forward() override { c_->forward(); }
@@ -190,7 +191,7 @@ public:
         return out;
     }
 
-private:
+  private:
     std::unique_ptr<DeviceCase> c_;
 };
 

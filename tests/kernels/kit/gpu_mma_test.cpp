@@ -9,12 +9,11 @@
 namespace memwall::kit_test {
 namespace {
 
-const Probes gpu{&cuda_gpu::ldmatrix_probe, &cuda_gpu::stmatrix_probe, &cuda_gpu::mma_probe,
-                 &cuda_gpu::convert_probe};
+const Probes gpu{&cuda_gpu::ldmatrix_probe, &cuda_gpu::stmatrix_probe, &cuda_gpu::mma_probe, &cuda_gpu::convert_probe};
 
-#define MEMWALL_REQUIRE_GPU()                                                                \
-    if (const BackendStatus st = probe_backend(Backend::cuda); !st.available) GTEST_SKIP() \
-        << "cuda backend unavailable: " << st.reason
+#define MEMWALL_REQUIRE_GPU()                                                 \
+    if (const BackendStatus st = probe_backend(Backend::cuda); !st.available) \
+    GTEST_SKIP() << "cuda backend unavailable: " << st.reason
 
 TEST(MmaGpu, LdmatrixFollowsTheTable) {
     MEMWALL_REQUIRE_GPU();

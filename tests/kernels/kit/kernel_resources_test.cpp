@@ -10,17 +10,17 @@ namespace {
 // Registers go to warps in units of 256 (8 a thread), and each block also holds 1 KB of shared
 // memory; warps and blocks per SM are capped at 64 and 32.
 TEST(KernelResources, Sm90Occupancy) {
-    EXPECT_EQ(sm90_blocks_per_sm(136, 128, 40 * 1024), 3);   // registers: 15 warps of 4352
-    EXPECT_EQ(sm90_blocks_per_sm(254, 128, 80 * 1024), 2);   // registers (8 warps) and shared memory
+    EXPECT_EQ(sm90_blocks_per_sm(136, 128, 40 * 1024), 3);  // registers: 15 warps of 4352
+    EXPECT_EQ(sm90_blocks_per_sm(254, 128, 80 * 1024), 2);  // registers (8 warps) and shared memory
     EXPECT_EQ(sm90_blocks_per_sm(242, 256, 96 * 1024), 1);
-    EXPECT_EQ(sm90_blocks_per_sm(32, 128, 100 * 1024), 2);   // shared memory: 2 x 101 KB of 228
-    EXPECT_EQ(sm90_blocks_per_sm(16, 64, 0), 32);            // blocks
-    EXPECT_EQ(sm90_blocks_per_sm(16, 1024, 0), 2);           // warps
+    EXPECT_EQ(sm90_blocks_per_sm(32, 128, 100 * 1024), 2);  // shared memory: 2 x 101 KB of 228
+    EXPECT_EQ(sm90_blocks_per_sm(16, 64, 0), 32);           // blocks
+    EXPECT_EQ(sm90_blocks_per_sm(16, 1024, 0), 2);          // warps
 }
 
 TEST(KernelResources, FindsAKernelByPartOfItsNameAndSummarisesIt) {
-    const KernelResourceTable table{90, "test", {{"_Z6kernelILi64EEvv", 122, 0, 0, 1024, 32},
-                                                 {"_Z6kernelILi128EEvv", 232, 8, 16, 0, 64}}};
+    const KernelResourceTable table{
+        90, "test", {{"_Z6kernelILi64EEvv", 122, 0, 0, 1024, 32}, {"_Z6kernelILi128EEvv", 232, 8, 16, 0, 64}}};
     const KernelResources* k = find_kernel(table, "kernelILi128EE");
     ASSERT_NE(k, nullptr);
     EXPECT_EQ(k->registers, 232);

@@ -76,10 +76,10 @@ inline void check_ldmatrix(const Probes& p) {
                 for (int lane = 0; lane < 32; ++lane) {
                     const int row = lane / 4, col = 2 * (lane % 4);
                     auto at = [&](int rr, int cc) { return std::uint32_t{m[64 * k + 8 * rr + cc]}; };
-                    const std::uint32_t want = trans ? at(col, row) | at(col + 1, row) << 16
-                                                     : at(row, col) | at(row, col + 1) << 16;
-                    ASSERT_EQ(r[32 * k + lane], want) << "ldmatrix.x" << count << (trans ? ".trans" : "")
-                                                      << " lane " << lane << " r[" << k << "]";
+                    const std::uint32_t want =
+                        trans ? at(col, row) | at(col + 1, row) << 16 : at(row, col) | at(row, col + 1) << 16;
+                    ASSERT_EQ(r[32 * k + lane], want)
+                        << "ldmatrix.x" << count << (trans ? ".trans" : "") << " lane " << lane << " r[" << k << "]";
                 }
         }
     }
@@ -99,9 +99,9 @@ inline void check_stmatrix(const Probes& p, bool shuffles) {
                         const int row = lane / 4, col = 2 * (lane % 4) + h;
                         const auto want = static_cast<std::uint16_t>(regs[32 * k + lane] >> (16 * h));
                         const std::size_t at = 64 * k + (trans ? 8 * col + row : 8 * row + col);
-                        ASSERT_EQ(m[at], want) << (shuffles ? "shuffled " : "") << "stmatrix.x" << count
-                                               << (trans ? ".trans" : "") << " lane " << lane << " r[" << k
-                                               << "] half " << h;
+                        ASSERT_EQ(m[at], want)
+                            << (shuffles ? "shuffled " : "") << "stmatrix.x" << count << (trans ? ".trans" : "")
+                            << " lane " << lane << " r[" << k << "] half " << h;
                     }
         }
     }
@@ -209,7 +209,7 @@ inline void check_conversions(const Probes& p) {
             << "pack_bf16x2(" << x[2 * i] << ", " << x[2 * i + 1] << ")";
         EXPECT_EQ(r[32 + i], tf32_bits(x[i])) << "to_tf32(" << x[i] << ")";
     }
-    EXPECT_EQ(r[0], 0xbf803f80u);  // both ties of 1 + 2^-8 to 1 (even)
+    EXPECT_EQ(r[0], 0xbf803f80u);       // both ties of 1 + 2^-8 to 1 (even)
     EXPECT_EQ(r[32 + 3], 0x3f802000u);  // 1 + 2^-11 away from zero to 1 + 2^-10
     EXPECT_EQ(r[32 + 4], 0xbf802000u);
 }

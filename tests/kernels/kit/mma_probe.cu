@@ -17,7 +17,7 @@ void check(cudaError_t e, const char* what) {
 
 template <class T>
 class Buffer {
-public:
+  public:
     explicit Buffer(std::size_t n) : n_(n) {
         check(cudaMalloc(reinterpret_cast<void**>(&p_), n * sizeof(T)), "cudaMalloc");
     }
@@ -35,7 +35,7 @@ public:
         return host;
     }
 
-private:
+  private:
     T* p_ = nullptr;
     std::size_t n_;
 };
@@ -53,8 +53,7 @@ void check_count(int count) {
 
 }  // namespace
 
-std::vector<std::uint32_t> ldmatrix_probe(int count, bool trans,
-                                          const std::vector<std::uint16_t>& matrices) {
+std::vector<std::uint32_t> ldmatrix_probe(int count, bool trans, const std::vector<std::uint16_t>& matrices) {
     check_count(count);
     if (matrices.size() != 64u * static_cast<unsigned>(count))
         throw std::invalid_argument("ldmatrix_probe: 64 elements per matrix");
@@ -81,8 +80,8 @@ std::vector<std::uint16_t> stmatrix_probe(int count, bool trans, bool shuffles,
     return out.download();
 }
 
-std::vector<float> mma_probe(int kind, const std::vector<std::uint32_t>& a,
-                             const std::vector<std::uint32_t>& b, const std::vector<float>& c) {
+std::vector<float> mma_probe(int kind, const std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b,
+                             const std::vector<float>& c) {
     if (a.size() != 128 || b.size() != 64 || c.size() != 128)
         throw std::invalid_argument("mma_probe: 4, 2 and 4 registers per lane");
     Buffer<std::uint32_t> da(a), db(b);

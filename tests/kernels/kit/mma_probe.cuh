@@ -13,29 +13,45 @@ using namespace ::memwall::kit::MEMWALL_CUDA_NS;
 
 // Where row r of matrix k sits in shared memory, in 16-byte slots: scrambled, so a kernel that
 // ignored the lanes' row addresses would read the wrong rows.
-__device__ __forceinline__ int probe_slot(int k, int r, int count) {
-    return (5 * (8 * k + r) + 3) % (8 * count);
-}
+__device__ __forceinline__ int probe_slot(int k, int r, int count) { return (5 * (8 * k + r) + 3) % (8 * count); }
 
 template <int Count>
 __device__ __forceinline__ void ldmatrix_n(std::uint32_t (&r)[Count], const void* row, bool trans) {
     if constexpr (Count == 1) {
-        if (trans) ldmatrix_x1_trans(r, row); else ldmatrix_x1(r, row);
+        if (trans)
+            ldmatrix_x1_trans(r, row);
+        else
+            ldmatrix_x1(r, row);
     } else if constexpr (Count == 2) {
-        if (trans) ldmatrix_x2_trans(r, row); else ldmatrix_x2(r, row);
+        if (trans)
+            ldmatrix_x2_trans(r, row);
+        else
+            ldmatrix_x2(r, row);
     } else {
-        if (trans) ldmatrix_x4_trans(r, row); else ldmatrix_x4(r, row);
+        if (trans)
+            ldmatrix_x4_trans(r, row);
+        else
+            ldmatrix_x4(r, row);
     }
 }
 
 template <int Count>
 __device__ __forceinline__ void stmatrix_n(void* row, const std::uint32_t (&r)[Count], bool trans) {
     if constexpr (Count == 1) {
-        if (trans) stmatrix_x1_trans(row, r); else stmatrix_x1(row, r);
+        if (trans)
+            stmatrix_x1_trans(row, r);
+        else
+            stmatrix_x1(row, r);
     } else if constexpr (Count == 2) {
-        if (trans) stmatrix_x2_trans(row, r); else stmatrix_x2(row, r);
+        if (trans)
+            stmatrix_x2_trans(row, r);
+        else
+            stmatrix_x2(row, r);
     } else {
-        if (trans) stmatrix_x4_trans(row, r); else stmatrix_x4(row, r);
+        if (trans)
+            stmatrix_x4_trans(row, r);
+        else
+            stmatrix_x4(row, r);
     }
 }
 
@@ -61,8 +77,7 @@ __global__ void ldmatrix_kernel(const std::uint16_t* matrices, std::uint32_t* ou
 // regs[32 * k + lane] is the lane's r[k]; matrices receives the Count 8x8 matrices stored, by
 // stmatrix or by the shuffles that stand in for it below sm_90.
 template <int Count>
-__global__ void stmatrix_kernel(const std::uint32_t* regs, std::uint16_t* matrices, bool trans,
-                                bool shuffles) {
+__global__ void stmatrix_kernel(const std::uint32_t* regs, std::uint16_t* matrices, bool trans, bool shuffles) {
     MEMWALL_DYNAMIC_SHARED(std::uint16_t, s);
     const int lane = static_cast<int>(threadIdx.x);
     const int k = lane / 8, r = lane % 8;
@@ -81,8 +96,7 @@ __global__ void stmatrix_kernel(const std::uint32_t* regs, std::uint16_t* matric
 }
 
 // kind 0 bf16, 1 f16, 2 tf32; a[32 * i + lane] is the lane's a[i] (b, c, d alike).
-__global__ void mma_kernel(int kind, const std::uint32_t* a, const std::uint32_t* b, const float* c,
-                           float* d) {
+__global__ void mma_kernel(int kind, const std::uint32_t* a, const std::uint32_t* b, const float* c, float* d) {
     const int lane = static_cast<int>(threadIdx.x);
     std::uint32_t fa[4], fb[2];
     float fc[4], fd[4];
@@ -110,29 +124,29 @@ __global__ void convert_kernel(const float* x, std::uint32_t* packed, std::uint3
 __global__ void cp_async_kernel(const std::uint32_t* g, std::uint32_t* out) {
     MEMWALL_DYNAMIC_SHARED(std::uint32_t, s);
     const int lane = static_cast<int>(threadIdx.x);
-    std::uint32_t* a = s + lane;                 // 4 bytes, .ca
-    std::uint32_t* b = s + 32 + 2 * lane;        // 8 bytes, .ca
-    std::uint32_t* c = s + 96 + 4 * lane;        // 16 bytes, .cg
-    std::uint32_t* z = s + 224 + 4 * lane;       // 16 bytes, .cg with zero fill
+    std::uint32_t* a = s + lane;            // 4 bytes, .ca
+    std::uint32_t* b = s + 32 + 2 * lane;   // 8 bytes, .ca
+    std::uint32_t* c = s + 96 + 4 * lane;   // 16 bytes, .cg
+    std::uint32_t* z = s + 224 + 4 * lane;  // 16 bytes, .cg with zero fill
     for (int i = 0; i < 4; ++i) c[i] = z[i] = 0xdeadu;
     a[0] = b[0] = b[1] = 0xdeadu;
     const std::uint32_t* src = g + 16 * lane;
     std::uint32_t* o = out + 16 * lane;
     cp_async_ca<4>(a, src);
-    cp_async_commit();                           // group 0: a
+    cp_async_commit();  // group 0: a
     cp_async_ca<8>(b, src + 4);
     cp_async_cg(c, src + 8);
-    cp_async_commit();                           // group 1: b, c
-    cp_async_cg_zfill(z, src + 12, lane % 17);   // not committed yet
-    o[0] = a[0];                                 // before any wait: stale
+    cp_async_commit();                          // group 1: b, c
+    cp_async_cg_zfill(z, src + 12, lane % 17);  // not committed yet
+    o[0] = a[0];                                // before any wait: stale
     cp_async_wait<1>();
-    o[1] = a[0];                                 // group 0 landed
-    o[2] = b[1];                                 // group 1 not yet
+    o[1] = a[0];  // group 0 landed
+    o[2] = b[1];  // group 1 not yet
     cp_async_wait<0>();
     o[3] = b[0];
     o[4] = b[1];
     for (int i = 0; i < 4; ++i) o[5 + i] = c[i];
-    o[9] = z[0];                                 // uncommitted: never landed
+    o[9] = z[0];  // uncommitted: never landed
     cp_async_commit();
     cp_async_wait<0>();
     for (int i = 0; i < 4; ++i) o[10 + i] = z[i];

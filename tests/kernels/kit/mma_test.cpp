@@ -12,8 +12,7 @@
 namespace memwall::kit_test {
 namespace {
 
-const Probes emu{&cuda_emu::ldmatrix_probe, &cuda_emu::stmatrix_probe, &cuda_emu::mma_probe,
-                 &cuda_emu::convert_probe};
+const Probes emu{&cuda_emu::ldmatrix_probe, &cuda_emu::stmatrix_probe, &cuda_emu::mma_probe, &cuda_emu::convert_probe};
 
 TEST(MmaEmu, LdmatrixFollowsTheTable) { check_ldmatrix(emu); }
 TEST(MmaEmu, StmatrixFollowsTheTable) { check_stmatrix(emu, false); }

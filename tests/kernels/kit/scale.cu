@@ -11,7 +11,7 @@ namespace {
 
 template <class T>
 class ScaleCase final : public kit::DeviceCase {
-public:
+  public:
     explicit ScaleCase(const std::vector<float>& in) : in_(in.size()), out_(in.size()) { in_.upload(in.data()); }
     void poison() override { out_.poison(); }
     void forward() override {
@@ -23,7 +23,7 @@ public:
     std::size_t output_size() const override { return out_.size(); }
     void download(float* out) const override { out_.download(out); }
 
-private:
+  private:
     kit::MEMWALL_CUDA_NS::DeviceArray<T> in_, out_;
 };
 

@@ -28,8 +28,7 @@ TEST(Vexp2, RelativeErrorBelow2e7OverTheNormalRange) {
 }
 
 TEST(Vexp2, ExactAtIntegers) {
-    for (int n = -126; n <= 127; ++n)
-        EXPECT_EQ(exp2_scalar(static_cast<float>(n)), std::ldexp(1.0f, n)) << "n = " << n;
+    for (int n = -126; n <= 127; ++n) EXPECT_EQ(exp2_scalar(static_cast<float>(n)), std::ldexp(1.0f, n)) << "n = " << n;
 }
 
 TEST(Vexp2, MaskedScoresGiveZeroAndNaNPropagates) {
@@ -61,7 +60,8 @@ TEST(Vector, HorizontalReductions) {
 TEST(Vector, FmaRoundsOnce) {
     // (1 + 2^-23)^2 - (1 + 2^-22) is 2^-46 exactly; a separate multiply rounds it away to 0.
     const float a = 1.0f + 0x1p-23f;
-    const memwall::kit::simd::vf r = memwall::kit::simd::fma(memwall::kit::simd::splat(a), memwall::kit::simd::splat(a), memwall::kit::simd::splat(-(1.0f + 0x1p-22f)));
+    const memwall::kit::simd::vf r = memwall::kit::simd::fma(memwall::kit::simd::splat(a), memwall::kit::simd::splat(a),
+                                                             memwall::kit::simd::splat(-(1.0f + 0x1p-22f)));
     for (int i = 0; i < memwall::kit::simd::lanes; ++i) EXPECT_EQ(r[i], 0x1p-46f);
 }
 #endif

@@ -41,7 +41,8 @@ TEST(KvOffloadCli, DefaultSweepPassesAndLeavesNoFile) {
     TempDir cwd, scratch;
     const Result r = run_with_scratch(scratch.path.string(), cwd);
     ASSERT_EQ(r.status, 0) << r.err << r.out;
-    for (const char* v : {"resident", "pread", "mmap", "uring", "cached"}) EXPECT_NE(r.out.find(v), std::string::npos) << r.out;
+    for (const char* v : {"resident", "pread", "mmap", "uring", "cached"})
+        EXPECT_NE(r.out.find(v), std::string::npos) << r.out;
     EXPECT_TRUE(snapshot(scratch.path).empty());
 }
 
@@ -60,7 +61,7 @@ TEST(KvOffloadCli, BadScratchDirectoriesStopTheRun) {
     expect_refused(run_with_scratch("/proc", cwd), cwd, "cannot create files in scratch directory /proc");
     expect_refused(run_with_scratch((scratch.path / "missing").string(), cwd), cwd, "is not a directory");
     // 2^28 tokens of 1024 heads: a 256 TiB file.
-    expect_refused(run_with_scratch(scratch.path.string(), cwd,
-                                    {"--axis", "context=268435456", "--axis", "heads=1024"}),
-                   cwd, "free");
+    expect_refused(
+        run_with_scratch(scratch.path.string(), cwd, {"--axis", "context=268435456", "--axis", "heads=1024"}), cwd,
+        "free");
 }

@@ -103,7 +103,8 @@ TEST(KvOffloadCpuVariants, MatchTheReferenceAndTheModel) {
             }
             EXPECT_EQ(detail.rfind(expected, 0), 0u) << detail;
             if (name == "uring" || name == "cached") {  // 512-byte pages: no O_DIRECT, and said why
-                EXPECT_NE(detail.find("buffered (pages of 512 B are not whole 4 KiB blocks"), std::string::npos) << detail;
+                EXPECT_NE(detail.find("buffered (pages of 512 B are not whole 4 KiB blocks"), std::string::npos)
+                    << detail;
             }
             // Phases of the timed run: attention always, io for the variants that read the file.
             // Phases of the timed run: io then attention for pread and mmap, attention alone for

@@ -124,7 +124,8 @@ TEST(KvOffloadScratch, TheCleanupRemovesOnlyThisUsersStaleRegularFiles) {
     const std::string child_ticks = ticks_of(child);
     int status = 0;
     ::waitpid(child, &status, 0);
-    const std::string stale_prefix = "memwall-kv." + host_name() + "." + std::to_string(child) + "." + child_ticks + ".";
+    const std::string stale_prefix =
+        "memwall-kv." + host_name() + "." + std::to_string(child) + "." + child_ticks + ".";
     const fs::path huge_pid = d.path / ("memwall-kv." + host_name() + ".99999999999999999999999.1.0");
     const fs::path dir = d.path / (stale_prefix + "1"), link = d.path / (stale_prefix + "2");
     const fs::path fifo = d.path / (stale_prefix + "3"), linked = d.path / (stale_prefix + "4");
@@ -166,7 +167,8 @@ TEST(KvOffloadScratch, TheFileIsUsedThroughItsDescriptorNotItsName) {
         ASSERT_EQ(::pread(f.fd(), back.data(), back.size(), 0), static_cast<ssize_t>(back.size()));
         EXPECT_EQ(back, data);
         if (const int direct = f.open_direct(); direct >= 0) {
-            struct stat a {}, b {};
+            struct stat a {
+            }, b{};
             ::fstat(direct, &a);
             ::stat(moved.c_str(), &b);
             EXPECT_EQ(a.st_ino, b.st_ino);

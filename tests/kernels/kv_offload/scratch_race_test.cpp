@@ -72,8 +72,7 @@ void steal_files(const fs::path& dir, const fs::path& victim, Tally& tally) {
         steal_files(scratch, victim, tally);
         steal_files(spare, victim, tally);
         // Atomically, so the name never points nowhere: memwall keeps the directory it opened.
-        if (round % 64 == 0 &&
-            ::renameat2(AT_FDCWD, scratch.c_str(), AT_FDCWD, spare.c_str(), RENAME_EXCHANGE) == 0)
+        if (round % 64 == 0 && ::renameat2(AT_FDCWD, scratch.c_str(), AT_FDCWD, spare.c_str(), RENAME_EXCHANGE) == 0)
             ++tally.swapped_dirs;
     }
 }
@@ -119,10 +118,26 @@ TEST(KvOffloadScratchRace, AnotherUserRacingTheScratchNamesNeverRedirectsMemwall
     // 32 problems, one scratch file each, read by every variant that reads the file.
     const fs::path work = d.path / "work";
     fs::create_directory(work);
-    const Result r = run_memwall({"--db", "r.db", "run", "--family", "kv_offload", "--variant", "pread,mmap,uring,cached",
-                                  "--scratch", (attic / "scratch").string(), "--axis", "context=128:4096:128",
-                                  "--ceilings", "none", "--quiet", "--min-samples", "1", "--min-time", "0",
-                                  "--timeout", "0.02"},
+    const Result r = run_memwall({"--db",
+                                  "r.db",
+                                  "run",
+                                  "--family",
+                                  "kv_offload",
+                                  "--variant",
+                                  "pread,mmap,uring,cached",
+                                  "--scratch",
+                                  (attic / "scratch").string(),
+                                  "--axis",
+                                  "context=128:4096:128",
+                                  "--ceilings",
+                                  "none",
+                                  "--quiet",
+                                  "--min-samples",
+                                  "1",
+                                  "--min-time",
+                                  "0",
+                                  "--timeout",
+                                  "0.02"},
                                  work);
     ::kill(racer, SIGKILL);
     int st = 0;

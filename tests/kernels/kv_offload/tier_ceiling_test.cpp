@@ -49,7 +49,8 @@ TEST(KvOffloadTierCeiling, TheHookKeepsCeilingsOfTheSameDirectory) {
     kv_test::ScratchDir d;
     ::setenv("MEMWALL_SCRATCH", d.path.c_str(), 1);
     Ceilings have;
-    have.items = {{"tier.rand.4KiB", CeilingKind::bandwidth, 1e9, "B/s", "random 4KiB reads; 256 MiB file in " + d.path.string(), 0}};
+    have.items = {{"tier.rand.4KiB", CeilingKind::bandwidth, 1e9, "B/s",
+                   "random 4KiB reads; 256 MiB file in " + d.path.string(), 0}};
     EXPECT_TRUE(kv_tier_ceilings(have, {kv_test::small_params()}).empty());
     EXPECT_TRUE(kv_tier_ceilings({}, {}).empty());  // no kv_offload cases: nothing measured
     ::unsetenv("MEMWALL_SCRATCH");

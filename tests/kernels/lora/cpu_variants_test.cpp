@@ -55,7 +55,8 @@ TEST(LoraCpuVariants, TheFusedPassesAtTheirTileLimits) {
 // more than the batch has.
 TEST(LoraCpuVariants, MultiAdapterGroupsOfAnySize) {
     for (const std::string& dtype : dtypes())
-        for (std::int64_t group : {1, 2, 5}) expect_correct("multi_adapter", Shape{41, 64, 35, 16, 3, 0.1, 16, dtype}, 64, 512, group);
+        for (std::int64_t group : {1, 2, 5})
+            expect_correct("multi_adapter", Shape{41, 64, 35, 16, 3, 0.1, 16, dtype}, 64, 512, group);
 }
 
 // Without oneDNN's bf16 matmul (an AVX2 host, or MEMWALL_ISA=avx2: ctest runs this test so too),

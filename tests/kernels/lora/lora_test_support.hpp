@@ -65,13 +65,15 @@ inline std::vector<double> naive_lora(const LoraWorkload& w, bool base_only) {
             const bool kept = (w.mask()[t * p.mask_words() + k / 32] >> (k % 32)) & 1u;
             if (kept)
                 for (std::int64_t j = 0; j < p.r; ++j)
-                    s[static_cast<std::size_t>(j)] += double{w.x()[t * p.k + k]} * w.a(a)[k * p.r + j] / (1.0 - p.dropout);
+                    s[static_cast<std::size_t>(j)] +=
+                        double{w.x()[t * p.k + k]} * w.a(a)[k * p.r + j] / (1.0 - p.dropout);
         }
         for (std::int64_t n = 0; n < p.n; ++n) {
             double v = 0;
             for (std::int64_t k = 0; k < p.k; ++k) v += double{w.x()[t * p.k + k]} * w.w()[k * p.n + n];
             if (!base_only)
-                for (std::int64_t j = 0; j < p.r; ++j) v += p.alpha * s[static_cast<std::size_t>(j)] * w.b(a)[j * p.n + n];
+                for (std::int64_t j = 0; j < p.r; ++j)
+                    v += p.alpha * s[static_cast<std::size_t>(j)] * w.b(a)[j * p.n + n];
             y[static_cast<std::size_t>(t * p.n + n)] = v;
         }
     }

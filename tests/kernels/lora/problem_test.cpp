@@ -26,8 +26,8 @@ TEST(LoraProblem, ReadsItsAxesAndCountsFlops) {
 }
 
 TEST(LoraProblem, RefusesMalformedProblems) {
-    EXPECT_THROW(LoraProblem::from(point_of({4, 8, 8, 2, 5})), UsageError);     // more adapters than tokens
-    EXPECT_THROW(LoraProblem::from(point_of({4, 8, 8, 0, 1})), UsageError);     // rank 0
+    EXPECT_THROW(LoraProblem::from(point_of({4, 8, 8, 2, 5})), UsageError);       // more adapters than tokens
+    EXPECT_THROW(LoraProblem::from(point_of({4, 8, 8, 0, 1})), UsageError);       // rank 0
     EXPECT_THROW(LoraProblem::from(point_of({4, 8, 8, 2, 1, 1.0})), UsageError);  // dropout 1
     EXPECT_THROW(LoraProblem::from(point_of({4, 8, 8, 2, 1, -0.1})), UsageError);
     Params bad = point_of({4, 8, 8, 2, 1});
@@ -37,7 +37,8 @@ TEST(LoraProblem, RefusesMalformedProblems) {
 
 TEST(LoraRegister, LoraFusionShapesArePresetsAndMIsSweptApart) {
     const Family& f = lora_test::catalogue().family("lora");
-    for (const char* v : {"base", "unfused", "fused", "multi_adapter"}) EXPECT_NE(f.find(v, Backend::cpu), nullptr) << v;
+    for (const char* v : {"base", "unfused", "fused", "multi_adapter"})
+        EXPECT_NE(f.find(v, Backend::cpu), nullptr) << v;
     Space s = f.space(*f.find("fused", Backend::cpu));
     s.apply_override("shape=lorafusion4096,lorafusion8192");
     s.apply_override("M=2048,4096");

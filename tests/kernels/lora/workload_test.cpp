@@ -66,13 +66,15 @@ TEST(LoraWorkload, TheCheckCatchesAWrongAdapterAMissingScaleAndAnUnwrittenElemen
     const std::vector<double> base = lora_test::naive_lora(w, true);
     // Dropout's 1/(1-p) left out: the adapter's term 10% too small.
     std::vector<float> unscaled(ref.size());
-    for (std::size_t i = 0; i < ref.size(); ++i) unscaled[i] = static_cast<float>(base[i] + (ref[i] - base[i]) * (1 - p.dropout));
+    for (std::size_t i = 0; i < ref.size(); ++i)
+        unscaled[i] = static_cast<float>(base[i] + (ref[i] - base[i]) * (1 - p.dropout));
     EXPECT_FALSE(w.check(unscaled.data()).ok);
     // The last token (adapter 1) given token 0's adapter term: a row that looked up the wrong one.
     std::vector<float> swapped(ref.begin(), ref.end());
     for (std::int64_t n = 0; n < p.n; ++n)
-        swapped[static_cast<std::size_t>((p.m - 1) * p.n + n)] = static_cast<float>(
-            base[static_cast<std::size_t>((p.m - 1) * p.n + n)] + ref[static_cast<std::size_t>(n)] - base[static_cast<std::size_t>(n)]);
+        swapped[static_cast<std::size_t>((p.m - 1) * p.n + n)] =
+            static_cast<float>(base[static_cast<std::size_t>((p.m - 1) * p.n + n)] + ref[static_cast<std::size_t>(n)] -
+                               base[static_cast<std::size_t>(n)]);
     EXPECT_FALSE(w.check(swapped.data()).ok);
     std::vector<float> unwritten(ref.begin(), ref.end());
     unwritten[7] = std::numeric_limits<float>::quiet_NaN();

@@ -18,16 +18,17 @@ CsrMatrix parse(const std::string& text, MatrixMarketHeader* h = nullptr) {
 
 TEST(MatrixMarket, GeneralRealToSortedCsr) {
     MatrixMarketHeader h;
-    const CsrMatrix m = parse("%%MatrixMarket matrix coordinate real general\n"
-                              "% a comment\n"
-                              "\n"
-                              "3 4 4\n"
-                              "3 1 -2.5e1\n"
-                              "1 4 0.5\n"
-                              "1 2 1\n"
-                              "\n"
-                              "3 3 +7\n",
-                              &h);
+    const CsrMatrix m = parse(
+        "%%MatrixMarket matrix coordinate real general\n"
+        "% a comment\n"
+        "\n"
+        "3 4 4\n"
+        "3 1 -2.5e1\n"
+        "1 4 0.5\n"
+        "1 2 1\n"
+        "\n"
+        "3 3 +7\n",
+        &h);
     EXPECT_EQ(h.field, "real");
     EXPECT_EQ(h.symmetry, "general");
     EXPECT_EQ(m.rows, 3);
@@ -88,7 +89,8 @@ TEST(MatrixMarket, AMissingFileIsAnEnvironmentError) {
 TEST(MatrixMarket, ASizeLineClaimingBillionsOfEntriesAllocatesNothingForThem) {
     // 2^31 - 1 squared cells admit the count; the two entries present are all that is read.
     try {
-        parse("%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 4000000000000000000\n1 1 1\n2 2 1\n");
+        parse(
+            "%%MatrixMarket matrix coordinate real general\n2147483647 2147483647 4000000000000000000\n1 1 1\n2 2 1\n");
         FAIL() << "a truncated file was accepted";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("truncated: 2 entries of the 4000000000000000000"), std::string::npos)

@@ -62,9 +62,7 @@ TEST(SpgemmProblem, MalformedInputsStopTheSweepWithOneLine) {
     EXPECT_THROW(point({"matrix=er", "b=poisson2d"}), UsageError);
     // A malformed file names its line; a missing one is the environment's.
     const std::string bad = temp("bad.mtx").string();
-    {
-        std::ofstream(bad) << "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n";
-    }
+    { std::ofstream(bad) << "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1.0\n"; }
     try {
         (void)point({"matrix=" + bad});
         FAIL() << "an out-of-range row was accepted";

@@ -33,7 +33,9 @@ inline Params point(const std::vector<std::string>& overrides, const std::string
 }
 
 // A file in the test's temporary directory.
-inline std::filesystem::path temp(const std::string& name) { return std::filesystem::path(::testing::TempDir()) / name; }
+inline std::filesystem::path temp(const std::string& name) {
+    return std::filesystem::path(::testing::TempDir()) / name;
+}
 
 // Writes a general real coordinate matrix (1-based entries i j v) to `path`.
 struct Entry {

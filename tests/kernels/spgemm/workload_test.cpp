@@ -15,7 +15,8 @@ using spgemm_test::write_mtx;
 // A = [1 2; 0 3]: A*A = [1 8; 0 9], three products for three entries... plus one: C(0,1) sums two.
 SpgemmWorkload small(bool sorted = false) {
     const std::string a = write_mtx(temp("a.mtx"), 2, 2, {{1, 1, 1.0}, {1, 2, 2.0}, {2, 2, 3.0}});
-    return SpgemmWorkload(SpgemmProblem::from(point({"matrix=" + a, std::string("sorted=") + (sorted ? "1" : "0")})), 1);
+    return SpgemmWorkload(SpgemmProblem::from(point({"matrix=" + a, std::string("sorted=") + (sorted ? "1" : "0")})),
+                          1);
 }
 
 CsrMatrix expected() {

@@ -96,7 +96,8 @@ TEST(StreamVariants, EveryVariantMatchesTheReference) {
                 inst->poison();
                 inst->run();
                 const Check ch = inst->check();
-                EXPECT_TRUE(ch.ok) << v.name << "/" << to_string(v.backend) << " " << op << " n=" << n << ": " << ch.message;
+                EXPECT_TRUE(ch.ok) << v.name << "/" << to_string(v.backend) << " " << op << " n=" << n << ": "
+                                   << ch.message;
                 EXPECT_GT(inst->run_timed(), 0.0);
             }
         }
@@ -129,7 +130,8 @@ TEST(StreamCpuKernels, EveryIsaAnyAlignmentOfZAndAnyLength) {
 TEST(StreamCudaEmu, TriadMovesExactlyThreeArrays) {
     const std::int64_t n = 5000;
     const StreamWorkload w(StreamProblem::from(point("triad", n)), 1);
-    auto device = stream_cuda::cuda_emu::make_device_case({stream_cuda::Op::triad, n, stream_scalar}, 128, w.x(), w.y());
+    auto device =
+        stream_cuda::cuda_emu::make_device_case({stream_cuda::Op::triad, n, stream_scalar}, 128, w.x(), w.y());
     device->poison();
     emu::TrafficScope scope;
     device->forward();

@@ -18,7 +18,7 @@ namespace {
 
 // y = 2x over n floats, checked against float64.
 class Doubling final : public Workload {
-public:
+  public:
     Doubling(std::int64_t n, std::uint64_t seed) : x(static_cast<std::size_t>(n)) {
         std::mt19937_64 rng(seed);
         std::uniform_real_distribution<float> u(0.5f, 1.5f);
@@ -41,7 +41,7 @@ public:
 enum class Fault { none, segfault, unbounded_alloc };
 
 class FaultyInstance final : public Instance {
-public:
+  public:
     FaultyInstance(const Doubling& w, Fault f) : w_(w), y_(w.x.size()), fault_(f) {}
     void poison() override { std::fill(y_.begin(), y_.end(), std::numeric_limits<float>::quiet_NaN()); }
     void run() override {
@@ -51,7 +51,7 @@ public:
     }
     Check check() const override { return w_.check(y_); }
 
-private:
+  private:
     // Only where a limit stops it: unlimited, it would take the test machine's memory.
     static void allocate_forever() {
         rlimit lim{};

@@ -21,7 +21,7 @@ namespace {
 struct ToyWorkload final : Workload {};
 
 class ToyInstance final : public Instance {
-public:
+  public:
     explicit ToyInstance(std::int64_t t) : t_(t) {}
     void poison() override { out_ = std::numeric_limits<double>::quiet_NaN(); }
     void run() override {
@@ -38,7 +38,7 @@ public:
         return c;
     }
 
-private:
+  private:
     std::int64_t t_;
     double out_ = 0;
 };
@@ -153,7 +153,7 @@ TEST(LiveObjective, BesideAnAnchorEachSampleIsScaledByItsPairsRatio) {
     const Evaluation e = evaluation_of(r, Backend::cpu, nullptr, 10.0);
     ASSERT_TRUE(e.ok());
     EXPECT_EQ(e.samples, (std::vector<double>{20.0, 20.0, 30.0}));
-    EXPECT_DOUBLE_EQ(e.seconds, 20.0);  // not the 4 of the samples' own median
+    EXPECT_DOUBLE_EQ(e.seconds, 20.0);                                        // not the 4 of the samples' own median
     EXPECT_THROW(evaluation_of(r, Backend::cpu, nullptr), std::logic_error);  // no scale
 }
 
@@ -189,17 +189,17 @@ TEST(LiveObjective, AnAnchorThatFailsIsRefusedBeforeAnyConfigurationIsMeasured) 
         LiveObjective objective(target, MemoryHierarchy{}, o);
         FAIL() << "a failing anchor was accepted";
     } catch (const UsageError& e) {
-        EXPECT_EQ(std::string(e.what()), "the anchor t=3 (every configuration is timed beside it) failed: t=3 does not fit");
+        EXPECT_EQ(std::string(e.what()),
+                  "the anchor t=3 (every configuration is timed beside it) failed: t=3 does not fit");
     }
 }
 
 TEST(LiveObjective, FlashOnCudaEmuIsPredictedForTheNamedDevice) {
     Catalogue cat;
     register_builtin_kernels(cat);
-    const LiveTarget target =
-        live_target(cat, "attention", "flash", Backend::cuda_emu,
-                    {"heads=1", "seq_q=32", "seq_k=32", "head_dim=64", "causal=0", "dtype=fp32", "Br=16,32", "Bc=16",
-                     "warps=1"});
+    const LiveTarget target = live_target(
+        cat, "attention", "flash", Backend::cuda_emu,
+        {"heads=1", "seq_q=32", "seq_k=32", "head_dim=64", "causal=0", "dtype=fp32", "Br=16,32", "Bc=16", "warps=1"});
     ASSERT_EQ(target.space.size(), 2u);
     LiveOptions o;
     o.predict_for = find_device_spec("A100");

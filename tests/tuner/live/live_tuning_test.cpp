@@ -40,8 +40,8 @@ TEST(LiveTuning, DefaultRangesArePowersOfTwoAndMidpointsWithinTheBounds) {
 }
 
 TEST(LiveTuning, FlashOnCpuSearchesItsTilesAtOneProblem) {
-    const LiveTarget t = live_target(builtin(), "attention", "flash", Backend::cpu,
-                                     {"seq_q=2048", "seq_k=2048", "head_dim=64"});
+    const LiveTarget t =
+        live_target(builtin(), "attention", "flash", Backend::cpu, {"seq_q=2048", "seq_k=2048", "head_dim=64"});
     EXPECT_EQ(t.variant->name, "flash");
     EXPECT_EQ(t.problem.integer("seq_q"), 2048);
     EXPECT_EQ(t.problem.integer("head_dim"), 64);
@@ -96,8 +96,8 @@ Catalogue toy_catalogue(std::vector<Axis> tunables, std::vector<Constraint> cons
 
 TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid) {
     Axis t = tunable(int_axis("t", {4}, "tile"));
-    const Catalogue cat =
-        toy_catalogue({bounded(t, 1, 8)}, {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}});
+    const Catalogue cat = toy_catalogue({bounded(t, 1, 8)},
+                                        {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}});
     EXPECT_EQ(live_target(cat, "toy", "v", Backend::cpu, {"n=8"}).anchor.label(), "t=4");
     // The default t=4 does not fit n=3: the tiles the user gave do.
     const LiveTarget small = live_target(cat, "toy", "v", Backend::cpu, {"n=3", "t=2,3"});
@@ -130,7 +130,8 @@ TEST(LiveTuning, TheDefaultRangesHoldTheVariantsDefaultValues) {
     // With midpoints, 16 x 16 values: over the cap, so powers of two alone, and t's default.
     const LiveTarget target = live_target(cat, "toy", "v", Backend::cpu, {});
     ASSERT_EQ(target.space.parameters().size(), 2u);
-    EXPECT_EQ(ints(target.space.parameters()[0].values), (std::vector<std::int64_t>{1, 2, 4, 6, 8, 16, 32, 64, 128, 256}));
+    EXPECT_EQ(ints(target.space.parameters()[0].values),
+              (std::vector<std::int64_t>{1, 2, 4, 6, 8, 16, 32, 64, 128, 256}));
     EXPECT_EQ(ints(target.space.parameters()[1].values), (std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64, 128, 256}));
     EXPECT_EQ(target.anchor.label(), "t=6,u=4");
 }
@@ -144,7 +145,7 @@ TEST(LiveTuning, BadRequestsAreUsageErrors) {
     EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"Br=abc"}), UsageError);
     EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"seq_q=1024"}), UsageError);  // tied to seq_k
     EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"seq_q=512,1024", "seq_k=512,1024"}),
-                 UsageError);  // one problem per session
+                 UsageError);                                                                 // one problem per session
     EXPECT_THROW(live_target(c, "attention", "flash", Backend::cpu, {"Br=12"}), UsageError);  // constrained away
 }
 

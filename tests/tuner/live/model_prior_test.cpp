@@ -30,7 +30,8 @@ TEST(ModelPrior, GivesTheModelsCountsOfEveryConfiguration) {
     EXPECT_NE(std::find(prior.names.begin(), prior.names.end(), "flops"), prior.names.end());
     bool varies = false;
     for (std::size_t k = 0; k < prior.names.size(); ++k)
-        for (std::size_t id = 1; id < t.space.size(); ++id) varies = varies || prior.values[id][k] != prior.values[0][k];
+        for (std::size_t id = 1; id < t.space.size(); ++id)
+            varies = varies || prior.values[id][k] != prior.values[0][k];
     EXPECT_TRUE(varies);
     const std::size_t last = t.space.size() - 1;
     for (const Counter& c : t.variant->model(t.problem.merged(t.space.params(last)), mh)) {

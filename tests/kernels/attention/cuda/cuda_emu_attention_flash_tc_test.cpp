@@ -76,7 +76,8 @@ Outcome run_emulated(const TcCase& c, const emu::EmulationOptions& options = {})
 
 // 100 and 200 are multiples of no tile; 77 < 100 < 200 puts the causal diagonal in the
 // middle of key tiles, and s_q = 200 > s_k = 77 leaves the first 123 rows without keys.
-const Problem problems[] = {{1, 2, 100, 100, false}, {2, 1, 100, 100, true}, {1, 2, 77, 200, true}, {1, 1, 200, 77, true}};
+const Problem problems[] = {
+    {1, 2, 100, 100, false}, {2, 1, 100, 100, true}, {1, 2, 77, 200, true}, {1, 1, 200, 77, true}};
 
 std::vector<TcCase> cases() {
     std::vector<TcCase> out;

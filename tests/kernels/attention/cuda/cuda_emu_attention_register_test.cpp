@@ -85,11 +85,13 @@ TEST(CudaEmuAttentionRegister, ModelsKeepTheCpuFormulasAndTheDeviceWorkspace) {
     const MemoryHierarchy mh = detect_memory_hierarchy();
     const Params p = flash_point(point(128, 128, 64, false), 64, 64, 4);
     const auto flash = c.variant("attention", "flash", Backend::cuda_emu).model(p, mh);
-    const auto cpu = c.variant("attention", "flash", Backend::cpu).model(flash_point(point(128, 128, 64, false), 64, 64, 4), mh);
+    const auto cpu =
+        c.variant("attention", "flash", Backend::cpu).model(flash_point(point(128, 128, 64, false), 64, 64, 4), mh);
     EXPECT_EQ(find_counter(flash, "flops")->value, find_counter(cpu, "flops")->value);
     EXPECT_EQ(find_counter(flash, "bytes.dram")->value, find_counter(cpu, "bytes.dram")->value);
     EXPECT_EQ(find_counter(flash, "workspace.bytes")->value, 0.0);
-    const auto decode = c.variant("attention", "decode_splitkv", Backend::cuda_emu).model(decode_point(point(1, 100, 64, false), 4), mh);
+    const auto decode = c.variant("attention", "decode_splitkv", Backend::cuda_emu)
+                            .model(decode_point(point(1, 100, 64, false), 4), mh);
     EXPECT_EQ(find_counter(decode, "workspace.bytes")->value, 4.0 * 2 * 4 * 65);
     EXPECT_EQ(find_counter(decode, "bytes.dram")->value, 4.0 * (2 * 128 + 2 * 12800) + 2 * 4.0 * 2 * 4 * 65);
 }
@@ -135,7 +137,7 @@ TEST(CudaEmuAttentionRegister, FlashTcConstraints) {
     ASSERT_NE(fp32, nullptr);
     EXPECT_NE(fp32->description.find("bf16"), std::string::npos);
     EXPECT_NE(s.violated(flash_tc_point(point(64, 64, 128, false, "bf16"), 128, 128, 8, 2)), nullptr);  // registers
-    EXPECT_NE(s.violated(flash_tc_point(point(64, 64, 64, false, "bf16"), 64, 64, 8, 2)), nullptr);     // 16 rows a warp
+    EXPECT_NE(s.violated(flash_tc_point(point(64, 64, 64, false, "bf16"), 64, 64, 8, 2)), nullptr);  // 16 rows a warp
 }
 
 // The convention's FLOPs, the tensor FLOPs executed, Q, K, V and O once from DRAM while one
@@ -184,9 +186,11 @@ TEST(CudaEmuAttentionRegister, ModelsUseTheElementSize) {
 TEST(CudaEmuAttentionRegister, InstancesRunCheckAndReportEmuTraffic) {
     const Catalogue c = cuda_catalogue();
     const Family& f = c.family("attention");
-    const Params points[] = {point(40, 72, 64, true), flash_point(point(40, 72, 64, true), 32, 16, 2),
+    const Params points[] = {point(40, 72, 64, true),
+                             flash_point(point(40, 72, 64, true), 32, 16, 2),
                              decode_point(point(1, 90, 64, false), 3),
-                             point(40, 72, 64, true, "bf16"), flash_point(point(40, 72, 64, true, "bf16"), 32, 16, 2),
+                             point(40, 72, 64, true, "bf16"),
+                             flash_point(point(40, 72, 64, true, "bf16"), 32, 16, 2),
                              decode_point(point(1, 90, 64, false, "bf16"), 3)};
     for (int i = 0; i < 6; ++i) {
         const char* name = names[i % 3];

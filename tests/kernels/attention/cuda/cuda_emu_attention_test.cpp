@@ -57,8 +57,9 @@ Check run_emulated(const Problem& x, const Tuning& t, const emu::EmulationOption
 // Causal cases include s_q > s_k, where the first query rows see no key and output zeros.
 // bf16 problems are checked against bf16's bound (AttentionWorkload::bf16_tolerance).
 const std::vector<Problem> problems = {
-    {64, 64, false}, {64, 64, true}, {37, 100, true}, {100, 37, true}, {50, 77, false}, {33, 33, true, 128},
-    {64, 64, false, 64, bf16}, {100, 37, true, 64, bf16}, {33, 33, true, 128, bf16},
+    {64, 64, false},           {64, 64, true},      {37, 100, true},           {100, 37, true},
+    {50, 77, false},           {33, 33, true, 128}, {64, 64, false, 64, bf16}, {100, 37, true, 64, bf16},
+    {33, 33, true, 128, bf16},
 };
 
 class CudaEmuAttentionNaive : public ::testing::TestWithParam<Problem> {};
@@ -85,8 +86,8 @@ std::vector<FlashCase> flash_cases() {
                              Problem{130, 37, true}, Problem{48, 80, false, 128}})
         for (auto [br, bc, warps] : {std::tuple{16, 16, 1}, {32, 16, 4}, {64, 32, 2}, {16, 64, 4}, {48, 16, 3}})
             out.push_back({p, br, bc, warps});
-    for (const Problem& p : {Problem{100, 100, true, 64, bf16}, Problem{130, 37, true, 64, bf16},
-                             Problem{48, 80, false, 128, bf16}})
+    for (const Problem& p :
+         {Problem{100, 100, true, 64, bf16}, Problem{130, 37, true, 64, bf16}, Problem{48, 80, false, 128, bf16}})
         for (auto [br, bc, warps] : {std::tuple{32, 16, 4}, {48, 16, 3}}) out.push_back({p, br, bc, warps});
     return out;
 }
@@ -95,7 +96,8 @@ class CudaEmuAttentionFlash : public ::testing::TestWithParam<FlashCase> {};
 
 TEST_P(CudaEmuAttentionFlash, MatchesReference) {
     const FlashCase& f = GetParam();
-    const Check c = run_emulated(f.problem, Tuning{.algorithm = Algorithm::flash, .br = f.br, .bc = f.bc, .warps = f.warps});
+    const Check c =
+        run_emulated(f.problem, Tuning{.algorithm = Algorithm::flash, .br = f.br, .bc = f.bc, .warps = f.warps});
     EXPECT_TRUE(c.ok) << c.message << " error " << c.error;
 }
 
@@ -108,8 +110,8 @@ TEST(CudaEmuAttentionFlashOrder, ReverseAndShuffledBlocks) {
         emu::EmulationOptions options;
         options.order = order;
         options.seed = 3;
-        const Check c = run_emulated({90, 90, true}, Tuning{.algorithm = Algorithm::flash, .br = 32, .bc = 32, .warps = 2},
-                                     options);
+        const Check c = run_emulated({90, 90, true},
+                                     Tuning{.algorithm = Algorithm::flash, .br = 32, .bc = 32, .warps = 2}, options);
         EXPECT_TRUE(c.ok) << c.message;
     }
 }
@@ -177,7 +179,8 @@ TEST(CudaEmuAttention, RejectsConfigurationsTheKernelsCannotRun) {
     s.seq_q = 4;
     EXPECT_THROW(attention_cuda::cuda_emu::make_device_case(s, Tuning{.algorithm = Algorithm::decode_splitkv}, none),
                  std::invalid_argument);
-    EXPECT_THROW(attention_cuda::cuda_emu::make_device_case(s, Tuning{.br = 30, .warps = 4}, none), std::invalid_argument);
+    EXPECT_THROW(attention_cuda::cuda_emu::make_device_case(s, Tuning{.br = 30, .warps = 4}, none),
+                 std::invalid_argument);
     s.head_dim = 128;
     EXPECT_THROW(attention_cuda::cuda_emu::make_device_case(s, Tuning{.br = 128, .bc = 128, .warps = 4}, none),
                  std::invalid_argument);

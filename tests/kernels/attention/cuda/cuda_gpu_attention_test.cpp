@@ -14,7 +14,7 @@ namespace memwall {
 namespace {
 
 class CudaGpuAttention : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         const BackendStatus st = probe_backend(Backend::cuda);
         if (!st.available) GTEST_SKIP() << "cuda backend unavailable: " << st.reason;

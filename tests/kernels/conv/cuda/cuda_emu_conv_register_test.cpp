@@ -76,7 +76,8 @@ TEST(CudaEmuConvRegister, EmulatableKernelsOnBothBackendsLibraryCallsOnTheGpuOnl
         EXPECT_NE(emu.description.find("cuda-emu"), std::string::npos);
         // The emulated sweep is small problems, never the paper's layers.
         EXPECT_NE(std::find(emu.default_axes.begin(), emu.default_axes.end(), "layer=custom"), emu.default_axes.end());
-        EXPECT_NE(c.variant("conv", name, Backend::cuda).description.find("matched the reference on an NVIDIA H100"), std::string::npos);
+        EXPECT_NE(c.variant("conv", name, Backend::cuda).description.find("matched the reference on an NVIDIA H100"),
+                  std::string::npos);
     }
     for (const auto& [name, library] : {std::pair{"im2col_gemm", "cuBLAS"}, {"cudnn", "cuDNN"}}) {
         EXPECT_EQ(f.find(name, Backend::cuda_emu), nullptr) << name;
@@ -84,7 +85,8 @@ TEST(CudaEmuConvRegister, EmulatableKernelsOnBothBackendsLibraryCallsOnTheGpuOnl
         EXPECT_NE(gpu.gpu_only_reason.find(library), std::string::npos) << gpu.gpu_only_reason;
     }
     // Math modes are stated: plain FP32, no TF32.
-    EXPECT_NE(c.variant("conv", "im2col_gemm", Backend::cuda).description.find("CUBLAS_DEFAULT_MATH"), std::string::npos);
+    EXPECT_NE(c.variant("conv", "im2col_gemm", Backend::cuda).description.find("CUBLAS_DEFAULT_MATH"),
+              std::string::npos);
     EXPECT_NE(c.variant("conv", "cudnn", Backend::cuda).description.find("CUDNN_FMA_MATH"), std::string::npos);
 }
 
@@ -107,13 +109,13 @@ TEST(CudaEmuConvRegister, ConstraintsKeepTheTunerToPointsTheKernelsRun) {
     const Space g = f.space(c.variant("conv", "implicit_gemm", Backend::cuda_emu));
     EXPECT_EQ(g.violated(gemm(p, 64, 64, 8, 4, 4)), nullptr);
     EXPECT_EQ(g.violated(gemm(p, 128, 128, 8, 8, 8)), nullptr);
-    EXPECT_NE(g.violated(gemm(p, 64, 64, 8, 6, 4)), nullptr);      // TM
-    EXPECT_NE(g.violated(gemm(p, 24, 64, 8, 8, 4)), nullptr);      // 3 x 16 threads: not whole warps
-    EXPECT_NE(g.violated(gemm(p, 256, 256, 32, 8, 8)), nullptr);   // shared memory
-    EXPECT_NE(g.violated(gemm(p, 256, 256, 8, 4, 4)), nullptr);    // 4096 threads
-    EXPECT_NE(g.violated(gemm(p, 16, 16, 8, 4, 4)), nullptr);      // 16 threads
-    EXPECT_EQ(g.violated(gemm(p, 128, 128, 8, 4, 8)), nullptr);    // 512 threads of 32 accumulators
-    EXPECT_NE(g.violated(gemm(p, 256, 128, 8, 4, 8)), nullptr);    // ... but not 1024
+    EXPECT_NE(g.violated(gemm(p, 64, 64, 8, 6, 4)), nullptr);     // TM
+    EXPECT_NE(g.violated(gemm(p, 24, 64, 8, 8, 4)), nullptr);     // 3 x 16 threads: not whole warps
+    EXPECT_NE(g.violated(gemm(p, 256, 256, 32, 8, 8)), nullptr);  // shared memory
+    EXPECT_NE(g.violated(gemm(p, 256, 256, 8, 4, 4)), nullptr);   // 4096 threads
+    EXPECT_NE(g.violated(gemm(p, 16, 16, 8, 4, 4)), nullptr);     // 16 threads
+    EXPECT_EQ(g.violated(gemm(p, 128, 128, 8, 4, 8)), nullptr);   // 512 threads of 32 accumulators
+    EXPECT_NE(g.violated(gemm(p, 256, 128, 8, 4, 8)), nullptr);   // ... but not 1024
 }
 
 TEST(CudaEmuConvRegister, ModelsCountFlopsBytesAndTheWorkspace) {
@@ -121,7 +123,9 @@ TEST(CudaEmuConvRegister, ModelsCountFlopsBytesAndTheWorkspace) {
     const MemoryHierarchy host = detect_memory_hierarchy();
     const Params p = shape(8, 12, 10, 3, 2, 1, 2);
     const ConvProblem cp = ConvProblem::from(p);
-    auto model = [&](const char* name, Backend b, const Params& point) { return c.variant("conv", name, b).model(point, host); };
+    auto model = [&](const char* name, Backend b, const Params& point) {
+        return c.variant("conv", name, b).model(point, host);
+    };
     const auto d = model("direct", Backend::cuda_emu, direct(p, 128, 4));
     const auto w = model("im2win", Backend::cuda_emu, im2win(p, 16, 4, 16, 2, 4));
     const auto g = model("implicit_gemm", Backend::cuda_emu, gemm(p, 64, 64, 8, 4, 4));
@@ -156,8 +160,9 @@ TEST(CudaEmuConvRegister, InstancesRunCheckAndReportTheTrafficTheModelPredicts) 
     const Catalogue c = conv_catalogue();
     const Family& f = c.family("conv");
     const Params p = shape(5, 11, 9, 3, 2, 1, 2);
-    const std::pair<const char*, Params> points[] = {
-        {"direct", direct(p, 64, 2)}, {"im2win", im2win(p, 8, 2, 8, 3, 2)}, {"implicit_gemm", gemm(p, 32, 32, 4, 2, 2)}};
+    const std::pair<const char*, Params> points[] = {{"direct", direct(p, 64, 2)},
+                                                     {"im2win", im2win(p, 8, 2, 8, 3, 2)},
+                                                     {"implicit_gemm", gemm(p, 32, 32, 4, 2, 2)}};
     for (const auto& [name, point] : points) {
         SCOPED_TRACE(name);
         const auto w = f.make_workload(point, 11);

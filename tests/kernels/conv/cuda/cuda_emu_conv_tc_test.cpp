@@ -53,8 +53,8 @@ std::ostream& operator<<(std::ostream& os, const TcCase& c) {
 // N x C x H x W -> K, R x S / stride, pad
 std::string name(const ConvProblem& p) {
     const auto x = [](std::int64_t v) { return std::to_string(v); };
-    return x(p.n) + "x" + x(p.c) + "x" + x(p.h) + "x" + x(p.w) + " -> " + x(p.k) + ", " + x(p.r) + "x" + x(p.s) + " / " +
-           x(p.stride) + ", " + x(p.pad);
+    return x(p.n) + "x" + x(p.c) + "x" + x(p.h) + "x" + x(p.w) + " -> " + x(p.k) + ", " + x(p.r) + "x" + x(p.s) +
+           " / " + x(p.stride) + ", " + x(p.pad);
 }
 
 Tuning tuning(const TcCase& c) {
@@ -105,7 +105,8 @@ TEST_P(CudaEmuConvTc, MatchesReferenceAndTheModelsCounts) {
         EXPECT_EQ(static_cast<double>(r.traffic.store.bytes), m.stores);
         const double flops = conv_tc_tensor_flops(p, tuning(c));
         EXPECT_GE(flops, p.flops());
-        EXPECT_EQ(static_cast<double>(c.dtype == ConvDtype::bf16 ? r.traffic.tensor.bf16 : r.traffic.tensor.tf32), flops);
+        EXPECT_EQ(static_cast<double>(c.dtype == ConvDtype::bf16 ? r.traffic.tensor.bf16 : r.traffic.tensor.tf32),
+                  flops);
         EXPECT_EQ(c.dtype == ConvDtype::bf16 ? r.traffic.tensor.tf32 : r.traffic.tensor.bf16, 0u);
     }
 }
@@ -146,11 +147,12 @@ TEST(CudaEmuConvTcRefusals, DtypeAndTilesInOneLine) {
     }
     ConvProblem fp32 = p;
     fp32.dtype = ConvDtype::fp32;
-    EXPECT_THROW(conv_cuda::cuda_emu::make_device_case(cuda_shape(fp32), Tuning{Algorithm::im2win_tc},
-                                                       {w.input(), w.filter()}),
-                 std::invalid_argument);
-    EXPECT_THROW(conv_cuda::cuda_emu::make_device_case(cuda_shape(p), Tuning{Algorithm::direct}, {w.input(), w.filter()}),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        conv_cuda::cuda_emu::make_device_case(cuda_shape(fp32), Tuning{Algorithm::im2win_tc}, {w.input(), w.filter()}),
+        std::invalid_argument);
+    EXPECT_THROW(
+        conv_cuda::cuda_emu::make_device_case(cuda_shape(p), Tuning{Algorithm::direct}, {w.input(), w.filter()}),
+        std::invalid_argument);
 }
 
 // Through the catalogue: the emulated tensor FLOPs are reported beside the model's (sources emu
@@ -165,9 +167,18 @@ TEST(CudaEmuConvTcCounters, EmulatedTensorFlopsEqualTheModel) {
         for (const char* dtype : {"bf16", "tf32"}) {
             const Variant& v = c.variant("conv", variant, Backend::cuda_emu);
             Params point;
-            for (const auto& [axis, value] : std::vector<std::pair<const char*, std::int64_t>>{
-                     {"batch", 1}, {"C", 5}, {"H", 6}, {"W", 6}, {"K", 9}, {"R", 3}, {"S", 3}, {"stride", 1}, {"pad", 1},
-                     {"BM", 64}, {"BN", 64}, {"stages", 3}})
+            for (const auto& [axis, value] : std::vector<std::pair<const char*, std::int64_t>>{{"batch", 1},
+                                                                                               {"C", 5},
+                                                                                               {"H", 6},
+                                                                                               {"W", 6},
+                                                                                               {"K", 9},
+                                                                                               {"R", 3},
+                                                                                               {"S", 3},
+                                                                                               {"stride", 1},
+                                                                                               {"pad", 1},
+                                                                                               {"BM", 64},
+                                                                                               {"BN", 64},
+                                                                                               {"stages", 3}})
                 point.set(axis, value);
             point.set("layer", std::string("custom"));
             point.set("dtype", std::string(dtype));

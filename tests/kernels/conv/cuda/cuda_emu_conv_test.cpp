@@ -40,13 +40,13 @@ Check run_emulated(const ConvProblem& p, const Tuning& t, const emu::EmulationOp
 }
 
 const std::vector<ConvProblem> problems = {
-    problem(1, 3, 16, 16, 16, 3, 3, 1, 1),   // the emulated default
-    problem(2, 5, 13, 17, 7, 3, 3, 2, 1),    // two images, non-square, C and K odd
-    problem(1, 13, 23, 19, 9, 5, 5, 4, 2),   // stride 4 with padding
-    problem(1, 3, 27, 27, 10, 11, 11, 4, 0), // conv1's filter: larger than a window tile
-    problem(2, 6, 9, 12, 5, 3, 5, 1, 2),     // non-square filter, wide padding
-    problem(1, 17, 11, 11, 33, 1, 1, 2, 0),  // 1x1 at stride 2: windows with gaps
-    problem(3, 2, 7, 5, 3, 7, 5, 1, 0),      // the filter covers the image: one output pixel
+    problem(1, 3, 16, 16, 16, 3, 3, 1, 1),    // the emulated default
+    problem(2, 5, 13, 17, 7, 3, 3, 2, 1),     // two images, non-square, C and K odd
+    problem(1, 13, 23, 19, 9, 5, 5, 4, 2),    // stride 4 with padding
+    problem(1, 3, 27, 27, 10, 11, 11, 4, 0),  // conv1's filter: larger than a window tile
+    problem(2, 6, 9, 12, 5, 3, 5, 1, 2),      // non-square filter, wide padding
+    problem(1, 17, 11, 11, 33, 1, 1, 2, 0),   // 1x1 at stride 2: windows with gaps
+    problem(3, 2, 7, 5, 3, 7, 5, 1, 0),       // the filter covers the image: one output pixel
 };
 
 struct Tuned {
@@ -153,17 +153,17 @@ TEST(CudaEmuConv, RejectsConfigurationsTheKernelsCannotRun) {
     const ConvWorkload w(p, 1);
     const conv_cuda::Inputs in{w.input(), w.filter()};
     auto make = [&](const Tuning& t) { return conv_cuda::cuda_emu::make_device_case(cuda_shape(p), t, in); };
-    EXPECT_THROW(make(direct(48, 1)), std::invalid_argument);             // not whole warps
-    EXPECT_THROW(make(direct(128, 3)), std::invalid_argument);            // no such register tile
-    EXPECT_THROW(make(im2win(6, 1, 32, 1, 4)), std::invalid_argument);    // tile_k % k_per_thread
-    EXPECT_THROW(make(im2win(32, 4, 32, 1, 1)), std::invalid_argument);   // 4096 threads
-    EXPECT_THROW(make(im2win(128, 1, 32, 32, 4)), std::invalid_argument); // shared memory
-    EXPECT_THROW(make(gemm(64, 64, 8, 3, 4)), std::invalid_argument);     // TM
-    EXPECT_THROW(make(gemm(16, 16, 8, 4, 4)), std::invalid_argument);     // 16 threads: half a warp
-    EXPECT_NO_THROW(make(gemm(16, 16, 8, 2, 2)));                         // 64 threads
-    EXPECT_THROW(make(gemm(256, 256, 32, 8, 8)), std::invalid_argument);  // shared memory
-    EXPECT_THROW(make(gemm(128, 256, 8, 8, 4)), std::invalid_argument);   // 1024 threads of 32 accumulators
-    EXPECT_THROW(make(Tuning{Algorithm::cudnn}), std::invalid_argument);  // GPU-only
+    EXPECT_THROW(make(direct(48, 1)), std::invalid_argument);              // not whole warps
+    EXPECT_THROW(make(direct(128, 3)), std::invalid_argument);             // no such register tile
+    EXPECT_THROW(make(im2win(6, 1, 32, 1, 4)), std::invalid_argument);     // tile_k % k_per_thread
+    EXPECT_THROW(make(im2win(32, 4, 32, 1, 1)), std::invalid_argument);    // 4096 threads
+    EXPECT_THROW(make(im2win(128, 1, 32, 32, 4)), std::invalid_argument);  // shared memory
+    EXPECT_THROW(make(gemm(64, 64, 8, 3, 4)), std::invalid_argument);      // TM
+    EXPECT_THROW(make(gemm(16, 16, 8, 4, 4)), std::invalid_argument);      // 16 threads: half a warp
+    EXPECT_NO_THROW(make(gemm(16, 16, 8, 2, 2)));                          // 64 threads
+    EXPECT_THROW(make(gemm(256, 256, 32, 8, 8)), std::invalid_argument);   // shared memory
+    EXPECT_THROW(make(gemm(128, 256, 8, 8, 4)), std::invalid_argument);    // 1024 threads of 32 accumulators
+    EXPECT_THROW(make(Tuning{Algorithm::cudnn}), std::invalid_argument);   // GPU-only
     EXPECT_THROW(make(Tuning{Algorithm::im2col_gemm}), std::invalid_argument);
 }
 

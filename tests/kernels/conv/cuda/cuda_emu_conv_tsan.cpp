@@ -13,7 +13,8 @@ int main() {
     using namespace memwall::conv_cuda;
     // Two images, stride 2, padding, K and C no multiple of the tiles, several channel stages.
     const Shape s{.n = 2, .c = 5, .h = 9, .w = 11, .k = 7, .r = 3, .s = 3, .stride = 2, .pad = 1, .p = 5, .q = 6};
-    std::vector<float> in(static_cast<std::size_t>(s.n * s.c * s.h * s.w)), filter(static_cast<std::size_t>(s.k * s.c * s.r * s.s));
+    std::vector<float> in(static_cast<std::size_t>(s.n * s.c * s.h * s.w)),
+        filter(static_cast<std::size_t>(s.k * s.c * s.r * s.s));
     for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 13) * 0.25f - 1.5f;
     for (std::size_t i = 0; i < filter.size(); ++i) filter[i] = static_cast<float>(i % 7) * 0.5f - 1.25f;
     std::vector<double> want(static_cast<std::size_t>(s.n * s.k * s.p * s.q), 0.0);
@@ -55,9 +56,9 @@ int main() {
         double tolerance;
     };
     bool correct = true;
-    for (const auto& [shape, t, tolerance] : {Run{s, direct, 1e-4}, Run{s, im2win, 1e-4}, Run{s, gemm, 1e-4},
-                                             Run{bf16, gemm_tc, 4e-3}, Run{bf16, im2win_tc, 4e-3},
-                                             Run{tf32, gemm_tc, 1e-4}, Run{tf32, im2win_tc, 1e-4}}) {
+    for (const auto& [shape, t, tolerance] :
+         {Run{s, direct, 1e-4}, Run{s, im2win, 1e-4}, Run{s, gemm, 1e-4}, Run{bf16, gemm_tc, 4e-3},
+          Run{bf16, im2win_tc, 4e-3}, Run{tf32, gemm_tc, 1e-4}, Run{tf32, im2win_tc, 1e-4}}) {
         auto device = cuda_emu::make_device_case(shape, t, {in.data(), filter.data()});
         device->poison();
         device->forward();

@@ -28,8 +28,16 @@ Params point(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t k, std
     p.set("stride", stride);
     p.set("pad", pad);
     // Each kernel's default tuning.
-    for (const auto& [name, value] : {std::pair{"threads", 128}, {"k_per_thread", 4}, {"tile_k", 16}, {"tile_p", 4},
-                                      {"tile_q", 16}, {"tile_c", 2}, {"BM", 64}, {"BN", 64}, {"BK", 8}, {"TM", 4},
+    for (const auto& [name, value] : {std::pair{"threads", 128},
+                                      {"k_per_thread", 4},
+                                      {"tile_k", 16},
+                                      {"tile_p", 4},
+                                      {"tile_q", 16},
+                                      {"tile_c", 2},
+                                      {"BM", 64},
+                                      {"BN", 64},
+                                      {"BK", 8},
+                                      {"TM", 4},
                                       {"TN", 4}})
         p.set(name, std::int64_t{value});
     return p;
@@ -53,7 +61,8 @@ TEST(CudaGpuConv, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     Catalogue c;
     register_conv(c);
     const Family& f = c.family("conv");
-    for (const Params& p : {point(2, 13, 30, 37, 3, 1, 1), point(3, 3, 61, 20, 11, 4, 2), point(1, 64, 14, 70, 5, 2, 0)}) {
+    for (const Params& p :
+         {point(2, 13, 30, 37, 3, 1, 1), point(3, 3, 61, 20, 11, 4, 2), point(1, 64, 14, 70, 5, 2, 0)}) {
         const auto w = f.make_workload(p, 3);
         for (const char* name : {"direct", "im2win", "implicit_gemm", "im2col_gemm", "cudnn"}) {
             const auto inst = checked_and_timed(c, name, *w, p);

@@ -135,8 +135,9 @@ TEST(CudaEmuKvOffloadRegister, VariantsBackendsAndInstances) {
     const Catalogue& c = catalogue();
     for (Method m : methods) {
         EXPECT_TRUE(c.variant("kv_offload", name(m), Backend::cuda_emu).gpu_only_reason.empty()) << name(m);
-        EXPECT_NE(c.variant("kv_offload", name(m), Backend::cuda).description.find("matched the reference on an NVIDIA H100"),
-                  std::string::npos);
+        EXPECT_NE(
+            c.variant("kv_offload", name(m), Backend::cuda).description.find("matched the reference on an NVIDIA H100"),
+            std::string::npos);
     }
     const auto has_tunable = [&](const char* variant, const char* axis) {
         for (const Axis& a : c.variant("kv_offload", variant, Backend::cuda_emu).tunables)

@@ -48,8 +48,8 @@ TEST(CudaEmuKvOffloadTraffic, ZeroCopySectorsAreTheMinimumAlignedAndFiveFourthsM
     const U tier = static_cast<U>(p.tier_bytes());
     ASSERT_EQ(tier, 2u * 4 * 16384);
     const U requests = 2 /*steps*/ * 2 /*heads*/ * 4 * 16 /*tokens*/ * 2 /*K, V*/ * 2 /*128-byte halves*/;
-    for (const auto& [misalign, sectors] : {std::pair{0, tier / 32}, {4, 5 * requests}, {36, 5 * requests},
-                                            {32, tier / 32}, {64, tier / 32}}) {
+    for (const auto& [misalign, sectors] :
+         {std::pair{0, tier / 32}, {4, 5 * requests}, {36, 5 * requests}, {32, tier / 32}, {64, tier / 32}}) {
         SCOPED_TRACE("misalign " + std::to_string(misalign));
         const Emulated r = run_emulated(p, Method::zero_copy, {8, 4, misalign, 4});
         ASSERT_TRUE(r.check.ok);
@@ -64,7 +64,8 @@ TEST(CudaEmuKvOffloadTraffic, ZeroCopySectorsAreTheMinimumAlignedAndFiveFourthsM
 // its device loads are resident's less the pages.
 TEST(CudaEmuKvOffloadTraffic, ZeroCopysPagesLeaveTheDeviceFigures) {
     const KvProblem p = problems[0];
-    const Emulated resident = run_emulated(p, Method::resident, Tuning{}), zero_copy = run_emulated(p, Method::zero_copy, Tuning{});
+    const Emulated resident = run_emulated(p, Method::resident, Tuning{}),
+                   zero_copy = run_emulated(p, Method::zero_copy, Tuning{});
     EXPECT_EQ(resident.traffic.host, emu::HostTraffic{});
     EXPECT_EQ(resident.traffic.load.bytes - zero_copy.traffic.load.bytes, static_cast<U>(p.tier_bytes()));
     EXPECT_EQ(zero_copy.traffic.host.load.bytes, static_cast<U>(p.tier_bytes()));

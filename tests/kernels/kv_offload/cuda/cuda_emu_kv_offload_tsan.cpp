@@ -34,7 +34,8 @@ int main() {
             double max = -INFINITY, sum = 0;
             for (int i = 0; i < s.selected; ++i)
                 for (int j = 0; j < t; ++j) {
-                    const float* k = kv.data() + z(ids[z(step * s.selected + i)]) * s.page_floats() + z((h * t + j) * d);
+                    const float* k =
+                        kv.data() + z(ids[z(step * s.selected + i)]) * s.page_floats() + z((h * t + j) * d);
                     double dot = 0;
                     for (int c = 0; c < d; ++c) dot += double{q[z((step * s.heads + h) * d + c)]} * double{k[c]};
                     scores.push_back(dot / std::sqrt(double(d)));
@@ -43,8 +44,8 @@ int main() {
             for (double& x : scores) sum += x = std::exp(x - max);
             for (int i = 0, n = 0; i < s.selected; ++i)
                 for (int j = 0; j < t; ++j, ++n) {
-                    const float* v = kv.data() + z(ids[z(step * s.selected + i)]) * s.page_floats() +
-                                     z(((s.heads + h) * t + j) * d);
+                    const float* v =
+                        kv.data() + z(ids[z(step * s.selected + i)]) * s.page_floats() + z(((s.heads + h) * t + j) * d);
                     for (int c = 0; c < d; ++c) o[z(c)] += scores[z(n)] / sum * double{v[c]};
                 }
             for (int c = 0; c < d; ++c) want[z((step * s.heads + h) * d + c)] = o[z(c)];

@@ -36,7 +36,8 @@ TEST(CudaGpuKvOffload, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     Catalogue c;
     register_kv_offload(c);
     const Family& f = c.family("kv_offload");
-    for (const Params& base : {point(4096, 16, 4, 128, 0.125), point(8192, 64, 8, 64, 0.25), point(96, 3, 3, 32, 0.5)}) {
+    for (const Params& base :
+         {point(4096, 16, 4, 128, 0.125), point(8192, 64, 8, 64, 0.25), point(96, 3, 3, 32, 0.5)}) {
         const auto w = f.make_workload(base, 3);
         for (const char* name : {"resident", "zero_copy", "staged", "pipelined"})
             for (std::int64_t misalign : {0, 4}) {

@@ -120,7 +120,8 @@ TEST(CudaEmuLoraTcGroups, MultiAdapterGroupsOfAnySize) {
         const TcTuning t = tuning(lora_cuda::tc_tiles[0], group);
         const Outcome r = run_emulated(problems[2], Method::multi_adapter, t);
         EXPECT_TRUE(r.check.ok) << "group " << group << ": " << r.check.message;
-        EXPECT_EQ(static_cast<double>(r.traffic.tensor.bf16), lora_tc_tensor_flops(problems[2], Method::multi_adapter, t));
+        EXPECT_EQ(static_cast<double>(r.traffic.tensor.bf16),
+                  lora_tc_tensor_flops(problems[2], Method::multi_adapter, t));
     }
 }
 

@@ -26,9 +26,7 @@ using lora_cuda::Tuning;
 
 using lora_test::problem;
 
-std::ostream& operator<<(std::ostream& os, const LoraProblem& p) {
-    return os << lora_test::label(p);
-}
+std::ostream& operator<<(std::ostream& os, const LoraProblem& p) { return os << lora_test::label(p); }
 
 const char* name(Method m) {
     switch (m) {
@@ -68,8 +66,7 @@ const std::vector<LoraProblem> problems = {
     problem(37, 45, 29, 5, 3),     // odd everything, three adapters of 12, 12 and 13 tokens
     problem(50, 70, 33, 16, 3),    // row tiles of 8 and 16 straddle adapters
     problem(9, 33, 65, 5, 1),      // fewer tokens than a tile row, a 1-element mask word
-    bf16(problem(37, 45, 29, 5, 3)),
-    bf16(problem(50, 70, 33, 16, 3)),
+    bf16(problem(37, 45, 29, 5, 3)), bf16(problem(50, 70, 33, 16, 3)),
 };
 
 Tuning tiling(int bm, int bn, int bk, int tm, int tn) { return {bm, bn, bk, tm, tn}; }
@@ -164,9 +161,9 @@ TEST(CudaEmuLora, BaseIsNotTheLoraOutput) {
 TEST(CudaEmuLora, BrokenRulesAreRefused) {
     const LoraProblem p = problems[1];
     const LoraWorkload w(p, 1);
-    EXPECT_THROW(lora_cuda::cuda_emu::make_device_case(cuda_shape(p), Method::fused, tiling(64, 64, 8, 3, 4),
-                                                       cuda_inputs(w)),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        lora_cuda::cuda_emu::make_device_case(cuda_shape(p), Method::fused, tiling(64, 64, 8, 3, 4), cuda_inputs(w)),
+        std::invalid_argument);
     EXPECT_THROW(lora_cuda::cuda_emu::make_device_case(cuda_shape(p), Method::cublas_unfused, Tuning{}, cuda_inputs(w)),
                  std::invalid_argument);
 }
@@ -211,8 +208,16 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
         EXPECT_FALSE(tc.constraints[1].allows(odd)) << v;
     }
     Params p;
-    for (const auto& [k, v] : {std::pair{"M", 37}, {"K", 45}, {"N", 29}, {"r", 5}, {"adapters", 3}, {"BM", 16},
-                               {"BN", 16}, {"BK", 4}, {"TM", 1}, {"TN", 8}})
+    for (const auto& [k, v] : {std::pair{"M", 37},
+                               {"K", 45},
+                               {"N", 29},
+                               {"r", 5},
+                               {"adapters", 3},
+                               {"BM", 16},
+                               {"BN", 16},
+                               {"BK", 4},
+                               {"TM", 1},
+                               {"TN", 8}})
         p.set(k, std::int64_t{v});
     p.set("shape", std::string("custom"));
     p.set("dropout", 0.1);
@@ -239,13 +244,21 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
     EXPECT_EQ(tensor_flops("cublas_unfused", "fp32", p), -1.0);
     EXPECT_EQ(tensor_flops("fused", "bf16", p), -1.0);
     Params tiles = p;
-    for (const auto& [k, v] : {std::pair{"M", 256}, {"K", 64}, {"N", 128}, {"r", 16}, {"adapters", 1}, {"BM", 128},
-                               {"BN", 128}, {"warps", 8}, {"stages", 3}})
+    for (const auto& [k, v] : {std::pair{"M", 256},
+                               {"K", 64},
+                               {"N", 128},
+                               {"r", 16},
+                               {"adapters", 1},
+                               {"BM", 128},
+                               {"BN", 128},
+                               {"warps", 8},
+                               {"stages", 3}})
         tiles.set(k, std::int64_t{v});
     EXPECT_DOUBLE_EQ(tensor_flops("base_tc", "bf16", tiles), 2.0 * 256 * 128 * 64);
     // fused_tc and multi_adapter_tc: the down-projection's 2·M·K·r (r = 16, no padding) besides.
     EXPECT_DOUBLE_EQ(tensor_flops("fused_tc", "bf16", tiles), 2.0 * 256 * 128 * (64 + 32) + 2.0 * 256 * 64 * 16);
-    EXPECT_DOUBLE_EQ(tensor_flops("multi_adapter_tc", "bf16", tiles), 2.0 * 256 * 128 * (64 + 32) + 2.0 * 256 * 64 * 16);
+    EXPECT_DOUBLE_EQ(tensor_flops("multi_adapter_tc", "bf16", tiles),
+                     2.0 * 256 * 128 * (64 + 32) + 2.0 * 256 * 64 * 16);
 }
 
 }  // namespace

@@ -105,7 +105,8 @@ TEST(CudaEmuLoraTraffic, ModelPredictsEveryMethodsBytes) {
     for (Method m : {Method::unfused, Method::fused, Method::multi_adapter})
         for (const LoraProblem& p : problems)
             for (const Tuning& t : tunings) {
-                SCOPED_TRACE(label(p) + " method " + std::to_string(static_cast<int>(m)) + " BM " + std::to_string(t.bm));
+                SCOPED_TRACE(label(p) + " method " + std::to_string(static_cast<int>(m)) + " BM " +
+                             std::to_string(t.bm));
                 expect_model(p, m, t, run(p, m, t).all);
             }
 }

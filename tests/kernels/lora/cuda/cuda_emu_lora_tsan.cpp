@@ -59,8 +59,8 @@ int main() {
     t.tn = 2;
     bool correct = true;
     for (Method m : {Method::unfused, Method::fused, Method::multi_adapter}) {
-        auto device = cuda_emu::make_device_case(s, m, t, {x.data(), w.data(), a.data(), b.data(), mask.data(),
-                                                           adapter_of.data()});
+        auto device = cuda_emu::make_device_case(
+            s, m, t, {x.data(), w.data(), a.data(), b.data(), mask.data(), adapter_of.data()});
         device->poison();
         device->forward();
         std::vector<float> y(device->output_size());

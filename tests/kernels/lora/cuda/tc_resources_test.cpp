@@ -1,5 +1,5 @@
-// The tensor-core kernels' static evidence (the GEMM's tiles and the down-projection's ranks), read from this build's nvcc at build time (no GPU
-// needed): on sm_90 every compiled tile's kernel spills nothing, holds its HMMA instructions
+// The tensor-core kernels' static evidence (the GEMM's tiles and the down-projection's ranks), read from this build's
+// nvcc at build time (no GPU needed): on sm_90 every compiled tile's kernel spills nothing, holds its HMMA instructions
 // (counted in the SASS by memwall_sass_scan) and fits on an SM.
 #include <gtest/gtest.h>
 

@@ -74,8 +74,8 @@ TEST(CudaEmuSpgemm, GeneratedMatricesAllOpsMatchTheReference) {
     for (const MatrixSpec& m : {rmat_spec(7), poisson27_spec(5), banded_spec(300, 6)})
         for (const Op op : {Op::aa, Op::aat, Op::ab}) {
             const SpgemmWorkload w(problem(m, op, false, m), 11);
-            expect_all_variants_correct(w, "source " + std::to_string(static_cast<int>(m.source)) + " op " +
-                                               w.problem().op_name());
+            expect_all_variants_correct(
+                w, "source " + std::to_string(static_cast<int>(m.source)) + " op " + w.problem().op_name());
         }
 }
 

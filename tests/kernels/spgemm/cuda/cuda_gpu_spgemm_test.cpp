@@ -29,8 +29,8 @@ TEST(CudaGpuSpgemm, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     Catalogue c;
     register_spgemm(c);
     const Family& f = c.family("spgemm");
-    for (const Params& p : {point(c, "rmat", 14, 0, false), point(c, "poisson3d27", 0, 24, true),
-                            point(c, "rmat", 12, 0, true)}) {
+    for (const Params& p :
+         {point(c, "rmat", 14, 0, false), point(c, "poisson3d27", 0, 24, true), point(c, "rmat", 12, 0, true)}) {
         const auto w = f.make_workload(p, 3);
         for (const char* name : {"rowwise_hash", "esc", "cusparse"}) {
             SCOPED_TRACE(std::string(name) + " " + p.label());

@@ -20,12 +20,13 @@ struct Entry {
 
 // A Matrix Market file of `entries` (0-based) in a temporary directory, removed with the object.
 class MtxFile {
-public:
+  public:
     MtxFile(const std::string& name, std::int64_t rows, std::int64_t cols, const std::vector<Entry>& entries)
         : path_(std::filesystem::temp_directory_path() /
                 ("memwall-spgemm-" + std::to_string(::getpid()) + "-" + name + ".mtx")) {
         std::ofstream out(path_);
-        out << "%%MatrixMarket matrix coordinate real general\n" << rows << " " << cols << " " << entries.size() << "\n";
+        out << "%%MatrixMarket matrix coordinate real general\n"
+            << rows << " " << cols << " " << entries.size() << "\n";
         out.precision(17);
         for (const Entry& e : entries) out << e.i + 1 << " " << e.j + 1 << " " << e.v << "\n";
     }
@@ -34,7 +35,7 @@ public:
     MtxFile& operator=(const MtxFile&) = delete;
     std::string path() const { return path_.string(); }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 
