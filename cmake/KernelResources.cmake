@@ -101,7 +101,9 @@ foreach(k IN LISTS kernels)
   endif()
   string(APPEND rows "        {\"${k}\", ${regs_${k}}, ${spill_${k}}, ${stack_${k}}, ${smem_${k}}, ${mma_${k}}},\n")
 endforeach()
-file(WRITE "${OUT}.new" "// Generated at build time by cmake/KernelResources.cmake from nvcc --resource-usage and the
+# Written even when unchanged: the custom command's output must be newer than its inputs, or the
+# build reruns nvcc for it every time.
+file(WRITE "${OUT}" "// Generated at build time by cmake/KernelResources.cmake from nvcc --resource-usage and the
 // instructions of ${SOURCE} for sm_${ARCH}.
 #include \"${HEADER}\"
 
@@ -115,4 +117,3 @@ ${rows}    }};
 
 }  // namespace ${NAMESPACE}
 ")
-execute_process(COMMAND ${CMAKE_COMMAND} -E copy_if_different "${OUT}.new" "${OUT}")
