@@ -1,4 +1,5 @@
 #include <iostream>
+#include <set>
 
 #include "cli/app.hpp"
 #include "cli/table.hpp"
@@ -28,6 +29,12 @@ void print_family(std::ostream& os, const Family& f) {
     Table axes({"axis", "role", "kind", "default", "allowed", "description"});
     for (const auto& a : f.problem_axes)
         axes.add({a.name, "problem", std::string(to_string(a.kind)), values_text(a), allowed_text(a), a.description});
+    std::set<std::string> own;  // a variant's own problem axes, once for its backends together
+    for (const auto& v : f.variants)
+        for (const auto& a : v.problem_axes)
+            if (own.insert(a.name).second)
+                axes.add({a.name, "problem (" + v.name + ")", std::string(to_string(a.kind)), values_text(a),
+                          allowed_text(a), a.description});
     for (const auto& z : f.zipped) {
         std::string names;
         for (const auto& n : z) names += (names.empty() ? "" : ",") + n;

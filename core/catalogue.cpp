@@ -22,6 +22,10 @@ const Variant* Family::find(const std::string& variant, Backend b) const {
 
 Space Family::space(const Variant& v) const {
     std::vector<Axis> axes = problem_axes;
+    for (auto a : v.problem_axes) {
+        a.role = AxisRole::problem;
+        axes.push_back(std::move(a));
+    }
     for (auto a : v.tunables) {
         a.role = AxisRole::tunable;
         axes.push_back(std::move(a));

@@ -84,6 +84,10 @@ struct Variant {
     std::string name;
     std::string description;
     Backend backend = Backend::cpu;
+    // Problem axes of this variant alone, after the family's: what only it computes (a sparse
+    // variant's mask). Its problems differ from the other variants' by them, so they never share
+    // a workload.
+    std::vector<Axis> problem_axes;
     std::vector<Axis> tunables;           // role tunable
     std::vector<Constraint> constraints;  // over the whole point (problem + tunables)
     // Non-empty when the variant cannot run in emulation (tensor cores, cp.async, TMA, PTX).
@@ -120,8 +124,8 @@ struct Family {
     std::function<std::vector<Ceiling>(const Ceilings& have, const std::vector<Params>& problems)> ceilings;
 
     const Variant* find(const std::string& variant, Backend b) const;
-    // The space of one variant: the family's problem axes, the variant's tunables, both sets
-    // of constraints, the default zips, the presets and the validator.
+    // The space of one variant: the family's problem axes and the variant's own, its tunables,
+    // both sets of constraints, the default zips, the presets and the validator.
     Space space(const Variant& v) const;
 };
 

@@ -69,6 +69,7 @@ RunInfo run_info(const SweepSpec& spec, const std::vector<SweepPlan::Member>& me
     };
     for (const SweepPlan::Member& m : members) {
         for (const Axis& a : m.family->problem_axes) add(m.family->name, a, AxisRole::problem);
+        for (const Axis& a : m.variant->problem_axes) add(m.family->name, a, AxisRole::problem);
         for (const Axis& a : m.variant->tunables) add(m.family->name, a, AxisRole::tunable);
     }
     return info;

@@ -5,7 +5,8 @@
 // [b, h, s_k, d], O [b, h, s_q, d], row-major in the dtype (fp32 or bf16; arithmetic is fp32
 // either way), scale = 1/sqrt(d). Causal masking uses
 // bottom-right alignment (FlashAttention >= 2.1): query i sees keys j <= i + (s_k - s_q); a
-// query row that sees no key outputs zeros.
+// query row that sees no key outputs zeros. flash_blocksparse's problems also carry a block mask
+// (cuda/block_mask.hpp): the keys of its masked blocks score -inf as well.
 #pragma once
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "core/errors.hpp"
 #include "core/isa.hpp"
 #include "core/params.hpp"
+#include "kernels/attention/cuda/block_mask.hpp"
 #include "kernels/kit/placed_buffer.hpp"
 #include "profiler/counter.hpp"
 #include "profiler/memory_hierarchy.hpp"
@@ -48,8 +50,11 @@ struct AttentionProblem {
     std::int64_t head_dim = 64;
     bool causal = false;
     AttentionDtype dtype = AttentionDtype::fp32;
+    // Kind none but for flash_blocksparse; its random seed is the workload's.
+    attention_cuda::BlockMask mask;
 
-    // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal, dtype).
+    // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal, dtype) and
+    // flash_blocksparse's (block_mask_from).
     static AttentionProblem from(const Params& p) {
         AttentionProblem a;
         a.batch = p.integer("batch");
@@ -60,6 +65,7 @@ struct AttentionProblem {
         a.causal = p.integer("causal") != 0;
         a.dtype = attention_dtype_from(p.str("dtype"));
         a.validate();
+        a.mask = block_mask_from(p);
         return a;
     }
 
@@ -86,6 +92,14 @@ struct AttentionProblem {
         if (!causal) return seq_k;
         return std::clamp<std::int64_t>(i + seq_k - seq_q + 1, 0, seq_k);
     }
+    // Whether the block mask keeps the block of query row i and key j.
+    bool key_kept(std::int64_t i, std::int64_t j) const {
+        return attention_cuda::block_kept(mask, static_cast<int>(i / mask.block), static_cast<int>(j / mask.block));
+    }
+
+    // flash_blocksparse's mask axes (mask, block, window, density) of a point, validated (one-line
+    // UsageError); kind none when the point has none.
+    static attention_cuda::BlockMask block_mask_from(const Params& p);
 };
 
 // Inputs uniform in [-1, 1] (never zero) from a seeded generator, rounded to bf16 (held as
@@ -151,7 +165,9 @@ void attention_naive(const AttentionProblem& p, const float* q, const float* k, 
 void attention_naive(const AttentionProblem& p, const float* q, const float* k, const float* v, float* o,
                      float* scores);
 
-// flash: FlashAttention-2 loop order with query tiles of br rows and key tiles of bc columns.
+// flash: FlashAttention-2 loop order with query tiles of br rows and key tiles of bc columns. On
+// a problem with a block mask (flash_blocksparse) the tiles nest in the mask's blocks, and a query
+// tile visits only the key tiles the mask keeps.
 struct FlashTiles {
     int br = 0;  // query rows per tile
     int bc = 0;  // keys per tile
@@ -164,6 +180,8 @@ int flash_cols_granule();
 // Throws UsageError naming the rule a tile breaks.
 void validate_tiles(FlashTiles t, Isa isa);
 void validate_tiles(FlashTiles t);
+// Throws UsageError unless br and bc divide the mask's block (no mask: nothing to nest in).
+void validate_mask_tiles(const AttentionProblem& p, FlashTiles t);
 // K (transposed) and V of every head packed in panels of bc keys (zero-padded), each panel in
 // strips of the micro-kernel's columns: the workspace.
 std::size_t flash_workspace_floats(const AttentionProblem& p, FlashTiles t);
@@ -175,8 +193,14 @@ void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, co
 void attention_flash(const AttentionProblem& p, FlashTiles t, const float* q, const float* k, const float* v, float* o,
                      float* packed_k);
 
-// Models. FLOPs follow the FlashAttention benchmarks: 4*b*h*s_q*s_k*d, halved when causal.
+// Scores a block-sparse problem computes: over every head, the (query, key) pairs that the
+// causal rule lets the query see and the mask keeps.
+double visited_scores(const AttentionProblem& p);
+
+// Models. FLOPs follow the FlashAttention benchmarks: 4*b*h*s_q*s_k*d, halved when causal; with
+// a block mask, 4*d per visited score.
 inline double attention_flops(const AttentionProblem& p) {
+    if (p.mask.kind != attention_cuda::MaskKind::none) return 4.0 * static_cast<double>(p.head_dim) * visited_scores(p);
     const double f = 4.0 * static_cast<double>(p.heads_total()) * static_cast<double>(p.seq_q) *
                      static_cast<double>(p.seq_k) * static_cast<double>(p.head_dim);
     return p.causal ? f / 2 : f;

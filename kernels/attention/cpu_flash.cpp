@@ -3,7 +3,8 @@
 // leaves the cache. QK^T and PV are one register-blocked micro-kernel, C (+)= A B with B packed
 // in strips of the micro-tile's columns: K (transposed, panels of d x bc) and V (panels of
 // bc x d) are packed per head beforehand, zero-padded, so the micro-kernel streams contiguous
-// vectors.
+// vectors. A block mask (flash_blocksparse) drops the key tiles of its masked blocks: they are
+// neither multiplied nor read.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -224,6 +225,7 @@ void query_tile(const AttentionProblem& p, FlashTiles tiles, const float* q, flo
     const std::int64_t kend = p.visible_keys(i0 + rows - 1);
     const std::int64_t nkb = ceil_div(p.seq_k, bc);
     for (std::int64_t j0 = 0; j0 < kend; j0 += bc) {
+        if (!p.key_kept(i0, j0)) continue;
         const std::int64_t panel = (bh * nkb + j0 / bc) * d * bc;
         gemm<false>(mrows, bc, d, t.qs, d, packed_k + panel, d, t.s, bc, nullptr);
         online_softmax(p, i0, rows, mrows, j0, bc, t);
@@ -245,6 +247,7 @@ template <>
 void attention_flash<kit::kernel_isa>(const AttentionProblem& p, FlashTiles tiles, const float* q, const float* k,
                                       const float* v, float* o, float* packed_k) {
     validate_tiles(tiles, kit::kernel_isa);
+    validate_mask_tiles(p, tiles);
     const std::int64_t bhs = p.heads_total();
     const std::int64_t d = p.head_dim;
     const int bc = tiles.bc;

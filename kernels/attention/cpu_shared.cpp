@@ -80,7 +80,8 @@ std::vector<Counter> naive_model(const AttentionProblem& p, const MemoryHierarch
 // from dram; the pack writing K and V once (the workspace, fp32); and each query tile
 // reading the keys it visits of packed K (whole panels of bc keys) and of packed V (up to its
 // last visible key): without a mask ceil(s_q/br) * 2*s_k*d elements per head (K rounded up to whole
-// panels), served from the level that holds one head's packed K and V.
+// panels), served from the level that holds one head's packed K and V. A block mask drops the
+// panels of its masked blocks (the pack still reads all of K and V).
 std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const MemoryHierarchy& mh) {
     validate_tiles(t);
     const double inf = std::numeric_limits<double>::infinity();
@@ -90,7 +91,8 @@ std::vector<Counter> flash_model(const AttentionProblem& p, FlashTiles t, const 
     double keys = 0;  // keys of K (padded panels) and of V read by the query tiles of one head
     for (std::int64_t i0 = 0; i0 < p.seq_q; i0 += t.br) {
         const std::int64_t kend = p.visible_keys(std::min<std::int64_t>(i0 + t.br, p.seq_q) - 1);
-        keys += static_cast<double>(ceil_div(kend, t.bc) * t.bc + kend);
+        for (std::int64_t j0 = 0; j0 < kend; j0 += t.bc)
+            if (p.key_kept(i0, j0)) keys += static_cast<double>(t.bc + std::min<std::int64_t>(t.bc, kend - j0));
     }
     const double e = p.element_bytes();
     const double kv_rereads = static_cast<double>(p.heads_total()) * keys * d * e;

@@ -61,9 +61,11 @@ void attention_reference_row(const AttentionProblem& p, const float* q, const fl
     const float* vh = v + p.kv_offset(bh);
     const double scale = 1.0 / std::sqrt(static_cast<double>(d));
 
-    std::vector<double> s(static_cast<std::size_t>(n));
+    // Keys of masked blocks score -inf: their weights are exactly 0.
+    std::vector<double> s(static_cast<std::size_t>(n), -std::numeric_limits<double>::infinity());
     double mx = -std::numeric_limits<double>::infinity();
     for (std::int64_t j = 0; j < n; ++j) {
+        if (!p.key_kept(i, j)) continue;
         const float* kj = kh + j * d;
         double dot = 0;
 #pragma omp simd reduction(+ : dot)
@@ -73,7 +75,7 @@ void attention_reference_row(const AttentionProblem& p, const float* q, const fl
     }
     double sum = 0;
     for (double& e : s) {
-        e = std::exp(e - mx);
+        e = std::isinf(e) ? 0.0 : std::exp(e - mx);  // a masked key's weight is 0
         sum += e;
     }
     for (std::int64_t c = 0; c < d; ++c) out[c] = 0;
@@ -83,13 +85,14 @@ void attention_reference_row(const AttentionProblem& p, const float* q, const fl
 #pragma omp simd
         for (std::int64_t c = 0; c < d; ++c) out[c] += w * vj[c];
     }
-    if (n > 0)
+    if (sum > 0)
         for (std::int64_t c = 0; c < d; ++c) out[c] /= sum;
 }
 
 AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t seed, std::int64_t full_reference_limit)
     : problem_(p) {
     p.validate();
+    problem_.mask.seed = static_cast<std::uint32_t>(seed ^ (seed >> 32));
     std::mt19937_64 gen(seed);
     fill_uniform(q_, p.q_size(), gen, p.dtype);
     fill_uniform(k_, p.kv_size(), gen, p.dtype);
@@ -102,7 +105,7 @@ AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t se
 #pragma omp parallel for schedule(dynamic, 16)
     for (std::int64_t r = 0; r < n; ++r) {
         const std::int64_t row = rows_[static_cast<std::size_t>(r)];
-        attention_reference_row(p, q_.data(), k_.data(), v_.data(), row / p.seq_q, row % p.seq_q,
+        attention_reference_row(problem_, q_.data(), k_.data(), v_.data(), row / p.seq_q, row % p.seq_q,
                                 reference_.data() + r * d);
     }
 }

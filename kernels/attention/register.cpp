@@ -44,6 +44,8 @@ Variant naive_variant() {
     return v;
 }
 
+}  // namespace
+
 Variant flash_variant() {
     Variant v;
     v.name = "flash";
@@ -80,8 +82,6 @@ Variant flash_variant() {
     return v;
 }
 
-}  // namespace
-
 void register_attention(Catalogue& c) {
     Family f;
     f.name = "attention";
@@ -108,6 +108,8 @@ void register_attention(Catalogue& c) {
         {"head_dim is 64 or 128",
          [](const Params& p) { return p.integer("head_dim") == 64 || p.integer("head_dim") == 128; }},
     };
+    // flash_blocksparse's mask axes (density in (0, 1], ...), one line each.
+    f.validate = [](const Params& p) { (void)AttentionProblem::block_mask_from(p); };
     f.make_workload = [](const Params& problem, std::uint64_t seed) -> std::unique_ptr<Workload> {
         return std::make_unique<AttentionWorkload>(AttentionProblem::from(problem), seed);
     };
@@ -118,6 +120,7 @@ void register_attention(Catalogue& c) {
         c.add_variant("attention", std::move(v));
     }
     register_attention_cuda(c);
+    register_attention_blocksparse(c);
 }
 
 }  // namespace memwall

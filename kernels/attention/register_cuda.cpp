@@ -117,6 +117,8 @@ kit::CudaKernel flash_kernel() {
     return k;
 }
 
+}  // namespace
+
 // flash_tc: bf16 only, and only the compiled tiles (device_case.hpp's flash_tc_tiles).
 kit::CudaKernel flash_tc_kernel() {
     kit::CudaKernel k = kernel_of(
@@ -154,6 +156,8 @@ kit::CudaKernel flash_tc_kernel() {
     return k;
 }
 
+namespace {
+
 // Decode model: Q, K, V read and O written once (from dram), plus the partial outputs and
 // log-sum-exps written by the split kernel and read by the combine.
 kit::CudaKernel decode_kernel() {
@@ -188,7 +192,8 @@ attention_cuda::Shape cuda_shape(const AttentionProblem& p) {
             .head_dim = static_cast<int>(p.head_dim),
             .causal = p.causal ? 1 : 0,
             .scale = p.scale(),
-            .dtype = p.dtype == AttentionDtype::bf16 ? attention_cuda::Dtype::bf16 : attention_cuda::Dtype::fp32};
+            .dtype = p.dtype == AttentionDtype::bf16 ? attention_cuda::Dtype::bf16 : attention_cuda::Dtype::fp32,
+            .mask = p.mask};
 }
 
 void register_attention_cuda(Catalogue& c) {

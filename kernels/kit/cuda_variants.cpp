@@ -158,6 +158,7 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
                      : k.checked_on_gpu.empty()
                          ? " (sm_80/sm_90 build; not yet run on a GPU)"
                          : " (sm_80/sm_90 build; matched the reference on " + std::string(k.checked_on_gpu) + ")");
+    v.problem_axes = k.problem_axes;
     v.tunables = k.tunables;
     v.constraints = k.constraints;
     v.gpu_only_reason = k.gpu_only_reason;

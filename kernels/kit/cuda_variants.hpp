@@ -18,6 +18,7 @@ namespace memwall::kit {
 struct CudaKernel {
     std::string name;
     std::string description;
+    std::vector<Axis> problem_axes;  // the kernel's own (Variant::problem_axes)
     std::vector<Axis> tunables;
     std::vector<Constraint> constraints;
     std::vector<std::string> default_axes;      // both backends (Variant::default_axes)

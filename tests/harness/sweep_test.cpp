@@ -62,6 +62,24 @@ TEST(Sweep, OverridesApplyToVariantsThatHaveTheAxis) {
     EXPECT_EQ(cases.size(), 2u * (1u + 3u));
 }
 
+// A variant's own problem axes join its problems alone, as problem axes: the other variant's
+// cases keep theirs, and an override of the axis reaches only the variant that has it.
+TEST(Sweep, AVariantsOwnProblemAxesAreItsProblemsAlone) {
+    Catalogue cat = toy_catalogue();
+    Variant s;
+    s.name = "sparse";
+    s.problem_axes = {real_axis("density", {0.5}, "")};
+    cat.add_variant("toy", s);
+    SweepSpec spec;
+    spec.variants = {"a", "sparse"};
+    spec.overrides = {"density=0.25,0.125", "m=1", "k=10"};
+    const auto cases = expand_sweep(spec, cat);
+    EXPECT_EQ(names(cases),
+              (std::vector<std::string>{"toy/a/cpu/k=10,m=1,n=5", "toy/sparse/cpu/density=0.25,k=10,m=1,n=5",
+                                        "toy/sparse/cpu/density=0.125,k=10,m=1,n=5"}));
+    EXPECT_TRUE(cases[1].config.empty());  // a problem axis, not a tunable
+}
+
 TEST(Sweep, RejectsUnknownNamesAndEmptySweeps) {
     Catalogue cat = toy_catalogue();
     SweepSpec s1;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cuda_emu/options.hpp"
+#include "kernels/attention/cuda/block_mask.hpp"
 #include "kernels/kit/device_case.hpp"
 
 namespace memwall::attention_cuda {
@@ -32,6 +33,7 @@ struct Shape {
     int causal = 0;
     float scale = 0.125f;  // 1 / sqrt(head_dim)
     Dtype dtype = Dtype::fp32;
+    BlockMask mask;  // flash_tc alone takes one (flash_blocksparse); the others, kind none
 };
 
 enum class Algorithm { naive, flash, flash_tc, decode_splitkv };
@@ -116,6 +118,9 @@ inline void validate(const Shape& s, const Tuning& t) {
     require(s.heads >= 1 && s.seq_q >= 1 && s.seq_k >= 1, "heads, seq_q and seq_k must be positive");
     require(s.heads <= max_grid_yz, "batch * heads must be at most 65535 (grid limit)");
     require(s.head_dim == 64 || s.head_dim == 128, "head_dim must be 64 or 128");
+    require(s.mask.kind == MaskKind::none || t.algorithm == Algorithm::flash_tc, "only flash_tc takes a block mask");
+    require(s.mask.kind == MaskKind::none || (s.mask.block % t.br == 0 && s.mask.block % t.bc == 0),
+            "Br and Bc must divide the block mask's block");
     switch (t.algorithm) {
         case Algorithm::naive: break;
         case Algorithm::flash:

@@ -12,7 +12,9 @@
 //
 // Causal masks are bottom-right aligned (visible_keys): key tiles past the block's last row's
 // keys are never loaded, a warp skips the tiles past its own rows' keys, and only tiles a row of
-// the warp cannot see whole are masked. Blocks run from the longest query tile down.
+// the warp cannot see whole are masked. Blocks run from the longest query tile down. A block mask
+// (flash_blocksparse; tiles nest in its blocks) drops whole key tiles: the block walks only the
+// tiles it keeps, and the buffers go round by visit, not by tile index.
 #pragma once
 
 #include <cstdint>
@@ -46,8 +48,20 @@ __device__ __forceinline__ void copy_tile(uint4* tile, const __nv_bfloat16* src,
     }
 }
 
+// The first key tile from j on, before n_tiles, that the block mask keeps for query block
+// mask_row (tiles of BC keys nest in its blocks); n_tiles when none is left.
+template <int BC>
+__device__ __forceinline__ int next_kept_tile(const BlockMask& m, int mask_row, int j, int n_tiles) {
+    if (m.kind != MaskKind::none)
+        while (j < n_tiles && !block_kept(m, mask_row, j * BC / m.block)) ++j;
+    return j;
+}
+
+// One block per SM for ptxas to plan on, which is what the d = 128 and Br = 128 tiles reach
+// anyway: left to itself, it held the 64 x 64 tile to 128 registers, and spilled, once the key
+// loop kept a block mask's fetch and visit counts.
 template <int D, int BR, int BC, int STAGES>
-__global__ void __launch_bounds__(BR / 16 * warp_size)
+__global__ void __launch_bounds__(BR / 16 * warp_size, 1)
     flash_tc_kernel(Shape s, const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o) {
     static_assert(D % 16 == 0 && BR % 16 == 0 && BC % 16 == 0 && STAGES >= 1, "whole mma tiles");
     constexpr int threads = BR / 16 * warp_size, chunks = D / 8;
@@ -65,18 +79,25 @@ __global__ void __launch_bounds__(BR / 16 * warp_size)
     const __nv_bfloat16* vh = v + h * static_cast<std::size_t>(s.seq_k) * du;
     const std::size_t q_row0 = h * static_cast<std::size_t>(s.seq_q) + static_cast<std::size_t>(i0);
 
-    // Key tiles the block's last row sees; the others are never loaded.
+    // Key tiles the block's last row sees; the others are never loaded, nor those the block mask
+    // drops.
     const int n_tiles = (visible_keys(s, i0 + rows - 1) + BC - 1) / BC;
-    auto copy_kv = [&](int j) {
-        const int stage = j % STAGES, j0 = j * BC, valid = min(BC, s.seq_k - j0);
+    const int mask_row = i0 / s.mask.block;
+    auto next_kept = [&](int j) { return next_kept_tile<BC>(s.mask, mask_row, j, n_tiles); };
+    auto copy_kv = [&](int j, int stage) {
+        const int j0 = j * BC, valid = min(BC, s.seq_k - j0);
         copy_tile<D, BC, threads>(ks + stage * BC * chunks, kh + static_cast<std::size_t>(j0) * du, valid, tid);
         copy_tile<D, BC, threads>(vs + stage * BC * chunks, vh + static_cast<std::size_t>(j0) * du, valid, tid);
     };
     copy_tile<D, BR, threads>(qs, q + q_row0 * du, rows, tid);
     cp_async_commit();
+    int fetch = next_kept(0);  // the next tile to copy
     MEMWALL_UNROLL
-    for (int j = 0; j < STAGES - 1; ++j) {
-        if (j < n_tiles) copy_kv(j);
+    for (int stage = 0; stage < STAGES - 1; ++stage) {
+        if (fetch < n_tiles) {
+            copy_kv(fetch, stage);
+            fetch = next_kept(fetch + 1);
+        }
         cp_async_commit();  // empty groups too: wait<STAGES - 1> below counts STAGES - 1 behind
     }
 
@@ -110,16 +131,20 @@ __global__ void __launch_bounds__(BR / 16 * warp_size)
         for (int e = 0; e < 4; ++e) acc[n][e] = 0.0f;
     }
 
-    for (int j = 0; j < n_tiles; ++j) {
-        __syncthreads();  // every warp is done with the stage that tile j + STAGES - 1 refills
-        if (j + STAGES - 1 < n_tiles) copy_kv(j + STAGES - 1);
+    // The block's visit-th visit is to tile j, in buffer visit % STAGES.
+    for (int j = next_kept(0), visit = 0; j < n_tiles; j = next_kept(j + 1), ++visit) {
+        __syncthreads();  // every warp is done with the stage that visit + STAGES - 1 refills
+        if (fetch < n_tiles) {
+            copy_kv(fetch, (visit + STAGES - 1) % STAGES);
+            fetch = next_kept(fetch + 1);
+        }
         cp_async_commit();
         cp_async_wait<STAGES - 1>();  // tile j has landed (for this thread's copies)
         __syncthreads();              // and for every thread's
         const int j0 = j * BC;
         if (j0 >= last_seen) continue;  // warp-uniform: no row of this warp sees the tile
-        const uint4* kt = ks + (j % STAGES) * BC * chunks;
-        const uint4* vt = vs + (j % STAGES) * BC * chunks;
+        const uint4* kt = ks + (visit % STAGES) * BC * chunks;
+        const uint4* vt = vs + (visit % STAGES) * BC * chunks;
 
         // S = Q K^T: K's rows are B's columns (.col), so plain ldmatrix gives B fragments;
         // matrices: keys +0/+8 (mat >> 1), columns of d +0/+8 (mat & 1).

@@ -85,5 +85,36 @@ TEST_F(CudaGpuAttention, FlashTcMatchesTheReferenceWithEveryTile) {
         }
 }
 
+// flash_blocksparse (flash_tc under a block mask): every mask, causal or not, on the tile with
+// three stages (visits go round three buffers) and the smallest.
+TEST_F(CudaGpuAttention, FlashBlocksparseMatchesTheReferenceWithEveryMask) {
+    Catalogue c;
+    register_attention(c);
+    const Family& f = c.family("attention");
+    for (const std::size_t tile : {std::size_t{0}, std::size_t{5}})
+        for (const char* mask : {"local", "global", "random", "butterfly"})
+            for (bool causal : {false, true}) {
+                const attention_cuda::FlashTcTile& t = attention_cuda::flash_tc_tiles[tile];
+                Params p = point(1000, 1300, causal, "bf16");
+                p.set("head_dim", std::int64_t{t.head_dim});
+                p.set("Br", std::int64_t{t.br});
+                p.set("Bc", std::int64_t{t.bc});
+                p.set("warps", std::int64_t{t.warps});
+                p.set("stages", std::int64_t{t.stages});
+                p.set("mask", std::string(mask));
+                p.set("block", std::int64_t{128});
+                p.set("window", std::int64_t{1});
+                p.set("density", 0.5);
+                SCOPED_TRACE(p.label());
+                const auto w = f.make_workload(p, 3);
+                auto inst = c.variant("attention", "flash_blocksparse", Backend::cuda).prepare(*w, p);
+                inst->poison();
+                inst->run();
+                const Check ch = inst->check();
+                EXPECT_TRUE(ch.ok) << ch.message;
+                EXPECT_GT(inst->run_timed(), 0.0);
+            }
+}
+
 }  // namespace
 }  // namespace memwall
