@@ -35,35 +35,33 @@ double median(std::vector<double> t) {
     return t[t.size() / 2];
 }
 
-// The catalogue's default num_splits of a CPU variant.
-int default_splits(const char* variant) {
+// The catalogue's default num_splits of the CPU decode_splitkv.
+int default_splits() {
     Catalogue c;
     register_attention(c);
-    for (const Axis& a : c.variant("attention", variant, Backend::cpu).tunables)
-        if (a.name == "num_splits") return static_cast<int>(std::get<std::int64_t>(a.defaults.front()));
-    return 1;
+    return static_cast<int>(std::get<std::int64_t>(
+        c.variant("attention", "decode_splitkv", Backend::cpu).tunables.front().defaults.front()));
 }
 
 struct TopkOutput {
     std::vector<std::int32_t> channels;
-    std::vector<float> label, out, work;
+    std::vector<float> label, out;
     std::vector<std::int32_t> selected;
 };
 
-TopkOutput prepare_topk(const AttentionWorkload& w, const TopkSizes& t, int splits) {
+TopkOutput prepare_topk(const AttentionWorkload& w, const TopkSizes& t) {
     const AttentionProblem& p = w.problem();
     TopkOutput x;
     x.channels = topk_calibrate(p, w.k().data(), t.channels);
     x.label = topk_label_cache(p, w.k().data(), x.channels, t.channels);
     x.out.assign(topk_output_floats(p), std::numeric_limits<float>::quiet_NaN());
-    x.work.resize(topk_workspace_floats(p, t, splits));
     x.selected.resize(static_cast<std::size_t>(p.heads_total() * t.tokens));
     return x;
 }
 
-void run_topk(const AttentionWorkload& w, const TopkSizes& t, int splits, TopkOutput& x) {
-    attention_topk_sparse(w.problem(), t, splits, w.q().data(), w.k().data(), w.v().data(), x.label.data(),
-                          x.channels.data(), x.out.data(), x.selected.data(), x.work.data());
+void run_topk(const AttentionWorkload& w, const TopkSizes& t, TopkOutput& x) {
+    attention_topk_sparse(w.problem(), t, w.q().data(), w.k().data(), w.v().data(), x.label.data(), x.channels.data(),
+                          x.out.data(), x.selected.data());
 }
 
 void print_check(const char* name, const Check& c) {
@@ -115,21 +113,21 @@ int main() {
     const AttentionWorkload w(decode_problem(8, seq_k, 4), 1);
     const AttentionProblem& p = w.problem();
     const TopkSizes t{16, seq_k / 16};
-    const int dense_splits = default_splits("decode_splitkv"), topk_splits = default_splits("topk_sparse");
+    const int dense_splits = default_splits();
     std::printf("host: %s; kernels %s\n", cpu_description().c_str(), isa_summary().c_str());
     std::printf(
         "decode b=1 h=8 s_k=%lld d=128 fp32, 4 outlier channels per head; decode_splitkv num_splits=%d, "
-        "topk_sparse r=%lld k=%lld num_splits=%d\n",
+        "topk_sparse r=%lld k=%lld\n",
         static_cast<long long>(seq_k), dense_splits, static_cast<long long>(t.channels),
-        static_cast<long long>(t.tokens), topk_splits);
+        static_cast<long long>(t.tokens));
 
     const float nan = std::numeric_limits<float>::quiet_NaN();
     std::vector<float> o(p.q_size(), nan), work(decode_splitkv_workspace_floats(p, dense_splits));
     auto dense = [&] {
         attention_decode_splitkv(p, dense_splits, w.q().data(), w.k().data(), w.v().data(), o.data(), work.data());
     };
-    TopkOutput x = prepare_topk(w, t, topk_splits);
-    auto sparse = [&] { run_topk(w, t, topk_splits, x); };
+    TopkOutput x = prepare_topk(w, t);
+    auto sparse = [&] { run_topk(w, t, x); };
     dense();
     sparse();
     const Check dense_check = w.check(o.data()), sparse_check = topk_check(w, x.channels, t, x.out.data());
@@ -150,8 +148,8 @@ int main() {
                 dense_s / sparse_s, sparse_kv / dense_kv);
 
     const AttentionWorkload plain(decode_problem(8, seq_k, 0), 1);
-    TopkOutput y = prepare_topk(plain, t, topk_splits);
-    run_topk(plain, t, topk_splits, y);
+    TopkOutput y = prepare_topk(plain, t);
+    run_topk(plain, t, y);
     std::printf("approx.rel_l2 against dense attention: %.4f with 4 outlier channels per head, %.4f without\n",
                 topk_approx_error(w, x.out.data()).value, topk_approx_error(plain, y.out.data()).value);
     const bool emu_ok = emu_against_model();

@@ -1,6 +1,6 @@
 // What the CPU decode kernels (cpu_decode_splitkv.cpp, cpu_topk_sparse.cpp) share: one query
-// attended to a list of keys with an online softmax, and the combine of partial outputs by their
-// log-sum-exps. Kernel code: included after kit/simd.hpp, between MEMWALL_KERNEL_BEGIN and END.
+// attended to a list of keys with an online softmax. Kernel code: included after kit/simd.hpp, between
+// MEMWALL_KERNEL_BEGIN and END.
 #pragma once
 
 namespace memwall {
@@ -37,6 +37,13 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
     alignas(64) float s[decode_block];
     for (std::int64_t i0 = 0; i0 < n; i0 += decode_block) {
         const std::int64_t nb = std::min<std::int64_t>(decode_block, n - i0);
+        // The next block's rows are requested while this one is computed: topk_sparse's keys are
+        // scattered rows, which the hardware prefetcher does not foresee.
+        for (std::int64_t b = i0 + decode_block; b < std::min(n, i0 + 2 * decode_block); ++b)
+            for (std::int64_t c = 0; c < d; c += 64 / static_cast<std::int64_t>(sizeof(float))) {
+                __builtin_prefetch(kh + key(b) * d + c);
+                __builtin_prefetch(vh + key(b) * d + c);
+            }
         for (std::int64_t b = 0; b < nb; ++b) s[b] = dot(qs, kh + key(i0 + b) * d, d);
         for (std::int64_t b = nb; b < decode_block; ++b) s[b] = -std::numeric_limits<float>::infinity();
         vf mx = neg_inf;
@@ -63,23 +70,6 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
     const vf inv = splat(1.0f / l);
     for (std::int64_t c = 0; c < d; c += lanes) store(o + c, load(o + c) * inv);
     return m + std::log2(l);
-}
-
-// o (d floats) = the splits' outputs weighted by 2^(lse_s - M) / sum of those, M the largest
-// log-sum-exp; every split without keys has weight 0 (and one of them has keys).
-void combine_splits(const float* part_o, const float* part_lse, int splits, std::int64_t d, float* o) {
-    float mx = -std::numeric_limits<float>::infinity();
-    for (int s = 0; s < splits; ++s) mx = std::max(mx, part_lse[s]);
-    std::fill(o, o + d, 0.0f);
-    float weights = 0.0f;
-    for (int s = 0; s < splits; ++s) {
-        const float w = exp2_scalar(part_lse[s] - mx);
-        weights += w;
-        const vf wv = splat(w);
-        for (std::int64_t c = 0; c < d; c += lanes) store(o + c, fma(wv, load(part_o + s * d + c), load(o + c)));
-    }
-    const vf inv = splat(1.0f / weights);
-    for (std::int64_t c = 0; c < d; c += lanes) store(o + c, load(o + c) * inv);
 }
 
 // The query of head bh times scale * log2(e), so scores come out ready for exp2.

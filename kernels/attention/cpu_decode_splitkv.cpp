@@ -10,6 +10,27 @@ MEMWALL_KERNEL_BEGIN
 
 namespace memwall {
 
+namespace {
+
+// o (d floats) = the splits' outputs weighted by 2^(lse_s - M) / sum of those, M the largest
+// log-sum-exp; every split without keys has weight 0 (and one of them has keys).
+void combine_splits(const float* part_o, const float* part_lse, int splits, std::int64_t d, float* o) {
+    float mx = -std::numeric_limits<float>::infinity();
+    for (int s = 0; s < splits; ++s) mx = std::max(mx, part_lse[s]);
+    std::fill(o, o + d, 0.0f);
+    float weights = 0.0f;
+    for (int s = 0; s < splits; ++s) {
+        const float w = exp2_scalar(part_lse[s] - mx);
+        weights += w;
+        const vf wv = splat(w);
+        for (std::int64_t c = 0; c < d; c += lanes) store(o + c, fma(wv, load(part_o + s * d + c), load(o + c)));
+    }
+    const vf inv = splat(1.0f / weights);
+    for (std::int64_t c = 0; c < d; c += lanes) store(o + c, load(o + c) * inv);
+}
+
+}  // namespace
+
 template <>
 void attention_decode_splitkv<kit::kernel_isa>(const AttentionProblem& p, int splits, const float* q, const float* k,
                                                const float* v, float* o, float* work) {

@@ -3,8 +3,9 @@
 // the k largest: three histogram passes over the scores' ordered bits (11, 11 and 10 bits) find
 // the k-th largest key and how many of its ties to take, and one pass collects the selected keys
 // ascending (all above it, then its ties lowest key first: topk_select's rule). The scores of a
-// head stay in L2 between the passes. Then (head, split) tasks attend to slices of the selected
-// keys, gathering their rows of K and V, and a combine per head merges them.
+// head stay in L2 between the passes. Then the head's exact attention over the selected keys,
+// gathering their rows of K and V. A head is one task: steps joined by barriers would leave the
+// cores waiting on the slowest (on a shared machine, on a descheduled thread) three times a run.
 #include "kernels/attention/decode.hpp"
 #include "kernels/kit/kernel_isa.hpp"
 
@@ -70,37 +71,24 @@ void select_keys(const float* s, std::int64_t n, std::int64_t k, std::int32_t* o
 }  // namespace
 
 template <>
-void attention_topk_sparse<kit::kernel_isa>(const AttentionProblem& p, const TopkSizes& t, int splits, const float* q,
+void attention_topk_sparse<kit::kernel_isa>(const AttentionProblem& p, const TopkSizes& t, const float* q,
                                             const float* k, const float* v, const float* label,
-                                            const std::int32_t* channels, float* out, std::int32_t* selected,
-                                            float* work) {
+                                            const std::int32_t* channels, float* out, std::int32_t* selected) {
     const std::int64_t bhs = p.heads_total(), d = p.head_dim, n = p.seq_k, r = t.channels, kk = t.tokens;
-    const std::int64_t chunk = (kk + splits - 1) / splits;
     float* scores = out + p.q_size();
-    float* part_o = work;
-    float* part_lse = work + bhs * splits * d;
 #pragma omp parallel
     {
-#pragma omp for schedule(static)
+        std::vector<float> qs(static_cast<std::size_t>(d));
+#pragma omp for schedule(dynamic)
         for (std::int64_t bh = 0; bh < bhs; ++bh) {
             head_scores(q + p.q_offset(bh), label + bh * r * n, channels + bh * r, r, n, scores + bh * n);
+            const std::int32_t* keys = selected + bh * kk;
             select_keys(scores + bh * n, n, kk, selected + bh * kk);
+            scaled_query(p, q, bh, qs.data());
+            attend_keys(
+                qs.data(), k + p.kv_offset(bh), v + p.kv_offset(bh), d, kk,
+                [keys](std::int64_t i) { return static_cast<std::int64_t>(keys[i]); }, out + p.q_offset(bh));
         }
-        std::vector<float> qs(static_cast<std::size_t>(d));
-#pragma omp for collapse(2) schedule(static)
-        for (std::int64_t bh = 0; bh < bhs; ++bh)
-            for (std::int64_t s = 0; s < splits; ++s) {
-                const std::int64_t begin = std::min(kk, s * chunk), end = std::min(kk, begin + chunk);
-                scaled_query(p, q, bh, qs.data());
-                const std::int32_t* keys = selected + bh * kk + begin;
-                const std::int64_t at = bh * splits + s;
-                part_lse[at] = attend_keys(
-                    qs.data(), k + p.kv_offset(bh), v + p.kv_offset(bh), d, end - begin,
-                    [keys](std::int64_t i) { return static_cast<std::int64_t>(keys[i]); }, part_o + at * d);
-            }
-#pragma omp for schedule(static)
-        for (std::int64_t bh = 0; bh < bhs; ++bh)
-            combine_splits(part_o + bh * splits * d, part_lse + bh * splits, splits, d, out + p.q_offset(bh));
     }
 }
 

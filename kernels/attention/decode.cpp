@@ -205,18 +205,13 @@ Counter topk_approx_error(const AttentionWorkload& w, const float* o) {
     return {"approx.rel_l2", norm > 0 ? std::sqrt(err / norm) : std::sqrt(err), "", CounterSource::model};
 }
 
-std::size_t topk_workspace_floats(const AttentionProblem& p, const TopkSizes& t, int splits) {
-    (void)t;
-    return decode_splitkv_workspace_floats(p, splits);
-}
-
-void attention_topk_sparse(const AttentionProblem& p, const TopkSizes& t, int splits, const float* q, const float* k,
+void attention_topk_sparse(const AttentionProblem& p, const TopkSizes& t, const float* q, const float* k,
                            const float* v, const float* label, const std::int32_t* channels, float* out,
-                           std::int32_t* selected, float* work) {
+                           std::int32_t* selected) {
     if (active_isa() == Isa::avx512)
-        attention_topk_sparse<Isa::avx512>(p, t, splits, q, k, v, label, channels, out, selected, work);
+        attention_topk_sparse<Isa::avx512>(p, t, q, k, v, label, channels, out, selected);
     else
-        attention_topk_sparse<Isa::avx2>(p, t, splits, q, k, v, label, channels, out, selected, work);
+        attention_topk_sparse<Isa::avx2>(p, t, q, k, v, label, channels, out, selected);
 }
 
 double topk_kv_bytes(const AttentionProblem& p, const TopkSizes& t) {
@@ -232,7 +227,7 @@ TopkTraffic topk_traffic(const AttentionProblem& p, const TopkSizes& t, int spli
     const double e = p.element_bytes();
     TopkTraffic x;
     x.reads = bh * (d * e + 4 * r) + topk_kv_bytes(p, t);
-    x.writes = bh * (4 * n + 4 * k + 4 * s * (d + 1) + d * e);
+    x.writes = bh * (4 * n + 4 * k + 4 * s * (d + 1) + d * e);  // s = 0: no partials
     x.rereads = bh * (4 * topk_score_passes * n + 4 * k + 4 * s * (d + 1) + s * d * e + r * e);
     return x;
 }
@@ -243,7 +238,7 @@ std::vector<Counter> topk_model(const AttentionProblem& p, const TopkSizes& t, i
     const double flops = bh * (2 * r * n + 4 * k * d);
     const double qo = bh * 2 * d * p.element_bytes();
     const TopkTraffic x = topk_traffic(p, t, splits);
-    const double workspace = 4.0 * (static_cast<double>(topk_workspace_floats(p, t, splits)) + bh * k);
+    const double workspace = 4.0 * (static_cast<double>(decode_splitkv_workspace_floats(p, splits)) + bh * k);
     return byte_model(flops, qo + topk_kv_bytes(p, t), workspace, mh,
                       {{std::numeric_limits<double>::infinity(), x.reads + x.writes}, {4 * n, x.rereads}});
 }

@@ -79,18 +79,17 @@ Check topk_check(const AttentionWorkload& w, const std::vector<std::int32_t>& ch
 // reference), the counter approx.rel_l2.
 Counter topk_approx_error(const AttentionWorkload& w, const float* o);
 
-// topk_sparse on the CPU, per head: scores from the label cache, the radix selection of k keys
-// (three histogram passes over the scores' ordered bits, then one pass collecting the keys
-// ascending), then `splits` tasks attending to slices of the selected keys and a combine. The
-// workspace holds the partials (decode_splitkv_workspace_floats over k keys).
-std::size_t topk_workspace_floats(const AttentionProblem& p, const TopkSizes& t, int splits);
+// topk_sparse on the CPU: one task per head (OpenMP), with no barrier between its steps: scores
+// from the label cache, the radix selection of k keys (three histogram passes over the scores'
+// ordered bits, then one pass collecting the keys ascending) into `selected` ([batch*heads][k]),
+// then exact attention over them straight into O.
 template <Isa isa>
-void attention_topk_sparse(const AttentionProblem& p, const TopkSizes& t, int splits, const float* q, const float* k,
+void attention_topk_sparse(const AttentionProblem& p, const TopkSizes& t, const float* q, const float* k,
                            const float* v, const float* label, const std::int32_t* channels, float* out,
-                           std::int32_t* selected, float* work);
-void attention_topk_sparse(const AttentionProblem& p, const TopkSizes& t, int splits, const float* q, const float* k,
+                           std::int32_t* selected);
+void attention_topk_sparse(const AttentionProblem& p, const TopkSizes& t, const float* q, const float* k,
                            const float* v, const float* label, const std::int32_t* channels, float* out,
-                           std::int32_t* selected, float* work);
+                           std::int32_t* selected);
 
 // Passes over each head's scores the selection makes: three histogram passes and the collection.
 inline constexpr int topk_score_passes = 4;
@@ -102,7 +101,8 @@ double topk_kv_bytes(const AttentionProblem& p, const TopkSizes& t);
 // and the selected rows of K and V read; the scores, the selected keys, the partials and O
 // written. Again from a cache: the scores by the selection's passes, the selected keys and the
 // partials read back, the query read by each split and by the gather of its label channels.
-// cuda-emu's dram counts equal `reads` and `writes`.
+// `splits`: the partial outputs per head (CUDA's num_splits), or 0 where a head's output goes
+// straight into O (the CPU). cuda-emu's dram counts equal `reads` and `writes`.
 struct TopkTraffic {
     double reads = 0, writes = 0, rereads = 0;
 };

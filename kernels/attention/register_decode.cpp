@@ -25,24 +25,21 @@ Axis splits_axis(std::int64_t value, const std::string& what) {
 
 // A CPU topk_sparse case: the calibration and the label cache built at preparation (the label
 // cache is kept as tokens are decoded, not rebuilt by a step), the output (O and the scores,
-// poisoned), the selected keys and the partials.
+// poisoned) and the selected keys.
 class TopkInstance final : public Instance {
   public:
-    TopkInstance(const AttentionWorkload& w, const TopkSizes& t, int splits)
+    TopkInstance(const AttentionWorkload& w, const TopkSizes& t)
         : w_(w),
           t_(t),
-          splits_(splits),
           channels_(topk_calibrate(w.problem(), w.k().data(), t.channels)),
           label_(topk_label_cache(w.problem(), w.k().data(), channels_, t.channels)),
           out_(topk_output_floats(w.problem()), kit::PlacedAllocator<float>(attention_slot::o)),
-          selected_(static_cast<std::size_t>(w.problem().heads_total() * t.tokens)),
-          work_(topk_workspace_floats(w.problem(), t, splits), kit::PlacedAllocator<float>(attention_slot::workspace)) {
-    }
+          selected_(static_cast<std::size_t>(w.problem().heads_total() * t.tokens)) {}
 
     void poison() override { std::fill(out_.begin(), out_.end(), std::numeric_limits<float>::quiet_NaN()); }
     void run() override {
-        attention_topk_sparse(w_.problem(), t_, splits_, w_.q().data(), w_.k().data(), w_.v().data(), label_.data(),
-                              channels_.data(), out_.data(), selected_.data(), work_.data());
+        attention_topk_sparse(w_.problem(), t_, w_.q().data(), w_.k().data(), w_.v().data(), label_.data(),
+                              channels_.data(), out_.data(), selected_.data());
     }
     Check check() const override { return topk_check(w_, channels_, t_, out_.data()); }
     std::vector<Counter> measured_counters() const override { return {topk_approx_error(w_, out_.data())}; }
@@ -51,12 +48,10 @@ class TopkInstance final : public Instance {
   private:
     const AttentionWorkload& w_;
     TopkSizes t_;
-    int splits_;
     std::vector<std::int32_t> channels_;
     std::vector<float> label_;
     kit::PlacedBuffer out_;
     std::vector<std::int32_t> selected_;
-    kit::PlacedBuffer work_;
 };
 
 Constraint decode_only() {
@@ -94,22 +89,20 @@ Variant cpu_decode_variant() {
 const char* const topk_description =
     "Double Sparsity for seq_q = 1: per head, the label_channels channels of largest mean |K| (calibrated at "
     "preparation, listed in the case's message) form a label cache; approximate scores q[r] . label pick the "
-    "k = ceil(sparsity * seq_k) keys by radix selection; exact attention over them in num_splits slices, combined";
+    "k = ceil(sparsity * seq_k) keys by radix selection; exact attention over them";
 
 Variant cpu_topk_variant() {
     Variant v;
     v.name = "topk_sparse";
-    v.description = std::string(topk_description) + "; OpenMP over heads, SIMD over keys";
+    v.description = std::string(topk_description) + "; a task per head over OpenMP, SIMD over keys";
     v.backend = Backend::cpu;
-    v.tunables = {splits_axis(2, "slices of the selected keys per head, one task each")};
     v.default_axes = {"seq_q=1", "seq_k=4096", "outliers=4"};
     v.constraints = {decode_only()};
     v.prepare = [](const Workload& wl, const Params& point) -> std::unique_ptr<Instance> {
-        return std::make_unique<TopkInstance>(workload_as<AttentionWorkload>(wl), TopkSizes::from(point),
-                                              splits_of(point));
+        return std::make_unique<TopkInstance>(workload_as<AttentionWorkload>(wl), TopkSizes::from(point));
     };
     v.model = [](const Params& point, const MemoryHierarchy& mh) {
-        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), splits_of(point), mh);
+        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), 0, mh);
     };
     return v;
 }
@@ -130,11 +123,9 @@ std::unique_ptr<kit::DeviceCase> topk_device_case(const Workload& wl, const Para
     std::vector<std::int32_t> channels = topk_calibrate(w.problem(), w.k().data(), t.channels);
     const std::vector<float> label = topk_label_cache(w.problem(), w.k().data(), channels, t.channels);
     std::string detail = topk_channels_detail(channels, t.channels);
-    std::unique_ptr<kit::DeviceCase> c =
-        make(cuda_shape(w.problem()), t,
-             attention_cuda::TopkInputs{w.q().data(), w.k().data(), w.v().data(), label.data(), std::move(channels),
-                                        std::move(detail)});
-    return c;
+    return make(cuda_shape(w.problem()), t,
+                attention_cuda::TopkInputs{w.q().data(), w.k().data(), w.v().data(), label.data(), std::move(channels),
+                                           std::move(detail)});
 }
 
 // The device case's output after a run, and the channels and sizes it ran with.
@@ -157,7 +148,7 @@ kit::CudaKernel cuda_topk_kernel() {
     k.name = "topk_sparse";
     k.description = std::string(topk_description) +
                     "; a block per head scores and selects (shared-memory histograms, block prefix sums), "
-                    "decode_splitkv's kernels attend and combine";
+                    "decode_splitkv's kernels attend in num_splits slices and combine";
     Axis threads = tunable(int_axis("select_threads", {256}, "threads of a head's scoring and selection block"));
     bounded(threads, 32, attention_cuda::max_select_threads);
     k.tunables = {splits_axis(4, "blocks per head attending to slices of the selected keys"), threads};

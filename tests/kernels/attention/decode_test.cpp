@@ -63,7 +63,7 @@ struct TopkRun {
     std::vector<std::int32_t> selected;
 };
 
-TopkRun run_topk(const AttentionWorkload& w, const TopkSizes& t, int splits, Isa isa,
+TopkRun run_topk(const AttentionWorkload& w, const TopkSizes& t, Isa isa,
                  const std::vector<float>* label_override = nullptr) {
     const AttentionProblem& p = w.problem();
     TopkRun r;
@@ -72,9 +72,8 @@ TopkRun run_topk(const AttentionWorkload& w, const TopkSizes& t, int splits, Isa
         label_override ? *label_override : topk_label_cache(p, w.k().data(), r.channels, t.channels);
     r.out.assign(topk_output_floats(p), nan);
     r.selected.assign(static_cast<std::size_t>(p.heads_total() * t.tokens), -1);
-    std::vector<float> work(topk_workspace_floats(p, t, splits), nan);
-    const auto args = std::make_tuple(p, t, splits, w.q().data(), w.k().data(), w.v().data(), label.data(),
-                                      r.channels.data(), r.out.data(), r.selected.data(), work.data());
+    const auto args = std::make_tuple(p, t, w.q().data(), w.k().data(), w.v().data(), label.data(), r.channels.data(),
+                                      r.out.data(), r.selected.data());
     if (isa == Isa::avx512)
         std::apply(attention_topk_sparse<Isa::avx512>, args);
     else
@@ -82,25 +81,22 @@ TopkRun run_topk(const AttentionWorkload& w, const TopkSizes& t, int splits, Isa
     return r;
 }
 
-TEST(CpuTopkSparse, PassesItsCheckForEveryKAndSplitCount) {
+TEST(CpuTopkSparse, PassesItsCheckForEveryK) {
     for (const Isa isa : isas())
         for (const std::int64_t n : {50, 1000})
-            for (const std::int64_t k : {std::int64_t{1}, std::int64_t{7}, n / 16 + 1, n})
-                for (const int splits : {1, 3}) {
-                    const AttentionWorkload w(decode_problem(n, 64, 2), 5);
-                    const TopkSizes t{16, k};
-                    const TopkRun r = run_topk(w, t, splits, isa);
-                    const Check c = topk_check(w, r.channels, t, r.out.data());
-                    EXPECT_TRUE(c.ok) << isa_name(isa) << " n=" << n << " k=" << k << " splits=" << splits << ": "
-                                      << c.message;
-                    // The kernel's own selection is the reference rule's, from its scores.
-                    for (std::int64_t bh = 0; bh < w.problem().heads_total(); ++bh) {
-                        const auto want = topk_select(r.out.data() + w.problem().q_size() + bh * n, n, k);
-                        for (std::int64_t i = 0; i < k; ++i)
-                            ASSERT_EQ(r.selected[static_cast<std::size_t>(bh * k + i)],
-                                      want[static_cast<std::size_t>(i)]);
-                    }
+            for (const std::int64_t k : {std::int64_t{1}, std::int64_t{7}, n / 16 + 1, n}) {
+                const AttentionWorkload w(decode_problem(n, 64, 2), 5);
+                const TopkSizes t{16, k};
+                const TopkRun r = run_topk(w, t, isa);
+                const Check c = topk_check(w, r.channels, t, r.out.data());
+                EXPECT_TRUE(c.ok) << isa_name(isa) << " n=" << n << " k=" << k << ": " << c.message;
+                // The kernel's own selection is the reference rule's, from its scores.
+                for (std::int64_t bh = 0; bh < w.problem().heads_total(); ++bh) {
+                    const auto want = topk_select(r.out.data() + w.problem().q_size() + bh * n, n, k);
+                    for (std::int64_t i = 0; i < k; ++i)
+                        ASSERT_EQ(r.selected[static_cast<std::size_t>(bh * k + i)], want[static_cast<std::size_t>(i)]);
                 }
+            }
 }
 
 // Equal scores (a constant label cache) select the lowest keys, as topk_select does.
@@ -109,7 +105,7 @@ TEST(CpuTopkSparse, TiesGoToTheLowerKey) {
     const TopkSizes t{4, 40};
     const std::vector<float> flat(static_cast<std::size_t>(w.problem().heads_total() * 4 * 300), 0.5f);
     for (const Isa isa : isas()) {
-        const TopkRun r = run_topk(w, t, 2, isa, &flat);
+        const TopkRun r = run_topk(w, t, isa, &flat);
         for (std::int64_t bh = 0; bh < w.problem().heads_total(); ++bh)
             for (std::int64_t i = 0; i < t.tokens; ++i) ASSERT_EQ(r.selected[static_cast<std::size_t>(bh * 40 + i)], i);
     }
@@ -122,7 +118,7 @@ TEST(CpuTopkSparse, TiesGoToTheLowerKey) {
 TEST(CpuTopkSparse, CheckCatchesWrongOutputAndScores) {
     const AttentionWorkload w(decode_problem(500, 64, 4), 9);
     const TopkSizes t{16, 32};
-    const TopkRun r = run_topk(w, t, 2, Isa::avx2);
+    const TopkRun r = run_topk(w, t, Isa::avx2);
     ASSERT_TRUE(topk_check(w, r.channels, t, r.out.data()).ok);
     std::vector<float> off = r.out;
     off[3] += 0.05f;
@@ -158,11 +154,11 @@ TEST(CpuTopkSparse, CalibrationFindsOutliersAndTheErrorIsSmall) {
         EXPECT_EQ(big, 4) << "head " << bh;
     }
     const TopkSizes sixteenth{16, 256}, all{16, 4096};
-    const double with = topk_approx_error(outliers, run_topk(outliers, sixteenth, 2, Isa::avx2).out.data()).value;
-    const double without = topk_approx_error(plain, run_topk(plain, sixteenth, 2, Isa::avx2).out.data()).value;
+    const double with = topk_approx_error(outliers, run_topk(outliers, sixteenth, Isa::avx2).out.data()).value;
+    const double without = topk_approx_error(plain, run_topk(plain, sixteenth, Isa::avx2).out.data()).value;
     EXPECT_LT(with, 0.2);
     EXPECT_LT(with, without / 2);
-    EXPECT_LT(topk_approx_error(outliers, run_topk(outliers, all, 2, Isa::avx2).out.data()).value, 1e-5);
+    EXPECT_LT(topk_approx_error(outliers, run_topk(outliers, all, Isa::avx2).out.data()).value, 1e-5);
 }
 
 Params topk_point(std::int64_t seq_k, std::int64_t d, std::int64_t r, double sparsity) {

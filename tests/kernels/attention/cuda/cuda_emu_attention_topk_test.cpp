@@ -73,10 +73,10 @@ TEST(CudaEmuAttentionTopk, TiesGoToTheLowerKey) {
     const AttentionProblem& p = w.problem();
     const std::vector<float> flat(static_cast<std::size_t>(2 * 4 * 300), 0.25f);
     const Emulated e = emulate(w, attention_cuda::TopkTuning{4, 40, 2, 64}, &flat);
-    std::vector<float> cpu(topk_output_floats(p)), work(topk_workspace_floats(p, {4, 40}, 2));
+    std::vector<float> cpu(topk_output_floats(p));
     std::vector<std::int32_t> selected(2 * 40);
-    attention_topk_sparse(p, {4, 40}, 2, w.q().data(), w.k().data(), w.v().data(), flat.data(), e.channels.data(),
-                          cpu.data(), selected.data(), work.data());
+    attention_topk_sparse(p, {4, 40}, w.q().data(), w.k().data(), w.v().data(), flat.data(), e.channels.data(),
+                          cpu.data(), selected.data());
     for (std::int32_t i = 0; i < 40; ++i) ASSERT_EQ(selected[static_cast<std::size_t>(i)], i);
     for (std::size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(e.out[i], cpu[i], 1e-5f) << i;
 }
