@@ -56,7 +56,7 @@ TEST(CudaEmuAttentionTopk, PassesItsCheck) {
     for (const std::int64_t n : {300, 1000})
         for (const int k : {1, 33, static_cast<int>(n)})
             for (const int splits : {1, 3})
-                for (const int threads : {32, 256}) {
+                for (const int threads : {32, 256, 1024}) {
                     const AttentionWorkload w(decode_problem(n), 4);
                     const attention_cuda::TopkTuning t{16, k, splits, threads};
                     const Emulated e = emulate(w, t);
