@@ -12,6 +12,7 @@ constexpr float decode_log2e = 1.4426950408889634f;
 // Keys per online-softmax step: their scores are exponentiated as whole vectors.
 constexpr int decode_block = 16;
 static_assert(decode_block % lanes == 0);
+constexpr std::int64_t prefetch_blocks = 2;
 
 // q . k over d floats (d a multiple of lanes), two chains of FMAs so they overlap.
 [[gnu::always_inline]] inline float dot(const float* q, const float* k, std::int64_t d) {
@@ -35,15 +36,19 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
     std::fill(o, o + d, 0.0f);
     float m = -std::numeric_limits<float>::infinity(), l = 0.0f;
     alignas(64) float s[decode_block];
-    for (std::int64_t i0 = 0; i0 < n; i0 += decode_block) {
-        const std::int64_t nb = std::min<std::int64_t>(decode_block, n - i0);
-        // The next block's rows are requested while this one is computed: topk_sparse's keys are
-        // scattered rows, which the hardware prefetcher does not foresee.
-        for (std::int64_t b = i0 + decode_block; b < std::min(n, i0 + 2 * decode_block); ++b)
+    // Rows are requested prefetch_blocks blocks ahead of their use: topk_sparse's keys are
+    // scattered rows, which the hardware prefetcher does not foresee.
+    const auto prefetch = [&](std::int64_t from, std::int64_t to) {
+        for (std::int64_t b = from; b < std::min(n, to); ++b)
             for (std::int64_t c = 0; c < d; c += 64 / static_cast<std::int64_t>(sizeof(float))) {
                 __builtin_prefetch(kh + key(b) * d + c);
                 __builtin_prefetch(vh + key(b) * d + c);
             }
+    };
+    prefetch(0, prefetch_blocks * decode_block);
+    for (std::int64_t i0 = 0; i0 < n; i0 += decode_block) {
+        const std::int64_t nb = std::min<std::int64_t>(decode_block, n - i0);
+        prefetch(i0 + prefetch_blocks * decode_block, i0 + (prefetch_blocks + 1) * decode_block);
         for (std::int64_t b = 0; b < nb; ++b) s[b] = dot(qs, kh + key(i0 + b) * d, d);
         for (std::int64_t b = nb; b < decode_block; ++b) s[b] = -std::numeric_limits<float>::infinity();
         vf mx = neg_inf;
