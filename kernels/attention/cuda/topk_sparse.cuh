@@ -1,10 +1,11 @@
 // topk_sparse's scoring and selection on the GPU: one block per head computes the approximate
 // scores q[r] . label (a thread per key, coalesced over the channel-major label cache), then a
 // radix selection of the k largest: three passes histogram the scores' ordered bits (11, 11 and
-// 10 bits) in shared memory, a thread reads off the bin that holds the k-th largest and how many
-// of its ties to take, and a final pass collects the selected keys in ascending order, a tile of
-// block-threads keys at a time with block prefix sums (ties lowest key first: topk_select's rule,
-// decode.hpp). The exact attention over the selected keys is decode_split_kernel's.
+// 10 bits) in shared memory, a block prefix sum over runs of bins finds the bin that holds the
+// k-th largest and how many of its ties to take, and a final pass collects the selected keys in
+// ascending order, a tile of block-threads keys at a time with block prefix sums (ties lowest key
+// first: topk_select's rule, decode.hpp). The exact attention over the selected keys is
+// decode_split_kernel's.
 #pragma once
 
 #include "kernels/attention/cuda/decode_splitkv.cuh"
@@ -72,11 +73,18 @@ __global__ void topk_select_kernel(Shape s, int r, int k, const int* channels, c
             if ((u & mask) == prefix) atomicAdd(&hist[(u >> shift) & (bins - 1)], 1u);
         }
         __syncthreads();
-        if (tid == 0) {
-            unsigned b = bins - 1;
-            while (static_cast<int>(hist[b]) < need) need -= static_cast<int>(hist[b--]);  // bins above b: whole
-            pick[0] = static_cast<int>(b);
-            pick[1] = need;
+        // Thread t sums a run of `per` bins, counted down from the top; a prefix sum of the runs
+        // tells the one thread whose run holds the k-th largest key, which finds its bin.
+        const int per = (static_cast<int>(bins) + threads - 1) / threads, top = static_cast<int>(bins) - 1 - tid * per;
+        int sum = 0;
+        for (int b = top; b > top - per && b >= 0; --b) sum += static_cast<int>(hist[b]);
+        int total = 0;
+        const int above = block_exclusive_scan(sum, buf, total);
+        if (above < need && need <= above + sum) {
+            int left = need - above, b = top;
+            while (static_cast<int>(hist[b]) < left) left -= static_cast<int>(hist[b--]);  // bins above b: whole
+            pick[0] = b;
+            pick[1] = left;
         }
         __syncthreads();
         prefix |= static_cast<unsigned>(pick[0]) << shift;
