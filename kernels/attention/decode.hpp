@@ -1,7 +1,7 @@
-// The attention family's decode variants (seq_q = 1) on the CPU: decode_splitkv (Flash-Decoding:
+// The attention family's decode variants (seq_q = 1): decode_splitkv on the CPU (Flash-Decoding:
 // key ranges attended separately, partial outputs merged by their log-sum-exps), the dense
 // baseline, and topk_sparse (Double Sparsity: approximate scores from r label channels of K,
-// exact attention over the k tokens they rank highest). What the CPU and CUDA builds share: the
+// exact attention over the k tokens they rank highest). What its CPU and CUDA builds share: the
 // calibration, the label cache, the selection rule, the check and the byte models.
 #pragma once
 
