@@ -91,7 +91,7 @@ bool emu_against_model() {
     c->poison();
     emu::TrafficScope scope;
     c->forward();
-    const TopkTraffic model = topk_traffic(w.problem(), t, tuning.splits);
+    const TopkTraffic model = topk_traffic(w.problem(), t, topk_cuda_plan(tuning.splits));
     const auto& s = scope.stats();
     std::vector<float> out(c->output_size());
     c->download(out.data());

@@ -220,25 +220,26 @@ double topk_kv_bytes(const AttentionProblem& p, const TopkSizes& t) {
                  2.0 * static_cast<double>(t.tokens * p.head_dim) * p.element_bytes());
 }
 
-TopkTraffic topk_traffic(const AttentionProblem& p, const TopkSizes& t, int splits) {
+TopkTraffic topk_traffic(const AttentionProblem& p, const TopkSizes& t, TopkPlan plan) {
     const auto bh = static_cast<double>(p.heads_total()), d = static_cast<double>(p.head_dim),
                n = static_cast<double>(p.seq_k), k = static_cast<double>(t.tokens), r = static_cast<double>(t.channels),
-               s = static_cast<double>(splits);
+               s = static_cast<double>(plan.splits), passes = static_cast<double>(plan.score_passes);
     const double e = p.element_bytes();
     TopkTraffic x;
     x.reads = bh * (d * e + 4 * r) + topk_kv_bytes(p, t);
     x.writes = bh * (4 * n + 4 * k + 4 * s * (d + 1) + d * e);  // s = 0: no partials
-    x.rereads = bh * (4 * topk_score_passes * n + 4 * k + 4 * s * (d + 1) + s * d * e + r * e);
+    x.rereads = bh * (4 * passes * n + 4 * k + 4 * s * (d + 1) + s * d * e + r * e);
     return x;
 }
 
-std::vector<Counter> topk_model(const AttentionProblem& p, const TopkSizes& t, int splits, const MemoryHierarchy& mh) {
+std::vector<Counter> topk_model(const AttentionProblem& p, const TopkSizes& t, TopkPlan plan,
+                                const MemoryHierarchy& mh) {
     const auto bh = static_cast<double>(p.heads_total()), d = static_cast<double>(p.head_dim),
                n = static_cast<double>(p.seq_k), k = static_cast<double>(t.tokens), r = static_cast<double>(t.channels);
     const double flops = bh * (2 * r * n + 4 * k * d);
     const double qo = bh * 2 * d * p.element_bytes();
-    const TopkTraffic x = topk_traffic(p, t, splits);
-    const double workspace = 4.0 * (static_cast<double>(decode_splitkv_workspace_floats(p, splits)) + bh * k);
+    const TopkTraffic x = topk_traffic(p, t, plan);
+    const double workspace = 4.0 * (static_cast<double>(decode_splitkv_workspace_floats(p, plan.splits)) + bh * k);
     return byte_model(flops, qo + topk_kv_bytes(p, t), workspace, mh,
                       {{std::numeric_limits<double>::infinity(), x.reads + x.writes}, {4 * n, x.rereads}});
 }

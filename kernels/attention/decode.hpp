@@ -91,8 +91,17 @@ void attention_topk_sparse(const AttentionProblem& p, const TopkSizes& t, const 
                            const float* v, const float* label, const std::int32_t* channels, float* out,
                            std::int32_t* selected);
 
-// Passes over each head's scores the selection makes: three histogram passes and the collection.
-inline constexpr int topk_score_passes = 4;
+// How a backend's topk_sparse moves its intermediates: `splits` partial outputs per head (0: a
+// head's output goes straight into O), and the passes over each head's scores after they are
+// written. CUDA: num_splits, and three histogram passes and the collection. The CPU: no splits,
+// and two passes, since its first histogram is taken as the scores are written and the next two
+// only over the candidates that one leaves (a few of the keys), before the collection.
+struct TopkPlan {
+    int splits = 0;
+    int score_passes = 2;
+};
+inline constexpr TopkPlan topk_cpu_plan{0, 2};
+inline TopkPlan topk_cuda_plan(int splits) { return {splits, 4}; }
 // Bytes of the KV state topk_sparse reads (label cache and the selected keys' K and V rows),
 // against the dense decode's whole K and V.
 double topk_kv_bytes(const AttentionProblem& p, const TopkSizes& t);
@@ -101,16 +110,16 @@ double topk_kv_bytes(const AttentionProblem& p, const TopkSizes& t);
 // and the selected rows of K and V read; the scores, the selected keys, the partials and O
 // written. Again from a cache: the scores by the selection's passes, the selected keys and the
 // partials read back, the query read by each split and by the gather of its label channels.
-// `splits`: the partial outputs per head (CUDA's num_splits), or 0 where a head's output goes
-// straight into O (the CPU). cuda-emu's dram counts equal `reads` and `writes`.
+// cuda-emu's dram counts equal `reads` and `writes`.
 struct TopkTraffic {
     double reads = 0, writes = 0, rereads = 0;
 };
-TopkTraffic topk_traffic(const AttentionProblem& p, const TopkSizes& t, int splits);
+TopkTraffic topk_traffic(const AttentionProblem& p, const TopkSizes& t, TopkPlan plan);
 
 // Model (either backend): FLOPs 2r per key (scores) and 4d per selected key; bytes.min Q, O, the
 // label cache and the selected rows; topk_traffic's reads and writes from dram, its re-reads from
 // the level that holds one head's scores.
-std::vector<Counter> topk_model(const AttentionProblem& p, const TopkSizes& t, int splits, const MemoryHierarchy& mh);
+std::vector<Counter> topk_model(const AttentionProblem& p, const TopkSizes& t, TopkPlan plan,
+                                const MemoryHierarchy& mh);
 
 }  // namespace memwall

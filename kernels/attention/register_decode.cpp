@@ -102,7 +102,7 @@ Variant cpu_topk_variant() {
         return std::make_unique<TopkInstance>(workload_as<AttentionWorkload>(wl), TopkSizes::from(point));
     };
     v.model = [](const Params& point, const MemoryHierarchy& mh) {
-        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), 0, mh);
+        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), topk_cpu_plan, mh);
     };
     return v;
 }
@@ -177,7 +177,7 @@ kit::CudaKernel cuda_topk_kernel() {
         return topk_check(workload_as<AttentionWorkload>(w), r.device.channels(), r.sizes, r.out.data());
     };
     k.model = [](const Params& point, const MemoryHierarchy& mh) {
-        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), splits_of(point), mh);
+        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), topk_cuda_plan(splits_of(point)), mh);
     };
     k.output_counters = [](const Workload& w, const kit::DeviceCase& c) {
         return std::vector<Counter>{topk_approx_error(workload_as<AttentionWorkload>(w), topk_run(c).out.data())};

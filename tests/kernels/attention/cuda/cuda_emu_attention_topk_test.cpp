@@ -92,7 +92,7 @@ TEST(CudaEmuAttentionTopk, DramTrafficEqualsTheModel) {
         const Emulated e = emulate(w, t);
         ASSERT_TRUE(e.traffic.counted);
         EXPECT_EQ(e.traffic.launches, 3u);
-        const TopkTraffic model = topk_traffic(w.problem(), {16, 20}, splits);
+        const TopkTraffic model = topk_traffic(w.problem(), {16, 20}, topk_cuda_plan(splits));
         EXPECT_EQ(static_cast<double>(e.traffic.dram_read_bytes), model.reads) << "splits " << splits;
         EXPECT_EQ(static_cast<double>(e.traffic.dram_write_bytes), model.writes) << "splits " << splits;
     }
