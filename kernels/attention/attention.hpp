@@ -52,6 +52,10 @@ struct AttentionProblem {
     AttentionDtype dtype = AttentionDtype::fp32;
     // Kind none but for flash_blocksparse; its random seed is the workload's.
     attention_cuda::BlockMask mask;
+    // Channels per head whose Q and K values are outlier_scale times larger (Double Sparsity's
+    // outlier channels); 0: none.
+    std::int64_t outliers = 0;
+    static constexpr float outlier_scale = 8.0f;
 
     // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal, dtype) and
     // flash_blocksparse's (block_mask_from).
@@ -64,6 +68,7 @@ struct AttentionProblem {
         a.head_dim = p.integer("head_dim");
         a.causal = p.integer("causal") != 0;
         a.dtype = attention_dtype_from(p.str("dtype"));
+        if (p.has("outliers")) a.outliers = p.integer("outliers");
         a.validate();
         a.mask = block_mask_from(p);
         return a;
@@ -74,6 +79,8 @@ struct AttentionProblem {
             throw UsageError("attention: batch, heads, seq_q and seq_k must be positive");
         if (head_dim != 64 && head_dim != 128)
             throw UsageError("attention: head_dim must be 64 or 128, got " + std::to_string(head_dim));
+        if (outliers < 0 || outliers > head_dim)
+            throw UsageError("attention: outliers must be 0 to head_dim, got " + std::to_string(outliers));
     }
 
     std::int64_t heads_total() const { return batch * heads; }
@@ -103,7 +110,8 @@ struct AttentionProblem {
 };
 
 // Inputs uniform in [-1, 1] (never zero) from a seeded generator, rounded to bf16 (held as
-// the floats they are exactly) for a bf16 problem, so the reference sees the inputs the
+// the floats they are exactly) for a bf16 problem, each head's `outliers` channels (seeded) of Q
+// and K scaled by outlier_scale (exact in bf16 too), so the reference sees the inputs the
 // kernels see; and the float64 reference of a set of output rows: all rows when
 // b*h*s_q*s_k <= full_reference_limit, else a fixed sample per head (first and last rows, the
 // causal edge, random rows).

@@ -1,6 +1,8 @@
 // The attention workload: seeded inputs, the float64 reference of selected rows, the check.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -20,6 +22,25 @@ void fill_uniform(kit::PlacedBuffer& x, std::size_t n, std::mt19937_64& gen, Att
         do e = dist(gen);
         while (e == 0.0f);
         if (dtype == AttentionDtype::bf16) e = __bfloat162float(__float2bfloat16_rn(e));
+    }
+}
+
+// Scales each head's outlier channels of Q and K, drawn apart from the inputs' stream so the
+// values of a problem without outliers stay those of every other seed's.
+void scale_outliers(const AttentionProblem& p, std::uint64_t seed, float* q, float* k) {
+    std::mt19937_64 gen(seed ^ 0x6f75746c69657273ULL);
+    const std::int64_t d = p.head_dim;
+    std::vector<std::int64_t> channels(static_cast<std::size_t>(d));
+    for (std::int64_t bh = 0; bh < p.heads_total(); ++bh) {
+        std::iota(channels.begin(), channels.end(), 0);
+        std::shuffle(channels.begin(), channels.end(), gen);
+        for (std::int64_t o = 0; o < p.outliers; ++o) {
+            const std::int64_t c = channels[static_cast<std::size_t>(o)];
+            for (std::int64_t i = 0; i < p.seq_q; ++i)
+                q[p.q_offset(bh) + static_cast<std::size_t>(i * d + c)] *= p.outlier_scale;
+            for (std::int64_t j = 0; j < p.seq_k; ++j)
+                k[p.kv_offset(bh) + static_cast<std::size_t>(j * d + c)] *= p.outlier_scale;
+        }
     }
 }
 
@@ -97,6 +118,7 @@ AttentionWorkload::AttentionWorkload(const AttentionProblem& p, std::uint64_t se
     fill_uniform(q_, p.q_size(), gen, p.dtype);
     fill_uniform(k_, p.kv_size(), gen, p.dtype);
     fill_uniform(v_, p.kv_size(), gen, p.dtype);
+    if (p.outliers > 0) scale_outliers(p, seed, q_.data(), k_.data());
     rows_ = attention_reference_rows(p, seed, full_reference_limit);
 
     const std::int64_t n = static_cast<std::int64_t>(rows_.size());

@@ -3,6 +3,7 @@
 
 #include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
+#include "kernels/attention/decode.hpp"
 #include "kernels/attention/register_cuda.hpp"
 #include "kernels/kit/cpu_instance.hpp"
 
@@ -22,10 +23,12 @@ FlashTiles tiles_of(const Params& point) {
     return {static_cast<int>(point.integer("Br")), static_cast<int>(point.integer("Bc"))};
 }
 
-Axis positive(Axis a, double max) {
-    bounded(a, 1, max);
+Axis ranged(Axis a, double min, double max) {
+    bounded(a, min, max);
     return a;
 }
+
+Axis positive(Axis a, double max) { return ranged(std::move(a), 1, max); }
 
 Variant naive_variant() {
     Variant v;
@@ -97,7 +100,13 @@ void register_attention(Catalogue& c) {
         bool_axis("causal", {false, true}, "causal mask (query i sees keys j <= i + s_k - s_q)"),
         enum_axis("dtype", {"fp32", "bf16"}, {"fp32"},
                   "element type of Q, K, V and O (arithmetic is fp32); bf16 on the CUDA backends"),
+        ranged(int_axis("outliers", {0}, "channels per head of Q and K scaled by 8 (Double Sparsity's outliers)"), 0,
+               128),
+        positive(int_axis("label_channels", {16}, "topk_sparse: label channels r per head"), 128),
+        ranged(real_axis("sparsity", {0.0625}, "topk_sparse: fraction of keys attended, k = ceil(sparsity * seq_k)"), 0,
+               1),
     };
+    f.validate = validate_decode_axes;
     f.zipped = {{"seq_q", "seq_k"}};
     f.constraints = {
         {"batch, heads, seq_q and seq_k are positive",
@@ -121,6 +130,7 @@ void register_attention(Catalogue& c) {
     }
     register_attention_cuda(c);
     register_attention_blocksparse(c);
+    register_attention_decode(c);
 }
 
 }  // namespace memwall

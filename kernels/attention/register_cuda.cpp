@@ -16,6 +16,7 @@
 
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
+#include "kernels/attention/decode.hpp"
 #include "kernels/attention/cuda/resources.hpp"
 #include "kernels/kit/cuda_variants.hpp"
 #include "profiler/byte_model.hpp"
@@ -158,8 +159,7 @@ kit::CudaKernel flash_tc_kernel() {
 
 namespace {
 
-// Decode model: Q, K, V read and O written once (from dram), plus the partial outputs and
-// log-sum-exps written by the split kernel and read by the combine.
+// Decode model (decode_splitkv_model, shared with the CPU variant).
 kit::CudaKernel decode_kernel() {
     kit::CudaKernel k = kernel_of(Algorithm::decode_splitkv, "decode_splitkv",
                                   "Flash-Decoding for seq_q = 1: num_splits blocks per head each attend to a key "
@@ -173,12 +173,8 @@ kit::CudaKernel decode_kernel() {
                           {"num_splits is at most seq_k",
                            [](const Params& p) { return p.integer("num_splits") <= p.integer("seq_k"); }}});
     k.model = [](const Params& point, const MemoryHierarchy& mh) {
-        const auto p = AttentionProblem::from(point);
-        const Tuning t = tuning_of(Algorithm::decode_splitkv, point);
-        const double partials = 4.0 * static_cast<double>(attention_cuda::workspace_floats(cuda_shape(p), t));
-        const double compulsory = attention_compulsory_bytes(p);
-        return byte_model(attention_flops(p), compulsory, partials, mh,
-                          {{std::numeric_limits<double>::infinity(), compulsory + 2 * partials}});
+        return decode_splitkv_model(AttentionProblem::from(point), tuning_of(Algorithm::decode_splitkv, point).splits,
+                                    mh);
     };
     return k;
 }

@@ -23,6 +23,7 @@ using Factory = std::function<std::unique_ptr<DeviceCase>(const Workload&, const
 struct Checker {
     std::function<Check(const Workload&, const float*)> floats;
     std::function<Check(const Workload&, const DeviceCase&)> device;
+    std::function<std::vector<Counter>(const Workload&, const DeviceCase&)> counters;
 };
 
 // A device case's rule broken (a tile too large for shared memory, ...) is the user's to fix.
@@ -48,6 +49,10 @@ class DeviceInstance : public Instance {
         return check_.floats ? check_.floats(w_, out_.data()) : check_.device(w_, *device_);
     }
     std::string detail() const override { return device_->detail(); }
+    // The kernel's counters of its last output (Checker::counters).
+    std::vector<Counter> output_counters() const {
+        return check_.counters ? check_.counters(w_, *device_) : std::vector<Counter>{};
+    }
 
   protected:
     void download() {
@@ -88,7 +93,11 @@ class EmuInstance final : public DeviceInstance {
         device().forward();
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
-    std::vector<Counter> measured_counters() const override { return emu::traffic_counters(traffic_); }
+    std::vector<Counter> measured_counters() const override {
+        std::vector<Counter> out = emu::traffic_counters(traffic_);
+        for (Counter& c : output_counters()) out.push_back(std::move(c));
+        return out;
+    }
 
   private:
     std::string kernel_;
@@ -112,6 +121,7 @@ class GpuInstance final : public DeviceInstance {
         const auto forward = [this] { device().forward(); };
         return waits_on_host_ ? timer_.seconds_waiting(forward) : timer_.seconds(forward);
     }
+    std::vector<Counter> measured_counters() const override { return output_counters(); }
     // The kernels' GPU times (Activity API, which needs no profiling privilege), then the
     // metrics (range profiler, which a machine may reserve for administrators), each over more
     // runs that start as a timed run does: outputs poisoned again (a forward pass rewrites them,
@@ -168,15 +178,16 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
     if (backend == Backend::cuda_emu) {
         v.default_axes.insert(v.default_axes.begin(), k.emu_default_axes.begin(), k.emu_default_axes.end());
         v.prepare = [kernel = family + "/" + k.name, waits = k.waits_on_host, emu = k.emu,
-                     check = Checker{k.check, k.check_case}](const Workload& w,
-                                                             const Params& point) -> std::unique_ptr<Instance> {
+                     check = Checker{k.check, k.check_case, k.output_counters}](
+                        const Workload& w, const Params& point) -> std::unique_ptr<Instance> {
             return std::make_unique<EmuInstance>(kernel, waits, w, make(emu, w, point), check);
         };
         return v;
     }
     const std::string kernel = family + "/" + k.name + "/cuda/";
 #ifdef MEMWALL_HAVE_CUDA
-    v.prepare = [kernel, waits = k.waits_on_host, gpu = k.gpu, check = Checker{k.check, k.check_case}](
+    v.prepare = [kernel, waits = k.waits_on_host, gpu = k.gpu,
+                 check = Checker{k.check, k.check_case, k.output_counters}](
                     const Workload& w, const Params& point) -> std::unique_ptr<Instance> {
         if (!gpu) throw std::runtime_error(kernel + ": no GPU build of the kernel");
         return std::make_unique<GpuInstance>(kernel + point.label(), waits, w, make(gpu, w, point), check);

@@ -52,6 +52,9 @@ struct CudaKernel {
     // family's own DeviceCase subclass and compares it; the instance then never calls
     // output_size or download. The harness checks right after the run it checks.
     std::function<Check(const Workload&, const DeviceCase&)> check_case;
+    // Counters of the output of the last run, from the device case, stored with the case: what an
+    // approximate method's output costs in accuracy (topk_sparse's approx.rel_l2). May be empty.
+    std::function<std::vector<Counter>(const Workload&, const DeviceCase&)> output_counters;
 };
 
 // GPU runs that checked kernels, each with its report under docs/gpu-runs/.

@@ -18,6 +18,7 @@
 
 #include "core/catalogue.hpp"
 #include "core/params.hpp"
+#include "profiler/counter.hpp"
 #include "kernels/kit/placed_buffer.hpp"
 #include "kernels/kv_offload/scratch_file.hpp"
 
@@ -36,11 +37,17 @@ struct KvProblem {
     double reuse = 0;   // fraction of a step's pages the previous step also selected
     std::int64_t steps = 1;
     bool warm = false;  // keep the file's pages in the page cache between runs
+    // selection=topk: each step's pages are those Double Sparsity's approximate scores rank
+    // highest (kv_topk_selections), with label_channels channels per head; else the seeded
+    // selection with its reuse.
+    bool topk = false;
+    std::int64_t label_channels = 16;
 
     // Reads the family's problem axes (context, page_tokens, heads, head_dim, dtype, select,
-    // reuse, steps, tier, warm). Throws UsageError with one line when the problem is malformed:
-    // a size below 1, a context that is not whole pages, a fraction outside its range, or a reuse
-    // that the pages outside the previous selection cannot meet.
+    // reuse, steps, tier, warm, selection, label_channels). Throws UsageError with one line when
+    // the problem is malformed: a size below 1, a context that is not whole pages, a fraction
+    // outside its range, a seeded reuse that the pages outside the previous selection cannot
+    // meet, or label channels outside [1, head_dim].
     static KvProblem from(const Params& p);
 
     std::int64_t pages() const { return context / page_tokens; }
@@ -70,6 +77,19 @@ struct KvProblem {
 // pages; each later step keeps reused() pages of the previous selection, chosen at random, and
 // adds selected() - reused() pages the previous step did not select.
 std::vector<std::vector<std::int64_t>> kv_selections(const KvProblem& p, std::uint64_t seed);
+
+// selection=topk: the pages of each step ranked by Double Sparsity's approximate scores. Per head,
+// the label_channels channels of largest mean |K| over the context (the calibration); a token's
+// score is q[r] . K[r] of its head over those channels, in float64 (the kernels never see it:
+// the selection is the workload's, as the seeded one is); a page's score is the sum over heads of
+// its tokens' largest score; the selected() pages of largest score, a tie to the lower page,
+// ascending. `kv` is every page, `q` [steps][heads][head_dim].
+std::vector<std::vector<std::int64_t>> kv_topk_selections(const KvProblem& p, const float* kv, const float* q);
+
+// The locality between consecutive steps (NOSA's): the mean over steps after the first of the
+// fraction of a step's pages the step before also selected; 0 for one step. The counter `reuse`.
+double selection_reuse(const std::vector<std::vector<std::int64_t>>& selections);
+Counter reuse_counter(const std::vector<std::vector<std::int64_t>>& selections);
 
 // The pages an LRU of `capacity` pages (at least one step's selection), empty at the start, serves
 // from DRAM over `selections`: a page is a hit when the cache holds it from an earlier step;

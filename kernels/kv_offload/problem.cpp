@@ -32,6 +32,13 @@ KvProblem KvProblem::from(const Params& p) {
     x.reuse = p.real("reuse");
     x.steps = p.integer("steps");
     x.warm = p.integer("warm") != 0;
+    if (p.has("selection")) {
+        const std::string& selection = p.str("selection");
+        if (selection != "seeded" && selection != "topk")
+            throw UsageError("kv_offload: selection must be seeded or topk, got '" + selection + "'");
+        x.topk = selection == "topk";
+        x.label_channels = p.integer("label_channels");
+    }
     if (p.str("dtype") != "fp32") throw UsageError("kv_offload: dtype must be fp32, got '" + p.str("dtype") + "'");
     if (p.str("tier") != "file") throw UsageError("kv_offload: tier must be file, got '" + p.str("tier") + "'");
     if (x.context < 1 || x.page_tokens < 1 || x.heads < 1 || x.head_dim < 1 || x.steps < 1)
@@ -41,9 +48,12 @@ KvProblem KvProblem::from(const Params& p) {
                          std::to_string(x.page_tokens) + " tokens");
     if (!(x.select > 0.0 && x.select <= 1.0)) throw UsageError("kv_offload: select must be in (0, 1]");
     if (!(x.reuse >= 0.0 && x.reuse <= 1.0)) throw UsageError("kv_offload: reuse must be in [0, 1]");
+    if (x.topk && (x.label_channels < 1 || x.label_channels > x.head_dim))
+        throw UsageError("kv_offload: label_channels must be 1 to head_dim (" + std::to_string(x.head_dim) + "), got " +
+                         std::to_string(x.label_channels));
     // Each step after the first adds selected - reused pages that the previous step left out.
     const std::int64_t fresh = x.selected() - x.reused(), outside = x.pages() - x.selected();
-    if (x.steps > 1 && fresh > outside)
+    if (!x.topk && x.steps > 1 && fresh > outside)
         throw UsageError("kv_offload: select " + num(x.select) + " of " + std::to_string(x.pages()) +
                          " pages with reuse " + num(x.reuse) + " needs " + std::to_string(fresh) +
                          " new pages per step but only " + std::to_string(outside) +

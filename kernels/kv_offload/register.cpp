@@ -112,7 +112,8 @@ void register_kv_offload(Catalogue& c) {
     Family f;
     f.name = "kv_offload";
     f.description =
-        "decode attention (one query per head) over the KV pages a seeded selection picks each step, the "
+        "decode attention (one query per head) over the KV pages a selection picks each step (seeded, or by "
+        "approximate scores: selection=topk), the "
         "pages in a scratch file in --scratch DIR (else $MEMWALL_SCRATCH, else the temp directory), removed afterwards";
     f.problem_axes = {
         sized(int_axis("context", {4096}, "tokens in the KV cache"), 1, 1LL << 28),
@@ -122,8 +123,14 @@ void register_kv_offload(Catalogue& c) {
         sized(int_axis("head_dim", {128}, "elements per key, value and query"), 1, 4096),
         enum_axis("dtype", {"fp32"}, {"fp32"}, "element type of Q, K, V and the output"),
         sized(real_axis("select", {0.125}, "fraction of the pages selected per step"), 0, 1),
-        sized(real_axis("reuse", {0.5}, "fraction of a step's pages the previous step also selected (NOSA's locality)"),
+        sized(real_axis("reuse", {0.5},
+                        "seeded selection: fraction of a step's pages the previous step also selected (NOSA's "
+                        "locality; under selection=topk the counter reuse measures it)"),
               0, 1),
+        enum_axis("selection", {"seeded", "topk"}, {"seeded"},
+                  "seeded: pages drawn from the seed with the given reuse; topk: the pages Double Sparsity's "
+                  "approximate scores over a label cache rank highest"),
+        sized(int_axis("label_channels", {16}, "selection=topk: label channels per head"), 1, 4096),
         sized(int_axis("steps", {4}, "decode steps per run, each with its own queries and selection"), 1, 1 << 16),
         enum_axis("tier", {"file"}, {"file"}, "where the pages live: a file in the scratch directory"),
         sized(

@@ -24,6 +24,9 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
     Axis warps = tunable(int_axis("warps", {4}, "warps per block, each a partial over its share of the tokens"));
     k.tunables = {bounded(splits, 1, kv_cuda::max_splits), bounded(warps, 1, 32)};
     k.check = [](const Workload& w, const float* out) { return workload_as<KvWorkload>(w).check(out); };
+    k.output_counters = [](const Workload& w, const kit::DeviceCase&) {
+        return std::vector<Counter>{reuse_counter(workload_as<KvWorkload>(w).selections())};
+    };
     k.model = [method](const Params& point, const MemoryHierarchy&) {
         return kv_cuda_model(KvProblem::from(point), method, kv_cuda_tuning(point));
     };

@@ -51,6 +51,7 @@ class KvInstance final : public Instance {
         return d;
     }
     std::vector<Counter> sampled_counters() const override { return phases_.counters(); }
+    std::vector<Counter> measured_counters() const override { return {reuse_counter(w_.selections())}; }
 
     const kv_cpu::Tally& tally() const { return kernel_->tally(); }
     // The most OS pages of the file that stayed resident after an eviction so far.

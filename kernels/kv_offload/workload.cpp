@@ -37,7 +37,7 @@ KvWorkload::KvWorkload(const KvProblem& p, std::uint64_t seed, const std::filesy
     };
     fill(kv_, static_cast<std::size_t>(p.pages()) * p.page_floats());
     fill(q_, p.out_floats());
-    selections_ = kv_selections(p, seed);
+    selections_ = p.topk ? kv_topk_selections(p, kv_.data(), q_.data()) : kv_selections(p, seed);
     file_ = std::make_unique<ScratchFile>(scratch_dir, kv_.data(), p.file_bytes());
 
     const std::int64_t d = p.head_dim, t = p.page_tokens;

@@ -82,7 +82,8 @@ class Case final : public DeviceCase {
                                        static_cast<std::size_t>(s_.head_dim);
         cuda::launch(
             config(dim3(static_cast<unsigned>(t_.splits), static_cast<unsigned>(s_.heads)), dim3(decode_threads)),
-            decode_split_kernel<T>, s_, t_.splits, q_.get(), k_.get(), v_.get(), part_o, part_lse);
+            decode_split_kernel<T>, s_, t_.splits, s_.seq_k, static_cast<const int*>(nullptr), q_.get(), k_.get(),
+            v_.get(), part_o, part_lse);
         cuda::launch(config(dim3(static_cast<unsigned>(s_.heads)), dim3(static_cast<unsigned>(s_.head_dim))),
                      decode_combine_kernel<T>, s_, t_.splits, part_o, part_lse, o_.get());
     }

@@ -19,25 +19,30 @@ __device__ __forceinline__ float block_reduce(float v, float* scratch) {
     return r;
 }
 
-// Block (split, head) attends the single query to keys [split * chunk, (split + 1) * chunk)
-// in tiles of decode_threads keys with an online softmax, and writes its output normalised by
-// its own sum, and that sum's log-sum-exp (-inf, with zeros, for a split without keys).
+// Block (split, head) attends the single query to its share of n keys of head h, [split * chunk,
+// (split + 1) * chunk), in tiles of decode_threads keys with an online softmax, and writes its
+// output normalised by its own sum, and that sum's log-sum-exp (-inf, with zeros, for a split
+// without keys). Key j is row j of K and V, or, given `index` (topk_sparse's selected keys, n per
+// head), row index[h * n + j], staged through shared memory a tile at a time.
 // seq_q = 1: the query sees every key, causal or not.
 template <class T>
 __global__ void __launch_bounds__(decode_threads)
-    decode_split_kernel(Shape s, int splits, const T* q, const T* k, const T* v, float* part_o, float* part_lse) {
+    decode_split_kernel(Shape s, int splits, int n_keys, const int* index, const T* q, const T* k, const T* v,
+                        float* part_o, float* part_lse) {
     __shared__ float qs[128];
     __shared__ float scores[decode_threads];
     __shared__ float partial[decode_threads];
     __shared__ float scratch[decode_threads / warp_size];
+    __shared__ int rows[decode_threads];
     const int d = s.head_dim, tid = thread_index();
     const int lane = tid % warp_size, warp = tid / warp_size, warps = decode_threads / warp_size;
     const int split = static_cast<int>(blockIdx.x);
     const std::size_t h = blockIdx.y, du = static_cast<std::size_t>(d);
-    const int chunk = (s.seq_k + splits - 1) / splits;
-    const int begin = min(s.seq_k, split * chunk), end = min(s.seq_k, begin + chunk);
+    const int chunk = (n_keys + splits - 1) / splits;
+    const int begin = min(n_keys, split * chunk), end = min(n_keys, begin + chunk);
     const T* kh = k + h * static_cast<std::size_t>(s.seq_k) * du;
     const T* vh = v + h * static_cast<std::size_t>(s.seq_k) * du;
+    const int* ih = index ? index + h * static_cast<std::size_t>(n_keys) : nullptr;
     for (int c = tid; c < d; c += decode_threads) qs[c] = to_float(q[h * du + static_cast<std::size_t>(c)]);
     __syncthreads();
 
@@ -46,8 +51,12 @@ __global__ void __launch_bounds__(decode_threads)
     float m = -INFINITY, l = 0.0f, acc = 0.0f;
     for (int j0 = begin; j0 < end; j0 += decode_threads) {
         const int n = min(decode_threads, end - j0);
+        if (ih) {
+            if (tid < n) rows[tid] = ih[j0 + tid];
+            __syncthreads();
+        }
         for (int j = warp; j < n; j += warps) {  // a warp per key, coalesced over d
-            const T* kj = kh + static_cast<std::size_t>(j0 + j) * du;
+            const T* kj = kh + static_cast<std::size_t>(ih ? rows[j] : j0 + j) * du;
             float dot = 0.0f;
             for (int c = lane; c < d; c += warp_size) dot = fmaf(qs[c], to_float(kj[c]), dot);
             dot = warp_sum(dot);
@@ -63,8 +72,10 @@ __global__ void __launch_bounds__(decode_threads)
         m = new_max;
         acc *= alpha;
         for (int j = group; j < n; j += groups)
-            acc = fmaf(scores[j],
-                       to_float(vh[static_cast<std::size_t>(j0 + j) * du + static_cast<std::size_t>(column)]), acc);
+            acc = fmaf(
+                scores[j],
+                to_float(vh[static_cast<std::size_t>(ih ? rows[j] : j0 + j) * du + static_cast<std::size_t>(column)]),
+                acc);
         __syncthreads();  // scores is rewritten by the next tile
     }
     partial[tid] = acc;

@@ -25,6 +25,15 @@ Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
     p.set("head_dim", d);
     p.set("causal", std::int64_t{causal ? 1 : 0});
     p.set("dtype", std::string("fp32"));
+    p.set("outliers", std::int64_t{0});
+    p.set("label_channels", std::int64_t{16});
+    p.set("sparsity", 0.0625);
+    return p;
+}
+
+// The point with the variant's tunables at their defaults.
+Params with_defaults(Params p, const Variant& v) {
+    for (const Axis& a : v.tunables) p.set(a.name, a.defaults.front());
     return p;
 }
 
@@ -39,7 +48,8 @@ TEST(RegisterAttention, FamilyAxesAndZips) {
     const Family& f = c.family("attention");
     std::vector<std::string> names;
     for (const Axis& a : f.problem_axes) names.push_back(a.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"batch", "heads", "seq_q", "seq_k", "head_dim", "causal", "dtype"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"batch", "heads", "seq_q", "seq_k", "head_dim", "causal", "dtype",
+                                               "outliers", "label_channels", "sparsity"}));
     EXPECT_EQ(f.zipped, (std::vector<std::vector<std::string>>{{"seq_q", "seq_k"}}));
     const Axis& seq_q = f.problem_axes[2];
     EXPECT_EQ(seq_q.defaults, (std::vector<Value>{std::int64_t{512}, std::int64_t{1024}, std::int64_t{2048}}));
@@ -95,37 +105,43 @@ TEST(RegisterAttention, FlashTunablesAndConstraints) {
 TEST(RegisterAttention, EveryVariantRunsAndPassesItsCheck) {
     const Catalogue c = attention_catalogue();
     const Family& f = c.family("attention");
-    for (bool causal : {false, true}) {
-        const Params problem = point(70, 90, 64, causal);
-        const auto w = f.make_workload(problem, 3);
-        for (const Variant& v : f.variants) {
-            if (v.backend != Backend::cpu) continue;  // tests/kernels/attention/cuda has the others
-            if (!v.problem_axes.empty()) continue;    // flash_blocksparse's mask: cpu_flash_blocksparse_test
-            const Params config = v.name == "flash" ? with_tiles(problem, 32, 32) : problem;
-            auto inst = v.prepare(*w, config);
-            inst->poison();
-            inst->run();
-            const Check chk = inst->check();
-            EXPECT_TRUE(chk.ok) << v.name << ": " << chk.message;
-            EXPECT_GT(inst->run_timed(), 0.0);
+    for (bool causal : {false, true})
+        for (const std::int64_t seq_q : {70, 1}) {  // the decode variants take seq_q = 1 alone
+            const Params problem = point(seq_q, 90, 64, causal);
+            const auto w = f.make_workload(problem, 3);
+            for (const Variant& v : f.variants) {
+                if (v.backend != Backend::cpu) continue;  // tests/kernels/attention/cuda has the others
+                if (!v.problem_axes.empty()) continue;    // flash_blocksparse's mask: cpu_flash_blocksparse_test
+                const Params config = v.name == "flash" ? with_tiles(problem, 32, 32) : with_defaults(problem, v);
+                if (f.space(v).violated(config)) continue;
+                auto inst = v.prepare(*w, config);
+                inst->poison();
+                inst->run();
+                const Check chk = inst->check();
+                EXPECT_TRUE(chk.ok) << v.name << ": " << chk.message;
+                EXPECT_GT(inst->run_timed(), 0.0);
+            }
         }
-    }
 }
 
 TEST(RegisterAttention, PoisonedOutputFailsTheCheckWithoutARun) {
     const Catalogue c = attention_catalogue();
     const Family& f = c.family("attention");
-    const Params problem = point(40, 40, 128, false);
-    const auto w = f.make_workload(problem, 3);
-    for (const Variant& v : f.variants) {
-        if (v.backend != Backend::cpu) continue;
-        auto inst = v.prepare(*w, with_tiles(problem, 16, 32));
-        inst->run();
-        EXPECT_TRUE(inst->check().ok) << v.name;
-        inst->poison();  // an instance whose run writes nothing leaves the poison in place
-        const Check chk = inst->check();
-        EXPECT_FALSE(chk.ok) << v.name;
-        EXPECT_EQ(chk.message, "O[b=0, h=0, i=0, d=0] is nan: not written or not finite") << v.name;
+    for (const std::int64_t seq_q : {40, 1}) {
+        const Params problem = point(seq_q, 40, 128, false);
+        const auto w = f.make_workload(problem, 3);
+        for (const Variant& v : f.variants) {
+            if (v.backend != Backend::cpu) continue;
+            const Params config = with_tiles(with_defaults(problem, v), 16, 32);
+            if (f.space(v).violated(config)) continue;
+            auto inst = v.prepare(*w, config);
+            inst->run();
+            EXPECT_TRUE(inst->check().ok) << v.name;
+            inst->poison();  // an instance whose run writes nothing leaves the poison in place
+            const Check chk = inst->check();
+            EXPECT_FALSE(chk.ok) << v.name;
+            EXPECT_EQ(chk.message, "O[b=0, h=0, i=0, d=0] is nan: not written or not finite") << v.name;
+        }
     }
 }
 

@@ -61,6 +61,33 @@ TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
     }
 }
 
+// topk_sparse: scoring, selection (one and many tiles of selection threads), split attention and
+// combine on the device, checked against float64 attention over the keys its scores select, with
+// the error against dense attention and the label channels kept with the case.
+TEST_F(CudaGpuAttention, TopkSparseMatchesTheReferenceOverItsSelection) {
+    Catalogue c;
+    register_attention(c);
+    const Family& f = c.family("attention");
+    for (const std::int64_t threads : {32, 1024}) {
+        Params p = point(1, 4099, false, "fp32");
+        p.set("outliers", std::int64_t{4});
+        p.set("label_channels", std::int64_t{16});
+        p.set("sparsity", 0.0625);
+        p.set("num_splits", std::int64_t{4});
+        p.set("select_threads", threads);
+        SCOPED_TRACE(p.label());
+        const auto w = f.make_workload(p, 3);
+        auto inst = c.variant("attention", "topk_sparse", Backend::cuda).prepare(*w, p);
+        inst->poison();
+        inst->run();
+        const Check ch = inst->check();
+        EXPECT_TRUE(ch.ok) << ch.message;
+        ASSERT_NE(find_counter(inst->measured_counters(), "approx.rel_l2"), nullptr);
+        EXPECT_NE(inst->detail().find("label channels"), std::string::npos);
+        EXPECT_GT(inst->run_timed(), 0.0);
+    }
+}
+
 // flash_tc (bf16 only): every compiled tile, on lengths no tile divides, causal (s_q < s_k) or not.
 TEST_F(CudaGpuAttention, FlashTcMatchesTheReferenceWithEveryTile) {
     Catalogue c;

@@ -41,6 +41,26 @@ TEST(CudaEmuKvOffloadTraffic, ModelPredictsEveryVariantsBytesExactly) {
             }
 }
 
+// selection=topk: the model still predicts every variant's bytes exactly, and what zero_copy
+// reads from the host tier is the pages the approximate scores chose.
+TEST(CudaEmuKvOffloadTraffic, TopkSelectionsPagesAreTheTiersBytes) {
+    KvProblem p = problem(256, 16, 2, 64, 0.25, 0, 3);
+    p.topk = true;
+    p.label_channels = 8;
+    for (Method m : methods) {
+        SCOPED_TRACE(name(m));
+        const Emulated r = run_emulated(p, m, Tuning{});
+        ASSERT_TRUE(r.check.ok) << r.check.message;
+        const KvCudaTraffic model = kv_cuda_traffic(p, m, Tuning{});
+        EXPECT_EQ(static_cast<double>(r.traffic.load.bytes), model.loads);
+        EXPECT_EQ(static_cast<double>(r.traffic.store.bytes), model.stores);
+        EXPECT_EQ(static_cast<double>(r.traffic.host.load.bytes), model.host_loads);
+        if (m == Method::zero_copy) {
+            EXPECT_EQ(static_cast<double>(r.traffic.host.load.bytes), p.tier_bytes());
+        }
+    }
+}
+
 // The emulated default (16 pages of 16 tokens, 2 heads of 64, 4 pages a step, 2 steps): each
 // token's key and value rows are 2 warp requests of 128 bytes per head, 4 sectors each aligned.
 TEST(CudaEmuKvOffloadTraffic, ZeroCopySectorsAreTheMinimumAlignedAndFiveFourthsMisaligned) {

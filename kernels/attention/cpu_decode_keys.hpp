@@ -1,0 +1,88 @@
+// What the CPU decode kernels (cpu_decode_splitkv.cpp, cpu_topk_sparse.cpp) share: one query
+// attended to a list of keys with an online softmax. Kernel code: included after kit/simd.hpp, between
+// MEMWALL_KERNEL_BEGIN and END.
+#pragma once
+
+namespace memwall {
+
+namespace {
+
+using namespace kit::simd;
+constexpr float decode_log2e = 1.4426950408889634f;
+// Keys per online-softmax step: their scores are exponentiated as whole vectors.
+constexpr int decode_block = 16;
+static_assert(decode_block % lanes == 0);
+constexpr std::int64_t prefetch_blocks = 2;
+
+// q . k over d floats (d a multiple of lanes), two chains of FMAs so they overlap.
+[[gnu::always_inline]] inline float dot(const float* q, const float* k, std::int64_t d) {
+    vf a{}, b{};
+    std::int64_t c = 0;
+    for (; c + 2 * lanes <= d; c += 2 * lanes) {
+        a = fma(load(q + c), load(k + c), a);
+        b = fma(load(q + c + lanes), load(k + c + lanes), b);
+    }
+    for (; c < d; c += lanes) a = fma(load(q + c), load(k + c), a);
+    return hsum(a + b);
+}
+
+// The query qs (d floats, already times scale * log2(e)) attended to the n keys key(0..n-1)
+// (row indices into kh and vh, [keys][d]): o (d floats) gets the output normalised by its own
+// sum; returns its log-sum-exp in base 2 (-inf, o zero, when n = 0).
+template <class Key>
+float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_t d, std::int64_t n, Key key,
+                  float* o) {
+    const vf neg_inf = splat(-std::numeric_limits<float>::infinity());
+    std::fill(o, o + d, 0.0f);
+    float m = -std::numeric_limits<float>::infinity(), l = 0.0f;
+    alignas(64) float s[decode_block];
+    // Rows are requested prefetch_blocks blocks ahead of their use: topk_sparse's keys are
+    // scattered rows, which the hardware prefetcher does not foresee.
+    const auto prefetch = [&](std::int64_t from, std::int64_t to) {
+        for (std::int64_t b = from; b < std::min(n, to); ++b)
+            for (std::int64_t c = 0; c < d; c += 64 / static_cast<std::int64_t>(sizeof(float))) {
+                __builtin_prefetch(kh + key(b) * d + c);
+                __builtin_prefetch(vh + key(b) * d + c);
+            }
+    };
+    prefetch(0, prefetch_blocks * decode_block);
+    for (std::int64_t i0 = 0; i0 < n; i0 += decode_block) {
+        const std::int64_t nb = std::min<std::int64_t>(decode_block, n - i0);
+        prefetch(i0 + prefetch_blocks * decode_block, i0 + (prefetch_blocks + 1) * decode_block);
+        for (std::int64_t b = 0; b < nb; ++b) s[b] = dot(qs, kh + key(i0 + b) * d, d);
+        for (std::int64_t b = nb; b < decode_block; ++b) s[b] = -std::numeric_limits<float>::infinity();
+        vf mx = neg_inf;
+        for (int b = 0; b < decode_block; b += lanes) mx = vmax(mx, load(s + b));
+        const float m_new = std::max(m, hmax(mx));   // finite: nb >= 1
+        const float alpha = exp2_scalar(m - m_new);  // 0 on the first block
+        vf sum{};
+        for (int b = 0; b < decode_block; b += lanes) {
+            const vf e = vexp2(load(s + b) - m_new);
+            store(s + b, e);
+            sum += e;
+        }
+        l = l * alpha + hsum(sum);
+        m = m_new;
+        if (alpha != 1.0f)
+            for (std::int64_t c = 0; c < d; c += lanes) store(o + c, load(o + c) * alpha);
+        for (std::int64_t b = 0; b < nb; ++b) {
+            const vf w = splat(s[b]);
+            const float* vj = vh + key(i0 + b) * d;
+            for (std::int64_t c = 0; c < d; c += lanes) store(o + c, fma(w, load(vj + c), load(o + c)));
+        }
+    }
+    if (n == 0) return -std::numeric_limits<float>::infinity();
+    const vf inv = splat(1.0f / l);
+    for (std::int64_t c = 0; c < d; c += lanes) store(o + c, load(o + c) * inv);
+    return m + std::log2(l);
+}
+
+// The query of head bh times scale * log2(e), so scores come out ready for exp2.
+void scaled_query(const AttentionProblem& p, const float* q, std::int64_t bh, float* qs) {
+    const float f = p.scale() * decode_log2e;
+    for (std::int64_t c = 0; c < p.head_dim; ++c) qs[c] = q[p.q_offset(bh) + static_cast<std::size_t>(c)] * f;
+}
+
+}  // namespace
+
+}  // namespace memwall
