@@ -51,6 +51,8 @@ struct CudaKernel {
     // family's own DeviceCase subclass and compares it; the instance then never calls
     // output_size or download. The harness checks right after the run it checks.
     std::function<Check(const Workload&, const DeviceCase&)> check_case;
+    // The check compares nothing (Variant::unchecked).
+    bool unchecked = false;
 };
 
 // GPU runs that checked kernels, each with its report under docs/gpu-runs/.
