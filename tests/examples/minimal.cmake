@@ -5,7 +5,7 @@
 # benchmark with a reference, a CPU one without) and tests/examples/wrong (kernels that are wrong
 # beside one that is right) built against it with memwall_add_benchmark; their sweeps run on
 # cuda-emu and cpu; the cases checked: ok with a reference, unchecked without one, wrong_result for
-# a wrong kernel; compare refuses unchecked cases unless --allow-unchecked.
+# a wrong kernel; compare and tune refuse unchecked cases unless --allow-unchecked.
 cmake_minimum_required(VERSION 3.25)
 
 function(step what)
@@ -75,6 +75,10 @@ if(NOT step_error MATCHES "unchecked.*--allow-unchecked")
   message(FATAL_ERROR "minimal: compare refused unchecked cases without saying how to allow them:\n${step_error}")
 endif()
 step("comparing them allowed" ${WORK}/example/triad --db ${db} compare 2 3 --allow-unchecked)
+step("tuning an unchecked variant" ${WORK}/example/triad --db ${db} tune --family triad --variant triad_loop EXPECT 2)
+if(NOT step_error MATCHES "no reference.*--allow-unchecked")
+  message(FATAL_ERROR "minimal: tune refused an unchecked variant without saying how to allow it:\n${step_error}")
+endif()
 
 # Wrong kernels are caught on cpu and on cuda-emu; the right one beside them passes.
 step("the wrong kernels' sweep" ${WORK}/wrong/wrong --db ${db} run --backend cpu,cuda-emu ${quick} EXPECT 1)
