@@ -11,7 +11,8 @@
 //   }
 //
 // The benchmark's family is the Bench's name, its variant the MEMWALL_BENCH name; benchmarks of
-// one family with the same axes are its variants. docs/your-own-kernel.md has the rest.
+// one family with the same axes and arrays are its variants, checked by the first one's reference.
+// docs/your-own-kernel.md has the rest.
 #pragma once
 
 #include "kernels/kit/bench.hpp"

@@ -383,7 +383,9 @@ void add_benches(Catalogue& catalogue, const std::vector<RegisteredBench>& bench
             families.emplace(family, spec);
         }
         auto model = [spec](const Params& point, const MemoryHierarchy& mh) { return bench_model(*spec, point, mh); };
-        const std::string unchecked = spec->reference ? "" : "; unchecked: no reference";
+        // The family's workload holds the reference: its first benchmark's, for all of them.
+        const bool checked = static_cast<bool>(families.at(family)->reference);
+        const std::string unchecked = checked ? "" : "; unchecked: no reference";
         std::vector<Axis> tunables;
         for (const BenchAxis& a : spec->axes)
             if (a.tunable) {
@@ -400,7 +402,7 @@ void add_benches(Catalogue& catalogue, const std::vector<RegisteredBench>& bench
             };
             v.tunables = tunables;
             v.model = model;
-            v.unchecked = !spec->reference;
+            v.unchecked = !checked;
             catalogue.add_variant(family, std::move(v));
             continue;
         }
@@ -419,7 +421,7 @@ void add_benches(Catalogue& catalogue, const std::vector<RegisteredBench>& bench
         };
         k.model = model;
         k.tunables = tunables;
-        k.unchecked = !spec->reference;
+        k.unchecked = !checked;
         add_cuda_variants(catalogue, family, k);
     }
 }

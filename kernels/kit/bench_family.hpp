@@ -22,8 +22,8 @@ struct RegisteredBench {
 const std::vector<RegisteredBench>& registered_benches();
 
 // Adds the benchmarks' families and variants. Benchmarks of one family must declare the same
-// axes and arrays. Throws std::logic_error for a malformed declaration (an expression naming
-// no axis, a CUDA body in a C++ source, two benchmarks of one name), naming the benchmark.
+// axes and arrays; the first one's reference checks them all. Throws std::logic_error for a malformed declaration (an
+// expression naming no axis, a CUDA body in a C++ source, two benchmarks of one name), naming the benchmark.
 void add_benches(Catalogue& catalogue, const std::vector<RegisteredBench>& benches);
 
 // add_benches of registered_benches(): the catalogue of a program memwall_add_benchmark builds.

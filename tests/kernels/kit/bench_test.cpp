@@ -1,8 +1,8 @@
 // The benchmark builder (kit/bench.hpp) as families: expressions of the axes; inputs from the
 // seed, never zero or in their range; a CPU benchmark with a reference passes, a wrong one fails,
-// one without a reference is unchecked; a mistyped array and malformed declarations are refused;
-// the CUDA path on cuda-emu (bench_probe.cu): typed outputs checked, traffic counted, a
-// tunable axis, an unwritten element caught.
+// one without a reference is unchecked; benchmarks of one family share its reference; a mistyped
+// array and malformed declarations are refused; the CUDA path on cuda-emu (bench_probe.cu): typed
+// outputs checked, traffic counted, a tunable axis, an unwritten element caught.
 #include "kernels/kit/bench_family.hpp"
 
 #include <gtest/gtest.h>
@@ -90,6 +90,25 @@ TEST(Bench, WithoutAReferenceACaseIsUncheckedAndSoIsItsVariant) {
     EXPECT_TRUE(ch.unchecked);
     EXPECT_TRUE(c.variant("add", "add_loop", Backend::cpu).unchecked);
     EXPECT_FALSE(catalogue_of([] { return add(true, false); }).variant("add", "add_loop", Backend::cpu).unchecked);
+}
+
+TEST(Bench, BenchmarksOfOneFamilyAreItsVariantsCheckedByTheFirstsReference) {
+    Catalogue c;
+    add_benches(
+        c, {{"add_loop", [] { return add(true, false); }, {}}, {"add_wrong", [] { return add(false, true); }, {}}});
+    ASSERT_EQ(c.family("add").variants.size(), 2u);
+    const Variant& wrong = c.variant("add", "add_wrong", Backend::cpu);
+    EXPECT_FALSE(wrong.unchecked);
+    const auto w = c.family("add").make_workload(point(100), 7);
+    auto inst = wrong.prepare(*w, point(100));
+    inst->poison();
+    inst->run();
+    EXPECT_FALSE(inst->check().ok);
+
+    Catalogue unlike;
+    EXPECT_THROW(add_benches(unlike, {{"add_loop", [] { return add(true, false); }, {}},
+                                      {"longer", [] { return add(true, false).axis("m", {1}); }, {}}}),
+                 std::logic_error);
 }
 
 TEST(Bench, ItsModelCountsEachArrayOnce) {
