@@ -27,6 +27,7 @@ struct CiArgs {
     std::vector<std::string> tags;
     std::optional<double> threshold, alpha;
     bool update_baseline = false, cross_device = false, quiet = false, allow_empty = false;
+    bool allow_unchecked = false;
     IsolationArgs isolation;
 };
 
@@ -68,6 +69,7 @@ GbenchFlags suite_gbench_flags(const Suite& suite) {
 // interrupted run's comparison is reported even when it matched nothing: the reports then say so.
 bool report(Comparison& c, const CiArgs& a, bool interrupted = false) {
     refuse_empty(c, a.allow_empty || interrupted);
+    refuse_unchecked(c, a.allow_unchecked);
     if (!a.report_dir.empty()) write_reports(c, a.report_dir);
     print_warnings(c);
     write_comparison(std::cout, c, "console");
@@ -201,6 +203,8 @@ void add_ci_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--report-dir", a->report_dir, "write report.md, report.json and report.junit.xml here");
     cmd->add_flag("--allow-empty", a->allow_empty,
                   "accept a comparison in which no case matched (else exit status 2: it would check nothing)");
+    cmd->add_flag("--allow-unchecked", a->allow_unchecked,
+                  "compare cases no reference checked (else exit status 2: a fast wrong result is no result)");
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main, commit=abc123); repeatable");
     cmd->add_option("--threshold", a->threshold, "minimum change that counts (default: the suite's, else 0.05)");
     cmd->add_option("--alpha", a->alpha, "significance level (default: the suite's, else 0.05)");

@@ -13,7 +13,7 @@ struct CompareArgs {
     CompareOptions options;
     std::string format = "console";
     std::string report_dir;
-    bool allow_empty = false;
+    bool allow_empty = false, allow_unchecked = false;
 };
 
 }  // namespace
@@ -38,12 +38,15 @@ void add_compare_command(CLI::App& app, Context& ctx) {
     cmd->add_option("--report-dir", a->report_dir, "also write report.md, report.json and report.junit.xml here");
     cmd->add_flag("--allow-empty", a->allow_empty,
                   "accept runs that share no case (else exit status 2: a comparison of nothing proves nothing)");
+    cmd->add_flag("--allow-unchecked", a->allow_unchecked,
+                  "compare cases no reference checked (else exit status 2: a fast wrong result is no result)");
     cmd->callback([a, &ctx] {
         a->options.validate();
         const LoadedRun base = load_run_source(a->base, ctx.db_path);
         const LoadedRun candidate = load_run_source(a->candidate, ctx.db_path);
         const Comparison c = compare_runs(base, candidate, a->options);
         refuse_empty(c, a->allow_empty);
+        refuse_unchecked(c, a->allow_unchecked);
         if (!a->report_dir.empty()) write_reports(c, a->report_dir);
         print_warnings(c);
         write_comparison(std::cout, c, a->format);

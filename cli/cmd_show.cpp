@@ -75,7 +75,7 @@ void add_show_command(CLI::App& app, Context& ctx) {
                   "each case's hierarchical roofline: its bytes, GB/s and intensity at every memory level, from "
                   "measured counters where present (the model's beside them) and the model otherwise");
     cmd->add_option("--status", *status, "only cases with this status")
-        ->check(CLI::IsMember({"ok", "wrong_result", "failed", "timeout", "skipped"}));
+        ->check(CLI::IsMember({"ok", "unchecked", "wrong_result", "failed", "timeout", "skipped"}));
     cmd->callback([&ctx, run, status, tuning, levels] {
         const Store store = Store::open(ctx.db_path, Store::Mode::read_only);
         if (*tuning) {

@@ -55,6 +55,7 @@ struct TuneArgs {
     IsolationArgs isolation;
     std::string metrics = "default";
     std::string anchor = "default";
+    bool allow_unchecked = false;
 };
 
 // Strategies with a model stop by the rule; the others need a budget.
@@ -233,6 +234,10 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     }
     a.sampler.validate();
     const std::vector<std::string> metrics = metrics_from(a.metrics);
+    if (ctx.catalogue.variant(a.family, a.variant, *backend).unchecked && !a.allow_unchecked)
+        throw UsageError(a.family + "/" + a.variant +
+                         " has no reference to check its output against: its configurations "
+                         "would be unchecked; --allow-unchecked tunes it anyway");
     const LiveTarget target = live_target(ctx.catalogue, a.family, a.variant, *backend, a.axes);
     const BackendStatus status = probe_backend(*backend);
     if (!status.available) throw UsageError("backend " + a.backend + " is not available here: " + status.reason);
@@ -374,6 +379,8 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
                      "cpu: time each configuration beside the variant's default configuration, their samples "
                      "alternating, so the machine's drift cancels in their ratio (default), or alone (none)")
         ->check(CLI::IsMember({"default", "none"}));
+    tune->add_flag("--allow-unchecked", a->allow_unchecked,
+                   "tune a variant no reference checks (else exit status 2: a fast wrong result is no result)");
     add_isolation_options(tune, a->isolation);
     add_metrics_option(tune, a->metrics);
     add_isa_option(tune);

@@ -140,6 +140,19 @@ void refuse_empty(const Comparison& c, bool allow_empty) {
                      accept);
 }
 
+void refuse_unchecked(const Comparison& c, bool allow_unchecked) {
+    if (allow_unchecked) return;
+    for (const CaseComparison& k : c.cases) {
+        const RunSide* side = k.base.status == CaseStatus::unchecked        ? &c.base
+                              : k.candidate.status == CaseStatus::unchecked ? &c.candidate
+                                                                            : nullptr;
+        if (!side) continue;
+        throw UsageError("run " + std::to_string(side->id) + " of " + side->database + ": case " + k.key.family + "/" +
+                         k.key.variant + "/" + k.key.backend +
+                         " is unchecked (no reference checked its output); --allow-unchecked compares it");
+    }
+}
+
 void print_warnings(const Comparison& c) {
     for (const auto& w : c.warnings) std::cerr << "memwall: warning: " << w << "\n";
 }

@@ -26,6 +26,11 @@ void write_reports(const Comparison& c, const std::string& dir);
 // would pass a check that checked nothing. `allow_empty` accepts it.
 void refuse_empty(const Comparison& c, bool allow_empty);
 
+// Throws UsageError when a compared case is unchecked (no reference checked its output: a
+// benchmark without one, an imported run): correctness comes before speed. `allow_unchecked`
+// accepts it.
+void refuse_unchecked(const Comparison& c, bool allow_unchecked);
+
 // Warnings, one line each on standard error.
 void print_warnings(const Comparison& c);
 

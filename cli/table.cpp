@@ -96,7 +96,7 @@ void print_cases(std::ostream& os, const std::vector<CaseRecord>& cases, const C
         std::vector<std::string> row{c.key.family + "/" + c.key.variant + "/" + c.key.backend,
                                      params_label(c.key.problem), params_label(c.key.config),
                                      std::string(to_string(c.status)) + (c.host_busy() ? " (busy)" : "")};
-        if (c.status == CaseStatus::ok && c.summary.n > 0) {
+        if (ran(c.status) && c.summary.n > 0) {
             row.push_back(format_duration(c.summary.median) + (emulated(c) ? " (emu)" : ""));
             row.push_back(format_duration(c.summary.iqr));
             row.push_back(std::to_string(c.summary.n) + (cut_short(c) ? "!" : ""));
@@ -139,7 +139,7 @@ void print_levels(std::ostream& os, const std::vector<CaseRecord>& cases, const 
         {"case", "problem", "config", "level", "bytes from", "bytes", "GB/s", "FLOP/B", "% of level roof", "counters"},
         {false, false, false, false, false, true, true, true, true, false});
     for (const auto& c : cases) {
-        if (c.status != CaseStatus::ok || c.summary.n == 0) continue;
+        if (!ran(c.status) || c.summary.n == 0) continue;
         const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));
         auto add = [&](const RooflineLevel& l, bool beside) {
             t.add({c.key.family + "/" + c.key.variant + "/" + c.key.backend, params_label(c.key.problem),

@@ -1,6 +1,7 @@
 # `cmake --install` exports memwall as a package for kernels outside memwall:
-#   find_package(memwall)  ->  memwall::harness (run_cli, the catalogue, the kit) and the
-#   memwall_add_family() CMake function; examples/custom-family is such a project.
+#   find_package(memwall)  ->  memwall::harness (run_cli, the catalogue, the kit), the
+#   memwall_add_family() CMake function (examples/custom-family), and memwall_add_benchmark()
+#   with memwall::bench_main for a program of MEMWALL_BENCH benchmarks (examples/minimal).
 # The libraries go to lib/, their headers to include/memwall/<part>/, the package files to
 # lib/cmake/memwall/. The built-in families are not part of the package.
 include(GNUInstallDirs)
@@ -10,7 +11,7 @@ add_library(memwall_api INTERFACE)
 target_link_libraries(memwall_api INTERFACE memwall_cli memwall_kit)
 
 set(exported memwall_settings memwall_profiler memwall_core memwall_cuda_emu memwall_results memwall_gpu
-    memwall_tuner memwall_kit memwall_harness memwall_tuner_live memwall_cli memwall_api)
+    memwall_tuner memwall_kit memwall_harness memwall_tuner_live memwall_cli memwall_api memwall_bench_main)
 if(MEMWALL_HAVE_QT)
   list(APPEND exported memwall_gui_core)  # memwall plot
 endif()
@@ -39,7 +40,8 @@ foreach(part IN LISTS parts)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${part}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/memwall/${part}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 endforeach()
-install(FILES ${PROJECT_SOURCE_DIR}/include/memwall/memwall.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/memwall)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/memwall/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/memwall
+        FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
 
 set(MEMWALL_PACKAGE_CUDA ${MEMWALL_HAVE_CUDA})
 set(MEMWALL_PACKAGE_QT ${MEMWALL_HAVE_QT})
@@ -48,4 +50,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/memwallConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/memwallConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/memwallConfig.cmake ${PROJECT_BINARY_DIR}/memwallConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/MemwallFamily.cmake ${PROJECT_SOURCE_DIR}/cmake/MemwallCudaEmu.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/MemwallBench.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/memwall)

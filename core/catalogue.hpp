@@ -41,6 +41,9 @@ struct Check {
     double error = 0;      // relative L2 error over the checked elements
     double tolerance = 0;  // the bound it had to meet
     std::string message;   // why it failed (unwritten element, NaN, error > tolerance)
+    // ok with nothing to compare against (a benchmark without a reference): the case is stored
+    // `unchecked`, which compare, ci and tune refuse unless asked to allow it.
+    bool unchecked = false;
 };
 
 // What Instance::profile collected, and why any part of it could not be (one line each).
@@ -102,6 +105,9 @@ struct Variant {
     // Instead of `model`, for a family whose counts follow from its inputs rather than from
     // the point alone (spgemm's products depend on the matrix).
     std::function<std::vector<Counter>(const Workload&, const Params& point, const MemoryHierarchy&)> input_model;
+    // No reference checks the output (a benchmark declared without one): its cases are stored
+    // unchecked, and tune refuses the variant unless allowed.
+    bool unchecked = false;
 };
 
 struct Family {

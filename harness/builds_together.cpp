@@ -85,7 +85,7 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
         throw;
     }
     for (const CaseRecord& c : t.candidate)
-        if (!c.key.family.empty() && c.status != CaseStatus::ok) ++out.not_ok;
+        if (!c.key.family.empty() && !ran(c.status)) ++out.not_ok;
     for (RunSession* run : {&base_run, &cand_run})
         run->finish(t.interrupted ? RunStatus::interrupted : RunStatus::complete);
     out.interrupted = t.interrupted;

@@ -51,8 +51,8 @@ PreparedCase prepare_case(const PlannedCase& c, const Workload& w, const MemoryH
             return out;
         }
         for (auto& m : inst->measured_counters()) rec.counters.push_back(std::move(m));
-        rec.status = CaseStatus::ok;
-        rec.message = check_summary(ch);
+        rec.status = ch.unchecked ? CaseStatus::unchecked : CaseStatus::ok;
+        rec.message = ch.unchecked ? ch.message : check_summary(ch);
         if (const std::string d = inst->detail(); !d.empty()) rec.message += "; " + d;
         out.instance = std::move(inst);
     } catch (const std::bad_alloc&) {

@@ -56,7 +56,7 @@ namespace {
 
 // Keeps the first record's identity, counters and message; a failure replaces an ok status.
 void note(CaseRecord& into, CaseRecord&& rec) {
-    if (into.key.family.empty() || (into.status == CaseStatus::ok && rec.status != CaseStatus::ok)) {
+    if (into.key.family.empty() || (ran(into.status) && !ran(rec.status))) {
         std::vector<std::vector<double>> samples = std::move(into.samples);
         into = std::move(rec);
         into.samples = std::move(samples);
@@ -65,7 +65,7 @@ void note(CaseRecord& into, CaseRecord&& rec) {
 
 // The record as stored: no samples unless ok, the summary over all of them.
 CaseRecord finished(CaseRecord c) {
-    if (c.status != CaseStatus::ok) c.samples.clear();
+    if (!ran(c.status)) c.samples.clear();
     if (!c.samples.empty()) c.summary = summarize(pooled_samples(c.samples));
     return c;
 }
@@ -91,7 +91,7 @@ TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& pla
         }
         const std::size_t i = units[done];
         CaseRecord rb = base.prepare(i), rc = candidate.prepare(i);
-        const bool both = rb.status == CaseStatus::ok && rc.status == CaseStatus::ok;
+        const bool both = ran(rb.status) && ran(rc.status);
         note(out.base[i], std::move(rb));
         note(out.candidate[i], std::move(rc));
         if (both) {

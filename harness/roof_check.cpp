@@ -22,7 +22,7 @@ std::vector<RoofExcess> cases_above_roofs(const std::vector<CaseRecord>& cases, 
     const Ceilings host = ceilings.for_backend("cpu");
     const double peak = host.compute_peak("fp32_fma");
     for (const CaseRecord& c : cases) {
-        if (c.key.backend != "cpu" || c.status != CaseStatus::ok || c.summary.n == 0) continue;
+        if (c.key.backend != "cpu" || !ran(c.status) || c.summary.n == 0) continue;
         const RooflinePoint p = place_on_roofline(c.counters, c.summary.median, host);
         const std::string label =
             c.key.family + "/" + c.key.variant + "/" + c.key.backend + " " + params_label(c.key.problem);

@@ -81,7 +81,7 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const SweepPlan& plan,
                 }
                 if (p.reps_done == 0) {
                     p.record = std::move(rec);
-                } else if (rec.status != CaseStatus::ok) {
+                } else if (!ran(rec.status)) {
                     p.record.status = rec.status;
                     p.record.message = rec.message;
                 } else if (!rec.samples.empty()) {
@@ -94,7 +94,7 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const SweepPlan& plan,
                 }
                 ++p.reps_done;
                 const CaseRecord& r = p.record;
-                if (r.status == CaseStatus::ok) {
+                if (ran(r.status)) {
                     const auto& mine = r.samples.back();
                     for (auto _ : state) state.SetIterationTime(summarize(mine).median);
                     state.counters["samples"] = static_cast<double>(mine.size());
@@ -104,11 +104,11 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const SweepPlan& plan,
                 if (p.reps_done == opt.repetitions) {
                     CaseRecord final = std::move(p.record);
                     pending.erase(c);
-                    if (final.status == CaseStatus::ok) final.summary = summarize(pooled_samples(final.samples));
+                    if (ran(final.status)) final.summary = summarize(pooled_samples(final.samples));
                     final.run_id = run_id;
                     store.save_case(final);
                     ++result.measured;
-                    if (final.status != CaseStatus::ok) ++result.not_ok;
+                    if (!ran(final.status)) ++result.not_ok;
                 }
                 progress.end();
             };

@@ -50,7 +50,7 @@ std::string WorkerServer::handle(const std::string& request) {
     std::size_t index = 0;
     if (in >> verb >> index && verb == "prepare" && in.eof() && index < keys_.size()) {
         const CaseRecord r = arm_.prepare(index);
-        prepared_ = r.status == CaseStatus::ok;
+        prepared_ = ran(r.status);
         return json{{"status", std::string(to_string(r.status))},
                     {"message", text_to_json(r.message)},  // may quote a path of any bytes
                     {"counters", counters_to_json(r.counters)}}

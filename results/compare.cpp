@@ -189,7 +189,7 @@ bool paired(const LoadedRun& a, const LoadedRun& b) {
     return a.database == b.database && (names(a, b) || names(b, a));
 }
 
-bool timed(const CaseRecord& c) { return c.status == CaseStatus::ok && !c.samples.empty(); }
+bool timed(const CaseRecord& c) { return ran(c.status) && !c.samples.empty(); }
 
 CaseComparison compare_case(const CaseRecord& b, const CaseRecord& c, const LoadedRun& base, const LoadedRun& cand,
                             bool normalised, bool paired, const CompareOptions& opt) {
@@ -227,7 +227,7 @@ CaseComparison compare_case(const CaseRecord& b, const CaseRecord& c, const Load
     } else {
         out.base = {b.status, "", b.summary.median, b.summary.n, b.samples.size(), 0};
         out.candidate = {c.status, "", c.summary.median, c.summary.n, c.samples.size(), 0};
-        if (timed(b) && c.status != CaseStatus::ok) {
+        if (timed(b) && !ran(c.status)) {
             out.verdict = Verdict::failed;
             out.reason = "candidate " + std::string(to_string(c.status)) + (c.message.empty() ? "" : ": " + c.message);
         } else if (!timed(b) && !timed(c)) {
@@ -241,8 +241,8 @@ CaseComparison compare_case(const CaseRecord& b, const CaseRecord& c, const Load
     }
     out.base.status = b.status;
     out.candidate.status = c.status;
-    if (b.status != CaseStatus::ok) out.base.message = b.message;
-    if (c.status != CaseStatus::ok) out.candidate.message = c.message;
+    if (!ran(b.status)) out.base.message = b.message;
+    if (!ran(c.status)) out.candidate.message = c.message;
     out.key = c.key;
     return out;
 }

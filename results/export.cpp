@@ -92,7 +92,7 @@ std::string case_name(const Store& store, const CaseRecord& c) {
 // A roofline point for a timed ok case, against the run's ceilings; nullopt when it cannot
 // be placed (no FLOP or byte counters, no ceilings).
 std::optional<RooflinePoint> roofline_of(const CaseRecord& c, const Ceilings& ceilings) {
-    if (c.status != CaseStatus::ok || c.summary.n == 0) return std::nullopt;
+    if (!ran(c.status) || c.summary.n == 0) return std::nullopt;
     RooflinePoint p = place_on_roofline(c.counters, c.summary.median, ceilings.for_backend(c.key.backend));
     if (!p.valid) return std::nullopt;
     return p;
@@ -326,7 +326,7 @@ void write_gbench(const Store& store, const RunData& d, std::ostream& out) {
     // GB numbers benchmark families and the instances (argument sets) inside each.
     std::map<std::string, std::pair<std::size_t, std::size_t>> families;  // name -> index, instances
     for (const CaseRecord& c : d.cases) {
-        if (c.status == CaseStatus::ok && c.summary.n == 0) continue;  // not timed: nothing to compare
+        if (ran(c.status) && c.summary.n == 0) continue;  // not timed: nothing to compare
         const auto fam = families.try_emplace(kernel_name(c), families.size(), 0).first;
         const std::size_t family_index = fam->second.first;
         const std::size_t instance_index = fam->second.second++;
@@ -349,7 +349,7 @@ void write_gbench(const Store& store, const RunData& d, std::ostream& out) {
             if (emulated) e["label"] = kEmulationLabel;
         };
 
-        if (c.status != CaseStatus::ok) {
+        if (!ran(c.status)) {
             // As Google Benchmark writes a failed benchmark: zero iterations and times.
             ojson e = entry(name, "iteration", 1);
             e["repetition_index"] = 0;
@@ -398,7 +398,7 @@ void write_gbench(const Store& store, const RunData& d, std::ostream& out) {
 void write_bmf(const Store& store, const RunData& d, std::ostream& out) {
     ojson doc = ojson::object();
     for (const CaseRecord& c : d.cases) {
-        if (c.status != CaseStatus::ok || c.summary.n == 0) continue;
+        if (!ran(c.status) || c.summary.n == 0) continue;
         std::vector<double> samples;
         for (const auto& rep : c.samples) samples.insert(samples.end(), rep.begin(), rep.end());
         const Interval ci = median_ci(samples);

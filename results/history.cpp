@@ -43,7 +43,7 @@ std::vector<CaseHistory> load_history(const Store& store, const HistoryFilter& f
     std::map<CaseKey, CaseHistory> by_key;
     for (const RunInfo& r : runs) {
         for (const CaseRecord& c : store.cases(r.id, true)) {
-            if (c.status != CaseStatus::ok || c.summary.n == 0 || !matches(c.key, filter)) continue;
+            if (!ran(c.status) || c.summary.n == 0 || !matches(c.key, filter)) continue;
             const std::vector<double> all = pooled_samples(c.samples);
             CaseHistory& h = by_key[c.key];
             h.key = c.key;

@@ -58,16 +58,14 @@ bool bool_or(const nlohmann::json& obj, const char* key, bool fallback) {
 CaseRecord imported_case(CaseKey key, std::vector<std::vector<double>> samples, const std::string& origin) {
     CaseRecord c;
     c.key = std::move(key);
-    c.status = CaseStatus::ok;
+    c.status = CaseStatus::unchecked;
     c.samples = std::move(samples);
     c.message = origin + "; imported, not checked against a reference";
     return c;
 }
 
 std::map<std::string, std::string> imported_tags(ImportFormat format, const std::string& source) {
-    return {{"imported", std::string(to_string(format))},
-            {"unchecked", "not checked against a reference"},
-            {"imported_from", source}};
+    return {{"imported", std::string(to_string(format))}, {"imported_from", source}};
 }
 
 }  // namespace import_detail

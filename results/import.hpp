@@ -1,8 +1,8 @@
 // Runs measured by other harnesses, read into the store so that compare, history, show and the
 // charts work on them: Google Benchmark JSON (as `memwall run --benchmark_out` and `memwall
 // export --format gbench` write it) and nvbench JSON. memwall checked none of their results
-// against a reference, so an imported run is tagged `imported` (the format) and `unchecked`, and
-// each case's message says so.
+// against a reference, so an imported run is tagged `imported` (the format), its timed cases are
+// `unchecked` (as a benchmark's without a reference), and each case's message says so.
 #pragma once
 
 #include <cstdint>

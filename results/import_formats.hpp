@@ -25,11 +25,11 @@ Value value_from_text(const std::string& text);
 std::string string_or(const nlohmann::json& obj, const char* key, const std::string& fallback);
 bool bool_or(const nlohmann::json& obj, const char* key, bool fallback);
 
-// An ok case of `samples` (seconds; one vector per repetition), its message saying where it
-// came from and that no reference checked it.
+// An unchecked case of `samples` (seconds; one vector per repetition), its message saying where
+// it came from and that no reference checked it.
 CaseRecord imported_case(CaseKey key, std::vector<std::vector<double>> samples, const std::string& origin);
 
-// The run's tags: `imported` (the format), `unchecked`, and the file it came from.
+// The run's tags: `imported` (the format) and the file it came from.
 std::map<std::string, std::string> imported_tags(ImportFormat format, const std::string& source);
 
 }  // namespace memwall::import_detail

@@ -85,7 +85,7 @@ CaseKey key_from_name(const std::string& name) {
 std::pair<CaseStatus, std::string> failure_of(const std::string& error) {
     const std::size_t colon = error.find(": ");
     if (colon != std::string::npos)
-        if (const auto s = case_status_from(error.substr(0, colon)); s && *s != CaseStatus::ok)
+        if (const auto s = case_status_from(error.substr(0, colon)); s && !ran(*s))
             return {*s, error.substr(colon + 2)};
     return {CaseStatus::failed, error};
 }
@@ -115,7 +115,7 @@ ImportedRun parse_gbench(const json& doc, const std::string& source) {
             c.samples.clear();
             continue;
         }
-        if (c.status != CaseStatus::ok) continue;
+        if (c.status != CaseStatus::unchecked) continue;  // failed: no times
         if (!b.contains("real_time") || !b.at("real_time").is_number() || !(b.at("real_time").get<double>() >= 0))
             throw InputError(where + " (" + name + ") has no non-negative \"real_time\"");
         if (!b.contains("time_unit") || !b.at("time_unit").is_string())

@@ -312,6 +312,45 @@ ALTER TABLE tuning_sessions ADD COLUMN anchor TEXT NOT NULL DEFAULT '';
 ALTER TABLE tuning_sessions ADD COLUMN anchor_seconds REAL CHECK (anchor_seconds > 0);
 )sql";
 
+// Version 11: a case may be `unchecked` (it ran and was timed, with no reference to compare
+// against: a benchmark declared without one, or a run imported from another harness). SQLite
+// cannot change a CHECK in place: the cases table is rebuilt under its name, its ids kept, so
+// the samples and counters that reference them stay theirs (migrate turns foreign keys off, as
+// SQLite's procedure for such changes asks).
+constexpr const char* kSchemaUnchecked = R"sql(
+CREATE TABLE cases_v11 (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    family        TEXT NOT NULL,
+    variant       TEXT NOT NULL,
+    backend       TEXT NOT NULL,
+    problem       TEXT NOT NULL,
+    config        TEXT NOT NULL,
+    status        TEXT NOT NULL
+                  CHECK (status IN ('ok', 'wrong_result', 'failed', 'timeout', 'skipped', 'unchecked')),
+    message       TEXT NOT NULL DEFAULT '',
+    measured_at   TEXT NOT NULL,
+    n_samples     INTEGER NOT NULL DEFAULT 0,
+    time_median   REAL,
+    time_min      REAL,
+    time_max      REAL,
+    time_mean     REAL,
+    time_stddev   REAL,
+    time_q1       REAL,
+    time_q3       REAL,
+    sampling_stop TEXT NOT NULL DEFAULT '',
+    UNIQUE (run_id, family, variant, backend, problem, config)
+);
+INSERT INTO cases_v11 SELECT id, run_id, family, variant, backend, problem, config, status, message, measured_at,
+    n_samples, time_median, time_min, time_max, time_mean, time_stddev, time_q1, time_q3, sampling_stop FROM cases;
+DROP TABLE cases;
+ALTER TABLE cases_v11 RENAME TO cases;
+CREATE INDEX cases_by_kernel ON cases (family, variant, backend);
+CREATE INDEX cases_by_status ON cases (status);
+UPDATE cases SET status = 'unchecked'
+WHERE status = 'ok' AND run_id IN (SELECT run_id FROM run_tags WHERE key = 'imported');
+)sql";
+
 constexpr std::array kMigrations{
     Migration{1, "create the schema", kSchemaV1},
     Migration{2, "device properties, tuning sessions and tune-eval scores", kSchemaV2},
@@ -323,6 +362,7 @@ constexpr std::array kMigrations{
     Migration{8, "where tune-eval's stopping rule stopped each strategy", kSchemaTuneEvalStops},
     Migration{9, "tune-eval compares a strategy with a prior with its prior-free twin", kSchemaTuneEvalVersus},
     Migration{10, "the anchor a tuning session timed its configurations beside", kSchemaTuningAnchor},
+    Migration{11, "cases stored unchecked (no reference to compare against)", kSchemaUnchecked},
 };
 
 }  // namespace
@@ -339,6 +379,22 @@ void migrate(sqlite3* db, int from, int to) {
     // A new database is made in one transaction: killed while it is made, it stays blank and the
     // next command makes it afresh, where it stayed at the schema reached ("schema 6 is older
     // than this memwall's 10" for a database no older memwall wrote).
+    // Foreign keys off while tables are rebuilt (version 11), so dropping one cascades nothing;
+    // each step is checked before it commits, and the setting restored after. The pragma is a
+    // no-op inside a transaction: it is set first.
+    const bool keys_on = [db] {
+        Statement keys(db, "PRAGMA foreign_keys");  // finalized before the pragma below
+        keys.step();
+        return keys.int64(0) != 0;
+    }();
+    struct KeysRestored {
+        sqlite3* db;
+        bool on;
+        ~KeysRestored() {
+            if (on) sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+        }
+    } keys_restored{db, keys_on};
+    exec_sql(db, "PRAGMA foreign_keys = OFF");
     std::optional<Transaction> whole;
     if (from == 0) whole.emplace(db);
     for (const Migration& m : kMigrations) {
@@ -353,6 +409,8 @@ void migrate(sqlite3* db, int from, int to) {
         const std::string stamp = "PRAGMA user_version = " + std::to_string(m.version) +
                                   "; PRAGMA application_id = " + std::to_string(Store::application_id);
         exec_sql(db, stamp.c_str(), what);
+        if (Statement broken(db, "PRAGMA foreign_key_check"); broken.step())
+            throw std::runtime_error(what + ": it broke a foreign key of table " + broken.text(0));
         if (step) step->commit();
     }
     if (whole) whole->commit();

@@ -29,12 +29,13 @@ namespace memwall {
 
 namespace {
 
-constexpr std::array<std::pair<CaseStatus, std::string_view>, 5> kCaseStatusNames{{
+constexpr std::array<std::pair<CaseStatus, std::string_view>, 6> kCaseStatusNames{{
     {CaseStatus::ok, "ok"},
     {CaseStatus::wrong_result, "wrong_result"},
     {CaseStatus::failed, "failed"},
     {CaseStatus::timeout, "timeout"},
     {CaseStatus::skipped, "skipped"},
+    {CaseStatus::unchecked, "unchecked"},
 }};
 
 constexpr std::array<std::pair<RunStatus, std::string_view>, 4> kRunStatusNames{{

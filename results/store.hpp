@@ -21,9 +21,14 @@ struct sqlite3;
 
 namespace memwall {
 
-enum class CaseStatus { ok, wrong_result, failed, timeout, skipped };
+// unchecked: the case ran and was timed with no reference to compare against (a benchmark
+// declared without one, a run imported from another harness); compare, ci and tune refuse it
+// unless allowed.
+enum class CaseStatus { ok, wrong_result, failed, timeout, skipped, unchecked };
 std::string_view to_string(CaseStatus s);
 std::optional<CaseStatus> case_status_from(std::string_view s);
+// The case ran to its samples: ok or unchecked.
+inline bool ran(CaseStatus s) { return s == CaseStatus::ok || s == CaseStatus::unchecked; }
 
 // abandoned is never stored: a run (or tuning session) stored as running whose owner process
 // is gone (killed, crashed) reads as abandoned (core/owner.hpp).
@@ -116,7 +121,7 @@ class Store {
         read_write,  // the file must exist; migrated forward if older
         create,      // created when missing; migrated forward if older
     };
-    static constexpr int schema_version_latest = 10;
+    static constexpr int schema_version_latest = 11;
     static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,

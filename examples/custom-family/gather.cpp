@@ -65,10 +65,7 @@ std::vector<Counter> gather_model(const Params& point, const MemoryHierarchy& mh
     return byte_model(0, 8 * n + std::min(4 * n, table), 0, mh, {{inf, 8 * n}, {table / mh.cpus, lookups}});
 }
 
-gather_cuda::Inputs inputs(const Workload& wl) {
-    const auto& w = workload_as<GatherWorkload>(wl);
-    return {w.problem().n, w.problem().m, w.table().data(), w.index().data()};
-}
+gather_cuda::Shape shape(const GatherWorkload& w) { return {w.problem().n, w.problem().m}; }
 
 }  // namespace
 
@@ -100,9 +97,15 @@ void register_gather(Catalogue& c) {
     k.name = "thread_per_lookup";
     k.description = "one CUDA thread per lookup";
     k.emu_default_axes = {"n=4096", "m=1024,1048576"};
-    k.emu = [](const Workload& w, const Params&) { return gather_cuda::cuda_emu::make_case(inputs(w)); };
+    k.emu = [](const Workload& wl, const Params&) {
+        const auto& w = workload_as<GatherWorkload>(wl);
+        return gather_cuda::cuda_emu::make_device_case(shape(w), w.table().data(), w.index().data());
+    };
 #ifdef MEMWALL_HAVE_CUDA
-    k.gpu = [](const Workload& w, const Params&) { return gather_cuda::cuda_gpu::make_case(inputs(w)); };
+    k.gpu = [](const Workload& wl, const Params&) {
+        const auto& w = workload_as<GatherWorkload>(wl);
+        return gather_cuda::cuda_gpu::make_device_case(shape(w), w.table().data(), w.index().data());
+    };
 #endif
     k.check = [](const Workload& w, const float* y) { return workload_as<GatherWorkload>(w).check(y); };
     k.model = [](const Params& point, const MemoryHierarchy& mh) { return gather_model(point, mh, 32); };

@@ -1,7 +1,7 @@
 // The CUDA gather kernel and its launcher: one thread per lookup.
 #include "gather_cuda.hpp"
 
-#include "kernels/kit/cuda/device_array.cuh"
+#include <memwall/launcher.cuh>
 
 namespace gather_cuda::MEMWALL_CUDA_NS {
 
@@ -16,14 +16,13 @@ namespace {
 
 class Case final : public memwall::kit::DeviceCase {
   public:
-    explicit Case(const Inputs& in)
-        : n_(in.n),
-          x_(static_cast<std::size_t>(in.m)),
-          index_(static_cast<std::size_t>(in.n)),
-          y_(static_cast<std::size_t>(in.n)) {
-        x_.upload(in.table);
-        // The indices are copied as they are (DeviceArray::upload converts from floats).
-        check_cuda(cudaMemcpy(index_.get(), in.index, index_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    Case(const Shape& s, const float* table, const std::int32_t* index)
+        : n_(s.n),
+          x_(static_cast<std::size_t>(s.m)),
+          index_(static_cast<std::size_t>(s.n)),
+          y_(static_cast<std::size_t>(s.n)) {
+        x_.upload(table);
+        index_.upload(index);
     }
     void poison() override { y_.poison(); }
     void forward() override {
@@ -44,6 +43,9 @@ class Case final : public memwall::kit::DeviceCase {
 
 }  // namespace
 
-std::unique_ptr<memwall::kit::DeviceCase> make_case(const Inputs& in) { return std::make_unique<Case>(in); }
+std::unique_ptr<memwall::kit::DeviceCase> make_device_case(const Shape& s, const float* table,
+                                                           const std::int32_t* index) {
+    return std::make_unique<Case>(s, table, index);
+}
 
 }  // namespace gather_cuda::MEMWALL_CUDA_NS

@@ -5,22 +5,16 @@
 #include <cstdint>
 #include <memory>
 
-#include "kernels/kit/device_case.hpp"
+#include <memwall/device_case.hpp>
 
 namespace gather_cuda {
 
 // n lookups y[i] = x[index[i]] into a table of m floats.
-struct Inputs {
+struct Shape {
     long long n = 0, m = 0;
-    const float* table = nullptr;
-    const std::int32_t* index = nullptr;
 };
 
-namespace cuda_emu {
-std::unique_ptr<memwall::kit::DeviceCase> make_case(const Inputs& in);
-}
-namespace cuda_gpu {
-std::unique_ptr<memwall::kit::DeviceCase> make_case(const Inputs& in);
-}
+MEMWALL_BOTH_BUILDS(std::unique_ptr<memwall::kit::DeviceCase> make_device_case(const Shape& s, const float* table,
+                                                                               const std::int32_t* index))
 
 }  // namespace gather_cuda

@@ -27,7 +27,7 @@ QStringList axis_values(const std::vector<const CaseRow*>& rows, const QString& 
 }
 
 std::optional<double> metric_of(const CaseRow& r, MapMetric m) {
-    if (!r.timed() || r.status != CaseStatus::ok) return std::nullopt;
+    if (!r.timed() || !ran(r.status)) return std::nullopt;
     if (m == MapMetric::time) return r.median;
     if (!r.point.valid) return std::nullopt;
     return r.point.percent_of_bound;

@@ -174,6 +174,7 @@ Variant variant(const std::string& family, const CudaKernel& k, Backend backend)
     v.gpu_only_reason = k.gpu_only_reason;
     v.model = k.model;
     v.input_model = k.input_model;
+    v.unchecked = k.unchecked;
     v.default_axes = k.default_axes;
     if (backend == Backend::cuda_emu) {
         v.default_axes.insert(v.default_axes.begin(), k.emu_default_axes.begin(), k.emu_default_axes.end());

@@ -55,6 +55,8 @@ struct CudaKernel {
     // Counters of the output of the last run, from the device case, stored with the case: what an
     // approximate method's output costs in accuracy (topk_sparse's approx.rel_l2). May be empty.
     std::function<std::vector<Counter>(const Workload&, const DeviceCase&)> output_counters;
+    // The check compares nothing (Variant::unchecked).
+    bool unchecked = false;
 };
 
 // GPU runs that checked kernels, each with its report under docs/gpu-runs/.

@@ -64,10 +64,9 @@ TEST(Import, GoogleBenchmarkOutputOfARunKeepsItsCasesAndCompares) {
     const json doc = json::parse(run_memwall({"--db", "t.db", "export", "--format", "json", "2"}, d.path).out);
     EXPECT_EQ(doc.at("run").at("tags").at("imported"), "gbench");
     EXPECT_EQ(doc.at("run").at("tags").at("side"), "gb");
-    EXPECT_TRUE(doc.at("run").at("tags").contains("unchecked"));
     for (const auto& c : doc.at("cases")) {
         EXPECT_EQ(c.at("family"), "stream");
-        EXPECT_EQ(c.at("status"), "ok");
+        EXPECT_EQ(c.at("status"), "unchecked");
         EXPECT_EQ(c.at("summary").at("n"), 3);  // one per repetition
     }
 
@@ -82,9 +81,14 @@ TEST(Import, GoogleBenchmarkOutputOfARunKeepsItsCasesAndCompares) {
     };
     EXPECT_EQ(keys("1"), keys("2"));
 
-    // A second import of the file is a run that compare matches case by case.
+    // A second import of the file is a run that compare matches case by case, once allowed to
+    // compare unchecked cases.
     ASSERT_EQ(run_memwall({"--db", "t.db", "import", "gb.json", "--format", "gbench"}, d.path).status, 0);
-    const Result cmp = run_memwall({"--db", "t.db", "compare", "2", "3", "--format", "json"}, d.path);
+    const Result refused = run_memwall({"--db", "t.db", "compare", "2", "3"}, d.path);
+    EXPECT_EQ(refused.status, 2) << refused.out;
+    EXPECT_NE(refused.err.find("--allow-unchecked"), std::string::npos) << refused.err;
+    const Result cmp =
+        run_memwall({"--db", "t.db", "compare", "2", "3", "--format", "json", "--allow-unchecked"}, d.path);
     EXPECT_EQ(cmp.status, 0) << cmp.err;
     EXPECT_EQ(json::parse(cmp.out).at("cases").size(), 2u) << cmp.out;
 }
@@ -99,7 +103,7 @@ TEST(Import, NvbenchFileBecomesARunThatComparesWithAnother) {
     const Result show = run_memwall({"--db", "t.db", "show", "2"}, d.path);
     ASSERT_EQ(show.status, 0) << show.err;
     EXPECT_NE(show.out.find("nvbench/copy_sweep/cuda"), std::string::npos) << show.out;
-    const Result cmp = run_memwall({"--db", "t.db", "compare", "1", "2"}, d.path);
+    const Result cmp = run_memwall({"--db", "t.db", "compare", "1", "2", "--allow-unchecked"}, d.path);
     EXPECT_EQ(cmp.status, 0) << cmp.err << cmp.out;
 }
 

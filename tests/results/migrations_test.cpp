@@ -190,5 +190,42 @@ TEST_F(Blank, SchemaEnforcesStatusesAndCascades) {
     }
 }
 
+// Version 11 rebuilds the cases table so a case may be unchecked: each case keeps its id, samples
+// and counters; an imported run's timed cases become unchecked, others keep their status; the
+// connection's foreign keys are on again after.
+TEST_F(Blank, CasesKeepTheirSamplesAndImportedOnesBecomeUncheckedInTheMigrationToUnchecked) {
+    exec_sql(raw, "PRAGMA foreign_keys = ON");
+    migrate(raw, 0, 10);
+    exec_sql(raw,
+             "INSERT INTO runs (id, started_at, status, host, backend, device, command_line, memwall_version, sweep) "
+             "VALUES (1, 't', 'complete', 'h', 'cpu', 'd', 'c', 'v', '{}'), "
+             "(2, 't', 'complete', 'h', 'cpu', 'd', 'c', 'v', '{}')");
+    exec_sql(raw, "INSERT INTO run_tags VALUES (2, 'imported', 'gbench')");
+    exec_sql(
+        raw,
+        "INSERT INTO cases (id, run_id, family, variant, backend, problem, config, status, measured_at, "
+        "sampling_stop) VALUES (5, 1, 'f', 'v', 'cpu', '{}', '{}', 'ok', 't', 'converged'), "
+        "(6, 2, 'f', 'v', 'cpu', '{}', '{}', 'ok', 't', ''), (7, 2, 'f', 'w', 'cpu', '{}', '{}', 'failed', 't', '')");
+    exec_sql(raw, "INSERT INTO samples VALUES (5, 0, 0, 1.0), (6, 0, 0, 2.0)");
+    exec_sql(raw, "INSERT INTO counters VALUES (5, 'flops', 1.0, 'FLOP', 'model')");
+    migrate(raw, 10, 11);
+    EXPECT_EQ(pragma("foreign_keys"), 1);
+    Statement st(raw,
+                 "SELECT c.id, c.status, c.sampling_stop, (SELECT count(*) FROM samples s WHERE s.case_id = c.id), "
+                 "(SELECT count(*) FROM counters k WHERE k.case_id = c.id) FROM cases c ORDER BY c.id");
+    std::string got;
+    while (st.step())
+        got += std::to_string(st.int64(0)) + " " + st.text(1) + " " + st.text(2) + " " + std::to_string(st.int64(3)) +
+               " " + std::to_string(st.int64(4)) + ";";
+    EXPECT_EQ(got, "5 ok converged 1 1;6 unchecked  1 0;7 failed  0 0;");
+    exec_sql(raw,
+             "INSERT INTO cases (run_id, family, variant, backend, problem, config, status, measured_at) "
+             "VALUES (1, 'f', 'x', 'cpu', '{}', '{}', 'unchecked', 't')");
+    exec_sql(raw, "DELETE FROM runs WHERE id = 1");  // still cascades to the rebuilt table's rows
+    Statement left(raw, "SELECT count(*) FROM samples");
+    left.step();
+    EXPECT_EQ(left.int64(0), 1);
+}
+
 }  // namespace
 }  // namespace memwall

@@ -597,8 +597,8 @@ TEST_F(StoreTest, CaseKeysAndCount) {
 }
 
 TEST(CaseStatusNames, RoundTrip) {
-    for (CaseStatus s :
-         {CaseStatus::ok, CaseStatus::wrong_result, CaseStatus::failed, CaseStatus::timeout, CaseStatus::skipped})
+    for (CaseStatus s : {CaseStatus::ok, CaseStatus::wrong_result, CaseStatus::failed, CaseStatus::timeout,
+                         CaseStatus::skipped, CaseStatus::unchecked})
         EXPECT_EQ(case_status_from(to_string(s)), s);
     EXPECT_EQ(to_string(CaseStatus::wrong_result), "wrong_result");
     EXPECT_EQ(case_status_from("exploded"), std::nullopt);

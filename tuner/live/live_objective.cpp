@@ -12,7 +12,8 @@ Evaluation evaluation_of(const CaseRecord& rec, Backend backend, const DeviceSpe
                          std::optional<double> anchor_seconds) {
     Evaluation e;
     switch (rec.status) {
-        case CaseStatus::ok: break;
+        case CaseStatus::ok:
+        case CaseStatus::unchecked: break;  // LiveObjective refuses unchecked cases unless allowed
         case CaseStatus::wrong_result:
             e.status = EvalStatus::failed;
             e.reason = "wrong result: " + rec.message;
@@ -74,7 +75,7 @@ LiveObjective::LiveObjective(const LiveTarget& target, const MemoryHierarchy& mh
         alone.anchor.reset();
         const CaseRecord rec =
             measurer_->measure({target_.family, target_.variant, target_.problem, *anchor}, options_.input_seed, alone);
-        if (rec.status != CaseStatus::ok)
+        if (!ran(rec.status))
             throw UsageError("the anchor " + anchor->label() + " (every configuration is timed beside it) " +
                              std::string(to_string(rec.status)) + ": " + rec.message);
         anchor_seconds_ = rec.summary.median;
