@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# run --shard I/4 for I = 0..3, then merge: exactly the cases of one run of the same sweep, as one
+# run; merging again adds nothing; a newer schema, a conflicting duplicate and bad shards exit 2
+# with the output's bytes unchanged.
+set -euo pipefail
+
+memwall=$(realpath "$1")
+work=$(mktemp -d /tmp/memwall-shards-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+sql() { sqlite3 -batch -noheader "$1" "$2"; }
+cases_of() { sql "$1" "SELECT family, variant, backend, problem, config FROM cases ORDER BY 1, 2, 3, 4, 5"; }
+# expect_refusal WHAT COMMAND...: exit status 2 and one line on stderr.
+expect_refusal() {
+    local what=$1 status=0
+    shift
+    "$@" >/dev/null 2>err || status=$?
+    [ "$status" = 2 ] || fail "$what: exit status $status, not 2"
+    [ "$(wc -l <err)" = 1 ] || fail "$what: stderr is not one line: $(cat err)"
+}
+
+sweep=(-f stream -b cpu -a "n=4096,8192" -a op=copy,triad --ceilings none --warmup 1 --min-samples 3 --min-time 0.01
+    --timeout 0.2 --quiet)
+"$memwall" --db single.db run "${sweep[@]}" >/dev/null || fail "memwall run"
+for i in 0 1 2 3; do
+    "$memwall" --db "shard-$i.db" run "${sweep[@]}" --shard "$i/4" >/dev/null || fail "memwall run --shard $i/4"
+    [ "$(sql "shard-$i.db" 'SELECT count(*) FROM cases')" -ge 1 ] || fail "shard $i measured nothing"
+done
+"$memwall" merge merged.db shard-{0,1,2,3}.db >out || fail "merge"
+cat out
+diff <(cases_of single.db) <(cases_of merged.db) >&2 || fail "the merged cases differ from the single run's"
+[ "$(sql merged.db 'SELECT count(*) FROM runs')" = 1 ] || fail "the shards are not one run"
+[ "$(sql merged.db 'SELECT status FROM runs')" = complete ] || fail "the merged run is not complete"
+"$memwall" --db merged.db show 1 >/dev/null || fail "show of the merged run"
+"$memwall" --db merged.db export 1 --format csv >/dev/null || fail "export of the merged run"
+
+cp merged.db before.db
+"$memwall" merge merged.db shard-{0,1,2,3}.db >out || fail "merging again"
+grep -q " 0 case(s) added" out || fail "merging again added cases: $(cat out)"
+diff <(cases_of before.db) <(cases_of merged.db) || fail "merging again changed the cases"
+
+# Refusals leave the output's bytes as they were.
+cp merged.db guard.db
+cp shard-1.db newer.db
+sql newer.db "PRAGMA user_version = 999"
+expect_refusal "a newer schema" "$memwall" merge merged.db shard-0.db newer.db
+cmp -s merged.db guard.db || fail "a refused newer schema changed the output"
+"$memwall" --db again.db run "${sweep[@]}" --shard 1/4 >/dev/null || fail "a second measurement of shard 1"
+expect_refusal "a conflicting duplicate" "$memwall" merge merged.db again.db
+cmp -s merged.db guard.db || fail "a refused conflicting duplicate changed the output"
+ls merged.db.merge-* 2>/dev/null && fail "a temporary file was left"
+for bad in 4/4 1/0 x/4 -1/4; do
+    expect_refusal "--shard $bad" "$memwall" --db bad.db run "${sweep[@]}" --shard "$bad"
+done
+[ ! -e bad.db ] || fail "a refused --shard created the database"
+expect_refusal "more shards than cases" "$memwall" --db bad.db run "${sweep[@]}" --shard 0/99
+expect_refusal "--shard with --resume" "$memwall" --db shard-0.db run --resume --shard 0/4
+echo "4 shards merged: $(cases_of merged.db | wc -l) cases, as one run"
