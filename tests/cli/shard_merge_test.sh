@@ -59,4 +59,17 @@ done
 [ ! -e bad.db ] || fail "a refused --shard created the database"
 expect_refusal "more shards than cases" "$memwall" --db bad.db run "${sweep[@]}" --shard 0/99
 expect_refusal "--shard with --resume" "$memwall" --db shard-0.db run --resume --shard 0/4
+
+# ci --shard: the shard's cases compared with the same cases of a whole baseline, none missing.
+cat >suite.json <<'SUITE'
+{"name": "tiny", "families": ["stream"], "backends": ["cpu"], "axes": ["n=4096,8192", "op=copy,triad"],
+ "sampler": {"warmup_runs": 1, "min_samples": 3, "min_time": 0, "timeout": 0.05}, "repetitions": 2}
+SUITE
+"$memwall" --db ci.db ci --suite suite.json --baseline main --update-baseline --ceilings none --quiet >/dev/null ||
+    fail "ci --update-baseline"
+status=0
+"$memwall" --db ci.db ci --suite suite.json --baseline main --shard 1/2 --ceilings none --quiet >out || status=$?
+[ "$status" -le 1 ] || fail "ci --shard 1/2: exit status $status"
+grep -q "only in the base run" out && fail "ci --shard reported the other shard's cases as missing"
+[ "$(sql ci.db 'SELECT count(*) FROM cases WHERE run_id = 2')" = 4 ] || fail "ci --shard 1/2 did not measure half"
 echo "4 shards merged: $(cases_of merged.db | wc -l) cases, as one run"
