@@ -145,6 +145,14 @@ class Merger {
 
     void add(const Store& source) {
         for (const RunInfo& run : source.runs()) add_run(source, run);
+        const auto count = [&](const char* table) {
+            Statement st(source.handle(), std::string("SELECT count(*) FROM ") + table);
+            st.step();
+            return st.int64(0);
+        };
+        if (const auto sessions = count("tuning_sessions"), evals = count("tune_evals"); sessions || evals)
+            not_carried_.push_back(source.path() + ": " + std::to_string(sessions) + " tuning session(s) and " +
+                                   std::to_string(evals) + " tune-eval table(s) are not merged; merge carries runs");
     }
 
     MergeResult result() {
@@ -168,6 +176,7 @@ class Merger {
             for (const auto& [device, id] : devices) line += " run " + std::to_string(id) + " (" + device + ")";
             result.notes.push_back(line);
         }
+        result.notes.insert(result.notes.end(), not_carried_.begin(), not_carried_.end());
         return result;
     }
 
@@ -260,6 +269,7 @@ class Merger {
     std::map<std::string, std::int64_t> by_key_;
     std::map<std::int64_t, MergedRun> touched_;
     std::map<std::string, std::map<std::string, std::int64_t>> devices_of_sweep_;
+    std::vector<std::string> not_carried_;
 };
 
 }  // namespace

@@ -22,7 +22,8 @@ struct MergedRun {
 
 struct MergeResult {
     std::vector<MergedRun> runs;  // each run the sources touched, in the output's order
-    // One line for each sweep whose shards were measured on different devices: they stay apart.
+    // One line for each sweep whose shards were measured on different devices (they stay apart),
+    // and for each source with tuning sessions or tune-eval tables, which are not merged.
     std::vector<std::string> notes;
 };
 

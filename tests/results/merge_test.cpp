@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "tests/support/temp_dir.hpp"
 #include "results/store.hpp"
+#include "results/tune_eval_store.hpp"
 
 namespace memwall {
 namespace {
@@ -114,6 +115,20 @@ TEST(Merge, DifferentDevicesStayApartAndSaySo) {
     EXPECT_EQ(r.runs.size(), 2u);
     ASSERT_EQ(r.notes.size(), 1u);
     EXPECT_NE(r.notes[0].find("2 devices"), std::string::npos) << r.notes[0];
+}
+
+TEST(Merge, SaysWhatItDoesNotCarry) {
+    TempDir dir;
+    const std::string a = dir.file("a.db"), out = dir.file("out.db");
+    make_db(a, shard_run(0, 2), {1}, RunStatus::complete);
+    {
+        Store s = Store::open(a, Store::Mode::read_write);
+        save_tune_eval(s, TuneEvalTable{}, {{}, "node0", "abc", "memwall tune-eval x.json", "1.0"});
+    }
+    const MergeResult r = merge_databases(out, {a});
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_NE(r.notes[0].find("0 tuning session(s) and 1 tune-eval table(s) are not merged"), std::string::npos)
+        << r.notes[0];
 }
 
 TEST(Merge, AWholeRunIsCopiedOnce) {
