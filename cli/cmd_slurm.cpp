@@ -7,8 +7,10 @@
 
 #include "cli/app.hpp"
 #include "cli/sbatch_script.hpp"
+#include "cli/suite_run_args.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
+#include "harness/suite.hpp"
 
 namespace memwall::cli {
 
@@ -24,6 +26,7 @@ struct SlurmArgs {
     int gpus_per_task = 0;
     std::vector<std::string> sbatch;
     bool submit = false;
+    std::string suite;                 // a suite file, instead of the command
     std::vector<std::string> command;  // after --: run and its sweep arguments
 };
 
@@ -62,9 +65,16 @@ std::string submit(const std::string& script, const std::string& dependency) {
 }
 
 void slurm_command(SlurmArgs a) {
-    if (a.command.empty() || a.command.front() != "run")
-        throw UsageError("memwall slurm takes the sweep as `-- run ARGUMENTS...` after its own options");
-    a.command.erase(a.command.begin());
+    if (!a.suite.empty()) {
+        if (!a.command.empty())
+            throw UsageError("give the sweep as --suite FILE or as `-- run ARGUMENTS...`, not both");
+        a.command = suite_run_args(load_suite(a.suite));
+    } else if (a.command.empty() || a.command.front() != "run") {
+        throw UsageError(
+            "memwall slurm takes the sweep as `-- run ARGUMENTS...` after its own options, or --suite FILE");
+    } else {
+        a.command.erase(a.command.begin());
+    }
     for (const std::string& arg : a.command)
         for (const char* own : {"--db", "--shard", "--resume"})
             if (arg == own || arg.rfind(std::string(own) + "=", 0) == 0)
@@ -124,7 +134,8 @@ void add_slurm_command(CLI::App& app, Context&) {
     cmd->add_option("--sbatch", a->sbatch, "another #SBATCH option for both jobs, e.g. --sbatch=--partition=gpu");
     cmd->add_option("--memwall", a->memwall, "the memwall the tasks run (default: this one)");
     cmd->add_flag("--submit", a->submit, "submit both jobs with sbatch (the merge job after the array's tasks end)");
-    cmd->add_option("command", a->command, "after --: run and the sweep's arguments")->required();
+    cmd->add_option("--suite", a->suite, "a suite file's sweep, repetitions and name (as memwall ci runs it)");
+    cmd->add_option("command", a->command, "after --: run and the sweep's arguments");
     cmd->callback([a] { slurm_command(*a); });
 }
 

@@ -34,8 +34,11 @@ std::string array_script(const SlurmJob& job) {
     s += "#SBATCH --array=0-" + std::to_string(job.shards - 1) + "\n";
     s += "#SBATCH --requeue\n";
     if (job.gpus_per_task > 0) s += "#SBATCH --gpus-per-task=" + std::to_string(job.gpus_per_task) + "\n";
-    std::string run;
-    for (const std::string& a : job.run_args) run += " " + shell_quoted(a);
+    std::string run, resume;  // a resume takes the sweep from its run, Google Benchmark's flags from here
+    for (const std::string& a : job.run_args) {
+        run += " " + shell_quoted(a);
+        if (a.rfind("--benchmark_", 0) == 0) resume += " " + shell_quoted(a);
+    }
     s += R"(set -uo pipefail
 memwall=)" +
          shell_quoted(job.memwall) +
@@ -58,7 +61,8 @@ trap copy_out EXIT
 # predecessors and ends its run as interrupted; the shell waits for it, then copies the database.
 trap 'echo "shard $shard: terminated"' TERM
 if [ -s "$db" ]; then
-    "$memwall" --db "$db" run --resume --quiet
+    "$memwall" --db "$db" run --resume --quiet)" +
+         resume + R"(
 else
     "$memwall" --db "$db" run)" +
          run + R"( --quiet --shard "$shard/)" + std::to_string(job.shards) + R"("

@@ -9,7 +9,7 @@ namespace {
 SlurmJob job() {
     SlurmJob j;
     j.memwall = "/opt/memwall/bin/memwall";
-    j.run_args = {"-f", "stream", "-a", "n=4096,8192,16384", "--tag", "note=two words"};
+    j.run_args = {"-f", "stream", "-a", "n=4096,8192,16384", "--tag", "note=two words", "--benchmark_repetitions=3"};
     j.shards = 4;
     j.results = "/shared/sweep 1";
     return j;
@@ -34,8 +34,10 @@ TEST(SbatchScript, ArrayTaskPerShardRequeuedResumingItsShard) {
     EXPECT_TRUE(has(s, "#SBATCH --requeue\n"));
     EXPECT_TRUE(has(s, "#SBATCH --output='/shared/sweep 1/logs/shard-%a.out'\n"));
     EXPECT_FALSE(has(s, "--gpus-per-task"));
-    EXPECT_TRUE(has(s, "run -f stream -a n=4096,8192,16384 --tag 'note=two words' --quiet --shard \"$shard/4\""));
-    EXPECT_TRUE(has(s, "run --resume"));
+    EXPECT_TRUE(has(s,
+                    "run -f stream -a n=4096,8192,16384 --tag 'note=two words' --benchmark_repetitions=3 --quiet "
+                    "--shard \"$shard/4\""));
+    EXPECT_TRUE(has(s, "run --resume --quiet --benchmark_repetitions=3\n"));
     EXPECT_TRUE(has(s, "trap copy_out EXIT"));
     EXPECT_TRUE(has(s, "memwall=/opt/memwall/bin/memwall\n"));
 

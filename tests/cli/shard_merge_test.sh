@@ -72,4 +72,19 @@ status=0
 [ "$status" -le 1 ] || fail "ci --shard 1/2: exit status $status"
 grep -q "only in the base run" out && fail "ci --shard reported the other shard's cases as missing"
 [ "$(sql ci.db 'SELECT count(*) FROM cases WHERE run_id = 2')" = 4 ] || fail "ci --shard 1/2 did not measure half"
+
+# slurm --suite: the array task's run (started here as Slurm would, without Slurm) measures the
+# suite's own sweep, as ci stored it, and the task's ids are its tags.
+"$memwall" slurm --suite suite.json --shards 2 --results slurm-results >/dev/null || fail "slurm --suite"
+SLURM_ARRAY_JOB_ID=77 SLURM_ARRAY_TASK_ID=1 SLURM_JOB_ID=79 MEMWALL_LOCAL_DIR=$work/local \
+    bash slurm-results/memwall-array.sbatch >/dev/null 2>&1 || fail "the array task's script"
+task_db=slurm-results/shard-1.db
+[ -s "$task_db" ] || fail "the task did not copy its database to the results directory"
+whole_sweep=$(sql "$task_db" "SELECT json_remove(sweep, '$.shard') FROM runs")
+[ "$whole_sweep" = "$(sql ci.db 'SELECT sweep FROM runs WHERE id = 1')" ] ||
+    fail "slurm --suite measured another sweep than the suite's"
+[ "$(sql "$task_db" "SELECT value FROM run_tags WHERE key = 'slurm_array_task_id'")" = 1 ] || fail "no task id tag"
+[ "$(sql "$task_db" "SELECT value FROM run_tags WHERE key = 'suite'")" = tiny ] || fail "no suite tag"
+[ "$(sql "$task_db" "SELECT max(n) FROM (SELECT count(DISTINCT rep) AS n FROM samples GROUP BY case_id)")" = 2 ] ||
+    fail "the suite's repetitions were not kept"
 echo "4 shards merged: $(cases_of merged.db | wc -l) cases, as one run"
