@@ -87,16 +87,27 @@ CONF
     return 1
 }
 
-# Stops what slurm_cluster_start started, by the ids in its pid files.
+# Stops what slurm_cluster_start started: its jobs first, then the daemons by the ids in their
+# pid files, then any job step daemon (slurmstepd) still holding a file of the cluster's directory,
+# which outlives slurmd.
 slurm_cluster_stop() {
     local dir=${SLURM_CLUSTER_DIR:-}
     [ -n "$dir" ] || return 0
     local f pid
+    if [ -n "$(squeue -h 2>/dev/null)" ]; then
+        scancel --quiet --user="$(id -un)" 2>/dev/null || true
+        for _ in $(seq 1 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
+    fi
     for f in "$dir"/slurmd-*.pid "$dir"/slurmctld.pid "$dir"/munge/munged.pid; do
         [ -f "$f" ] || continue
         pid=$(cat "$f")
         kill "$pid" 2>/dev/null || true
         for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
         kill -9 "$pid" 2>/dev/null || true
+    done
+    for pid in $(pgrep -x slurmstepd || true); do
+        if ls -l "/proc/$pid/cwd" "/proc/$pid/fd" 2>/dev/null | grep -q -- "$dir/"; then
+            kill -9 "$pid" 2>/dev/null || true
+        fi
     done
 }

@@ -27,6 +27,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT HUP  # ctest's timeout: bash would otherwise die without running the EXIT trap
 fail() {
     echo "FAIL: $*" >&2
     for f in "$work"/results*/logs/*.out; do [ -f "$f" ] && { echo "--- $f" >&2; cat "$f" >&2; }; done
