@@ -1,6 +1,5 @@
 #include "results/merge.hpp"
 
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstdio>
