@@ -67,6 +67,8 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     add_ceilings_command(app, ctx);
     add_compare_command(app, ctx);
     add_history_command(app, ctx);
+    add_merge_command(app, ctx);
+    add_slurm_command(app, ctx);
     add_ci_command(app, ctx);
     add_tune_commands(app, ctx);
     add_worker_command(app, ctx);
@@ -89,7 +91,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
         if (app.get_subcommands().empty() && !app.remaining().empty()) {
             std::fprintf(stderr,
                          "memwall: error: unknown command '%s' (commands: list, run, show, export, ceilings, "
-                         "compare, history, ci, tune, tune-eval, metrics, plot)\n",
+                         "compare, history, merge, slurm, ci, tune, tune-eval, metrics, plot)\n",
                          app.remaining().front().c_str());
         } else {
             std::fprintf(stderr, "memwall: error: %s (see memwall --help)\n", e.what());

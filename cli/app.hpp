@@ -30,6 +30,8 @@ void add_import_command(CLI::App& app, Context& ctx);
 void add_ceilings_command(CLI::App& app, Context& ctx);
 void add_compare_command(CLI::App& app, Context& ctx);
 void add_history_command(CLI::App& app, Context& ctx);
+void add_merge_command(CLI::App& app, Context& ctx);
+void add_slurm_command(CLI::App& app, Context& ctx);
 void add_ci_command(CLI::App& app, Context& ctx);
 void add_tune_commands(CLI::App& app, Context& ctx);   // tune, tune-eval
 void add_worker_command(CLI::App& app, Context& ctx);  // measure-worker (ci --baseline-build), case-worker

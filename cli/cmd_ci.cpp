@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -15,7 +16,9 @@
 #include "harness/builds_together.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
+#include "harness/measure.hpp"
 #include "harness/run_session.hpp"
+#include "harness/shard.hpp"
 #include "harness/suite.hpp"
 
 namespace memwall::cli {
@@ -24,6 +27,7 @@ namespace {
 
 struct CiArgs {
     std::string suite, baseline, baseline_build, report_dir, ceilings = "reuse";
+    std::string shard;  // "I/N"; empty: the whole suite
     std::vector<std::string> tags;
     std::optional<double> threshold, alpha;
     bool update_baseline = false, cross_device = false, quiet = false, allow_empty = false;
@@ -63,6 +67,15 @@ GbenchFlags suite_gbench_flags(const Suite& suite) {
     return gbench_flags(
         {"--benchmark_repetitions=" + std::to_string(suite.repetitions),
          std::string("--benchmark_enable_random_interleaving=") + (suite.interleave ? "true" : "false")});
+}
+
+// A shard is compared with its own cases of the baseline, not reported as missing the others.
+void keep_shard(LoadedRun& baseline, const SweepPlan& plan) {
+    std::set<CaseKey> mine;
+    SweepPlan::Pass pass = plan.pass();
+    for (auto batch = pass.next(); !batch.empty(); batch = pass.next())
+        for (const PlannedCase& c : batch) mine.insert(key_of(c));
+    std::erase_if(baseline.cases, [&](const CaseRecord& c) { return !mine.count(c.key); });
 }
 
 // Prints the comparison, writes the reports, and returns whether it found a regression. An
@@ -114,6 +127,11 @@ void ci_command(const CiArgs& a, Context& ctx) {
     if (!ctx.gbench_args.empty())
         throw UsageError("memwall ci takes its settings from the suite file, not " + ctx.gbench_args.front());
     Suite suite = load_suite(a.suite);
+    if (!a.shard.empty()) {
+        if (!a.baseline_build.empty())
+            throw UsageError("--shard measures a stored baseline's shard, not a --baseline-build");
+        suite.sweep.shard = parse_shard(a.shard);
+    }
     if (a.threshold) suite.compare.threshold = *a.threshold;
     if (a.alpha) suite.compare.alpha = *a.alpha;
     suite.compare.cross_device = a.cross_device;
@@ -133,7 +151,7 @@ void ci_command(const CiArgs& a, Context& ctx) {
         return;
     }
     const auto tag = baseline_tag(a.baseline);
-    const std::optional<LoadedRun> baseline = find_baseline(ctx.db_path, tag, a.update_baseline);
+    std::optional<LoadedRun> baseline = find_baseline(ctx.db_path, tag, a.update_baseline);
 
     const IsolationOptions isolation = isolation_from(a.isolation);
     init_google_benchmark(suite_gbench_flags(suite));
@@ -157,6 +175,7 @@ void ci_command(const CiArgs& a, Context& ctx) {
 
     bool regression = false;
     if (baseline) {
+        if (suite.sweep.shard.count > 1) keep_shard(*baseline, plan);
         Comparison c = compare_runs(*baseline, load_run(store, run_id), suite.compare);
         const auto it = baseline->info.tags.find("suite");
         if (it != baseline->info.tags.end() && it->second != suite.name)
@@ -206,6 +225,9 @@ void add_ci_command(CLI::App& app, Context& ctx) {
     cmd->add_flag("--allow-unchecked", a->allow_unchecked,
                   "compare cases no reference checked (else exit status 2: a fast wrong result is no result)");
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main, commit=abc123); repeatable");
+    cmd->add_option("--shard", a->shard,
+                    "measure the I-th of N disjoint parts of the suite (I/N), compared with the same cases of the "
+                    "baseline; `memwall merge` joins the shards");
     cmd->add_option("--threshold", a->threshold, "minimum change that counts (default: the suite's, else 0.05)");
     cmd->add_option("--alpha", a->alpha, "significance level (default: the suite's, else 0.05)");
     cmd->add_flag("--cross-device", a->cross_device,

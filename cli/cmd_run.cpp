@@ -14,6 +14,7 @@
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/run_session.hpp"
+#include "harness/shard.hpp"
 #include "harness/sweep.hpp"
 #include "tuner/live/tuned_cases.hpp"
 
@@ -35,6 +36,7 @@ struct RunArgs {
     bool tuned_abandoned = false;
     IsolationArgs isolation;
     std::string metrics = "default";
+    std::string shard;  // "I/N"; empty: the whole sweep
 };
 
 SweepSpec spec_from(const RunArgs& a) {
@@ -53,6 +55,7 @@ SweepSpec spec_from(const RunArgs& a) {
     s.seed = a.seed;
     s.sampler = a.sampler;
     s.sampler.validate();
+    if (!a.shard.empty()) s.shard = parse_shard(a.shard);
     return s;
 }
 
@@ -118,7 +121,8 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     const InterruptScope interrupts;
     const bool resuming = !a.resume.empty();
     if (resuming) {
-        for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed"})
+        for (const char* opt :
+             {"--family", "--variant", "--backend", "--axis", "--zip", "--unzip", "--seed", "--shard"})
             if (cmd->count(opt))
                 throw UsageError(std::string(opt) +
                                  " cannot be combined with --resume: the run's own sweep is resumed");
@@ -227,6 +231,9 @@ void add_run_command(CLI::App& app, Context& ctx) {
     cmd->add_flag("--unzip", a->unzip, "drop the families' default zips (e.g. sweep seq_k apart from seq_q)");
     cmd->add_option("--seed", a->seed, "seed of the random inputs")->check(whole_number());
     cmd->add_option("--tag", a->tags, "tag the run: key=value (e.g. branch=main)");
+    cmd->add_option("--shard", a->shard,
+                    "measure the I-th of N disjoint parts of the sweep, balanced by the cases' modelled cost: I/N "
+                    "(0 <= I < N); `memwall merge` joins the shards' databases");
     cmd->add_option("--resume", a->resume, "measure only the cases missing from a run (default: the latest)")
         ->expected(0, 1);
     cmd->add_option("--ceilings", a->ceilings,

@@ -14,6 +14,7 @@
 #include "gpu/device_properties.hpp"
 #include "harness/device_description.hpp"
 #include "harness/roof_check.hpp"
+#include "harness/slurm_ids.hpp"
 #include "profiler/ceiling_trust.hpp"
 #include "profiler/gpu_ceilings.hpp"
 
@@ -62,6 +63,7 @@ RunInfo run_info(const SweepSpec& spec, const std::vector<SweepPlan::Member>& me
     info.memwall_version = who.memwall_version;
     info.sweep = spec.to_json().dump();
     info.tags = std::move(tags);
+    for (auto& [key, value] : slurm_ids()) info.tags.emplace(key, value);  // a --tag of the same key wins
     std::set<std::pair<std::string, std::string>> seen;
     auto add = [&](const std::string& family, const Axis& a, AxisRole role) {
         if (seen.emplace(family, a.name).second)
@@ -252,6 +254,8 @@ RunSession RunSession::begin(Store& store, const RunInfo& info, const std::vecto
 RunSession RunSession::resume(Store& store, std::int64_t run_id, const std::vector<Backend>& backends,
                               const SessionOptions& options) {
     store.claim_run(run_id);
+    // A requeued Slurm task's ids replace its first attempt's.
+    for (const auto& [key, value] : slurm_ids()) store.set_tag(run_id, key, value);
     return RunSession(store, run_id, backends, options);
 }
 

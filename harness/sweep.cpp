@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/text_json.hpp"
 #include "harness/interrupt.hpp"
+#include "harness/shard.hpp"
 
 namespace memwall {
 
@@ -16,8 +17,11 @@ nlohmann::json SweepSpec::to_json() const {
     for (Backend x : backends) b.push_back(std::string(to_string(x)));
     nlohmann::json axes = nlohmann::json::array();
     for (const std::string& o : overrides) axes.push_back(text_to_json(o));  // matrix=PATH: any bytes
-    return {{"families", families}, {"variants", variants}, {"backends", b}, {"axes", axes},
-            {"zips", zips},         {"unzip", unzip},       {"seed", seed},  {"sampler", sampler.to_json()}};
+    nlohmann::json j = {
+        {"families", families}, {"variants", variants}, {"backends", b}, {"axes", axes},
+        {"zips", zips},         {"unzip", unzip},       {"seed", seed},  {"sampler", sampler.to_json()}};
+    if (shard.count > 1) j["shard"] = {{"index", shard.index}, {"count", shard.count}};
+    return j;
 }
 
 SweepSpec SweepSpec::from_json(const nlohmann::json& j) {
@@ -40,6 +44,11 @@ SweepSpec SweepSpec::from_json(const nlohmann::json& j) {
         s.unzip = j.at("unzip").get<bool>();
         s.seed = j.at("seed").get<std::uint64_t>();
         s.sampler = SamplerSettings::from_json(j.at("sampler"));
+        if (j.contains("shard")) {
+            s.shard = {j.at("shard").at("index").get<std::size_t>(), j.at("shard").at("count").get<std::size_t>()};
+            if (s.shard.count == 0 || s.shard.index >= s.shard.count)
+                throw InputError("stored sweep has an impossible shard " + to_string(s.shard));
+        }
     } catch (const nlohmann::json::exception& e) {
         throw InputError(std::string("stored sweep is malformed: ") + e.what());
     }
@@ -110,9 +119,37 @@ SweepPlan::SweepPlan(const SweepSpec& spec, const Catalogue& cat) {
         throw UsageError("unknown axis '" + name + "' (see `memwall list` for the axes of each family)");
     }
     if (size_ == 0) throw UsageError("the sweep is empty: no variant matches, or constraints removed every point");
+    if (spec.shard.count > 1) {
+        if (spec.shard.index >= spec.shard.count) throw UsageError("impossible shard " + to_string(spec.shard));
+        if (spec.shard.count > size_)
+            throw UsageError("--shard " + to_string(spec.shard) + ": the sweep has only " + std::to_string(size_) +
+                             " case(s), fewer than its shards");
+        std::vector<double> costs;
+        costs.reserve(size_);
+        Pass whole = pass();
+        for (auto batch = whole.next(); !batch.empty(); batch = whole.next()) {
+            throw_if_interrupted("planning the sweep");
+            for (const PlannedCase& c : batch) costs.push_back(predicted_cost(c, spec.sampler));
+        }
+        const std::vector<std::size_t> shard_of = assign_shards(costs, spec.shard.count);
+        mine_.resize(shard_of.size());
+        for (std::size_t i = 0; i < shard_of.size(); ++i) mine_[i] = shard_of[i] == spec.shard.index;
+        size_ = static_cast<std::size_t>(std::count(mine_.begin(), mine_.end(), true));
+    }
 }
 
 std::vector<PlannedCase> SweepPlan::Pass::next() {
+    for (auto batch = next_of_whole(); !batch.empty(); batch = next_of_whole()) {
+        if (plan_->mine_.empty()) return batch;
+        std::vector<PlannedCase> mine;
+        for (PlannedCase& c : batch)
+            if (plan_->mine_[at_++]) mine.push_back(std::move(c));
+        if (!mine.empty()) return mine;
+    }
+    return {};
+}
+
+std::vector<PlannedCase> SweepPlan::Pass::next_of_whole() {
     const auto& members = plan_->members_;
     while (first_ < members.size()) {
         if (cursors_.empty()) {  // the next family's variants

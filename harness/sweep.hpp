@@ -17,6 +17,12 @@
 
 namespace memwall {
 
+// The part of a sweep one process measures: the index-th of count disjoint parts (shard.hpp).
+struct Shard {
+    std::size_t index = 0, count = 1;  // count 1: the whole sweep
+    bool operator==(const Shard&) const = default;
+};
+
 struct SweepSpec {
     std::vector<std::string> families;  // empty: all
     std::vector<std::string> variants;  // empty: all
@@ -26,6 +32,7 @@ struct SweepSpec {
     bool unzip = false;                          // drop the families' default zips
     std::uint64_t seed = 1;                      // inputs
     SamplerSettings sampler;
+    Shard shard;  // stored only when the sweep is split, so a whole sweep's JSON is as before
 
     nlohmann::json to_json() const;
     static SweepSpec from_json(const nlohmann::json& j);  // throws InputError
@@ -60,12 +67,12 @@ class SweepPlan {
         Space space;
     };
     const std::vector<Member>& members() const { return members_; }
-    std::size_t size() const { return size_; }  // cases
+    std::size_t size() const { return size_; }  // cases (of the shard, when the sweep is split)
 
     // Problems of each variant a batch holds.
     static constexpr std::size_t batch_problems = 64;
 
-    // The cases, a batch at a time, problem-major (cases of one problem adjacent, so its
+    // The cases (of the spec's shard alone), a batch at a time, problem-major (cases of one problem adjacent, so its
     // workload is built once): a batch holds the next batch_problems problems of each variant of
     // one family, ordered by first appearance; a problem split between two batches has its
     // workload built twice. A sweep of up to batch_problems problems per variant is one batch
@@ -76,16 +83,20 @@ class SweepPlan {
         std::vector<PlannedCase> next();  // empty once every case has been given
 
       private:
+        std::vector<PlannedCase> next_of_whole();  // the next batch of the whole sweep
         const SweepPlan* plan_;
         std::size_t first_ = 0, end_ = 0;          // the members of the family being given
         std::vector<Space::Cursor> cursors_;       // one per member of that family
         std::vector<std::optional<Params>> held_;  // a point read past its batch's last problem
+        std::size_t at_ = 0;                       // the whole sweep's cases given or passed over
     };
     Pass pass() const { return Pass(*this); }
 
   private:
     std::vector<Member> members_;
     std::size_t size_ = 0;
+    // A split sweep: whether each case of the whole sweep, in a pass's order, is this shard's.
+    std::vector<bool> mine_;
 };
 
 // Every case of the sweep at once, in a pass's order: for suites, whose sweeps are small.

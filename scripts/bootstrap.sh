@@ -24,6 +24,8 @@ packages=(
   clang libclang-rt-dev libomp-dev
   # The format check (cmake/CheckFormat.cmake): clang-format 14, the version .clang-format is kept with.
   clang-format
+  # The Slurm test (tests/cli/slurm_test.sh) starts a one-node cluster on localhost.
+  slurmctld slurmd slurm-client munge
 )
 
 missing=()
