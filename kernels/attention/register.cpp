@@ -106,7 +106,6 @@ void register_attention(Catalogue& c) {
         ranged(real_axis("sparsity", {0.0625}, "topk_sparse: fraction of keys attended, k = ceil(sparsity * seq_k)"), 0,
                1),
     };
-    f.validate = validate_decode_axes;
     f.zipped = {{"seq_q", "seq_k"}};
     f.constraints = {
         {"batch, heads, seq_q and seq_k are positive",
@@ -117,8 +116,13 @@ void register_attention(Catalogue& c) {
         {"head_dim is 64 or 128",
          [](const Params& p) { return p.integer("head_dim") == 64 || p.integer("head_dim") == 128; }},
     };
-    // flash_blocksparse's mask axes (density in (0, 1], ...), one line each.
-    f.validate = [](const Params& p) { (void)AttentionProblem::block_mask_from(p); };
+    // A family has one validator, so it checks every variant's own axes where the point has them,
+    // one line each: AttentionProblem::from flash_blocksparse's mask (density in (0, 1], ...) and
+    // the outliers, validate_decode_axes topk_sparse's label_channels and sparsity.
+    f.validate = [](const Params& p) {
+        (void)AttentionProblem::from(p);
+        validate_decode_axes(p);
+    };
     f.make_workload = [](const Params& problem, std::uint64_t seed) -> std::unique_ptr<Workload> {
         return std::make_unique<AttentionWorkload>(AttentionProblem::from(problem), seed);
     };
