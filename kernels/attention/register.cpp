@@ -23,12 +23,10 @@ FlashTiles tiles_of(const Params& point) {
     return {static_cast<int>(point.integer("Br")), static_cast<int>(point.integer("Bc"))};
 }
 
-Axis ranged(Axis a, double min, double max) {
-    bounded(a, min, max);
+Axis positive(Axis a, double max) {
+    bounded(a, 1, max);
     return a;
 }
-
-Axis positive(Axis a, double max) { return ranged(std::move(a), 1, max); }
 
 Variant naive_variant() {
     Variant v;
@@ -100,11 +98,6 @@ void register_attention(Catalogue& c) {
         bool_axis("causal", {false, true}, "causal mask (query i sees keys j <= i + s_k - s_q)"),
         enum_axis("dtype", {"fp32", "bf16"}, {"fp32"},
                   "element type of Q, K, V and O (arithmetic is fp32); bf16 on the CUDA backends"),
-        ranged(int_axis("outliers", {0}, "channels per head of Q and K scaled by 8 (Double Sparsity's outliers)"), 0,
-               128),
-        positive(int_axis("label_channels", {16}, "topk_sparse: label channels r per head"), 128),
-        ranged(real_axis("sparsity", {0.0625}, "topk_sparse: fraction of keys attended, k = ceil(sparsity * seq_k)"), 0,
-               1),
     };
     f.zipped = {{"seq_q", "seq_k"}};
     f.constraints = {
