@@ -57,8 +57,8 @@ struct AttentionProblem {
     std::int64_t outliers = 0;
     static constexpr float outlier_scale = 8.0f;
 
-    // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal, dtype) and
-    // flash_blocksparse's (block_mask_from).
+    // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal, dtype),
+    // topk_sparse's outliers and flash_blocksparse's (block_mask_from).
     static AttentionProblem from(const Params& p) {
         AttentionProblem a;
         a.batch = p.integer("batch");

@@ -37,17 +37,20 @@ std::int64_t topk_tokens(std::int64_t seq_k, double sparsity) {
 }
 
 void validate_decode_axes(const Params& point) {
-    const AttentionProblem p = AttentionProblem::from(point);
-    const double sparsity = point.real("sparsity");
-    if (!(sparsity > 0.0 && sparsity <= 1.0))
-        throw UsageError(
-            "attention: sparsity must be in (0, 1] (topk_sparse attends to k = ceil(sparsity * seq_k) of "
-            "seq_k keys), got " +
-            std::to_string(sparsity));
-    const std::int64_t r = point.integer("label_channels");
-    if (r < 1 || r > p.head_dim)
-        throw UsageError("attention: label_channels must be 1 to head_dim (" + std::to_string(p.head_dim) + "), got " +
-                         std::to_string(r));
+    if (point.has("sparsity")) {
+        const double sparsity = point.real("sparsity");
+        if (!(sparsity > 0.0 && sparsity <= 1.0))
+            throw UsageError(
+                "attention/topk_sparse: sparsity must be in (0, 1] (it attends to k = ceil(sparsity * seq_k) of "
+                "seq_k keys), got " +
+                std::to_string(sparsity));
+    }
+    if (point.has("label_channels")) {
+        const std::int64_t r = point.integer("label_channels"), d = point.integer("head_dim");
+        if (r < 1 || r > d)
+            throw UsageError("attention/topk_sparse: label_channels must be 1 to head_dim (" + std::to_string(d) +
+                             "), got " + std::to_string(r));
+    }
 }
 
 TopkSizes TopkSizes::from(const Params& point) {

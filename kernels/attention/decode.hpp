@@ -38,8 +38,9 @@ struct TopkSizes {
     void validate(const AttentionProblem& p) const;
 };
 
-// The family's validator for the axes outliers, label_channels and sparsity: one line naming the
-// rule a point breaks (outliers or r above head_dim, a sparsity outside (0, 1], i.e. k above seq_k).
+// topk_sparse's own axes label_channels and sparsity, where the point has them (the family's
+// validator calls it on every variant's points): one line naming the rule a point breaks (r
+// outside [1, head_dim], a sparsity outside (0, 1], i.e. k above seq_k).
 void validate_decode_axes(const Params& point);
 
 // k for a sparsity (the fraction of keys attended), at least one.

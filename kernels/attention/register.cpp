@@ -23,12 +23,10 @@ FlashTiles tiles_of(const Params& point) {
     return {static_cast<int>(point.integer("Br")), static_cast<int>(point.integer("Bc"))};
 }
 
-Axis ranged(Axis a, double min, double max) {
-    bounded(a, min, max);
+Axis positive(Axis a, double max) {
+    bounded(a, 1, max);
     return a;
 }
-
-Axis positive(Axis a, double max) { return ranged(std::move(a), 1, max); }
 
 Variant naive_variant() {
     Variant v;
@@ -100,13 +98,7 @@ void register_attention(Catalogue& c) {
         bool_axis("causal", {false, true}, "causal mask (query i sees keys j <= i + s_k - s_q)"),
         enum_axis("dtype", {"fp32", "bf16"}, {"fp32"},
                   "element type of Q, K, V and O (arithmetic is fp32); bf16 on the CUDA backends"),
-        ranged(int_axis("outliers", {0}, "channels per head of Q and K scaled by 8 (Double Sparsity's outliers)"), 0,
-               128),
-        positive(int_axis("label_channels", {16}, "topk_sparse: label channels r per head"), 128),
-        ranged(real_axis("sparsity", {0.0625}, "topk_sparse: fraction of keys attended, k = ceil(sparsity * seq_k)"), 0,
-               1),
     };
-    f.validate = validate_decode_axes;
     f.zipped = {{"seq_q", "seq_k"}};
     f.constraints = {
         {"batch, heads, seq_q and seq_k are positive",
@@ -117,8 +109,13 @@ void register_attention(Catalogue& c) {
         {"head_dim is 64 or 128",
          [](const Params& p) { return p.integer("head_dim") == 64 || p.integer("head_dim") == 128; }},
     };
-    // flash_blocksparse's mask axes (density in (0, 1], ...), one line each.
-    f.validate = [](const Params& p) { (void)AttentionProblem::block_mask_from(p); };
+    // A family has one validator, so it checks every variant's own axes where the point has them,
+    // one line each: AttentionProblem::from flash_blocksparse's mask (density in (0, 1], ...) and
+    // the outliers, validate_decode_axes topk_sparse's label_channels and sparsity.
+    f.validate = [](const Params& p) {
+        (void)AttentionProblem::from(p);
+        validate_decode_axes(p);
+    };
     f.make_workload = [](const Params& problem, std::uint64_t seed) -> std::unique_ptr<Workload> {
         return std::make_unique<AttentionWorkload>(AttentionProblem::from(problem), seed);
     };

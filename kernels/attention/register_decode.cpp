@@ -54,6 +54,17 @@ class TopkInstance final : public Instance {
     std::vector<std::int32_t> selected_;
 };
 
+// topk_sparse's own problem axes: the inputs' outlier channels, which its calibration ranks keys
+// by, and its sizes r and k. The other variants' problems have none, so their cases keep their
+// identity (decode_splitkv's time and check do not depend on the values either).
+std::vector<Axis> topk_axes() {
+    Axis outliers =
+        int_axis("outliers", {4}, "channels per head of Q and K scaled by 8 (Double Sparsity's outliers; 0: none)");
+    Axis channels = int_axis("label_channels", {16}, "label channels r per head");
+    Axis sparsity = real_axis("sparsity", {0.0625}, "fraction of keys attended, k = ceil(sparsity * seq_k)");
+    return {bounded(outliers, 0, 128), bounded(channels, 1, 128), bounded(sparsity, 0, 1)};
+}
+
 Constraint decode_only() {
     return {"seq_q is 1 (decode)", [](const Params& p) { return p.integer("seq_q") == 1; }};
 }
@@ -96,7 +107,8 @@ Variant cpu_topk_variant() {
     v.name = "topk_sparse";
     v.description = std::string(topk_description) + "; a task per head over OpenMP, SIMD over keys";
     v.backend = Backend::cpu;
-    v.default_axes = {"seq_q=1", "seq_k=4096", "outliers=4"};
+    v.problem_axes = topk_axes();
+    v.default_axes = {"seq_q=1", "seq_k=4096"};
     v.constraints = {decode_only()};
     v.prepare = [](const Workload& wl, const Params& point) -> std::unique_ptr<Instance> {
         return std::make_unique<TopkInstance>(workload_as<AttentionWorkload>(wl), TopkSizes::from(point));
@@ -151,6 +163,7 @@ kit::CudaKernel cuda_topk_kernel() {
                     "decode_splitkv's kernels attend in num_splits slices and combine";
     Axis threads = tunable(int_axis("select_threads", {256}, "threads of a head's scoring and selection block"));
     bounded(threads, 32, attention_cuda::max_select_threads);
+    k.problem_axes = topk_axes();
     k.tunables = {splits_axis(4, "blocks per head attending to slices of the selected keys"), threads};
     k.constraints = {decode_only(),
                      {"select_threads is a power of two",
@@ -162,7 +175,7 @@ kit::CudaKernel cuda_topk_kernel() {
                      {"batch * heads is at most 65535 (CUDA grid limit)", [](const Params& p) {
                           return p.integer("batch") * p.integer("heads") <= attention_cuda::max_grid_yz;
                       }}};
-    k.default_axes = {"seq_q=1", "seq_k=4096", "outliers=4", "dtype=fp32"};
+    k.default_axes = {"seq_q=1", "seq_k=4096", "dtype=fp32"};
     k.emu_default_axes = {"heads=2", "head_dim=64"};
     k.emu = [](const Workload& w, const Params& point) {
         return topk_device_case(w, point, [](auto&&... a) { return attention_cuda::cuda_emu::make_topk_case(a...); });

@@ -25,9 +25,12 @@ Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
     p.set("head_dim", d);
     p.set("causal", std::int64_t{causal ? 1 : 0});
     p.set("dtype", std::string("fp32"));
-    p.set("outliers", std::int64_t{0});
-    p.set("label_channels", std::int64_t{16});
-    p.set("sparsity", 0.0625);
+    return p;
+}
+
+// The problem with the variant's own problem axes (topk_sparse's sizes, ...) at their defaults.
+Params with_own_axes(Params p, const Variant& v) {
+    for (const Axis& a : v.problem_axes) p.set(a.name, a.defaults.front());
     return p;
 }
 
@@ -48,8 +51,7 @@ TEST(RegisterAttention, FamilyAxesAndZips) {
     const Family& f = c.family("attention");
     std::vector<std::string> names;
     for (const Axis& a : f.problem_axes) names.push_back(a.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"batch", "heads", "seq_q", "seq_k", "head_dim", "causal", "dtype",
-                                               "outliers", "label_channels", "sparsity"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"batch", "heads", "seq_q", "seq_k", "head_dim", "causal", "dtype"}));
     EXPECT_EQ(f.zipped, (std::vector<std::vector<std::string>>{{"seq_q", "seq_k"}}));
     const Axis& seq_q = f.problem_axes[2];
     EXPECT_EQ(seq_q.defaults, (std::vector<Value>{std::int64_t{512}, std::int64_t{1024}, std::int64_t{2048}}));
@@ -62,6 +64,83 @@ TEST(RegisterAttention, FamilyAxesAndZips) {
     EXPECT_EQ(dtype.defaults, (std::vector<Value>{std::string("fp32")}));
     EXPECT_NO_THROW(dtype.validate(std::string("bf16")));
     EXPECT_THROW(dtype.validate(std::string("fp16")), UsageError);
+}
+
+// The problem axes of the variant's space, in order.
+std::vector<std::string> problem_axes_of(const Family& f, const Variant& v) {
+    const Space s = f.space(v);
+    std::vector<std::string> names;
+    for (const Axis& a : s.axes())
+        if (a.role == AxisRole::problem) names.push_back(a.name);
+    return names;
+}
+
+// A case's identity is its parameters: the dense variants' problems have the family's axes alone,
+// as before the sparse variants came, so their stored cases still match; each sparse variant's
+// own axes are in its problems only.
+TEST(RegisterAttention, SparseVariantsAxesStayOutOfTheDenseVariantsProblems) {
+    const Catalogue c = attention_catalogue();
+    const Family& f = c.family("attention");
+    const std::vector<std::string> family = {"batch", "heads", "seq_q", "seq_k", "head_dim", "causal", "dtype"};
+    const std::vector<std::pair<const char*, Backend>> dense = {{"naive", Backend::cpu},
+                                                                {"flash", Backend::cpu},
+                                                                {"decode_splitkv", Backend::cpu},
+                                                                {"naive", Backend::cuda_emu},
+                                                                {"flash", Backend::cuda_emu},
+                                                                {"flash_tc", Backend::cuda_emu},
+                                                                {"decode_splitkv", Backend::cuda_emu},
+                                                                {"naive", Backend::cuda},
+                                                                {"flash", Backend::cuda},
+                                                                {"flash_tc", Backend::cuda},
+                                                                {"decode_splitkv", Backend::cuda}};
+    for (const auto& [name, backend] : dense)
+        EXPECT_EQ(problem_axes_of(f, c.variant("attention", name, backend)), family)
+            << name << " on " << to_string(backend);
+    std::vector<std::string> topk = family, blocksparse = family;
+    topk.insert(topk.end(), {"outliers", "label_channels", "sparsity"});
+    blocksparse.insert(blocksparse.end(), {"mask", "block", "window", "density"});
+    for (const Backend b : {Backend::cpu, Backend::cuda_emu, Backend::cuda}) {
+        EXPECT_EQ(problem_axes_of(f, c.variant("attention", "topk_sparse", b)), topk) << to_string(b);
+        EXPECT_EQ(problem_axes_of(f, c.variant("attention", "flash_blocksparse", b)), blocksparse) << to_string(b);
+    }
+}
+
+// The message of the UsageError f.validate throws for `p`, or "" when it accepts it.
+std::string refusal(const Family& f, const Params& p) {
+    try {
+        f.validate(p);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The family's one validator checks both sparse variants' own axes, each refusal one line, and
+// accepts the dense variants' points, which have neither.
+TEST(RegisterAttention, OneValidatorRefusesEitherSparseVariantsBadAxesInOneLine) {
+    const Catalogue c = attention_catalogue();
+    const Family& f = c.family("attention");
+    const Params dense = point(1, 256, 64, false);
+    EXPECT_EQ(refusal(f, dense), "");
+    const Params topk = with_own_axes(dense, c.variant("attention", "topk_sparse", Backend::cpu));
+    EXPECT_EQ(refusal(f, topk), "");
+    Params wide = topk;
+    wide.set("label_channels", std::int64_t{65});
+    EXPECT_EQ(refusal(f, wide), "attention/topk_sparse: label_channels must be 1 to head_dim (64), got 65");
+    for (const double sparsity : {0.0, 1.5}) {
+        Params bad = topk;
+        bad.set("sparsity", sparsity);
+        const std::string why = refusal(f, bad);
+        EXPECT_EQ(why.rfind("attention/topk_sparse: sparsity must be in (0, 1]", 0), 0u) << why;
+        EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+    }
+    Params outliers = topk;
+    outliers.set("outliers", std::int64_t{65});
+    EXPECT_EQ(refusal(f, outliers), "attention: outliers must be 0 to head_dim, got 65");
+    Params blocksparse = with_own_axes(dense, c.variant("attention", "flash_blocksparse", Backend::cpu));
+    EXPECT_EQ(refusal(f, blocksparse), "");
+    blocksparse.set("density", 0.0);
+    EXPECT_EQ(refusal(f, blocksparse), "attention/flash_blocksparse: density must be in (0, 1], got 0");
 }
 
 TEST(RegisterAttention, CpuVariantsAreFp32Only) {
@@ -107,13 +186,13 @@ TEST(RegisterAttention, EveryVariantRunsAndPassesItsCheck) {
     const Family& f = c.family("attention");
     for (bool causal : {false, true})
         for (const std::int64_t seq_q : {70, 1}) {  // the decode variants take seq_q = 1 alone
-            const Params problem = point(seq_q, 90, 64, causal);
-            const auto w = f.make_workload(problem, 3);
             for (const Variant& v : f.variants) {
-                if (v.backend != Backend::cpu) continue;  // tests/kernels/attention/cuda has the others
-                if (!v.problem_axes.empty()) continue;    // flash_blocksparse's mask: cpu_flash_blocksparse_test
+                if (v.backend != Backend::cpu) continue;      // tests/kernels/attention/cuda has the others
+                if (v.name == "flash_blocksparse") continue;  // its masks: cpu_flash_blocksparse_test
+                const Params problem = with_own_axes(point(seq_q, 90, 64, causal), v);
                 const Params config = v.name == "flash" ? with_tiles(problem, 32, 32) : with_defaults(problem, v);
                 if (f.space(v).violated(config)) continue;
+                const auto w = f.make_workload(problem, 3);
                 auto inst = v.prepare(*w, config);
                 inst->poison();
                 inst->run();
@@ -128,12 +207,12 @@ TEST(RegisterAttention, PoisonedOutputFailsTheCheckWithoutARun) {
     const Catalogue c = attention_catalogue();
     const Family& f = c.family("attention");
     for (const std::int64_t seq_q : {40, 1}) {
-        const Params problem = point(seq_q, 40, 128, false);
-        const auto w = f.make_workload(problem, 3);
         for (const Variant& v : f.variants) {
             if (v.backend != Backend::cpu) continue;
+            const Params problem = with_own_axes(point(seq_q, 40, 128, false), v);
             const Params config = with_tiles(with_defaults(problem, v), 16, 32);
             if (f.space(v).violated(config)) continue;
+            const auto w = f.make_workload(problem, 3);
             auto inst = v.prepare(*w, config);
             inst->run();
             EXPECT_TRUE(inst->check().ok) << v.name;
