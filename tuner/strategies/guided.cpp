@@ -1,4 +1,4 @@
-// Guided: counter-guided, model-based search. A PerformanceModel learns online from every
+// Guided: counter-guided, model-based search. A TimePredictor learns online from every
 // configuration measured so far (the counters' roofline bound and the inefficiency over it, or
 // the time alone when there are no counters). Most steps measure, among the unmeasured
 // neighbours (Hamming distance <= 2) of the best configurations of a few regions apart, the one
@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "tuner/anova_process.hpp"
-#include "tuner/performance_model.hpp"
+#include "tuner/time_predictor.hpp"
 #include "tuner/strategies/strategies.hpp"
 
 namespace memwall {
@@ -251,7 +251,7 @@ class Guided final : public Strategy {
     const TuningSpace& space_;
     search::Rng rng_;
     std::normal_distribution<double> normal_;
-    PerformanceModel model_;
+    TimePredictor model_;
     AnovaProcess judge_;                  // the stopping rule's model
     std::optional<std::size_t> suspect_;  // the configuration the rule last found likeliest to beat the best
     std::optional<std::size_t> start_;    // Prior::start
