@@ -47,7 +47,8 @@ std::unique_ptr<kit::DeviceCase> make_device_case(const Shape& s, int threads, c
     if (s.n < 1) throw std::invalid_argument("cuda stream: n must be positive");
     if (threads < 32 || threads > max_threads || threads % 32 != 0)
         throw std::invalid_argument("cuda stream: threads must be a multiple of 32 up to 1024");
-    if ((s.op == Op::add || s.op == Op::triad) && !y) throw std::invalid_argument("cuda stream: add and triad read y");
+    if ((s.op == StreamOp::add || s.op == StreamOp::triad) && !y)
+        throw std::invalid_argument("cuda stream: add and triad read y");
     return std::make_unique<Case>(s, threads, x, y);
 }
 
