@@ -26,7 +26,7 @@ class Case final : public memwall::kit::DeviceCase {
         check_cuda(cudaMemcpy(index_.get(), in.index, index_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
     }
     void poison() override { y_.poison(); }
-    void forward() override {
+    void run() override {
         memwall::cuda::LaunchConfig c;
         c.grid = dim3(blocks(n_, 256));
         c.block = dim3(256);

@@ -75,7 +75,7 @@ class EmuInstance final : public DeviceInstance {
         const auto waits = emu::host_waits();
         {
             emu::TrafficScope scope;
-            device().forward();
+            device().run();
             traffic_ = scope.stats();
         }
         if (!waits_on_host_ && emu::host_waits() != waits)
@@ -85,7 +85,7 @@ class EmuInstance final : public DeviceInstance {
     }
     double run_timed() override {
         const auto t0 = std::chrono::steady_clock::now();
-        device().forward();
+        device().run();
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     std::vector<Counter> measured_counters() const override { return emu::traffic_counters(traffic_); }
@@ -105,12 +105,12 @@ class GpuInstance final : public DeviceInstance {
                 Checker check)
         : DeviceInstance(w, std::move(device), std::move(check)), range_(range), waits_on_host_(waits_on_host) {}
     void run() override {
-        device().forward();
+        device().run();
         download();
     }
     double run_timed() override {
-        const auto forward = [this] { device().forward(); };
-        return waits_on_host_ ? timer_.seconds_waiting(forward) : timer_.seconds(forward);
+        const auto once = [this] { device().run(); };
+        return waits_on_host_ ? timer_.seconds_waiting(once) : timer_.seconds(once);
     }
     // The kernels' GPU times (Activity API, which needs no profiling privilege), then the
     // metrics (range profiler, which a machine may reserve for administrators), each over more
@@ -123,7 +123,7 @@ class GpuInstance final : public DeviceInstance {
             gpu::synchronize();
         };
         const auto work = [this] {
-            device().forward();
+            device().run();
             gpu::synchronize();
         };
         Profile out;

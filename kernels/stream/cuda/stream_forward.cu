@@ -26,7 +26,7 @@ class Case final : public kit::DeviceCase {
         if (y) y_.upload(y);
     }
     void poison() override { z_.poison(); }
-    void forward() override {
+    void run() override {
         cuda::LaunchConfig c;
         c.grid = dim3(static_cast<unsigned>(std::min(blocks(s_.n, threads_), static_cast<unsigned>(max_blocks))));
         c.block = dim3(static_cast<unsigned>(threads_));

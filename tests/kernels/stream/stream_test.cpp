@@ -133,7 +133,7 @@ TEST(StreamCudaEmu, TriadMovesExactlyThreeArrays) {
     auto device = stream_cuda::cuda_emu::make_device_case({StreamOp::triad, n, stream_scalar}, 128, w.x(), w.y());
     device->poison();
     emu::TrafficScope scope;
-    device->forward();
+    device->run();
     std::vector<float> z(static_cast<std::size_t>(n));
     device->download(z.data());
     EXPECT_TRUE(w.check(z.data()).ok);

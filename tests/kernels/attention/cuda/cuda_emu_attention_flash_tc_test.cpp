@@ -67,7 +67,7 @@ Outcome run_emulated(const TcCase& c, const emu::EmulationOptions& options = {})
                                                              {w.q().data(), w.k().data(), w.v().data()}, options);
     device->poison();
     emu::TrafficScope scope;
-    device->forward();
+    device->run();
     const emu::TrafficStats traffic = scope.stats();
     std::vector<float> o(w.problem().q_size());
     device->download(o.data());

@@ -75,7 +75,7 @@ Outcome run(const ConvProblem& p, const Tuning& t, const emu::EmulationOptions& 
     auto device = conv_cuda::cuda_emu::make_device_case(cuda_shape(p), t, {w.input(), w.filter()}, options);
     device->poison();
     emu::TrafficScope scope;
-    device->forward();
+    device->run();
     const emu::TrafficStats traffic = scope.stats();
     std::vector<float> out(p.output_size());
     device->download(out.data());

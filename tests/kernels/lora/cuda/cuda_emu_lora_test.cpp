@@ -44,7 +44,7 @@ std::vector<float> forward_emulated(const LoraWorkload& w, Method m, const Tunin
                                     const emu::EmulationOptions& options = {}) {
     auto device = lora_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), m, t, cuda_inputs(w), options);
     device->poison();
-    device->forward();
+    device->run();
     std::vector<float> y(device->output_size());
     device->download(y.data());
     return y;
