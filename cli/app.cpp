@@ -36,7 +36,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
         std::fprintf(
             stderr,
             "memwall: OMP_NUM_THREADS asks for %d threads; capped at %d, %d per CPU of the %d this process may use\n",
-            cap->asked, cap->cap, max_threads_per_cpu, usable_cpus());
+            cap->asked, cap->cap, kMaxThreadsPerCpu, usable_cpus());
 
     // Google Benchmark's own flags go to it untouched; the rest to CLI11.
     std::vector<std::string> args;

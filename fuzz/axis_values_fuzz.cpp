@@ -42,9 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 space.apply_override(line);
             }
         }
-        // Spaces up to Space::max_points are legal but slow to expand here; larger ones must be refused.
+        // Spaces up to Space::kMaxPoints are legal but slow to expand here; larger ones must be refused.
         const std::size_t n = space.size_unconstrained();
-        if (n <= 20000 || n > Space::max_points) (void)space.points();
+        if (n <= 20000 || n > Space::kMaxPoints) (void)space.points();
     } catch (const UsageError&) {}
     return 0;
 }

@@ -114,7 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::map<const Variant*, std::size_t> per_variant;
             for (const auto& [key, one] : runs) per_variant[key.first] += one;
             for (const auto& [v, n] : per_variant)
-                if (n > SweepPlan::batch_problems) __builtin_trap();
+                if (n > SweepPlan::kBatchProblems) __builtin_trap();
         }
         if (seen.size() != plan.size()) __builtin_trap();  // the walk and the count disagree
     } catch (const UsageError&) {}

@@ -133,9 +133,9 @@ std::optional<double> relative_spread(const Evaluation& e) {
 }
 
 double margin_of(std::vector<double> spreads) {
-    if (spreads.empty()) return noise_margin_per_spread * min_noise;
+    if (spreads.empty()) return kNoiseMarginPerSpread * kMinNoise;
     std::sort(spreads.begin(), spreads.end());
-    return noise_margin_per_spread * std::max(min_noise, quantile_sorted(spreads, 0.5));
+    return kNoiseMarginPerSpread * std::max(kMinNoise, quantile_sorted(spreads, 0.5));
 }
 
 // Whether the best has held: the best of the first half of the evaluations, at its time now (it

@@ -46,7 +46,7 @@ QPolygonF label_outline(const Label& l, const QFontMetricsF& fm) {
 
 QString level_phrase(const std::string& level) {
     if (level.empty()) return QStringLiteral("each case's outermost level");
-    if (level == RooflineChart::every_level) return QStringLiteral("every level (hierarchical)");
+    if (level == RooflineChart::kEveryLevel) return QStringLiteral("every level (hierarchical)");
     return ceiling_label(level);
 }
 
@@ -126,7 +126,7 @@ void RooflineChart::set_cases(const std::vector<const CaseRow*>& rows) {
         series_.push_back(name);
     }
     points_.reserve(rows.size());
-    const bool every = level_ == every_level;
+    const bool every = level_ == kEveryLevel;
     for (const CaseRow* r : rows) {
         const RooflinePoint& p = r->point;
         const int s = series.at(r->family + QLatin1Char('/') + r->variant);
@@ -264,7 +264,7 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
     QStringList note;
     if (!subtitle_.isEmpty()) note << subtitle_;
     note << QStringLiteral("x at %1").arg(level_phrase(level_));
-    if (level_ == every_level)
+    if (level_ == kEveryLevel)
         note << QStringLiteral("%1 cases, %2 points: %3 from measured bytes, %4 modelled")
                     .arg(cases.size())
                     .arg(points_.size())

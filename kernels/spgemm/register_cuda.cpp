@@ -238,7 +238,7 @@ std::vector<Counter> spgemm_cuda_model(Algorithm algorithm, const SpgemmWorkload
     }
     std::vector<Counter> cs = byte_model(2.0 * d(s.products), min_bytes, workspace, kit::emu_gpu_hierarchy(), streams);
     if (algorithm == Algorithm::cusparse)
-        std::erase_if(cs, [](const Counter& c) { return c.name == counters::workspace; });
+        std::erase_if(cs, [](const Counter& c) { return c.name == counters::kWorkspace; });
     return with_product_counters(w, std::move(cs));
 }
 

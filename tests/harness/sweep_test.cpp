@@ -101,7 +101,7 @@ TEST(Sweep, APlanGivesALargeSweepInBatchesOfProblemsEachCaseOnce) {
     SweepPlan::Pass pass = plan.pass();
     for (auto batch = pass.next(); !batch.empty(); batch = pass.next()) {
         ++batches;
-        ASSERT_EQ(batch.size(), 3 * std::min<std::size_t>(SweepPlan::batch_problems, 1000 - 64 * (batches - 1)));
+        ASSERT_EQ(batch.size(), 3 * std::min<std::size_t>(SweepPlan::kBatchProblems, 1000 - 64 * (batches - 1)));
         for (std::size_t i = 0; i < batch.size(); i += 3) {  // each problem's three cases together
             EXPECT_EQ(batch[i].variant->name, "a");
             EXPECT_EQ(batch[i + 2].problem, batch[i].problem);
@@ -109,7 +109,7 @@ TEST(Sweep, APlanGivesALargeSweepInBatchesOfProblemsEachCaseOnce) {
         for (const auto& c : batch) EXPECT_TRUE(seen.insert(c.name()).second) << c.name();
     }
     EXPECT_EQ(seen.size(), plan.size());
-    EXPECT_EQ(batches, (1000 + SweepPlan::batch_problems - 1) / SweepPlan::batch_problems);
+    EXPECT_EQ(batches, (1000 + SweepPlan::kBatchProblems - 1) / SweepPlan::kBatchProblems);
 }
 
 TEST(Sweep, PlanningStopsAtAnInterrupt) {

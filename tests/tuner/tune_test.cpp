@@ -124,8 +124,8 @@ TEST(Tune, TheStoppingRuleStopsWhenTheChanceOfABetterConfigurationIsSmall) {
     EXPECT_DOUBLE_EQ(t.entries[1].improvement_chance, 0.5);
     EXPECT_DOUBLE_EQ(t.entries[3].improvement_chance, 0.04);
     // Recorded times carry no samples to measure noise by: the margin is that of the floor.
-    EXPECT_EQ(s.margins, std::vector<double>(4, noise_margin_per_spread * min_noise));
-    EXPECT_DOUBLE_EQ(t.noise, noise_margin_per_spread * min_noise);
+    EXPECT_EQ(s.margins, std::vector<double>(4, kNoiseMarginPerSpread * kMinNoise));
+    EXPECT_DOUBLE_EQ(t.noise, kNoiseMarginPerSpread * kMinNoise);
 
     // Off, the rule is never asked; the budget stays the hard cap when it is on.
     Judging off({0.0, 0.0, 0.0});
@@ -187,22 +187,22 @@ TEST(Tune, TheNoiseMarginIsWhatTwoMeasurementsOfTheTypicalSpreadRarelyExceed) {
         e.evaluation.samples = std::move(samples);
         t.entries.push_back(e);
     };
-    EXPECT_DOUBLE_EQ(noise_margin(t), noise_margin_per_spread * min_noise);
-    EXPECT_NEAR(noise_margin_per_spread, 2.77, 0.01);  // 1.96 sd of the difference of two measurements
+    EXPECT_DOUBLE_EQ(noise_margin(t), kNoiseMarginPerSpread * kMinNoise);
+    EXPECT_NEAR(kNoiseMarginPerSpread, 2.77, 0.01);  // 1.96 sd of the difference of two measurements
     // Standard errors of the median: its 95% interval's half-width / 1.96, relative; five samples
     // are too few for an interval of order statistics inside their range, which is taken instead.
-    add({0.96, 0.98, 1.00, 1.02, 1.04});                                            // 0.08 / 2 / 1.96 = 0.0204
-    add({1.99, 1.995, 2.00, 2.005, 2.01});                                          // 0.02 / 2 / 1.96 / 2 = 0.0026
-    add({9.0, 10.0, 11.0, 12.0, 13.0});                                             // 4 / 2 / 1.96 / 11 = 0.093
-    add({5.0});                                                                     // one sample: no spread
-    add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);                            // failed: not counted
-    EXPECT_NEAR(noise_margin(t), noise_margin_per_spread * 0.08 / 2 / 1.96, 1e-9);  // the median of the three
+    add({0.96, 0.98, 1.00, 1.02, 1.04});                                          // 0.08 / 2 / 1.96 = 0.0204
+    add({1.99, 1.995, 2.00, 2.005, 2.01});                                        // 0.02 / 2 / 1.96 / 2 = 0.0026
+    add({9.0, 10.0, 11.0, 12.0, 13.0});                                           // 4 / 2 / 1.96 / 11 = 0.093
+    add({5.0});                                                                   // one sample: no spread
+    add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);                          // failed: not counted
+    EXPECT_NEAR(noise_margin(t), kNoiseMarginPerSpread * 0.08 / 2 / 1.96, 1e-9);  // the median of the three
     Trace quiet;
     TraceEntry e;
     e.evaluation.seconds = 1;
     e.evaluation.samples = {1.0, 1.0001, 1.0002, 1.0003};
     quiet.entries.push_back(e);
-    EXPECT_DOUBLE_EQ(noise_margin(quiet), noise_margin_per_spread * min_noise);
+    EXPECT_DOUBLE_EQ(noise_margin(quiet), kNoiseMarginPerSpread * kMinNoise);
     // A median of many samples is surer than one of few that spread as much: the margin is the
     // measurement's, not a sample's.
     Trace few, many;

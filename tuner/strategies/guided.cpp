@@ -91,7 +91,7 @@ class Guided final : public Strategy {
     std::optional<double> improvement_chance(const History& h, double margin) override {
         const std::size_t judge_after = std::max(kJudgeAfter, 2 * space_.parameters().size());
         if (h.evaluations() < judge_after || !h.best_config()) return std::nullopt;
-        fit_judge(h, margin / noise_margin_per_spread);
+        fit_judge(h, margin / kNoiseMarginPerSpread);
         const double beat = std::log(h.best_seconds()) - std::log1p(margin);
         // The likeliest kJointConfigs, judged jointly; the others' chances added to theirs.
         using Scored = std::pair<double, std::size_t>;  // chance, configuration

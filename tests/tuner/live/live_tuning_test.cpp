@@ -113,7 +113,7 @@ TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid
 TEST(LiveTuning, LargeDefaultSpacesDropTheMidpoints) {
     // cuda-emu flash: Br, Bc in 16..128 and warps in 1..32; with midpoints it exceeds the cap.
     const LiveTarget t = live_target(builtin(), "attention", "flash", Backend::cuda_emu, {"dtype=fp32", "causal=0"});
-    EXPECT_LE(t.space.size(), max_default_configurations);
+    EXPECT_LE(t.space.size(), kMaxDefaultConfigurations);
     EXPECT_GT(t.space.size(), 20u);
     for (const auto& p : t.space.parameters())
         for (const auto& v : p.values) {
