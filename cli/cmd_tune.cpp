@@ -126,7 +126,7 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
     const TuningSessionSummary s = *tuning_session(store, id);
     const auto rows = trials(store, id);
     std::cout << "strategy " << a.strategy << ", seed " << a.seed << ": " << trace.entries.size()
-              << " configurations evaluated, stopped by " << trace.stop_reason;
+              << " configurations evaluated, stopped by " << to_string(*trace.stop_reason);
     if (trace.confirmations) {
         std::size_t confirmed = 0;
         for (const auto& e : trace.entries) confirmed += e.times.size() > 1;
@@ -149,7 +149,7 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
     }
     std::cout << "\n";
     print_best(std::cout, s, rows);
-    if (trace.stop_reason == "interrupted") {
+    if (trace.stop_reason == StopReason::interrupted) {
         std::cerr << "memwall: interrupted; the " << trace.entries.size() << " evaluations so far are stored\n";
         ctx.exit_status = 130;
     } else if (!s.best_index) {

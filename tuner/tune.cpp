@@ -10,6 +10,19 @@
 
 namespace memwall {
 
+std::string_view to_string(StopReason reason) {
+    switch (reason) {
+        case StopReason::evaluations: return "evaluations";
+        case StopReason::time: return "time";
+        case StopReason::no_improvement: return "no improvement";
+        case StopReason::improvement_unlikely: return "improvement unlikely";
+        case StopReason::space_exhausted: return "space exhausted";
+        case StopReason::strategy_finished: return "strategy finished";
+        case StopReason::interrupted: return "interrupted";
+    }
+    return "";
+}
+
 std::optional<std::size_t> Trace::best() const {
     std::optional<std::size_t> best;
     for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -91,7 +104,7 @@ double measure_again(Objective& objective, Trace& trace, std::size_t at, const T
     try {
         again = objective.evaluate(entry.config);
     } catch (const Interrupted&) {  // the measurement in flight is dropped; the entry keeps its earlier ones
-        trace.stop_reason = "interrupted";
+        trace.stop_reason = StopReason::interrupted;
         return 0;
     }
     const double cost = again.cost_seconds;
@@ -108,8 +121,8 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
     if (chosen.size() < 2) return;
     for (std::size_t round = 0; round < c.rounds; ++round) {
         for (std::size_t k = 0; k < chosen.size(); ++k) {
-            if (trace.stop_reason == "interrupted" || (hooks.interrupted && hooks.interrupted())) {
-                trace.stop_reason = "interrupted";
+            if (trace.stop_reason == StopReason::interrupted || (hooks.interrupted && hooks.interrupted())) {
+                trace.stop_reason = StopReason::interrupted;
                 return;
             }
             if (budget.seconds > 0 && trace.elapsed_seconds >= budget.seconds) return;
@@ -204,37 +217,37 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
     // lasts; false where it may not. The last entry is still in flight: hooks.evaluated not yet told.
     const auto search_again = [&](std::size_t at) {
         if (trace.entries[at].times.size() >= kMostTimes || out_of_time() ||
-            (search_limit && trace.measurements() >= search_limit) || trace.stop_reason == "interrupted")
+            (search_limit && trace.measurements() >= search_limit) || trace.stop_reason == StopReason::interrupted)
             return false;
         elapsed += measure_again(objective, trace, at, hooks, at + 1 == trace.entries.size());
         return true;
     };
     for (;;) {
         if (search_limit && trace.measurements() >= search_limit) {
-            trace.stop_reason = "evaluations";
+            trace.stop_reason = StopReason::evaluations;
             break;
         }
         if (out_of_time()) {
-            trace.stop_reason = "time";
+            trace.stop_reason = StopReason::time;
             break;
         }
         if (budget.stale && since_improvement >= budget.stale) {
-            trace.stop_reason = "no improvement";
+            trace.stop_reason = StopReason::no_improvement;
             break;
         }
         if (trace.entries.size() == space.size()) {
-            trace.stop_reason = "space exhausted";
+            trace.stop_reason = StopReason::space_exhausted;
             break;
         }
         if (hooks.interrupted && hooks.interrupted()) {
-            trace.stop_reason = "interrupted";
+            trace.stop_reason = StopReason::interrupted;
             break;
         }
         const auto t0 = clock::now();
         const std::optional<std::size_t> next = strategy.propose(history);
         const double strategy_seconds = std::chrono::duration<double>(clock::now() - t0).count();
         if (!next) {
-            trace.stop_reason = "strategy finished";
+            trace.stop_reason = StopReason::strategy_finished;
             break;
         }
         if (*next >= space.size()) throw std::logic_error("strategy proposed a configuration outside the space");
@@ -247,7 +260,7 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         try {
             entry.evaluation = objective.evaluate(*next);
         } catch (const Interrupted&) {  // the trial in flight, cut short, is no trial
-            trace.stop_reason = "interrupted";
+            trace.stop_reason = StopReason::interrupted;
             break;
         }
         entry.strategy_seconds = strategy_seconds;
@@ -315,14 +328,15 @@ Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const
         trace.entries.back().best_seconds = history.best_seconds();
         since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
         if (hooks.evaluated) hooks.evaluated(trace);
-        if (trace.stop_reason == "interrupted") break;  // while it was measured again
+        if (trace.stop_reason == StopReason::interrupted) break;  // while it was measured again
         if (unlikely) {
-            trace.stop_reason = "improvement unlikely";
+            trace.stop_reason = StopReason::improvement_unlikely;
             break;
         }
     }
     trace.elapsed_seconds = elapsed;
-    if (confirming && trace.stop_reason != "interrupted") confirm(objective, trace, budget, hooks, confirmation);
+    if (confirming && trace.stop_reason != StopReason::interrupted)
+        confirm(objective, trace, budget, hooks, confirmation);
     return trace;
 }
 

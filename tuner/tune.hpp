@@ -11,6 +11,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tuner/objective.hpp"
@@ -58,12 +59,24 @@ struct TraceEntry {
     double improvement_chance = std::numeric_limits<double>::quiet_NaN();
 };
 
+// Why tune() stopped: a budget (evaluations, time, no improvement), the stopping rule
+// (improvement unlikely), the space or the strategy running out, or an interrupt. Stored as
+// to_string's text (a tuning session's stop_reason), which reports print.
+enum class StopReason {
+    evaluations,
+    time,
+    no_improvement,
+    improvement_unlikely,
+    space_exhausted,
+    strategy_finished,
+    interrupted
+};
+std::string_view to_string(StopReason reason);
+
 struct Trace {
     std::vector<TraceEntry> entries;
-    // "evaluations", "time", "no improvement", "improvement unlikely" (the stopping rule), "space
-    // exhausted", "strategy finished" or "interrupted".
-    std::string stop_reason;
-    double noise = 0;  // the stopping rule's margin when it last judged (noise_margin)
+    std::optional<StopReason> stop_reason;  // set when tune() returns
+    double noise = 0;                       // the stopping rule's margin when it last judged (noise_margin)
     // Measurements of configurations already measured: the confirmation's, and those of the
     // stopping rule, which measures a best again before it trusts a fall in the best.
     std::size_t confirmations = 0;
