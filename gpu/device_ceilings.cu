@@ -1,5 +1,5 @@
-// The device's ceilings measured by kernels of its own (device_ceilings.hpp). nvcc only; not yet
-// run on a GPU.
+// The device's ceilings measured by kernels of its own (device_ceilings.hpp). nvcc only; its
+// runs on GPUs are recorded in docs/gpu-runs/.
 #include <cuda_runtime.h>
 
 #include <algorithm>

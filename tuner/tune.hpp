@@ -135,10 +135,11 @@ class Strategy {
 // measurement's spread is the median, over the ok evaluations with several samples, of their
 // median's standard error (its distribution-free 95% interval's half-width / 1.96, relative), and
 // never below kMinNoise (recorded and predicted times, or a quiet machine, still differ by that
-// much between runs and builds). A measurement is a median of many samples: a sample's own
-// spread, taken for it before, made the margin 12-16% on a shared 2-core VM whose measurements
-// of one configuration, timed beside an anchor, differ by 1.5%. Samples of one measurement say
-// nothing of drift between measurements, which is why a shared CPU times them beside an anchor.
+// much between runs and builds). A measurement is a median of many samples, so the spread is the
+// median's, not a sample's: a sample's spread makes the margin 12-16% on a shared 2-core VM whose
+// measurements of one configuration, paired with an anchor, differ by 1.5%. Samples of one
+// measurement say nothing of drift between measurements, which is why a shared CPU pairs them
+// with an anchor.
 inline constexpr double kMinNoise = 0.01;
 inline constexpr double kNoiseMarginPerSpread = 1.96 * std::numbers::sqrt2;
 double noise_margin(const Trace& trace);

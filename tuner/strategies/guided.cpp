@@ -22,8 +22,8 @@
 // best by more than the noise. It asks a model of its own, a Gaussian process over the
 // parameters (AnovaProcess) on what the prior leaves of the measured times: the search's forest
 // ranks well, but the spread between its trees is no measure of its error (on attention/flash it
-// left a 13% chance at the likeliest configuration after a quarter of the space, the optimum
-// long found). The errors at different configurations are far from independent (a parameter's
+// leaves a 13% chance at the likeliest configuration after a quarter of the space, with the
+// optimum long found). The errors at different configurations are far from independent (a parameter's
 // value shared by many), so the chance that any one beats the best is drawn from the process's
 // joint belief over the likeliest configurations, not summed: a sum counts one doubt about a
 // value once per configuration that has it. Once the doubt lies in a few configurations, the
