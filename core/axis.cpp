@@ -183,7 +183,7 @@ Axis enum_axis(std::string name, std::vector<std::string> choices, std::vector<s
     return a;
 }
 
-Axis& bounded(Axis& a, double min, double max) {
+Axis bounded(Axis a, double min, double max) {
     a.min = min;
     a.max = max;
     return a;

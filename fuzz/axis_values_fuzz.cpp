@@ -15,8 +15,7 @@ using namespace memwall;
 namespace {
 
 Space make_space() {
-    Axis seq = int_axis("seq_q", {128, 256}, "query length");
-    bounded(seq, 1, 1 << 20);
+    const Axis seq = bounded(int_axis("seq_q", {128, 256}, "query length"), 1, 1 << 20);
     std::vector<Axis> axes{seq, tunable(int_axis("tile", {16, 32}, "tile size")),
                            real_axis("scale", {0.5}, "softmax scale"),
                            bool_axis("causal", {false, true}, "causal mask"),

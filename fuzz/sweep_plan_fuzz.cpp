@@ -23,8 +23,7 @@ Catalogue make_catalogue() {
     Catalogue c;
     Family f;
     f.name = "toy";
-    Axis m = int_axis("m", {1, 2}, "");
-    bounded(m, 1, 1 << 20);
+    const Axis m = bounded(int_axis("m", {1, 2}, ""), 1, 1 << 20);
     f.problem_axes = {m, int_axis("k", {10, 20}, ""), int_axis("n", {5}, ""),
                       enum_axis("shape", {"square", "wide", "custom"}, {"custom"}, "")};
     f.zipped = {{"m", "k"}};
