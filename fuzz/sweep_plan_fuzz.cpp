@@ -19,6 +19,9 @@ using namespace memwall;
 
 namespace {
 
+// The toy variants are planned, never measured: a model without counters is enough.
+std::vector<Counter> no_counters(const Params&, const MemoryHierarchy&) { return {}; }
+
 Catalogue make_catalogue() {
     Catalogue c;
     Family f;
@@ -36,9 +39,11 @@ Catalogue make_catalogue() {
     f.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
     c.add_family(std::move(f));
     Variant a;
+    a.model = no_counters;
     a.name = "a";
     c.add_variant("toy", a);
     Variant b;
+    b.model = no_counters;
     b.name = "b";
     b.tunables = {int_axis("t", {1, 4}, ""), enum_axis("order", {"ij", "ji"}, {"ij", "ji"}, "")};
     b.constraints = {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}};
@@ -50,6 +55,7 @@ Catalogue make_catalogue() {
     g.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
     c.add_family(std::move(g));
     Variant only;
+    only.model = no_counters;
     only.name = "only";
     only.tunables = {int_axis("unroll", {1, 2}, "")};
     c.add_variant("other", only);

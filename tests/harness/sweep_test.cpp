@@ -14,6 +14,9 @@ using namespace memwall;
 
 namespace {
 
+// The toy variants are planned, never measured: a model without counters is enough.
+std::vector<Counter> no_counters(const Params&, const MemoryHierarchy&) { return {}; }
+
 Catalogue toy_catalogue() {
     Catalogue c;
     Family f;
@@ -24,9 +27,11 @@ Catalogue toy_catalogue() {
     f.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
     c.add_family(std::move(f));
     Variant a;
+    a.model = no_counters;
     a.name = "a";
     c.add_variant("toy", a);
     Variant b;
+    b.model = no_counters;
     b.name = "b";
     b.tunables = {int_axis("t", {1, 4}, "")};
     b.constraints = {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}};
