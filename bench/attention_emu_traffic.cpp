@@ -46,7 +46,7 @@ int main() {
             device->poison();
             emu::TrafficScope scope;
             const std::clock_t c0 = std::clock();
-            device->forward();
+            device->run();
             const double seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
             std::vector<float> o(p.q_size());
             device->download(o.data());

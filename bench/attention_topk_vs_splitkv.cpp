@@ -90,7 +90,7 @@ bool emu_against_model() {
         cuda_shape(w.problem()), tuning, {w.q().data(), w.k().data(), w.v().data(), label.data(), channels, ""});
     c->poison();
     emu::TrafficScope scope;
-    c->forward();
+    c->run();
     const TopkTraffic model = topk_traffic(w.problem(), t, topk_cuda_plan(tuning.splits));
     const auto& s = scope.stats();
     std::vector<float> out(c->output_size());

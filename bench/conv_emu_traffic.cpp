@@ -95,7 +95,7 @@ int main() {
             {
                 emu::TrafficScope scope;
                 const std::clock_t c0 = std::clock();
-                device->forward();
+                device->run();
                 r.seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
                 r.s = scope.stats();
             }

@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
                 flops = ConvProblem::from(point).flops();
             }
             const auto model = v.model(point, mh);
-            row[i].workspace = counter(model, counters::workspace);
+            row[i].workspace = counter(model, counters::kWorkspace);
             row[i].packed = counter(model, conv_counters::packed_filter);
             auto inst = v.prepare(*workload, point);
             inst->poison();

@@ -38,7 +38,7 @@ Row run(const KvWorkload& w, int misalign) {
     Row r;
     {
         emu::TrafficScope scope;
-        device->forward();
+        device->run();
         r.s = scope.stats();
     }
     std::vector<float> out(device->output_size());

@@ -59,7 +59,7 @@ Row run(const LoraWorkload& w, Method m, const std::string& name, const emu::Emu
     {
         emu::TrafficScope scope;
         const std::clock_t c0 = std::clock();
-        device->forward();
+        device->run();
         r.seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
         r.s = scope.stats();
     }

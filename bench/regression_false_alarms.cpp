@@ -1,8 +1,8 @@
 // How often the verdict rule of `memwall compare` raises a false alarm on this machine, how
 // often it catches a real slowdown, and what noise it faces, on the CPU attention suite
 // (suites/attention-cpu.json), in the two ways memwall compares builds:
-//   together (default), exactly as `memwall ci --baseline-build` does: two `memwall
-//        measure-worker` processes measured side by side (measure_together: samples alternating,
+//   paired (default), exactly as `memwall ci --baseline-build` does: two `memwall
+//        measure-worker` processes timed in pairs (measure_paired: samples alternating,
 //        pairs of repetitions compared pair by pair). Each round measures an A/A pair, a pair
 //        slowed by 5%, another A/A pair and a pair slowed by 10% (rotated);
 //   --stored, as `memwall ci --baseline TAG` does against a stored run: whole runs measured one
@@ -35,8 +35,8 @@
 #include "core/catalogue.hpp"
 #include "core/machine.hpp"
 #include "harness/measure.hpp"
-#include "harness/measure_together.hpp"
-#include "harness/worker.hpp"
+#include "harness/measure_paired.hpp"
+#include "harness/measure_worker.hpp"
 #include "harness/suite.hpp"
 #include "harness/sweep.hpp"
 #include "results/compare.hpp"
@@ -86,7 +86,7 @@ LoadedRun measure_run(const std::vector<PlannedCase>& cases, double slowdown, co
     return run;
 }
 
-// Two arms measured together exactly as `memwall ci --baseline-build` measures two builds: two
+// Two arms paired exactly as `memwall ci --baseline-build` measures two builds: two
 // `memwall measure-worker` processes (the second with more work), as a pair of runs the second
 // of which is tagged as measured with the first.
 std::pair<LoadedRun, LoadedRun> measure_pair(const std::string& suite_path, const Suite& suite, double slowdown,
@@ -98,9 +98,9 @@ std::pair<LoadedRun, LoadedRun> measure_pair(const std::string& suite_path, cons
         argv.push_back("heads=" + std::to_string(1 + slowdown));
     }
     WorkerArm cand(start_worker(argv, "the candidate worker"), "the candidate");
-    const TogetherPlan plan{base.worker_cases().size(), suite.repetitions, suite.interleave, suite.sweep.sampler,
-                            static_cast<std::uint64_t>(id + 1)};
-    TogetherRuns t = measure_together(base, cand, plan);
+    const PairedPlan plan{base.worker_cases().size(), suite.repetitions, suite.interleave, suite.sweep.sampler,
+                          static_cast<std::uint64_t>(id + 1)};
+    PairedRuns t = measure_paired(base, cand, plan);
     std::pair<LoadedRun, LoadedRun> runs;
     for (auto [run, records] : {std::pair{&runs.first, &t.base}, std::pair{&runs.second, &t.candidate}}) {
         run->info.id = ++id;

@@ -63,7 +63,7 @@ int main() {
             const std::clock_t c0 = std::clock();
             {
                 emu::TrafficScope scope;
-                device->forward();
+                device->run();
                 s = scope.stats();
             }
             const double seconds = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;

@@ -55,7 +55,7 @@ double evaluations_to(const Trace& t, const RecordedSpace& record, double target
 
 // "improvement unlikely (chance 3.1% of beating it by 1.0%)", or the other reason it stopped.
 std::string stop_text(const Trace& t) {
-    std::string out = t.stop_reason;
+    std::string out = t.stop_reason ? std::string(to_string(*t.stop_reason)) : "";
     if (!t.entries.empty() && !std::isnan(t.entries.back().improvement_chance)) {
         char buf[64];
         std::snprintf(buf, sizeof buf, " (chance %.1f%% of beating it by %.1f%%)",

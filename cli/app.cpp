@@ -23,6 +23,31 @@ void add_plot_command(CLI::App& app, Context&) {
 }
 #endif
 
+void add_commands(CLI::App& app, Context& ctx) {
+    add_list_command(app, ctx);
+    add_run_command(app, ctx);
+    add_show_command(app, ctx);
+    add_export_command(app, ctx);
+    add_import_command(app, ctx);
+    add_ceilings_command(app, ctx);
+    add_compare_command(app, ctx);
+    add_history_command(app, ctx);
+    add_merge_command(app, ctx);
+    add_slurm_command(app, ctx);
+    add_ci_command(app, ctx);
+    add_tune_commands(app, ctx);
+    add_worker_command(app, ctx);
+    add_metrics_command(app, ctx);
+    add_plot_command(app, ctx);
+}
+
+std::string command_names(const CLI::App& app) {
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+    return names;
+}
+
 }  // namespace memwall::cli
 
 namespace memwall {
@@ -36,7 +61,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
         std::fprintf(
             stderr,
             "memwall: OMP_NUM_THREADS asks for %d threads; capped at %d, %d per CPU of the %d this process may use\n",
-            cap->asked, cap->cap, max_threads_per_cpu, usable_cpus());
+            cap->asked, cap->cap, kMaxThreadsPerCpu, usable_cpus());
 
     // Google Benchmark's own flags go to it untouched; the rest to CLI11.
     std::vector<std::string> args;
@@ -59,21 +84,7 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
     ctx.db_path = env_db && *env_db ? env_db : "memwall.db";
     app.add_option("--db", ctx.db_path, "results database (default: $MEMWALL_DB or ./memwall.db)");
 
-    add_list_command(app, ctx);
-    add_run_command(app, ctx);
-    add_show_command(app, ctx);
-    add_export_command(app, ctx);
-    add_import_command(app, ctx);
-    add_ceilings_command(app, ctx);
-    add_compare_command(app, ctx);
-    add_history_command(app, ctx);
-    add_merge_command(app, ctx);
-    add_slurm_command(app, ctx);
-    add_ci_command(app, ctx);
-    add_tune_commands(app, ctx);
-    add_worker_command(app, ctx);
-    add_metrics_command(app, ctx);
-    add_plot_command(app, ctx);
+    add_commands(app, ctx);
 
     try {
         // Before the kernels register: their default tiles follow the ISA.
@@ -89,10 +100,8 @@ int run_cli(int argc, char** argv, const std::function<void(Catalogue&)>& regist
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         if (app.get_subcommands().empty() && !app.remaining().empty()) {
-            std::fprintf(stderr,
-                         "memwall: error: unknown command '%s' (commands: list, run, show, export, ceilings, "
-                         "compare, history, merge, slurm, ci, tune, tune-eval, metrics, plot)\n",
-                         app.remaining().front().c_str());
+            std::fprintf(stderr, "memwall: error: unknown command '%s' (commands: %s)\n",
+                         app.remaining().front().c_str(), command_names(app).c_str());
         } else {
             std::fprintf(stderr, "memwall: error: %s (see memwall --help)\n", e.what());
         }

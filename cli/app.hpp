@@ -39,4 +39,10 @@ void add_metrics_command(CLI::App& app, Context& ctx);
 // Built with Qt 6: renders charts; without: says so and exits 2.
 void add_plot_command(CLI::App& app, Context& ctx);
 
+// Every command above, in --help's order: the one list of commands, which run_cli, its messages
+// and the README's check read.
+void add_commands(CLI::App& app, Context& ctx);
+// The commands a user types (the hidden worker commands left out), in --help's order: "list, run, ...".
+std::string command_names(const CLI::App& app);
+
 }  // namespace memwall::cli

@@ -13,7 +13,7 @@
 #include "cli/isa_option.hpp"
 #include "cli/isolation_args.hpp"
 #include "core/errors.hpp"
-#include "harness/builds_together.hpp"
+#include "harness/paired_builds.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/measure.hpp"
@@ -90,14 +90,13 @@ bool report(Comparison& c, const CiArgs& a, bool interrupted = false) {
 }
 
 // --baseline-build: the baseline build and this one, each in a worker process, measured side by
-// side into two runs (measure_builds_together), then compared pair by pair.
-void ci_together(const CiArgs& a, const Suite& suite, RunInfo info, Context& ctx) {
+// side into two runs (measure_paired_builds), then compared pair by pair.
+void ci_paired(const CiArgs& a, const Suite& suite, RunInfo info, Context& ctx) {
     if (::access(a.baseline_build.c_str(), X_OK) != 0)
         throw UsageError("--baseline-build " + a.baseline_build + ": not an executable file");
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-    const BuildsTogether t =
-        measure_builds_together(ctx.db_path, suite, a.suite, a.baseline_build, self, std::move(info),
-                                {.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet});
+    const PairedBuilds t = measure_paired_builds(ctx.db_path, suite, a.suite, a.baseline_build, self, std::move(info),
+                                                 {.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet});
     const Store store = Store::open(ctx.db_path, Store::Mode::read_only);
     if (t.interrupted) {
         std::cerr << "memwall: interrupted; runs " << t.base_run << " and " << t.candidate_run
@@ -147,7 +146,7 @@ void ci_command(const CiArgs& a, Context& ctx) {
     if (!a.baseline_build.empty()) {
         if (a.update_baseline) throw UsageError("--update-baseline records a stored baseline, not a --baseline-build");
         if (a.cross_device) throw UsageError("--cross-device: both builds run on this device with --baseline-build");
-        ci_together(a, suite, info, ctx);
+        ci_paired(a, suite, info, ctx);
         return;
     }
     const auto tag = baseline_tag(a.baseline);

@@ -75,7 +75,7 @@ void add_list_command(CLI::App& app, Context& ctx) {
         }
         os << "Backends\n";
         Table b({"backend", "available", "device or reason"});
-        for (Backend be : all_backends) {
+        for (Backend be : kAllBackends) {
             const BackendStatus st = probe_backend(be);
             b.add({std::string(to_string(be)), st.available ? "yes" : "no", st.available ? st.device : st.reason});
         }

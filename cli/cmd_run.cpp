@@ -31,7 +31,7 @@ struct RunArgs {
     std::string ceilings = "reuse";
     std::string resume;  // "" not resuming; "latest" or a run id
     bool tuned = false;
-    std::string device_model;  // --tuned on cuda-emu: whose predicted best
+    std::string predict_for;  // --tuned on cuda-emu: whose predicted best
     bool retry_failed = false;
     bool tuned_abandoned = false;
     IsolationArgs isolation;
@@ -59,22 +59,22 @@ SweepSpec spec_from(const RunArgs& a) {
     return s;
 }
 
-// --tuned: the device model whose predicted best cuda-emu cases take; the run's "tuned" tag
+// --tuned: the GPU datasheet whose predicted best cuda-emu cases take; the run's "tuned" tag
 // keeps it for --resume.
-const DeviceSpec& tuned_model(const std::string& name) {
+const DeviceSpec& tuned_device(const std::string& name) {
     if (name.empty()) return device_specs().front();
     if (const DeviceSpec* d = find_device_spec(name)) return *d;
-    throw UsageError("unknown --device-model '" + name + "' (" + device_spec_names() + ")");
+    throw UsageError("unknown --predict-for '" + name + "' (" + device_spec_names() + ")");
 }
 
 // The cases that take a stored best, said on stderr before any is measured; the run then applies
 // apply_tuned to each batch as it comes (a case's configurations of one problem share a batch).
-void say_tuned(const SweepPlan& plan, const Store& store, const DeviceSpec& model, bool include_abandoned) {
+void say_tuned(const SweepPlan& plan, const Store& store, const DeviceSpec& device, bool include_abandoned) {
     std::size_t tuned = 0;
     std::vector<std::string> untuned;
     SweepPlan::Pass pass = plan.pass();
     for (auto batch = pass.next(); !batch.empty(); batch = pass.next()) {
-        TunedCases t = apply_tuned(batch, store, model, include_abandoned);
+        TunedCases t = apply_tuned(batch, store, device, include_abandoned);
         tuned += t.tuned;
         untuned.insert(untuned.end(), t.untuned.begin(), t.untuned.end());
     }
@@ -146,10 +146,10 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
     if (a.retry_failed && !resuming) throw UsageError("--retry-failed is for --resume");
     const IsolationOptions isolation = isolation_from(a.isolation);
     const std::vector<std::string> metrics = metrics_from(a.metrics);
-    if (resuming && (a.tuned || !a.device_model.empty()))
+    if (resuming && (a.tuned || !a.predict_for.empty()))
         throw UsageError("--tuned cannot be combined with --resume: a run made with --tuned resumes tuned");
-    if (!a.device_model.empty() && !a.tuned) throw UsageError("--device-model is for --tuned (cuda-emu cases)");
-    const DeviceSpec* model = a.tuned ? &tuned_model(a.device_model) : nullptr;
+    if (!a.predict_for.empty() && !a.tuned) throw UsageError("--predict-for is for --tuned (cuda-emu cases)");
+    const DeviceSpec* device = a.tuned ? &tuned_device(a.predict_for) : nullptr;
     SessionOptions options{.ceilings = ceilings_mode_from(a.ceilings), .progress = !a.quiet};
     const bool ceilings_given = cmd->count("--ceilings") > 0;
     throw_if_interrupted("planning the sweep");  // nothing stored yet
@@ -160,7 +160,7 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
         const RunInfo run = run_to_resume(store, a.resume, ctx.db_path);
         spec = SweepSpec::from_json(nlohmann::json::parse(run.sweep));
         plan.emplace(spec, ctx.catalogue);
-        if (auto t = run.tags.find("tuned"); t != run.tags.end()) model = &tuned_model(t->second);
+        if (auto t = run.tags.find("tuned"); t != run.tags.end()) device = &tuned_device(t->second);
         // A run begun without ceilings resumes without them, unless asked otherwise.
         if (auto t = run.tags.find("ceilings"); t != run.tags.end() && t->second == "none" && !ceilings_given)
             options.ceilings = CeilingsMode::none;
@@ -172,16 +172,16 @@ void run_command(const RunArgs& a, Context& ctx, CLI::App* cmd) {
                   << " cases already stored\n";
         session = RunSession::resume(store, run.id, spec.backends, options);
     } else {
-        if (model) tags["tuned"] = model->name;
+        if (device) tags["tuned"] = device->name;
         if (options.ceilings == CeilingsMode::none) tags["ceilings"] = "none";
         session = RunSession::begin(store, run_info(spec, plan->members(), Provenance::here(ctx.command_line), tags),
                                     spec.backends, options);
     }
     BatchEdit tuned;
-    if (model) {
-        say_tuned(*plan, store, *model, a.tuned_abandoned);
+    if (device) {
+        say_tuned(*plan, store, *device, a.tuned_abandoned);
         tuned = [&](std::vector<PlannedCase>& batch) {
-            batch = apply_tuned(batch, store, *model, a.tuned_abandoned).cases;
+            batch = apply_tuned(batch, store, *device, a.tuned_abandoned).cases;
         };
     }
 
@@ -246,7 +246,7 @@ void add_run_command(CLI::App& app, Context& ctx) {
                   "device and problem (cases with none keep the defaults)");
     cmd->add_flag("--tuned-abandoned", a->tuned_abandoned,
                   "with --tuned: also take unconfirmed bests of tuning sessions that were killed");
-    cmd->add_option("--device-model", a->device_model,
+    cmd->add_option("--predict-for", a->predict_for,
                     "with --tuned: cuda-emu cases take the best predicted for this GPU (default H100 SXM)");
     cmd->add_option("--warmup", a->sampler.warmup_runs, "untimed runs before sampling");
     cmd->add_option("--min-samples", a->sampler.min_samples, "samples before stopping is considered");

@@ -43,7 +43,7 @@ RecordedSpace load_space(const std::string& path) {
 }
 
 struct TuneArgs {
-    std::string replay, family, variant, backend = "cpu", device_model, strategy = "guided";
+    std::string replay, family, variant, backend = "cpu", predict_for, strategy = "guided";
     std::vector<std::string> axes, priors;
     std::optional<std::size_t> budget;  // default: none for guided (the stopping rule), else 100
     std::size_t stale = 0, confirm = Confirmation{}.candidates;
@@ -127,7 +127,7 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
     const TuningSessionSummary s = *tuning_session(store, id);
     const auto rows = trials(store, id);
     std::cout << "strategy " << a.strategy << ", seed " << a.seed << ": " << trace.entries.size()
-              << " configurations evaluated, stopped by " << trace.stop_reason;
+              << " configurations evaluated, stopped by " << to_string(*trace.stop_reason);
     if (trace.confirmations) {
         std::size_t confirmed = 0;
         for (const auto& e : trace.entries) confirmed += e.times.size() > 1;
@@ -150,7 +150,7 @@ void report(const Store& store, std::int64_t id, const Trace& trace, const TuneA
     }
     std::cout << "\n";
     print_best(std::cout, s, rows);
-    if (trace.stop_reason == "interrupted") {
+    if (trace.stop_reason == StopReason::interrupted) {
         std::cerr << "memwall: interrupted; the " << trace.entries.size() << " evaluations so far are stored\n";
         ctx.exit_status = 130;
     } else if (!s.best_index) {
@@ -223,12 +223,12 @@ void tune_live(const TuneArgs& a, Context& ctx) {
     if (!backend) throw UsageError("unknown backend '" + a.backend + "' (cpu, cuda, cuda-emu)");
     const DeviceSpec* predict_for = nullptr;
     if (*backend == Backend::cuda_emu) {
-        predict_for = find_device_spec(a.device_model.empty() ? device_specs().front().name : a.device_model);
+        predict_for = find_device_spec(a.predict_for.empty() ? device_specs().front().name : a.predict_for);
         if (!predict_for)
-            throw UsageError("unknown --device-model '" + a.device_model + "' (" + device_spec_names() + ")");
-    } else if (!a.device_model.empty()) {
+            throw UsageError("unknown --predict-for '" + a.predict_for + "' (" + device_spec_names() + ")");
+    } else if (!a.predict_for.empty()) {
         throw UsageError(
-            "--device-model names the GPU whose roofline predicts times on --backend cuda-emu; "
+            "--predict-for names the GPU whose roofline predicts times on --backend cuda-emu; "
             "on " +
             a.backend + " times are measured");
     }
@@ -314,7 +314,7 @@ void tune_command(const TuneArgs& a, Context& ctx, CLI::App* cmd) {
     // interrupted after the trial in flight (which is not stored when the interrupt killed its worker).
     const InterruptScope interrupts;
     if (!a.replay.empty()) {
-        for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--device-model"})
+        for (const char* opt : {"--family", "--variant", "--backend", "--axis", "--predict-for"})
             if (cmd->count(opt)) throw UsageError(std::string(opt) + " cannot be combined with --replay");
         tune_replay(a, ctx);
     } else {
@@ -336,7 +336,7 @@ void add_tune_commands(CLI::App& app, Context& ctx) {
     tune->add_option("--axis,-a", a->axes,
                      "fix a problem axis (name=value) or restrict a tunable (name=a,b,c | lo:hi:step | pow2:lo:hi); "
                      "tunables not given are searched over a default range");
-    tune->add_option("--device-model", a->device_model,
+    tune->add_option("--predict-for", a->predict_for,
                      "cuda-emu: the GPU whose datasheet roofline predicts the time (default H100 SXM)");
     tune->add_option("--replay", a->replay,
                      "recorded space: Kernel Tuner cache or KTT JSON (.json, .json.gz), or a stored session DB#ID");

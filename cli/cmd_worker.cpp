@@ -1,6 +1,6 @@
 // The worker commands, not meant to be typed (hidden from help): measure-worker, one build's
 // side of `memwall ci --baseline-build`, serving the cases of a suite over stdin/stdout
-// (harness/worker.hpp); case-worker, measuring isolated cases (harness/case_worker.hpp).
+// (harness/measure_worker.hpp); case-worker, measuring isolated cases (harness/case_worker.hpp).
 #include <unistd.h>
 
 #include <iostream>
@@ -11,7 +11,7 @@
 #include "core/machine.hpp"
 #include "harness/case_worker.hpp"
 #include "harness/suite.hpp"
-#include "harness/worker.hpp"
+#include "harness/measure_worker.hpp"
 
 namespace memwall::cli {
 

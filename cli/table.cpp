@@ -83,7 +83,7 @@ bool doubtful_roof(const RooflinePoint& p, const Ceilings& roofs) {
     return c && !c->reliable();
 }
 
-bool cut_short(const CaseRecord& c) { return c.sampling_stop == sampling_stop::time_limit_before_min; }
+bool cut_short(const CaseRecord& c) { return c.sampling_stop == sampling_stop::kTimeLimitBeforeMin; }
 
 }  // namespace
 

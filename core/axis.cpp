@@ -92,7 +92,7 @@ std::string join(const std::vector<std::string>& xs) {
 
 bool is_pow2(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-constexpr std::size_t max_values = 100000;
+constexpr std::size_t kMaxValues = 100000;
 
 }  // namespace
 
@@ -183,7 +183,7 @@ Axis enum_axis(std::string name, std::vector<std::string> choices, std::vector<s
     return a;
 }
 
-Axis& bounded(Axis& a, double min, double max) {
+Axis bounded(Axis a, double min, double max) {
     a.min = min;
     a.max = max;
     return a;
@@ -211,14 +211,14 @@ std::vector<Value> parse_axis_values(const Axis& a, std::string_view text) {
             std::int64_t lo = parse_int(a, parts[0]), hi = parse_int(a, parts[1]), step = parse_int(a, parts[2]);
             if (step <= 0) fail(a, "range step must be positive");
             if (lo > hi) fail(a, "range is empty (" + std::to_string(lo) + " > " + std::to_string(hi) + ")");
-            if (static_cast<std::uint64_t>((hi - lo) / step) >= max_values) fail(a, "range has too many values");
+            if (static_cast<std::uint64_t>((hi - lo) / step) >= kMaxValues) fail(a, "range has too many values");
             for (std::int64_t v = lo; v <= hi; v += step) out.emplace_back(v);
         } else if (a.kind == AxisKind::real) {
             double lo = parse_real(a, parts[0]), hi = parse_real(a, parts[1]), step = parse_real(a, parts[2]);
             if (step <= 0) fail(a, "range step must be positive");
             if (lo > hi) fail(a, "range is empty");
             double count = std::floor((hi - lo) / step + 1e-9) + 1;
-            if (count > static_cast<double>(max_values)) fail(a, "range has too many values");
+            if (count > static_cast<double>(kMaxValues)) fail(a, "range has too many values");
             for (std::int64_t i = 0; i < static_cast<std::int64_t>(count); ++i)
                 out.emplace_back(lo + static_cast<double>(i) * step);
         } else {

@@ -34,7 +34,7 @@ Axis real_axis(std::string name, std::vector<double> defaults, std::string descr
 Axis bool_axis(std::string name, std::vector<bool> defaults, std::string description);
 Axis enum_axis(std::string name, std::vector<std::string> choices, std::vector<std::string> defaults,
                std::string description);
-Axis& bounded(Axis& a, double min, double max);
+[[nodiscard]] Axis bounded(Axis a, double min, double max);
 Axis tunable(Axis a);
 
 // Parses the value list of one override for `axis`:

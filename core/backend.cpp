@@ -17,7 +17,7 @@ std::string_view to_string(Backend b) {
 }
 
 std::optional<Backend> backend_from(std::string_view s) {
-    for (Backend b : all_backends)
+    for (Backend b : kAllBackends)
         if (to_string(b) == s) return b;
     return std::nullopt;
 }

@@ -12,7 +12,7 @@ namespace memwall {
 // by memwall's emulation layer (its times are emulation times, never GPU times).
 enum class Backend { cpu, cuda, cuda_emu };
 
-inline constexpr Backend all_backends[] = {Backend::cpu, Backend::cuda, Backend::cuda_emu};
+inline constexpr Backend kAllBackends[] = {Backend::cpu, Backend::cuda, Backend::cuda_emu};
 
 std::string_view to_string(Backend b);
 std::optional<Backend> backend_from(std::string_view s);

@@ -42,7 +42,11 @@ Space Family::space(const Variant& v) const {
 Family& Catalogue::add_family(Family f) {
     for (const auto& g : families_)
         if (g.name == f.name) throw std::logic_error("family '" + f.name + "' registered twice");
+    // Its variants pass add_variant's checks like any added later.
+    std::vector<Variant> variants = std::move(f.variants);
+    f.variants.clear();
     families_.push_back(std::move(f));
+    for (Variant& v : variants) add_variant(families_.back().name, std::move(v));
     return families_.back();
 }
 
@@ -52,6 +56,11 @@ void Catalogue::add_variant(const std::string& family_name, Variant v) {
         if (f.find(v.name, v.backend))
             throw std::logic_error("variant '" + family_name + "/" + v.name + "' registered twice for backend " +
                                    std::string(to_string(v.backend)));
+        // Every case of the variant reads its model: refused here, at start-up, rather than case by case.
+        if (!v.model && !v.input_model)
+            throw std::logic_error("variant '" + family_name + "/" + v.name + "' (" +
+                                   std::string(to_string(v.backend)) +
+                                   ") has no model: set Variant::model or input_model");
         f.variants.push_back(std::move(v));
         return;
     }

@@ -137,7 +137,10 @@ struct Family {
 
 class Catalogue {
   public:
-    Family& add_family(Family f);  // throws std::logic_error on a duplicate name
+    // Throw std::logic_error, at registration, on a duplicate family or variant (name and
+    // backend) and on a variant with neither model nor input_model; add_family checks the
+    // variants it is given as add_variant does.
+    Family& add_family(Family f);
     void add_variant(const std::string& family, Variant v);
     const std::vector<Family>& families() const { return families_; }
     // Throw UsageError naming the known alternatives.

@@ -129,7 +129,7 @@ int usable_cpus() {
 
 std::optional<ThreadCap> cap_requested_threads() {
     const int asked = omp_get_max_threads();
-    const int cap = max_threads_per_cpu * usable_cpus();
+    const int cap = kMaxThreadsPerCpu * usable_cpus();
     if (asked <= cap) return std::nullopt;
     omp_set_num_threads(cap);
     ::setenv("OMP_NUM_THREADS", std::to_string(cap).c_str(), 1);

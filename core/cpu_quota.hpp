@@ -30,12 +30,12 @@ int usable_cpus();
 // A team OMP_NUM_THREADS asks for beyond this many threads per usable CPU is capped: its threads
 // cannot run together, and libgomp starts a team with each thread's start data on the starting
 // thread's stack (alloca), which 100000 threads overflow (SIGSEGV in every kernel's set-up).
-inline constexpr int max_threads_per_cpu = 4;
+inline constexpr int kMaxThreadsPerCpu = 4;
 
 struct ThreadCap {
     int asked = 0, cap = 0;
 };
-// Caps OpenMP's team (and OMP_NUM_THREADS, which case workers inherit) at max_threads_per_cpu
+// Caps OpenMP's team (and OMP_NUM_THREADS, which case workers inherit) at kMaxThreadsPerCpu
 // times usable_cpus(); returns what was asked and the cap when it capped.
 std::optional<ThreadCap> cap_requested_threads();
 

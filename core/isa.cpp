@@ -9,7 +9,7 @@ namespace memwall {
 
 namespace {
 
-constexpr const char* isa_variable = "MEMWALL_ISA";
+constexpr const char* kIsaVariable = "MEMWALL_ISA";
 
 bool has_avx512() {
 #if defined(__x86_64__)
@@ -46,10 +46,10 @@ Isa host_isa() {
 }
 
 Isa active_isa() {
-    const char* asked = std::getenv(isa_variable);
+    const char* asked = std::getenv(kIsaVariable);
     if (asked == nullptr || *asked == '\0') return host_isa();
     const std::string_view name = asked;
-    const std::string asker = std::string(isa_variable) + "=" + asked;
+    const std::string asker = std::string(kIsaVariable) + "=" + asked;
     if (name == "avx2") return Isa::avx2;
     if (name == "avx512") return checked(Isa::avx512, asker);
     throw UsageError(asker + ": unknown ISA, choose avx2 or avx512");
@@ -65,7 +65,7 @@ std::string isa_summary() {
 void set_active_isa(Isa isa) {
     const std::string name(isa_name(isa));
     checked(isa, "--isa " + name);
-    ::setenv(isa_variable, name.c_str(), 1);
+    ::setenv(kIsaVariable, name.c_str(), 1);
 }
 
 }  // namespace memwall

@@ -101,11 +101,11 @@ std::size_t Space::size_unconstrained() const {
 
 Space::Cursor::Cursor(const Space& space) : space_(&space) {
     // A few long ranges multiply to more points than a sweep can walk; say so instead.
-    if (const std::size_t n = space.size_unconstrained(); n > max_points)
+    if (const std::size_t n = space.size_unconstrained(); n > kMaxPoints)
         throw UsageError(
             "the axes give " +
             (n == std::numeric_limits<std::size_t>::max() ? std::string("more than 2^64") : std::to_string(n)) +
-            " points, more than " + std::to_string(max_points) + ": narrow the axes");
+            " points, more than " + std::to_string(kMaxPoints) + ": narrow the axes");
     for (auto& g : groups_of(space.axes_, space.values_, space.zips_)) {
         done_ = done_ || g.length == 0;
         groups_.push_back(std::move(g.axes));

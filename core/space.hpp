@@ -69,7 +69,7 @@ class Space {
     const std::vector<Value>& values(const std::string& name) const;
 
     // The most points a space expands to.
-    static constexpr std::size_t max_points = 1'000'000;
+    static constexpr std::size_t kMaxPoints = 1'000'000;
 
     // The points one at a time, so a sweep of many points is walked without being held: the
     // cartesian product over ungrouped axes and zipped groups, in axis order (a group at its
@@ -78,7 +78,7 @@ class Space {
     class Cursor {
       public:
         // Throws UsageError when zipped lists differ in length or there are more than
-        // max_points before constraints. The space must outlive the cursor.
+        // kMaxPoints before constraints. The space must outlive the cursor.
         explicit Cursor(const Space& space);
         // The next point; nullopt after the last. Throws UsageError when the validator rejects it.
         std::optional<Params> next();

@@ -35,12 +35,12 @@ bool is_utf8(std::string_view s) {
 
 nlohmann::json text_to_json(const std::string& s) {
     if (is_utf8(s)) return s;
-    static constexpr char digits[] = "0123456789abcdef";
+    static constexpr char kDigits[] = "0123456789abcdef";
     std::string hex;
     hex.reserve(2 * s.size());
     for (const unsigned char c : s) {
-        hex += digits[c >> 4];
-        hex += digits[c & 15];
+        hex += kDigits[c >> 4];
+        hex += kDigits[c & 15];
     }
     return {{"bytes", hex}};
 }

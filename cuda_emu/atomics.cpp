@@ -54,16 +54,16 @@ T cas(T* address, T compare, T val, const void* site) {
     return old;
 }
 
-constexpr auto relaxed = std::memory_order_relaxed;
+constexpr auto kRelaxed = std::memory_order_relaxed;
 
 }  // namespace
 
 #define MEMWALL_EMU_SITE __builtin_return_address(0)
 
 // The arithmetic ones wrap around, as CUDA's do (std::atomic_ref's fetch_add on integers too).
-#define MEMWALL_EMU_FETCH(fn, T, method)                                                                        \
-    T fn(T* address, T val) {                                                                                   \
-        return atomic(address, MEMWALL_EMU_SITE, [&](std::atomic_ref<T> r) { return r.method(val, relaxed); }); \
+#define MEMWALL_EMU_FETCH(fn, T, method)                                                                         \
+    T fn(T* address, T val) {                                                                                    \
+        return atomic(address, MEMWALL_EMU_SITE, [&](std::atomic_ref<T> r) { return r.method(val, kRelaxed); }); \
     }
 
 MEMWALL_EMU_FETCH(atomicAdd, int, fetch_add)

@@ -39,7 +39,7 @@ void mark(std::vector<std::uint64_t>& bitmap, std::uint64_t sector) {
 Recorder::Recorder(const EmulationOptions& options, std::size_t arena_extent, unsigned threads)
     : l1_(options.l1),
       l2_(shared_l2(options.l2)),
-      read_((arena_extent / sector_bytes + 63) / 64),
+      read_((arena_extent / kSectorBytes + 63) / 64),
       written_(read_.size()),
       warp_sites_((threads + 31) / 32),
       lane_sites_(threads) {}
@@ -86,8 +86,8 @@ void Recorder::record(std::uint64_t offset, std::size_t bytes, AccessKind kind, 
     ++counts.accesses;
     if (bytes == 0) return;
     Request& request = request_for(site, counts.requests);
-    const std::uint64_t last = (offset + bytes - 1) / sector_bytes;
-    for (std::uint64_t s = offset / sector_bytes; s <= last; ++s) {
+    const std::uint64_t last = (offset + bytes - 1) / kSectorBytes;
+    for (std::uint64_t s = offset / kSectorBytes; s <= last; ++s) {
         if (kind != AccessKind::store) mark(read_, s);
         if (kind != AccessKind::load) mark(written_, s);
         // Coalesced lanes mostly hit the sector added last: search from the back.
@@ -122,8 +122,8 @@ void Recorder::record_host(std::uint64_t offset, std::size_t bytes, AccessKind k
     // user-space addresses and set in shared memory's keys, whose bit 63 this one lacks): host
     // offsets and arena offsets name different sectors.
     Request& request = request_for(site | std::uintptr_t{1} << 62, counts.requests);
-    const std::uint64_t last = (offset + bytes - 1) / sector_bytes;
-    for (std::uint64_t s = offset / sector_bytes; s <= last; ++s) {
+    const std::uint64_t last = (offset + bytes - 1) / kSectorBytes;
+    for (std::uint64_t s = offset / kSectorBytes; s <= last; ++s) {
         if (std::find(request.sectors.rbegin(), request.sectors.rend(), s) != request.sectors.rend()) continue;
         request.sectors.push_back(s);
         ++counts.sectors;
@@ -131,13 +131,13 @@ void Recorder::record_host(std::uint64_t offset, std::size_t bytes, AccessKind k
 }
 
 void Recorder::to_l2(std::uint64_t sector, AccessKind kind, AccessCounts& counts, bool through_l1) {
-    const std::uint64_t address = sector * sector_bytes;
+    const std::uint64_t address = sector * kSectorBytes;
     // L1 caches loads only: stores write through, atomics execute at L2.
     if (kind == AccessKind::load && through_l1 && l1_.enabled() && l1_.read(address)) return;
     ++counts.l2_sectors;
     if (!l2_.enabled()) {  // every request goes to DRAM
-        if (kind != AccessKind::store) stats_.dram_read_bytes += sector_bytes;
-        if (kind != AccessKind::load) stats_.dram_write_bytes += sector_bytes;
+        if (kind != AccessKind::store) stats_.dram_read_bytes += kSectorBytes;
+        if (kind != AccessKind::load) stats_.dram_write_bytes += kSectorBytes;
         return;
     }
     if (kind != AccessKind::store && !l2_.read(address)) stats_.dram_read_bytes += l2_.config().sector_bytes;

@@ -11,7 +11,7 @@
 namespace memwall::emu {
 
 // The sector of the traffic counters (CUPTI's): 32 bytes.
-inline constexpr std::uint64_t sector_bytes = 32;
+inline constexpr std::uint64_t kSectorBytes = 32;
 
 class SectorCache {
   public:

@@ -19,14 +19,14 @@ const Stack& StackPool::get(std::size_t i) {
     while (stacks_.size() <= i) {
         // A guard page below each stack turns an overflow into a crash, not silent corruption.
         const std::size_t guard = page_bytes();
-        void* p = mmap(nullptr, stack_bytes + guard, PROT_READ | PROT_WRITE,
+        void* p = mmap(nullptr, kStackBytes + guard, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
         if (mprotect(p, guard, PROT_NONE) != 0) {
-            munmap(p, stack_bytes + guard);
+            munmap(p, kStackBytes + guard);
             throw std::bad_alloc();
         }
-        stacks_.push_back({static_cast<char*>(p) + guard, stack_bytes});
+        stacks_.push_back({static_cast<char*>(p) + guard, kStackBytes});
     }
     return stacks_[i];
 }

@@ -15,7 +15,7 @@ struct Stack {
 
 class StackPool {
   public:
-    static constexpr std::size_t stack_bytes = std::size_t{256} << 10;
+    static constexpr std::size_t kStackBytes = std::size_t{256} << 10;
 
     StackPool() = default;
     StackPool(const StackPool&) = delete;

@@ -117,7 +117,7 @@ std::vector<Counter> traffic_counters(const TrafficStats& s) {
     add("lts__t_sectors_op_read.sum", s.load.l2_sectors, "sectors");
     add("lts__t_sectors_op_write.sum", s.store.l2_sectors, "sectors");
     add("lts__t_sectors_op_atom.sum", s.atomic.l2_sectors, "sectors");
-    add("lts__t_bytes.sum", (s.load.l2_sectors + s.store.l2_sectors + s.atomic.l2_sectors) * sector_bytes, "B");
+    add("lts__t_bytes.sum", (s.load.l2_sectors + s.store.l2_sectors + s.atomic.l2_sectors) * kSectorBytes, "B");
     add("emu.distinct_sectors", s.distinct_sectors, "sectors");
     add("emu.distinct_sectors_read", s.distinct_sectors_read, "sectors");
     add("emu.distinct_sectors_written", s.distinct_sectors_written, "sectors");
@@ -151,14 +151,14 @@ std::vector<Counter> traffic_counters(const TrafficStats& s) {
         add("emu.host_sectors_read", s.host.load.sectors, "sectors");
         add("emu.host_sectors_written", s.host.store.sectors, "sectors");
         add("emu.host_sectors_atomic", s.host.atomic.sectors, "sectors");
-        add("emu.host_read_bytes", s.host.load.sectors * sector_bytes, "B");
-        add("emu.host_write_bytes", s.host.store.sectors * sector_bytes, "B");
+        add("emu.host_read_bytes", s.host.load.sectors * kSectorBytes, "B");
+        add("emu.host_write_bytes", s.host.store.sectors * kSectorBytes, "B");
     }
     // All three when any ran, so an emulated count replaces a model's of each.
     if (s.tensor.any()) {
-        add(std::string(counters::flops_bf16_tensor), s.tensor.bf16, "FLOP");
-        add(std::string(counters::flops_f16_tensor), s.tensor.f16, "FLOP");
-        add(std::string(counters::flops_tf32_tensor), s.tensor.tf32, "FLOP");
+        add(std::string(counters::kFlopsBf16Tensor), s.tensor.bf16, "FLOP");
+        add(std::string(counters::kFlopsF16Tensor), s.tensor.f16, "FLOP");
+        add(std::string(counters::kFlopsTf32Tensor), s.tensor.tf32, "FLOP");
     }
     return out;
 }

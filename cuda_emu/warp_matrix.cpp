@@ -212,12 +212,12 @@ detail::WarpCombine by_shape(int count, bool trans) {
     }
 }
 
-constexpr const char* ldmatrix_names[2][3] = {
+constexpr const char* kLdmatrixNames[2][3] = {
     {"ldmatrix.sync.aligned.m8n8.x1.shared.b16", "ldmatrix.sync.aligned.m8n8.x2.shared.b16",
      "ldmatrix.sync.aligned.m8n8.x4.shared.b16"},
     {"ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16", "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"}};
-constexpr const char* stmatrix_names[2][3] = {
+constexpr const char* kStmatrixNames[2][3] = {
     {"stmatrix.sync.aligned.m8n8.x1.shared.b16", "stmatrix.sync.aligned.m8n8.x2.shared.b16",
      "stmatrix.sync.aligned.m8n8.x4.shared.b16"},
     {"stmatrix.sync.aligned.m8n8.x1.trans.shared.b16", "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
@@ -242,7 +242,7 @@ void mma(MmaType type, float (&d)[4], const std::uint32_t (&a)[4], const std::ui
 
 void ldmatrix(std::uint32_t* r, int count, bool trans, const void* row, const detail::Site& site) {
     check_count("ldmatrix", count);
-    const char* name = ldmatrix_names[trans][shape_index(count)];
+    const char* name = kLdmatrixNames[trans][shape_index(count)];
     const unsigned lane = lane_of_thread();
     MatrixLane me{};
     if (lane < 8u * static_cast<unsigned>(count)) {
@@ -256,7 +256,7 @@ void ldmatrix(std::uint32_t* r, int count, bool trans, const void* row, const de
 
 void stmatrix(void* row, const std::uint32_t* r, int count, bool trans, const detail::Site& site) {
     check_count("stmatrix", count);
-    const char* name = stmatrix_names[trans][shape_index(count)];
+    const char* name = kStmatrixNames[trans][shape_index(count)];
     const unsigned lane = lane_of_thread();
     const bool writes = lane < 8u * static_cast<unsigned>(count);
     if (writes) check_row(name, row, lane, site);

@@ -15,8 +15,7 @@ using namespace memwall;
 namespace {
 
 Space make_space() {
-    Axis seq = int_axis("seq_q", {128, 256}, "query length");
-    bounded(seq, 1, 1 << 20);
+    const Axis seq = bounded(int_axis("seq_q", {128, 256}, "query length"), 1, 1 << 20);
     std::vector<Axis> axes{seq, tunable(int_axis("tile", {16, 32}, "tile size")),
                            real_axis("scale", {0.5}, "softmax scale"),
                            bool_axis("causal", {false, true}, "causal mask"),
@@ -42,9 +41,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 space.apply_override(line);
             }
         }
-        // Spaces up to Space::max_points are legal but slow to expand here; larger ones must be refused.
+        // Spaces up to Space::kMaxPoints are legal but slow to expand here; larger ones must be refused.
         const std::size_t n = space.size_unconstrained();
-        if (n <= 20000 || n > Space::max_points) (void)space.points();
+        if (n <= 20000 || n > Space::kMaxPoints) (void)space.points();
     } catch (const UsageError&) {}
     return 0;
 }

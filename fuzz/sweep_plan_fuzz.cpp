@@ -19,12 +19,14 @@ using namespace memwall;
 
 namespace {
 
+// The toy variants are planned, never measured: a model without counters is enough.
+std::vector<Counter> no_counters(const Params&, const MemoryHierarchy&) { return {}; }
+
 Catalogue make_catalogue() {
     Catalogue c;
     Family f;
     f.name = "toy";
-    Axis m = int_axis("m", {1, 2}, "");
-    bounded(m, 1, 1 << 20);
+    const Axis m = bounded(int_axis("m", {1, 2}, ""), 1, 1 << 20);
     f.problem_axes = {m, int_axis("k", {10, 20}, ""), int_axis("n", {5}, ""),
                       enum_axis("shape", {"square", "wide", "custom"}, {"custom"}, "")};
     f.zipped = {{"m", "k"}};
@@ -37,9 +39,11 @@ Catalogue make_catalogue() {
     f.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
     c.add_family(std::move(f));
     Variant a;
+    a.model = no_counters;
     a.name = "a";
     c.add_variant("toy", a);
     Variant b;
+    b.model = no_counters;
     b.name = "b";
     b.tunables = {int_axis("t", {1, 4}, ""), enum_axis("order", {"ij", "ji"}, {"ij", "ji"}, "")};
     b.constraints = {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}};
@@ -51,6 +55,7 @@ Catalogue make_catalogue() {
     g.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
     c.add_family(std::move(g));
     Variant only;
+    only.model = no_counters;
     only.name = "only";
     only.tunables = {int_axis("unroll", {1, 2}, "")};
     c.add_variant("other", only);
@@ -114,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::map<const Variant*, std::size_t> per_variant;
             for (const auto& [key, one] : runs) per_variant[key.first] += one;
             for (const auto& [v, n] : per_variant)
-                if (n > SweepPlan::batch_problems) __builtin_trap();
+                if (n > SweepPlan::kBatchProblems) __builtin_trap();
         }
         if (seen.size() != plan.size()) __builtin_trap();  // the walk and the count disagree
     } catch (const UsageError&) {}

@@ -1,5 +1,5 @@
-// The device's ceilings measured by kernels of its own (device_ceilings.hpp). nvcc only; not yet
-// run on a GPU.
+// The device's ceilings measured by kernels of its own (device_ceilings.hpp). nvcc only; its
+// runs on GPUs are recorded in docs/gpu-runs/.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -11,7 +11,7 @@ namespace memwall::gpu {
 
 namespace {
 
-constexpr int threads = 256;
+constexpr int kThreads = 256;
 
 // Each block reads its slice of `slice` float4s `passes` times: through L1 (the read-only path,
 // __ldg) or around it (__ldcg, cached in L2 only), four loads in flight per thread. The sum is
@@ -77,7 +77,7 @@ MeasuredDeviceCeilings measure() {
     const int sms = attribute(cudaDevAttrMultiProcessorCount, device);
     const long long l2 = attribute(cudaDevAttrL2CacheSize, device);
     MeasuredDeviceCeilings m;
-    m.threads = threads;
+    m.threads = kThreads;
     m.blocks = 8 * sms;  // 64 warps per SM: enough loads in flight to cover DRAM's latency
     m.launches = 5;
     m.l1_capacity = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
@@ -100,9 +100,9 @@ MeasuredDeviceCeilings measure() {
             long long passes = 1;
             const double s = best_seconds(m.launches, passes, [&](long long p) {
                 if (level == 0)
-                    read_slices<true><<<m.blocks, threads>>>(data, slice, static_cast<int>(p), sink);
+                    read_slices<true><<<m.blocks, kThreads>>>(data, slice, static_cast<int>(p), sink);
                 else
-                    read_slices<false><<<m.blocks, threads>>>(data, slice, static_cast<int>(p), sink);
+                    read_slices<false><<<m.blocks, kThreads>>>(data, slice, static_cast<int>(p), sink);
             });
             *sets[level] = 16.0 * static_cast<double>(slice) * m.blocks;
             *rates[level] = *sets[level] * static_cast<double>(passes) / s;
@@ -110,8 +110,8 @@ MeasuredDeviceCeilings measure() {
         long long iterations = 1024;
         const int fma_blocks = 8 * sms;
         const double s = best_seconds(m.launches, iterations,
-                                      [&](long long n) { fma_chains<<<fma_blocks, threads>>>(n, 0.5f, 0.5f, sink); });
-        m.fp32_fma = 2.0 * 8 * static_cast<double>(iterations) * fma_blocks * threads / s;
+                                      [&](long long n) { fma_chains<<<fma_blocks, kThreads>>>(n, 0.5f, 0.5f, sink); });
+        m.fp32_fma = 2.0 * 8 * static_cast<double>(iterations) * fma_blocks * kThreads / s;
     } catch (...) {
         cudaFree(data);
         cudaFree(sink);

@@ -1,5 +1,5 @@
 // The GPU-only parts of the cuda backend: cold timing, NVTX ranges, device properties. nvcc
-// only; first run on an H100 on 2026-11-27 (docs/gpu-runs/).
+// only; its runs on GPUs are recorded in docs/gpu-runs/.
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>

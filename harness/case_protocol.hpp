@@ -21,7 +21,7 @@
 
 namespace memwall {
 
-inline constexpr const char* case_worker_greeting = "memwall-case-worker 1";
+inline constexpr const char* kCaseWorkerGreeting = "memwall-case-worker 1";
 
 std::string encode_case_request(const PlannedCase& c, std::uint64_t seed, const MeasureOptions& opt);
 

@@ -28,7 +28,7 @@ void write_line(int fd, std::string line) {
 
 void serve_cases(std::istream& in, int out, const Catalogue& catalogue, const MemoryHierarchy& mh) {
     InProcessMeasurer measurer(mh);
-    write_line(out, case_worker_greeting);
+    write_line(out, kCaseWorkerGreeting);
     for (std::string line; std::getline(in, line);) {
         const auto t0 = std::chrono::steady_clock::now();
         CaseRecord rec;

@@ -106,7 +106,7 @@ std::map<std::string, std::string> describe_devices(const std::vector<Backend>& 
 std::vector<std::pair<std::string, std::string>> device_summaries(
     const std::map<std::string, std::string>& properties) {
     std::vector<std::pair<std::string, std::string>> out;
-    for (Backend b : all_backends) {
+    for (Backend b : kAllBackends) {
         const std::string name(to_string(b));
         if (auto it = properties.find(name + ".summary"); it != properties.end()) out.emplace_back(name, it->second);
     }

@@ -26,7 +26,7 @@ std::map<std::string, std::string> describe_device(Backend b, const MemoryHierar
 // The properties of every backend of a run.
 std::map<std::string, std::string> describe_devices(const std::vector<Backend>& backends, const MemoryHierarchy& mh);
 
-// The "<backend>.summary" properties as (backend, summary), in the order of all_backends.
+// The "<backend>.summary" properties as (backend, summary), in the order of kAllBackends.
 std::vector<std::pair<std::string, std::string>> device_summaries(const std::map<std::string, std::string>& properties);
 
 }  // namespace memwall

@@ -10,7 +10,7 @@ std::atomic<bool> stop_requested{false};
 
 namespace {
 
-constexpr int interrupts[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr int kInterrupts[] = {SIGINT, SIGTERM, SIGHUP};
 int scopes = 0;  // live InterruptScopes: one inside another keeps what the outer one heard
 
 void on_signal(int) { stop_requested = true; }
@@ -18,7 +18,7 @@ void on_signal(int) { stop_requested = true; }
 }  // namespace
 
 bool is_interrupt_signal(int signal) {
-    for (int s : interrupts)
+    for (int s : kInterrupts)
         if (s == signal) return true;
     return false;
 }
@@ -34,11 +34,11 @@ InterruptScope::InterruptScope() {
     on.sa_handler = on_signal;
     sigemptyset(&on.sa_mask);
     on.sa_flags = SA_RESTART;  // a pipe read or a SQLite write goes on; the flag is polled
-    for (int i = 0; i < 3; ++i) sigaction(interrupts[i], &on, &previous_[i]);
+    for (int i = 0; i < 3; ++i) sigaction(kInterrupts[i], &on, &previous_[i]);
 }
 
 InterruptScope::~InterruptScope() {
-    for (int i = 0; i < 3; ++i) sigaction(interrupts[i], &previous_[i], nullptr);
+    for (int i = 0; i < 3; ++i) sigaction(kInterrupts[i], &previous_[i], nullptr);
     --scopes;
 }
 

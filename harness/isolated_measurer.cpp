@@ -40,7 +40,7 @@ void IsolatedMeasurer::ready() {
         throw InputError("cannot start a case worker (" + options_.worker_command.at(0) + " " + e.how +
                          "); --no-isolate measures cases in this process");
     }
-    if (hello != case_worker_greeting) {
+    if (hello != kCaseWorkerGreeting) {
         worker_.reset();
         throw InputError("cannot start a case worker: " + options_.worker_command.at(0) +
                          (hello ? " answered '" + *hello + "'" : " did not answer within 60 s"));

@@ -36,13 +36,13 @@ PairedSampling take_paired_samples(const std::function<double()>& a, const std::
         const auto n = static_cast<int>(log_ratios.size());
         std::string stop;
         if (n >= s.max_samples) {
-            stop = sampling_stop::max_samples;
+            stop = sampling_stop::kMaxSamples;
         } else if (n >= s.min_samples && total_a >= s.min_time && total_b >= s.min_time) {
             const Interval ci = median_ci(log_ratios, 0.95);
-            if ((ci.hi - ci.lo) / 2 <= s.max_noise) stop = sampling_stop::converged;
+            if ((ci.hi - ci.lo) / 2 <= s.max_noise) stop = sampling_stop::kConverged;
         }
         if (stop.empty() && (total_a >= s.timeout || total_b >= s.timeout))
-            stop = n < s.min_samples ? sampling_stop::time_limit_before_min : sampling_stop::time_limit;
+            stop = n < s.min_samples ? sampling_stop::kTimeLimitBeforeMin : sampling_stop::kTimeLimit;
         if (!stop.empty()) {
             out.a.stop_reason = out.b.stop_reason = stop;
             return out;

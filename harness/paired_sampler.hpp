@@ -1,6 +1,6 @@
-// Timing two builds of one case side by side: their samples alternate, so the machine's speed,
-// which drifts over milliseconds to seconds on a shared VM, is the same for both sides of every
-// pair and cancels in their ratio.
+// Paired timing (two builds of one case, or a tuned configuration and its anchor): their
+// samples alternate, so the machine's speed, which drifts over milliseconds to seconds on a
+// shared VM, is the same for both sides of every pair and cancels in their ratio.
 #pragma once
 
 #include <functional>

@@ -141,7 +141,7 @@ double number(const std::map<std::string, std::string>& p, const std::string& ke
 
 // The measured figures as ceilings, each saying how it was measured.
 std::vector<Ceiling> measured_ceilings(const gpu::MeasuredDeviceCeilings& m) {
-    const std::string prefix(cuda_ceiling_prefix);
+    const std::string prefix(kCudaCeilingPrefix);
     const std::string kernel = std::to_string(m.blocks) + " blocks of " + std::to_string(m.threads) +
                                " threads, best of " + std::to_string(m.launches) + " launches";
     std::vector<Ceiling> out;
@@ -180,8 +180,8 @@ Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, 
     // The roofs memwall has no kernel to measure (the tensor cores') stay the theoretical ones; a
     // roof whose measurement failed is left out, not guessed.
     for (Ceiling& c : theoretical_gpu_ceilings(d))
-        if (!measured || c.name == std::string(cuda_ceiling_prefix) + "bf16_tensor" ||
-            c.name == std::string(cuda_ceiling_prefix) + "tf32_tensor")
+        if (!measured || c.name == std::string(kCudaCeilingPrefix) + "bf16_tensor" ||
+            c.name == std::string(kCudaCeilingPrefix) + "tf32_tensor")
             roofs.push_back(std::move(c));
     for (Ceiling& c : roofs) out.items.push_back(std::move(c));
     return out;

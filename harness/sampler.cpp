@@ -75,7 +75,7 @@ Sampling take_samples(const std::function<double()>& once, const SamplerSettings
         const auto n = static_cast<int>(out.seconds.size());
         const auto taken = n + static_cast<int>(discarded.size());
         if (taken >= s.max_samples) {
-            out.stop_reason = sampling_stop::max_samples;
+            out.stop_reason = sampling_stop::kMaxSamples;
             break;
         }
         if (n >= s.min_samples && total >= s.min_time) {
@@ -83,18 +83,18 @@ Sampling take_samples(const std::function<double()>& once, const SamplerSettings
             const Interval ci = median_ci(out.seconds, 0.95);
             const double half_width = (ci.hi - ci.lo) / 2 / sum.median;
             if (sum.rsd <= s.max_noise || half_width <= s.max_noise) {
-                out.stop_reason = sampling_stop::converged;
+                out.stop_reason = sampling_stop::kConverged;
                 break;
             }
         }
         if (total >= s.timeout) {
-            out.stop_reason = n < s.min_samples ? sampling_stop::time_limit_before_min : sampling_stop::time_limit;
+            out.stop_reason = n < s.min_samples ? sampling_stop::kTimeLimitBeforeMin : sampling_stop::kTimeLimit;
             break;
         }
     }
     out.discarded = static_cast<int>(discarded.size());
     if (static_cast<int>(out.seconds.size()) < s.min_samples && out.discarded > 0) {
-        out.stop_reason = sampling_stop::host_busy;
+        out.stop_reason = sampling_stop::kHostBusy;
         out.busy =
             busy_reason(out.discarded, out.discarded + static_cast<int>(out.seconds.size()), waited, discarded_time);
         // Nothing kept: the discarded times, flagged, are all there is to show.

@@ -45,7 +45,7 @@ struct Sampling {
 // is called between the warm-up runs and the first sample (a case's stages, measure.hpp).
 // With a `run_delay` source, each sample whose threads waited to run for more than
 // kMaxRunDelayShare of it is discarded: it counts towards the timeout, not the samples. When the
-// timeout comes with fewer than min_samples kept, the stop reason is sampling_stop::host_busy.
+// timeout comes with fewer than min_samples kept, the stop reason is sampling_stop::kHostBusy.
 Sampling take_samples(const std::function<double()>& once, const SamplerSettings& s,
                       const std::function<void()>& sampling = {}, const RunDelaySource& run_delay = {});
 

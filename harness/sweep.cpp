@@ -171,7 +171,7 @@ std::vector<PlannedCase> SweepPlan::Pass::next_of_whole() {
                               m.space.project(*p, AxisRole::tunable)};
                 std::string problem = c.problem.canonical();
                 if (problem != last) {  // a variant's points of one problem are adjacent (Space::Cursor)
-                    if (problems == batch_problems) {
+                    if (problems == kBatchProblems) {
                         held_[k] = std::move(p);
                         break;
                     }

@@ -70,12 +70,12 @@ class SweepPlan {
     std::size_t size() const { return size_; }  // cases (of the shard, when the sweep is split)
 
     // Problems of each variant a batch holds.
-    static constexpr std::size_t batch_problems = 64;
+    static constexpr std::size_t kBatchProblems = 64;
 
     // The cases (of the spec's shard alone), a batch at a time, problem-major (cases of one problem adjacent, so its
-    // workload is built once): a batch holds the next batch_problems problems of each variant of
+    // workload is built once): a batch holds the next kBatchProblems problems of each variant of
     // one family, ordered by first appearance; a problem split between two batches has its
-    // workload built twice. A sweep of up to batch_problems problems per variant is one batch
+    // workload built twice. A sweep of up to kBatchProblems problems per variant is one batch
     // per family.
     class Pass {
       public:

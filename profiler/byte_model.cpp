@@ -27,9 +27,9 @@ std::vector<Counter> level_bytes(const MemoryHierarchy& mh, const std::vector<Tr
 std::vector<Counter> byte_model(double flops, double min_bytes, double workspace_bytes, const MemoryHierarchy& mh,
                                 const std::vector<TrafficStream>& streams) {
     std::vector<Counter> out{
-        {std::string(counters::flops), flops, "FLOP", CounterSource::model},
-        {std::string(counters::bytes_min), min_bytes, "B", CounterSource::model},
-        {std::string(counters::workspace), workspace_bytes, "B", CounterSource::model},
+        {std::string(counters::kFlops), flops, "FLOP", CounterSource::model},
+        {std::string(counters::kBytesMin), min_bytes, "B", CounterSource::model},
+        {std::string(counters::kWorkspace), workspace_bytes, "B", CounterSource::model},
     };
     const auto levels = level_bytes(mh, streams);
     out.insert(out.end(), levels.begin(), levels.end());

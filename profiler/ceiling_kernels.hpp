@@ -19,8 +19,8 @@ std::string_view to_string(CeilingIsa isa);  // "generic", "avx2", "avx512"
 CeilingIsa ceiling_isa(std::string_view name);
 
 enum class BandwidthKernel { read, copy, axpb, nt_store };
-inline constexpr BandwidthKernel all_bandwidth_kernels[] = {BandwidthKernel::read, BandwidthKernel::copy,
-                                                            BandwidthKernel::axpb, BandwidthKernel::nt_store};
+inline constexpr BandwidthKernel kAllBandwidthKernels[] = {BandwidthKernel::read, BandwidthKernel::copy,
+                                                           BandwidthKernel::axpb, BandwidthKernel::nt_store};
 // Short names ("read", "copy", "axpb", "nt-store") and what each does, for the method text.
 std::string_view to_string(BandwidthKernel k);
 std::string_view describe(BandwidthKernel k);

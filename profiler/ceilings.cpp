@@ -43,10 +43,10 @@ Ceilings Ceilings::for_backend(std::string_view backend) const {
     out.reused_from_run = reused_from_run;
     const bool cuda = backend == "cuda";
     for (const Ceiling& c : items) {
-        const bool device = c.name.starts_with(cuda_ceiling_prefix);
+        const bool device = c.name.starts_with(kCudaCeilingPrefix);
         if (device != cuda) continue;
         out.items.push_back(c);
-        if (device) out.items.back().name.erase(0, cuda_ceiling_prefix.size());
+        if (device) out.items.back().name.erase(0, kCudaCeilingPrefix.size());
     }
     return out;
 }
@@ -306,7 +306,7 @@ std::vector<Ceiling> bandwidth_plateaus(const std::vector<BandwidthSample>& curv
     for (const Segment& s : segments(mh, threads)) {
         std::optional<Ceiling> best;
         int kernels = 0;
-        for (BandwidthKernel k : all_bandwidth_kernels) {
+        for (BandwidthKernel k : kAllBandwidthKernels) {
             auto c = plateau(curve, k, s.lo, s.hi, s.name, s.capacity, threads);
             if (!c) continue;
             ++kernels;
@@ -399,7 +399,7 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
         return opt.levels.empty();
     };
     std::vector<Point> points;
-    for (BandwidthKernel k : all_bandwidth_kernels) {
+    for (BandwidthKernel k : kAllBandwidthKernels) {
         for (std::size_t n : sizes) {
             const double ws = static_cast<double>(n * sizeof(float)) * threads;
             if ((k != BandwidthKernel::nt_store || ws > llc_total / 2) && asked(ws)) points.push_back({k, n});

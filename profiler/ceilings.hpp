@@ -34,7 +34,7 @@ struct Ceiling {
 
 // A CUDA device's ceilings sit in a run's set beside the host's, named with this prefix
 // ("cuda:dram"); Ceilings::for_backend gives each backend its own.
-inline constexpr std::string_view cuda_ceiling_prefix = "cuda:";
+inline constexpr std::string_view kCudaCeilingPrefix = "cuda:";
 
 struct Ceilings {
     std::vector<Ceiling> items;

@@ -66,12 +66,12 @@ using detail::check;
 std::mutex collected_mutex;
 std::vector<KernelTime> collected;
 
-constexpr std::size_t buffer_bytes = 1 << 20;
+constexpr std::size_t kBufferBytes = 1 << 20;
 
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
     // CUPTI wants 8-byte alignment; operator new gives 16.
-    *buffer = static_cast<std::uint8_t*>(::operator new(buffer_bytes, std::nothrow));
-    *size = *buffer ? buffer_bytes : 0;
+    *buffer = static_cast<std::uint8_t*>(::operator new(kBufferBytes, std::nothrow));
+    *size = *buffer ? kBufferBytes : 0;
     *max_records = 0;  // as many as fit
 }
 

@@ -47,7 +47,7 @@ using detail::api;
 using detail::check;
 
 // One range, one nesting level: the work of a case.
-constexpr std::size_t ranges = 1;
+constexpr std::size_t kRanges = 1;
 
 // cuptiProfilerInitialize, once per process, before any target-side call.
 void initialize_profiler() {
@@ -132,8 +132,8 @@ RangeProfiler::RangeProfiler(void* context, int device, std::vector<std::string>
         size.pRangeProfilerObject = s.object;
         size.pMetricNames = s.names.data();
         size.numMetrics = s.names.size();
-        size.maxNumOfRanges = ranges;
-        size.maxNumRangeTreeNodes = ranges;
+        size.maxNumOfRanges = kRanges;
+        size.maxNumRangeTreeNodes = kRanges;
         check(api().counter_data_size(&size), "cuptiRangeProfilerGetCounterDataSize");
         s.counter_data.resize(size.counterDataSize);
     } catch (...) {
@@ -173,7 +173,7 @@ std::vector<Counter> RangeProfiler::collect(const std::function<void()>& prepare
     set.pCounterDataImage = s.counter_data.data();
     set.range = CUPTI_UserRange;
     set.replayMode = CUPTI_UserReplay;
-    set.maxRangesPerPass = ranges;
+    set.maxRangesPerPass = kRanges;
     set.numNestingLevels = 1;
     set.minNestingLevel = 1;
     set.passIndex = 0;
@@ -193,7 +193,7 @@ std::vector<Counter> RangeProfiler::collect(const std::function<void()>& prepare
     info.pCounterDataImage = s.counter_data.data();
     info.counterDataImageSize = s.counter_data.size();
     check(api().counter_data_info(&info), "cuptiRangeProfilerGetCounterDataInfo");
-    if (info.numTotalRanges != ranges)
+    if (info.numTotalRanges != kRanges)
         throw std::runtime_error("cuptiRangeProfilerGetCounterDataInfo: " + std::to_string(info.numTotalRanges) +
                                  " ranges in the counter data, not 1");
 

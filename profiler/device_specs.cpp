@@ -6,17 +6,17 @@ namespace memwall {
 
 namespace {
 
-constexpr double tera = 1e12, giga = 1e9;
+constexpr double kTera = 1e12, kGiga = 1e9;
 
 // A100's L2 read bandwidth is published per clock (5120 B/clk, A100 whitepaper, against
 // V100's 2048); at the 1410 MHz boost clock that is 7.22 TB/s. NVIDIA publishes no L2
 // bandwidth for H100, so its predictions are bounded by FP32 and HBM only.
-constexpr double a100_l2 = 5120.0 * 1410e6;
+constexpr double kA100L2 = 5120.0 * 1410e6;
 
-const char* const h100_source =
+const char* const kH100Source =
     "NVIDIA H100 Tensor Core GPU datasheet (FP32 and memory bandwidth); "
     "no published L2 bandwidth";
-const char* const a100_source =
+const char* const kA100Source =
     "NVIDIA A100 Tensor Core GPU datasheet (FP32 and memory bandwidth); "
     "L2: A100 architecture whitepaper, 5120 B/clk at 1410 MHz";
 
@@ -31,10 +31,10 @@ std::string normalised(std::string_view s) {
 
 const std::vector<DeviceSpec>& device_specs() {
     static const std::vector<DeviceSpec> specs{
-        {"H100 SXM", {"H100", "H100 SXM5"}, 67 * tera, 3350 * giga, std::nullopt, h100_source},
-        {"H100 PCIe", {}, 51 * tera, 2000 * giga, std::nullopt, h100_source},
-        {"A100 SXM4 80GB", {"A100", "A100 80GB"}, 19.5 * tera, 2039 * giga, a100_l2, a100_source},
-        {"A100 SXM4 40GB", {"A100 40GB"}, 19.5 * tera, 1555 * giga, a100_l2, a100_source},
+        {"H100 SXM", {"H100", "H100 SXM5"}, 67 * kTera, 3350 * kGiga, std::nullopt, kH100Source},
+        {"H100 PCIe", {}, 51 * kTera, 2000 * kGiga, std::nullopt, kH100Source},
+        {"A100 SXM4 80GB", {"A100", "A100 80GB"}, 19.5 * kTera, 2039 * kGiga, kA100L2, kA100Source},
+        {"A100 SXM4 40GB", {"A100 40GB"}, 19.5 * kTera, 1555 * kGiga, kA100L2, kA100Source},
     };
     return specs;
 }
@@ -64,7 +64,7 @@ RooflinePrediction predict_roofline(const DeviceSpec& d, double flops, double dr
 }
 
 std::optional<RooflinePrediction> predict_roofline(const DeviceSpec& d, const std::vector<Counter>& counters) {
-    const Counter* flops = find_counter(counters, counters::flops);
+    const Counter* flops = find_counter(counters, counters::kFlops);
     const Counter* read = find_counter(counters, "dram__bytes_read.sum");
     const Counter* write = find_counter(counters, "dram__bytes_write.sum");
     const Counter* l2 = find_counter(counters, "lts__t_bytes.sum");

@@ -59,7 +59,7 @@ int tf32_tensor_flops_per_sm(int cc) {
 }
 
 std::vector<Ceiling> theoretical_gpu_ceilings(const GpuFigures& d) {
-    const std::string prefix(cuda_ceiling_prefix);
+    const std::string prefix(kCudaCeilingPrefix);
     const std::string of = " (theoretical peak of the device's properties, not measured)";
     std::vector<Ceiling> out;
     if (d.memory_bandwidth > 0)

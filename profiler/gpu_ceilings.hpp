@@ -1,5 +1,6 @@
 // A CUDA device's roofline ceilings from its properties: theoretical peaks, as Nsight Compute's
-// roofline draws them, until memwall measures the device's own (not yet: see docs/gpu.md).
+// roofline draws them. A run uses them where the device's own, measured by gpu/device_ceilings,
+// are missing, and always for the bf16 tensor-core roof, which nothing measures.
 #pragma once
 
 #include <string>

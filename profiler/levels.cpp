@@ -67,7 +67,7 @@ std::vector<LevelBytes> bytes_by_level(const std::vector<Counter>& counters) {
     for (CounterSource s : sources) {
         const std::string prefix = "bytes.";
         for (const Counter& c : counters)
-            if (c.source == s && c.name.rfind(prefix, 0) == 0 && c.name != counters::bytes_min &&
+            if (c.source == s && c.name.rfind(prefix, 0) == 0 && c.name != counters::kBytesMin &&
                 !have(s, c.name.substr(prefix.size())))
                 out.push_back({c.name.substr(prefix.size()), s, c.value, c.name});
         for (const LevelRule& r : level_rules()) {

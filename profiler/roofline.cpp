@@ -53,7 +53,7 @@ const RooflineLevel* RooflinePoint::bounding_level() const {
 RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double seconds, const Ceilings& ceilings) {
     RooflinePoint p;
     p.seconds = seconds;
-    if (const Counter* flops = preferred(counters, memwall::counters::flops)) p.flops = std::max(flops->value, 0.0);
+    if (const Counter* flops = preferred(counters, memwall::counters::kFlops)) p.flops = std::max(flops->value, 0.0);
     if (seconds > 0) p.flops_per_second = p.flops / seconds;
     // FLOPs on tensor cores are bounded by their roofs (bf16 and f16 by bf16_tensor, at one rate
     // on sm_80 and sm_90; tf32 by tf32_tensor), the rest by the FP32 FMA roof; the tensor cores
@@ -65,8 +65,8 @@ RooflinePoint place_on_roofline(const std::vector<Counter>& counters, double sec
         return c ? std::max(c->value, 0.0) : 0.0;
     };
     const double half_flops =
-        std::min(value(memwall::counters::flops_bf16_tensor) + value(memwall::counters::flops_f16_tensor), p.flops);
-    const double tf32_flops = std::min(value(memwall::counters::flops_tf32_tensor), p.flops - half_flops);
+        std::min(value(memwall::counters::kFlopsBf16Tensor) + value(memwall::counters::kFlopsF16Tensor), p.flops);
+    const double tf32_flops = std::min(value(memwall::counters::kFlopsTf32Tensor), p.flops - half_flops);
     const double fma_peak = ceilings.compute_peak("fp32_fma"), half_peak = ceilings.compute_peak("bf16_tensor"),
                  tf32_peak = ceilings.compute_peak("tf32_tensor");
     const double tensor_seconds =

@@ -13,7 +13,7 @@ namespace memwall {
 
 namespace {
 
-constexpr const char* case_columns =
+constexpr const char* kCaseColumns =
     "SELECT id, family, variant, backend, problem, config, status, message, measured_at, n_samples, "
     "time_median, time_min, time_max, time_mean, time_stddev, time_q1, time_q3, sampling_stop FROM cases ";
 
@@ -78,7 +78,7 @@ std::unordered_map<std::int64_t, std::vector<Counter>> counters_between(sqlite3*
 std::vector<CaseRecord> Store::cases(std::int64_t run_id, bool with_samples) const {
     std::vector<CaseRecord> out;
     std::map<std::int64_t, std::size_t> index;
-    Statement st(db_, std::string(case_columns) + "WHERE run_id = ?1 ORDER BY id");
+    Statement st(db_, std::string(kCaseColumns) + "WHERE run_id = ?1 ORDER BY id");
     st.bind(1, run_id);
     while (st.step()) {
         index[st.int64(0)] = out.size();
@@ -106,7 +106,7 @@ std::vector<CaseRecord> Store::case_page(std::int64_t run_id, std::int64_t after
     const auto max_rows = limit == 0 ? std::numeric_limits<std::int64_t>::max() : static_cast<std::int64_t>(limit);
     // `+run_id` keeps SQLite off the (run_id, ...) index, which would read and sort the whole run
     // for every page; the rowid range scan reads only the page.
-    Statement st(db_, std::string(case_columns) + "WHERE +run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
+    Statement st(db_, std::string(kCaseColumns) + "WHERE +run_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
     st.bind(1, run_id).bind(2, after_id).bind(3, max_rows);
     std::vector<CaseRecord> rows;
     while (st.step()) rows.push_back(case_row(st, run_id));

@@ -407,7 +407,7 @@ void migrate(sqlite3* db, int from, int to) {
         exec_sql(db, m.sql, what);
         // Pragmas take no bound parameters; both values are integers from this program.
         const std::string stamp = "PRAGMA user_version = " + std::to_string(m.version) +
-                                  "; PRAGMA application_id = " + std::to_string(Store::application_id);
+                                  "; PRAGMA application_id = " + std::to_string(Store::kApplicationId);
         exec_sql(db, stamp.c_str(), what);
         if (Statement broken(db, "PRAGMA foreign_key_check"); broken.step())
             throw std::runtime_error(what + ": it broke a foreign key of table " + broken.text(0));

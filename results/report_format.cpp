@@ -55,13 +55,13 @@ std::string_view rank_test_name(const std::string& basis) {
 }
 
 namespace {
-constexpr Verdict severity_order[] = {Verdict::failed, Verdict::slower, Verdict::unsure, Verdict::faster,
+constexpr Verdict kSeverityOrder[] = {Verdict::failed, Verdict::slower, Verdict::unsure, Verdict::faster,
                                       Verdict::same};
 }  // namespace
 
 std::vector<const CaseComparison*> by_severity(const Comparison& c) {
     std::vector<const CaseComparison*> out;
-    for (Verdict v : severity_order)
+    for (Verdict v : kSeverityOrder)
         for (const auto& x : c.cases)
             if (x.verdict == v) out.push_back(&x);
     return out;
@@ -69,7 +69,7 @@ std::vector<const CaseComparison*> by_severity(const Comparison& c) {
 
 std::string verdict_counts(const Comparison& c) {
     std::string out;
-    for (Verdict v : severity_order)
+    for (Verdict v : kSeverityOrder)
         if (const std::size_t n = c.count(v))
             out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + std::string(to_string(v));
     return out.empty() ? "no cases" : out;

@@ -15,10 +15,10 @@ namespace {
 // "\x1b": XML 1.0 has no way to write most control characters (not even as &#27;), nor bytes
 // that are not UTF-8; a suite name or a message may hold them.
 void escaped_byte(std::string& out, unsigned char c) {
-    static constexpr char digits[] = "0123456789abcdef";
+    static constexpr char kDigits[] = "0123456789abcdef";
     out += "\\x";
-    out += digits[c >> 4];
-    out += digits[c & 15];
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
 }
 
 // The length of the UTF-8 sequence a lead byte starts; 0 for a byte that starts none.

@@ -125,8 +125,8 @@ Probe probe_database(const std::string& path) {
         throw InputError(path + ": unreadable SQLite database (" + sqlite3_errmsg(db) + ")");
     }
     // Here, where nothing can be written, rather than as a failing statement half-way.
-    if (p.application_id == Store::application_id && p.user_version > 0 &&
-        p.user_version <= Store::schema_version_latest)
+    if (p.application_id == Store::kApplicationId && p.user_version > 0 &&
+        p.user_version <= Store::kSchemaVersionLatest)
         check_schema(db, p.user_version, path);
     return p;
 }
@@ -143,12 +143,12 @@ int check_existing(const std::string& path) {
         throw InputError(path + ": not a SQLite database");
     const Probe p = probe_database(path);
     const bool blank = p.application_id == 0 && p.tables == 0 && p.user_version == 0;
-    if (!blank && p.application_id != Store::application_id)
+    if (!blank && p.application_id != Store::kApplicationId)
         throw InputError(path + ": not a memwall database (application_id " + hex32(p.application_id) +
-                         ", memwall's is " + hex32(Store::application_id) + ")");
-    if (p.user_version > Store::schema_version_latest)
+                         ", memwall's is " + hex32(Store::kApplicationId) + ")");
+    if (p.user_version > Store::kSchemaVersionLatest)
         throw InputError(path + ": written by a newer memwall (schema " + std::to_string(p.user_version) +
-                         ", this memwall reads up to " + std::to_string(Store::schema_version_latest) + ")");
+                         ", this memwall reads up to " + std::to_string(Store::kSchemaVersionLatest) + ")");
     return p.user_version;
 }
 
@@ -287,25 +287,25 @@ RunStatus live_status(RunStatus stored, const Owner& owner, const std::string& s
 namespace {
 
 // SQLite's unix VFS takes paths of up to 512 bytes and appends "-journal" to the database's.
-constexpr std::size_t max_path_bytes = 504;
+constexpr std::size_t kMaxPathBytes = 504;
 
 }  // namespace
 
 Store Store::open(const std::string& path, Mode mode) {
     refuse_special_file(path);
     std::error_code ec;
-    if (const auto bytes = std::filesystem::absolute(path, ec).string().size(); bytes > max_path_bytes)
+    if (const auto bytes = std::filesystem::absolute(path, ec).string().size(); bytes > kMaxPathBytes)
         throw EnvironmentError(path + ": its absolute path is " + std::to_string(bytes) + " bytes; SQLite opens " +
-                               "databases at paths of at most " + std::to_string(max_path_bytes) +
+                               "databases at paths of at most " + std::to_string(kMaxPathBytes) +
                                " (512, its limit, less the \"-journal\" it appends)");
     const bool exists = std::filesystem::exists(path, ec);
     if (!exists && mode != Mode::create) throw InputError(path + ": no such file");
     if (exists && std::filesystem::is_directory(path, ec)) throw EnvironmentError(path + ": is a directory");
     const int version = exists ? check_existing(path) : 0;
-    if (mode == Mode::read_only && version < schema_version_latest) {
+    if (mode == Mode::read_only && version < kSchemaVersionLatest) {
         if (version == 0) throw InputError(path + ": not a memwall database (empty)");
         throw InputError(path + ": schema " + std::to_string(version) + " is older than this memwall's " +
-                         std::to_string(schema_version_latest) + "; open it for writing to migrate it");
+                         std::to_string(kSchemaVersionLatest) + "; open it for writing to migrate it");
     }
     if (mode != Mode::read_only) check_writable(path, exists);
 
@@ -331,7 +331,7 @@ Store Store::open(const std::string& path, Mode mode) {
         // loss can drop the last transactions, which a benchmark sweep can afford.
         exec_sql(raw, "PRAGMA journal_mode = WAL");
         exec_sql(raw, "PRAGMA synchronous = NORMAL");
-        migrate(raw, version, schema_version_latest);
+        migrate(raw, version, kSchemaVersionLatest);
     }
     return store;
 }

@@ -74,15 +74,15 @@ RunStatus live_status(RunStatus stored, const Owner& owner, const std::string& s
 
 // Why a case's sampling stopped (harness/sampler.hpp).
 namespace sampling_stop {
-inline constexpr const char* converged = "converged";
-inline constexpr const char* max_samples = "max samples";
-inline constexpr const char* time_limit = "time limit";
+inline constexpr const char* kConverged = "converged";
+inline constexpr const char* kMaxSamples = "max samples";
+inline constexpr const char* kTimeLimit = "time limit";
 // The time limit came before --min-samples: fewer samples than asked, marked in tables.
-inline constexpr const char* time_limit_before_min = "time limit before min samples";
+inline constexpr const char* kTimeLimitBeforeMin = "time limit before min samples";
 // Sampling ended with fewer than --min-samples whose threads ran when they could (the rest
 // waited on a busy host, and were discarded): the times are doubtful, marked in tables and
 // never judged SLOWER or FASTER by compare.
-inline constexpr const char* host_busy = "host busy";
+inline constexpr const char* kHostBusy = "host busy";
 }  // namespace sampling_stop
 
 // A case's identity inside a run.
@@ -110,8 +110,8 @@ struct CaseRecord {
     // to back with samples[0][i]. Not stored with the case.
     std::vector<double> anchor_samples;
 
-    // Sampled while the host was too busy to trust its times (sampling_stop::host_busy).
-    bool host_busy() const { return sampling_stop == sampling_stop::host_busy; }
+    // Sampled while the host was too busy to trust its times (sampling_stop::kHostBusy).
+    bool host_busy() const { return sampling_stop == sampling_stop::kHostBusy; }
 };
 
 class Store {
@@ -121,8 +121,8 @@ class Store {
         read_write,  // the file must exist; migrated forward if older
         create,      // created when missing; migrated forward if older
     };
-    static constexpr int schema_version_latest = 11;
-    static constexpr std::int32_t application_id = 0x4d574c4c;  // "MWLL"
+    static constexpr int kSchemaVersionLatest = 11;
+    static constexpr std::int32_t kApplicationId = 0x4d574c4c;  // "MWLL"
 
     // Throws InputError, leaving the file untouched, when it is missing (read_only,
     // read_write), not SQLite, SQLite but not memwall's, of a newer schema, or lacks a table or

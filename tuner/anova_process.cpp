@@ -20,10 +20,10 @@ constexpr std::array kInteraction{0.0, 0.01, 0.03, 0.1, 0.3, 1.0};
 constexpr std::array kLength{0.5, 1.0, 2.0, 4.0};
 constexpr std::array kNugget{0.0, 0.01, 0.03, 0.1, 0.3, 1.0};
 // The main amplitudes lie within a factor of kMainRatio of each other, and their logs are a
-// priori normal about their mean with a spread of a factor of 10. Free, a parameter whose few
-// measured values agreed was ruled out where its unmeasured ones differed: 3 of 20 replays of the
-// A100 convolution recording stopped 7-24% short (one, after 88 evaluations, with amplitudes
-// 100x apart), and 2 of 20 seeds on the tests' synthetic bowl 20% short.
+// priori normal about their mean with a spread of a factor of 10, because free amplitudes rule
+// out a parameter whose few measured values agree though its unmeasured ones differ: without the
+// bound, 3 of 20 replays of the A100 convolution recording stop 7-24% short (one, after 88
+// evaluations, with amplitudes 100x apart), and 2 of 20 seeds on the tests' synthetic bowl 20% short.
 constexpr double kMainRatio = 10;
 constexpr double kMainSpread = std::numbers::ln10;
 // A measurement's spread is taken as at least this (0.2%): the covariance stays well conditioned.

@@ -53,8 +53,8 @@ void set_recorded_rows(RecordedSpace& rs, std::vector<Parameter> parameters, std
 namespace {
 
 // Compressed input expands at most this many times the compressed file's size, or to the floor.
-constexpr std::uint64_t max_gzip_ratio = 64;
-constexpr std::uint64_t gzip_floor_bytes = std::uint64_t{64} << 20;
+constexpr std::uint64_t kMaxGzipRatio = 64;
+constexpr std::uint64_t kGzipFloorBytes = std::uint64_t{64} << 20;
 
 }  // namespace
 
@@ -64,17 +64,17 @@ std::string read_maybe_gzipped(const std::string& path) {
     errno = 0;
     std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);
     if (!f) throw InputError(path + ": cannot open: " + (errno ? std::strerror(errno) : "out of memory"));
-    // Compressed data may expand at most max_gzip_ratio times its file's size (at least to
-    // gzip_floor_bytes): JSON records compress 5-20x, while a gzip bomb of 10 MB expands to 10 GiB.
+    // Compressed data may expand at most kMaxGzipRatio times its file's size (at least to
+    // kGzipFloorBytes): JSON records compress 5-20x, while a gzip bomb of 10 MB expands to 10 GiB.
     std::error_code ec;
     const auto file_bytes = std::filesystem::file_size(path, ec);
-    const std::uint64_t limit = std::max<std::uint64_t>(gzip_floor_bytes, (ec ? 0 : file_bytes) * max_gzip_ratio);
+    const std::uint64_t limit = std::max<std::uint64_t>(kGzipFloorBytes, (ec ? 0 : file_bytes) * kMaxGzipRatio);
     std::string out;
     char buf[1 << 16];
     for (;;) {
         if (out.size() > limit && gzdirect(f.get()) == 0)
             throw InputError(path + ": the gzip data expands past " + std::to_string(limit >> 20) + " MiB, more than " +
-                             std::to_string(max_gzip_ratio) + " times its " + std::to_string(file_bytes) +
+                             std::to_string(kMaxGzipRatio) + " times its " + std::to_string(file_bytes) +
                              " bytes: refused as a decompression bomb");
         const int n = gzread(f.get(), buf, sizeof buf);
         if (n < 0) {

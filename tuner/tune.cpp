@@ -10,6 +10,19 @@
 
 namespace memwall {
 
+std::string_view to_string(StopReason reason) {
+    switch (reason) {
+        case StopReason::evaluations: return "evaluations";
+        case StopReason::time: return "time";
+        case StopReason::no_improvement: return "no improvement";
+        case StopReason::improvement_unlikely: return "improvement unlikely";
+        case StopReason::space_exhausted: return "space exhausted";
+        case StopReason::strategy_finished: return "strategy finished";
+        case StopReason::interrupted: return "interrupted";
+    }
+    return "";
+}
+
 std::optional<std::size_t> Trace::best() const {
     std::optional<std::size_t> best;
     for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -91,7 +104,7 @@ double measure_again(Objective& objective, Trace& trace, std::size_t at, const T
     try {
         again = objective.evaluate(entry.config);
     } catch (const Interrupted&) {  // the measurement in flight is dropped; the entry keeps its earlier ones
-        trace.stop_reason = "interrupted";
+        trace.stop_reason = StopReason::interrupted;
         return 0;
     }
     const double cost = again.cost_seconds;
@@ -108,8 +121,8 @@ void confirm(Objective& objective, Trace& trace, const Budget& budget, const Tun
     if (chosen.size() < 2) return;
     for (std::size_t round = 0; round < c.rounds; ++round) {
         for (std::size_t k = 0; k < chosen.size(); ++k) {
-            if (trace.stop_reason == "interrupted" || (hooks.interrupted && hooks.interrupted())) {
-                trace.stop_reason = "interrupted";
+            if (trace.stop_reason == StopReason::interrupted || (hooks.interrupted && hooks.interrupted())) {
+                trace.stop_reason = StopReason::interrupted;
                 return;
             }
             if (budget.seconds > 0 && trace.elapsed_seconds >= budget.seconds) return;
@@ -133,9 +146,9 @@ std::optional<double> relative_spread(const Evaluation& e) {
 }
 
 double margin_of(std::vector<double> spreads) {
-    if (spreads.empty()) return noise_margin_per_spread * min_noise;
+    if (spreads.empty()) return kNoiseMarginPerSpread * kMinNoise;
     std::sort(spreads.begin(), spreads.end());
-    return noise_margin_per_spread * std::max(min_noise, quantile_sorted(spreads, 0.5));
+    return kNoiseMarginPerSpread * std::max(kMinNoise, quantile_sorted(spreads, 0.5));
 }
 
 // Whether the best has held: the best of the first half of the evaluations, at its time now (it
@@ -165,6 +178,185 @@ Hold hold_of(const Trace& trace, double noise) {
 // confirmation's.
 constexpr std::size_t kMostTimes = 3;
 
+// The search loop of tune(), before the confirmation: propose, evaluate, judge, until a budget,
+// the space, the strategy or the stopping rule ends it.
+class Search {
+  public:
+    Search(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks, std::size_t reserve)
+        : objective_(objective),
+          strategy_(strategy),
+          budget_(budget),
+          hooks_(hooks),
+          reserve_(reserve),
+          search_limit_(budget.evaluations ? budget.evaluations - reserve : 0),
+          history_(objective.space(), trace_) {}
+
+    Trace run() {
+        for (;;) {
+            if (const auto spent = budget_spent()) {
+                trace_.stop_reason = spent;
+                break;
+            }
+            const auto t0 = clock::now();
+            const std::optional<std::size_t> next = strategy_.propose(history_);
+            const double strategy_seconds = std::chrono::duration<double>(clock::now() - t0).count();
+            if (!next) {
+                trace_.stop_reason = StopReason::strategy_finished;
+                break;
+            }
+            check_proposal(*next);
+            if (!evaluate(*next, strategy_seconds)) break;
+            const double before = history_.best_seconds();
+            trace_.entries.push_back(std::move(pending_));
+            history_.record_last();
+            const bool unlikely = budget_.stop_chance > 0 && judge_last(before);
+            // The best as it stands after any measurement again.
+            trace_.entries.back().best_seconds = history_.best_seconds();
+            since_improvement_ = history_.best_seconds() < before ? 0 : since_improvement_ + 1;
+            if (hooks_.evaluated) hooks_.evaluated(trace_);
+            if (trace_.stop_reason == StopReason::interrupted) break;  // while it was measured again
+            if (unlikely) {
+                trace_.stop_reason = StopReason::improvement_unlikely;
+                break;
+            }
+        }
+        trace_.elapsed_seconds = elapsed_;
+        return std::move(trace_);
+    }
+
+  private:
+    using clock = std::chrono::steady_clock;
+
+    // The reason to stop before proposing another configuration, if any.
+    std::optional<StopReason> budget_spent() const {
+        if (search_limit_ && trace_.measurements() >= search_limit_) return StopReason::evaluations;
+        if (out_of_time()) return StopReason::time;
+        if (budget_.stale && since_improvement_ >= budget_.stale) return StopReason::no_improvement;
+        if (trace_.entries.size() == objective_.space().size()) return StopReason::space_exhausted;
+        if (hooks_.interrupted && hooks_.interrupted()) return StopReason::interrupted;
+        return std::nullopt;
+    }
+
+    void check_proposal(std::size_t next) const {
+        const TuningSpace& space = objective_.space();
+        if (next >= space.size()) throw std::logic_error("strategy proposed a configuration outside the space");
+        if (history_.evaluated(next))
+            throw std::logic_error("strategy proposed configuration " + space.label(next) + " twice");
+    }
+
+    // Evaluates `config` into pending_; false when an interrupt cut it short (the trial in
+    // flight is then no trial).
+    bool evaluate(std::size_t config, double strategy_seconds) {
+        if (hooks_.proposed) hooks_.proposed(config);
+        pending_ = TraceEntry{};
+        pending_.config = config;
+        try {
+            pending_.evaluation = objective_.evaluate(config);
+        } catch (const Interrupted&) {
+            trace_.stop_reason = StopReason::interrupted;
+            return false;
+        }
+        pending_.strategy_seconds = strategy_seconds;
+        elapsed_ += pending_.evaluation.cost_seconds + strategy_seconds;
+        pending_.elapsed_seconds = elapsed_;
+        if (pending_.evaluation.ok()) {
+            pending_.times.push_back(pending_.evaluation.seconds);
+            ok_cost_ += pending_.evaluation.cost_seconds;
+            ++ok_count_;
+        }
+        return true;
+    }
+
+    // Whether the time budget is spent, the confirmation's measurements (estimated at the mean
+    // cost of an ok one so far) reserved.
+    bool out_of_time() const {
+        const double reserve_seconds =
+            ok_count_ ? static_cast<double>(reserve_) * ok_cost_ / static_cast<double>(ok_count_) : 0;
+        return budget_.seconds > 0 && elapsed_ + reserve_seconds >= budget_.seconds;
+    }
+
+    // Measures entry `at` again for the stopping rule, up to kMostTimes in all and while the budget
+    // lasts; false where it may not. The last entry is still in flight: hooks.evaluated not yet told.
+    bool search_again(std::size_t at) {
+        if (trace_.entries[at].times.size() >= kMostTimes || out_of_time() ||
+            (search_limit_ && trace_.measurements() >= search_limit_) || trace_.stop_reason == StopReason::interrupted)
+            return false;
+        elapsed_ += measure_again(objective_, trace_, at, hooks_, at + 1 == trace_.entries.size());
+        return true;
+    }
+
+    // A new best far ahead of the old is as likely a quiet spell of a shared machine as a
+    // faster configuration (on flash, one measured 15% under its later median kept the search
+    // going twice as long), and the rule judges every unmeasured configuration against it:
+    // measured again before it is believed, a third time where the two disagree by more than the
+    // noise. A strategy with no rule leaves it to the confirmation.
+    void measure_new_best_again(double before) {
+        TraceEntry& last = trace_.entries.back();
+        if (!(strategy_.judges() && objective_.noisy() && history_.best_config() == last.config &&
+              std::isfinite(before) && last.evaluation.seconds * (1 + trace_.noise) < before))
+            return;
+        const std::size_t at = trace_.entries.size() - 1;
+        const auto disagree = [&] {
+            const auto [lo, hi] = std::minmax_element(last.times.begin(), last.times.end());
+            return *hi > *lo * (1 + trace_.noise);
+        };
+        while (last.evaluation.ok() && (last.times.size() < 2 || disagree()) && search_again(at)) {}
+        history_.retime();
+    }
+
+    // The strategy's judgement, its time counted as the last entry's strategy time.
+    std::optional<double> judge() {
+        TraceEntry& last = trace_.entries.back();
+        const auto t1 = clock::now();
+        const std::optional<double> c = strategy_.improvement_chance(history_, trace_.noise);
+        const double judging = std::chrono::duration<double>(clock::now() - t1).count();
+        last.strategy_seconds += judging;
+        elapsed_ += judging;
+        last.elapsed_seconds = elapsed_;
+        return c;
+    }
+
+    // The stopping rule after the last evaluation (whose arrival made the best `before` what it
+    // is now): true when an improvement is unlikely and the best has held.
+    bool judge_last(double before) {
+        TraceEntry& last = trace_.entries.back();
+        if (const auto s = relative_spread(last.evaluation)) spreads_.push_back(*s);
+        trace_.noise = margin_of(spreads_);
+        measure_new_best_again(before);
+        std::optional<double> chance = judge();
+        // A search still finding faster configurations is not done, whatever its model says:
+        // on a rugged space the model misses what it has not come near yet. So the best must
+        // have held for at least half of the evaluations.
+        Hold hold = hold_of(trace_, trace_.noise);
+        // But where the model sees nothing faster left and the best fell in the second half, a
+        // lucky measurement on a plateau makes a new best as readily as a faster configuration:
+        // both bests are measured again, then judged again.
+        if (chance && *chance < budget_.stop_chance && !hold.held && hold.earlier && objective_.noisy()) {
+            bool again = false;
+            for (const std::size_t at : {*hold.earlier, *hold.now}) again = search_again(at) || again;
+            if (again) {
+                history_.retime();
+                chance = judge();
+                hold = hold_of(trace_, trace_.noise);
+            }
+        }
+        if (chance) last.improvement_chance = *chance;
+        return hold.held && chance && *chance < budget_.stop_chance;
+    }
+
+    Objective& objective_;
+    Strategy& strategy_;
+    const Budget& budget_;
+    const TuneHooks& hooks_;
+    const std::size_t reserve_, search_limit_;
+    Trace trace_;
+    History history_;
+    TraceEntry pending_;  // the evaluation in flight
+    double elapsed_ = 0, ok_cost_ = 0;
+    std::size_t since_improvement_ = 0, ok_count_ = 0;
+    std::vector<double> spreads_;  // of each evaluation, for the stopping rule's margin
+};
+
 }  // namespace
 
 double noise_margin(const Trace& trace) {
@@ -183,146 +375,11 @@ std::size_t confirmation_reserve(const Objective& objective, const Budget& budge
 
 Trace tune(Objective& objective, Strategy& strategy, const Budget& budget, const TuneHooks& hooks,
            const Confirmation& confirmation) {
-    using clock = std::chrono::steady_clock;
-    const TuningSpace& space = objective.space();
     const std::size_t reserve = confirmation_reserve(objective, budget, confirmation);
-    const bool confirming = reserve > 0;
-    const std::size_t search_limit = budget.evaluations ? budget.evaluations - reserve : 0;
-    Trace trace;
-    History history(space, trace);
-    double elapsed = 0, ok_cost = 0;
-    std::size_t since_improvement = 0, ok_count = 0;
-    std::vector<double> spreads;  // of each evaluation, for the stopping rule's margin
-    // Whether the time budget is spent, the confirmation's measurements (estimated at the mean
-    // cost of an ok one so far) reserved.
-    const auto out_of_time = [&] {
-        const double reserve_seconds =
-            ok_count ? static_cast<double>(reserve) * ok_cost / static_cast<double>(ok_count) : 0;
-        return budget.seconds > 0 && elapsed + reserve_seconds >= budget.seconds;
-    };
-    // Measures entry `at` again for the stopping rule, up to kMostTimes in all and while the budget
-    // lasts; false where it may not. The last entry is still in flight: hooks.evaluated not yet told.
-    const auto search_again = [&](std::size_t at) {
-        if (trace.entries[at].times.size() >= kMostTimes || out_of_time() ||
-            (search_limit && trace.measurements() >= search_limit) || trace.stop_reason == "interrupted")
-            return false;
-        elapsed += measure_again(objective, trace, at, hooks, at + 1 == trace.entries.size());
-        return true;
-    };
-    for (;;) {
-        if (search_limit && trace.measurements() >= search_limit) {
-            trace.stop_reason = "evaluations";
-            break;
-        }
-        if (out_of_time()) {
-            trace.stop_reason = "time";
-            break;
-        }
-        if (budget.stale && since_improvement >= budget.stale) {
-            trace.stop_reason = "no improvement";
-            break;
-        }
-        if (trace.entries.size() == space.size()) {
-            trace.stop_reason = "space exhausted";
-            break;
-        }
-        if (hooks.interrupted && hooks.interrupted()) {
-            trace.stop_reason = "interrupted";
-            break;
-        }
-        const auto t0 = clock::now();
-        const std::optional<std::size_t> next = strategy.propose(history);
-        const double strategy_seconds = std::chrono::duration<double>(clock::now() - t0).count();
-        if (!next) {
-            trace.stop_reason = "strategy finished";
-            break;
-        }
-        if (*next >= space.size()) throw std::logic_error("strategy proposed a configuration outside the space");
-        if (history.evaluated(*next))
-            throw std::logic_error("strategy proposed configuration " + space.label(*next) + " twice");
-
-        if (hooks.proposed) hooks.proposed(*next);
-        TraceEntry entry;
-        entry.config = *next;
-        try {
-            entry.evaluation = objective.evaluate(*next);
-        } catch (const Interrupted&) {  // the trial in flight, cut short, is no trial
-            trace.stop_reason = "interrupted";
-            break;
-        }
-        entry.strategy_seconds = strategy_seconds;
-        elapsed += entry.evaluation.cost_seconds + strategy_seconds;
-        entry.elapsed_seconds = elapsed;
-        if (entry.evaluation.ok()) {
-            entry.times.push_back(entry.evaluation.seconds);
-            ok_cost += entry.evaluation.cost_seconds;
-            ++ok_count;
-        }
-        const double before = history.best_seconds();
-        trace.entries.push_back(std::move(entry));
-        history.record_last();
-        bool unlikely = false;
-        if (budget.stop_chance > 0) {
-            TraceEntry& last = trace.entries.back();
-            if (const auto s = relative_spread(last.evaluation)) spreads.push_back(*s);
-            trace.noise = margin_of(spreads);
-            // A new best far ahead of the old is as likely a quiet spell of a shared machine as a
-            // faster configuration (on flash, one measured 15% under its later median kept the
-            // search going twice as long), and the rule judges every unmeasured configuration
-            // against it: measured again before it is believed, a third time where the two
-            // disagree by more than the noise. A strategy with no rule leaves it to the confirmation.
-            if (strategy.judges() && objective.noisy() && history.best_config() == last.config &&
-                std::isfinite(before) && last.evaluation.seconds * (1 + trace.noise) < before) {
-                const std::size_t at = trace.entries.size() - 1;
-                const auto disagree = [&] {
-                    const auto [lo, hi] = std::minmax_element(last.times.begin(), last.times.end());
-                    return *hi > *lo * (1 + trace.noise);
-                };
-                while (last.evaluation.ok() && (last.times.size() < 2 || disagree()) && search_again(at)) {}
-                history.retime();
-            }
-            // The strategy's judgement, its time counted as the last entry's strategy time.
-            const auto judge = [&] {
-                const auto t1 = clock::now();
-                const std::optional<double> c = strategy.improvement_chance(history, trace.noise);
-                const double judging = std::chrono::duration<double>(clock::now() - t1).count();
-                last.strategy_seconds += judging;
-                elapsed += judging;
-                last.elapsed_seconds = elapsed;
-                return c;
-            };
-            std::optional<double> chance = judge();
-            // A search still finding faster configurations is not done, whatever its model says:
-            // on a rugged space the model misses what it has not come near yet. So the best must
-            // have held for at least half of the evaluations.
-            Hold hold = hold_of(trace, trace.noise);
-            // But where the model sees nothing faster left and the best fell in the second half, a
-            // lucky measurement on a plateau makes a new best as readily as a faster configuration:
-            // both bests are measured again, then judged again.
-            if (chance && *chance < budget.stop_chance && !hold.held && hold.earlier && objective.noisy()) {
-                bool again = false;
-                for (const std::size_t at : {*hold.earlier, *hold.now}) again = search_again(at) || again;
-                if (again) {
-                    history.retime();
-                    chance = judge();
-                    hold = hold_of(trace, trace.noise);
-                }
-            }
-            if (chance) last.improvement_chance = *chance;
-            unlikely = hold.held && chance && *chance < budget.stop_chance;
-        }
-        // The best as it stands after any measurement again.
-        trace.entries.back().best_seconds = history.best_seconds();
-        since_improvement = history.best_seconds() < before ? 0 : since_improvement + 1;
-        if (hooks.evaluated) hooks.evaluated(trace);
-        if (trace.stop_reason == "interrupted") break;  // while it was measured again
-        if (unlikely) {
-            trace.stop_reason = "improvement unlikely";
-            break;
-        }
-    }
-    trace.elapsed_seconds = elapsed;
-    if (confirming && trace.stop_reason != "interrupted") confirm(objective, trace, budget, hooks, confirmation);
+    Search search(objective, strategy, budget, hooks, reserve);
+    Trace trace = search.run();
+    if (reserve > 0 && trace.stop_reason != StopReason::interrupted)
+        confirm(objective, trace, budget, hooks, confirmation);
     return trace;
 }
 

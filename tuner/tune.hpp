@@ -11,6 +11,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tuner/objective.hpp"
@@ -58,12 +59,24 @@ struct TraceEntry {
     double improvement_chance = std::numeric_limits<double>::quiet_NaN();
 };
 
+// Why tune() stopped: a budget (evaluations, time, no improvement), the stopping rule
+// (improvement unlikely), the space or the strategy running out, or an interrupt. Stored as
+// to_string's text (a tuning session's stop_reason), which reports print.
+enum class StopReason {
+    evaluations,
+    time,
+    no_improvement,
+    improvement_unlikely,
+    space_exhausted,
+    strategy_finished,
+    interrupted
+};
+std::string_view to_string(StopReason reason);
+
 struct Trace {
     std::vector<TraceEntry> entries;
-    // "evaluations", "time", "no improvement", "improvement unlikely" (the stopping rule), "space
-    // exhausted", "strategy finished" or "interrupted".
-    std::string stop_reason;
-    double noise = 0;  // the stopping rule's margin when it last judged (noise_margin)
+    std::optional<StopReason> stop_reason;  // set when tune() returns
+    double noise = 0;                       // the stopping rule's margin when it last judged (noise_margin)
     // Measurements of configurations already measured: the confirmation's, and those of the
     // stopping rule, which measures a best again before it trusts a fall in the best.
     std::size_t confirmations = 0;
@@ -121,13 +134,14 @@ class Strategy {
 // the spread of their difference); a smaller one the measurements cannot tell from noise. One
 // measurement's spread is the median, over the ok evaluations with several samples, of their
 // median's standard error (its distribution-free 95% interval's half-width / 1.96, relative), and
-// never below min_noise (recorded and predicted times, or a quiet machine, still differ by that
-// much between runs and builds). A measurement is a median of many samples: a sample's own
-// spread, taken for it before, made the margin 12-16% on a shared 2-core VM whose measurements
-// of one configuration, timed beside an anchor, differ by 1.5%. Samples of one measurement say
-// nothing of drift between measurements, which is why a shared CPU times them beside an anchor.
-inline constexpr double min_noise = 0.01;
-inline constexpr double noise_margin_per_spread = 1.96 * std::numbers::sqrt2;
+// never below kMinNoise (recorded and predicted times, or a quiet machine, still differ by that
+// much between runs and builds). A measurement is a median of many samples, so the spread is the
+// median's, not a sample's: a sample's spread makes the margin 12-16% on a shared 2-core VM whose
+// measurements of one configuration, paired with an anchor, differ by 1.5%. Samples of one
+// measurement say nothing of drift between measurements, which is why a shared CPU pairs them
+// with an anchor.
+inline constexpr double kMinNoise = 0.01;
+inline constexpr double kNoiseMarginPerSpread = 1.96 * std::numbers::sqrt2;
 double noise_margin(const Trace& trace);
 
 // What a caller sees while tune() runs; each may be empty.

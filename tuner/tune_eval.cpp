@@ -224,7 +224,8 @@ TuneEvalTable tune_eval(const std::vector<const RecordedSpace*>& spaces, const s
             r.within10 = evaluations_to(trace, threshold(b.optimum(), 0.10));
             r.within5 = evaluations_to(trace, threshold(b.optimum(), 0.05));
             r.optimum = evaluations_to(trace, threshold(b.optimum(), 0.0));
-            if (trace.stop_reason == "improvement unlikely") r.stopped = static_cast<double>(trace.entries.size());
+            if (trace.stop_reason == StopReason::improvement_unlikely)
+                r.stopped = static_cast<double>(trace.entries.size());
             for (const auto& e : trace.entries) r.strategy_seconds += e.strategy_seconds;
         } catch (...) {
 #pragma omp critical(tune_eval_failure)

@@ -36,8 +36,9 @@ void SessionRecorder::update(const Trace& trace, std::size_t entry) {
 }
 
 void SessionRecorder::finish(const Trace& trace) {
-    const bool interrupted = trace.stop_reason == "interrupted";
-    finish_tuning_session(store_, id_, interrupted ? RunStatus::interrupted : RunStatus::complete, trace.stop_reason);
+    const bool interrupted = trace.stop_reason == StopReason::interrupted;
+    finish_tuning_session(store_, id_, interrupted ? RunStatus::interrupted : RunStatus::complete,
+                          trace.stop_reason ? std::string(to_string(*trace.stop_reason)) : "");
 }
 
 std::string time_label(TimeSource source, const std::string& device) {

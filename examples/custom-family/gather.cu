@@ -25,7 +25,7 @@ class Case final : public memwall::kit::DeviceCase {
         index_.upload(index);
     }
     void poison() override { y_.poison(); }
-    void forward() override {
+    void run() override {
         memwall::cuda::LaunchConfig c;
         c.grid = dim3(blocks(n_, 256));
         c.block = dim3(256);

@@ -25,7 +25,7 @@ RooflinePanel::RooflinePanel(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(view_, 1);
     level_->addItem(QStringLiteral("outermost level"), QString());
-    level_->addItem(QStringLiteral("every level (hierarchical)"), QString::fromLatin1(RooflineChart::every_level));
+    level_->addItem(QStringLiteral("every level (hierarchical)"), QString::fromLatin1(RooflineChart::kEveryLevel));
     auto* modelled = new QCheckBox(QStringLiteral("model beside measured"), this);
     modelled->setToolTip(QStringLiteral("Every level: also draw the model's points where counters placed the case"));
     modelled->setChecked(chart_.show_modelled());

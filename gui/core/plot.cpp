@@ -190,7 +190,7 @@ void plot(const ResultsReader& reader, const PlotRequest& q) {
     const QString out = QString::fromStdString(q.out);
 
     if (q.kind == "roofline") {
-        if (!q.level.empty() && q.level != RooflineChart::every_level) {
+        if (!q.level.empty() && q.level != RooflineChart::kEveryLevel) {
             const Ceiling* c = roofs_for(run.ceilings, ptrs).find(q.level);
             if (!c || c->kind != CeilingKind::bandwidth)
                 throw UsageError("--level " + q.level + ": run " + std::to_string(run.info.id) +

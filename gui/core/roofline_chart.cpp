@@ -46,7 +46,7 @@ QPolygonF label_outline(const Label& l, const QFontMetricsF& fm) {
 
 QString level_phrase(const std::string& level) {
     if (level.empty()) return QStringLiteral("each case's outermost level");
-    if (level == RooflineChart::every_level) return QStringLiteral("every level (hierarchical)");
+    if (level == RooflineChart::kEveryLevel) return QStringLiteral("every level (hierarchical)");
     return ceiling_label(level);
 }
 
@@ -126,7 +126,7 @@ void RooflineChart::set_cases(const std::vector<const CaseRow*>& rows) {
         series_.push_back(name);
     }
     points_.reserve(rows.size());
-    const bool every = level_ == every_level;
+    const bool every = level_ == kEveryLevel;
     for (const CaseRow* r : rows) {
         const RooflinePoint& p = r->point;
         const int s = series.at(r->family + QLatin1Char('/') + r->variant);
@@ -247,55 +247,59 @@ std::optional<std::int64_t> RooflineChart::case_at(const QPointF& pixel, const Q
     return points_[*i].row->id;
 }
 
-void RooflineChart::paint(QPainter& p, const QRectF& area) const {
-    const ChartLayout layout = chart_layout(area, true);
-    const PlotMapping m = mapping(area);
-    p.save();
-    p.setRenderHint(QPainter::Antialiasing, true);
-    p.setRenderHint(QPainter::TextAntialiasing, true);
-    draw_background(p, area);
+namespace {
 
+std::size_t measured_points(const std::vector<RoofPoint>& points) {
     std::size_t measured = 0;
+    for (const RoofPoint& pt : points) measured += pt.source != CounterSource::model;
+    return measured;
+}
+
+// The line under the title: what places the points and how many come from measured bytes.
+QString plot_note(const RooflineChart& chart, const QString& subtitle, const std::string& level) {
+    const std::vector<RoofPoint>& points = chart.points();
+    const std::size_t measured = measured_points(points);
     std::set<const CaseRow*> cases;
-    for (const RoofPoint& pt : points_) {
-        measured += pt.source != CounterSource::model;
-        cases.insert(pt.row);
-    }
+    for (const RoofPoint& pt : points) cases.insert(pt.row);
     QStringList note;
-    if (!subtitle_.isEmpty()) note << subtitle_;
-    note << QStringLiteral("x at %1").arg(level_phrase(level_));
-    if (level_ == every_level)
+    if (!subtitle.isEmpty()) note << subtitle;
+    note << QStringLiteral("x at %1").arg(level_phrase(level));
+    if (level == RooflineChart::kEveryLevel)
         note << QStringLiteral("%1 cases, %2 points: %3 from measured bytes, %4 modelled")
                     .arg(cases.size())
-                    .arg(points_.size())
+                    .arg(points.size())
                     .arg(measured)
-                    .arg(points_.size() - measured);
+                    .arg(points.size() - measured);
     else
         note << QStringLiteral("%1 cases: %2 with measured bytes, %3 modelled")
-                    .arg(points_.size())
+                    .arg(points.size())
                     .arg(measured)
-                    .arg(points_.size() - measured);
-    if (unplaced_ > 0) note << QStringLiteral("%1 not placed (untimed or no bytes at this level)").arg(unplaced_);
-    draw_title(p, layout.title, title_, note.join(QStringLiteral(" · ")));
+                    .arg(points.size() - measured);
+    if (chart.unplaced() > 0)
+        note << QStringLiteral("%1 not placed (untimed or no bytes at this level)").arg(chart.unplaced());
+    return note.join(QStringLiteral(" · "));
+}
 
-    const QString x_title = level_.empty()
-                                ? QStringLiteral("Arithmetic intensity (FLOP/byte)")
-                                : QStringLiteral("Arithmetic intensity at %1 (FLOP/byte)").arg(ceiling_label(level_));
-    draw_axes(p, m, x_title, QStringLiteral("Performance (FLOP/s)"), tick_text,
-              [](double v) { return si(v, 3).trimmed(); });
-
-    p.save();
-    p.setClipRect(m.frame);
-    // Roofs: the best visible compute ceiling caps every bandwidth roof.
+// The best visible compute ceiling, which caps every bandwidth roof; 0 when there is none.
+double compute_peak(const RooflineChart& chart) {
     double peak = 0;
-    for (const Ceiling& c : ceilings_.items)
-        if (c.kind == CeilingKind::compute && roof_visible(c.name)) peak = std::max(peak, c.value);
+    for (const Ceiling& c : chart.ceilings().items)
+        if (c.kind == CeilingKind::compute && chart.roof_visible(c.name)) peak = std::max(peak, c.value);
+    return peak;
+}
+
+struct BandwidthRoofs {
+    bool any = false;
+    double first_ridge = 0;  // the leftmost ridge, where the compute peak's roof starts
+};
+
+// Each visible bandwidth roof, capped at `peak`, with its label where one fits.
+BandwidthRoofs paint_bandwidth_roofs(QPainter& p, const PlotMapping& m, const RooflineChart& chart, double peak,
+                                     std::vector<Label>& labels) {
     const double x_lo = m.x.lo(), x_hi = m.x.hi();
-    double first_ridge = x_lo;
-    bool any_bandwidth = false;
-    std::vector<Label> labels;
-    for (const Ceiling& c : ceilings_.items) {
-        if (c.kind != CeilingKind::bandwidth || !roof_visible(c.name) || !(c.value > 0)) continue;
+    BandwidthRoofs roofs{false, x_lo};
+    for (const Ceiling& c : chart.ceilings().items) {
+        if (c.kind != CeilingKind::bandwidth || !chart.roof_visible(c.name) || !(c.value > 0)) continue;
         const QColor colour = roof_colour(c.name);
         p.setPen(QPen(colour, 2));
         QPolygonF line;
@@ -304,11 +308,11 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
             const RoofSegment s = roof_polyline(c.value, peak, x_lo, x_hi);
             line << m.to_pixel(s.x0, s.y0) << m.to_pixel(s.ridge_x, s.ridge_y) << m.to_pixel(s.x1, s.y1);
             ridge = s.ridge_x;
-            first_ridge = any_bandwidth ? std::min(first_ridge, ridge) : ridge;
+            roofs.first_ridge = roofs.any ? std::min(roofs.first_ridge, ridge) : ridge;
         } else {
             line << m.to_pixel(x_lo, c.value * x_lo) << m.to_pixel(x_hi, c.value * x_hi);
         }
-        any_bandwidth = true;
+        roofs.any = true;
         p.drawPolyline(line);
         // The label rides the slanted part of the roof, at the first place along its visible
         // stretch where it clears the labels already placed; roofs of nearly equal bandwidth
@@ -333,9 +337,16 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
             }
         }
     }
-    for (const Ceiling& c : ceilings_.items) {
-        if (c.kind != CeilingKind::compute || !roof_visible(c.name) || !(c.value > 0)) continue;
-        const double from = any_bandwidth && c.value >= peak ? first_ridge : x_lo;
+    return roofs;
+}
+
+// Each visible compute roof, the peak's from the leftmost ridge and the lower ones dashed.
+void paint_compute_roofs(QPainter& p, const PlotMapping& m, const RooflineChart& chart, double peak,
+                         const BandwidthRoofs& bandwidth, std::vector<Label>& labels) {
+    const double x_lo = m.x.lo(), x_hi = m.x.hi();
+    for (const Ceiling& c : chart.ceilings().items) {
+        if (c.kind != CeilingKind::compute || !chart.roof_visible(c.name) || !(c.value > 0)) continue;
+        const double from = bandwidth.any && c.value >= peak ? bandwidth.first_ridge : x_lo;
         p.setPen(QPen(roof_colour(c.name), 2, c.value >= peak ? Qt::SolidLine : Qt::DashLine));
         p.drawLine(m.to_pixel(from, c.value), m.to_pixel(x_hi, c.value));
         const QFontMetricsF fm(chart_font(12, true));
@@ -343,8 +354,10 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
         const QPointF end = m.to_pixel(x_hi, c.value);
         labels.push_back({QPointF(end.x() - fm.horizontalAdvance(text) - 8, end.y()), 0, text, roof_colour(c.name)});
     }
+}
 
-    for (const RoofArrow& a : arrows_) {
+void paint_arrows(QPainter& p, const PlotMapping& m, const std::vector<RoofArrow>& arrows) {
+    for (const RoofArrow& a : arrows) {
         const QPointF from = m.to_pixel(a.x0, a.y0), to = m.to_pixel(a.x1, a.y1);
         p.setPen(QPen(a.colour, 1.5));
         p.drawLine(from, to);
@@ -357,10 +370,14 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
             QPolygonF({to, QPointF(to.x() - head * ux + head * 0.45 * uy, to.y() - head * uy - head * 0.45 * ux),
                        QPointF(to.x() - head * ux - head * 0.45 * uy, to.y() - head * uy + head * 0.45 * ux)}));
     }
+}
 
+// The cases: each one's levels joined, its markers, and a ring around the selected case's.
+void paint_points(QPainter& p, const PlotMapping& m, const std::vector<RoofPoint>& points,
+                  std::optional<std::int64_t> selected_case) {
     // A case's levels joined outermost to innermost; the model's points beside them, dashed.
-    for (std::size_t i = 0; i + 1 < points_.size(); ++i) {
-        const RoofPoint &a = points_[i], &b = points_[i + 1];
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+        const RoofPoint &a = points[i], &b = points[i + 1];
         if (a.row != b.row || a.beside != b.beside) continue;
         QColor c = series_colour(a.series);
         c.setAlpha(150);
@@ -368,13 +385,13 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
         p.drawLine(m.to_pixel(a.intensity, a.flops_per_second), m.to_pixel(b.intensity, b.flops_per_second));
     }
 
-    const double size = points_.size() > 20000 ? 5 : 8;
+    const double size = points.size() > 20000 ? 5 : 8;
     std::vector<const RoofPoint*> selected;
     // A marker already drawn at the same pixel in the same style adds nothing: large runs
     // pile thousands of cases onto few pixels.
     std::unordered_set<std::uint64_t> drawn;
-    for (const RoofPoint& pt : points_) {
-        if (selected_ && pt.row->id == *selected_) selected.push_back(&pt);
+    for (const RoofPoint& pt : points) {
+        if (selected_case && pt.row->id == *selected_case) selected.push_back(&pt);
         const QPointF at = m.to_pixel(pt.intensity, pt.flops_per_second);
         if (!m.frame.adjusted(-size, -size, size, size).contains(at)) continue;
         const bool filled = pt.source != CounterSource::model;
@@ -389,7 +406,10 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
         p.setBrush(Qt::NoBrush);
         p.drawEllipse(m.to_pixel(pt->intensity, pt->flops_per_second), 9, 9);
     }
+}
 
+// The roofs' labels, over the points so that they stay legible.
+void paint_labels(QPainter& p, const std::vector<Label>& labels) {
     p.setFont(chart_font(12, true));
     const QFontMetricsF fm(p.font());
     for (const Label& l : labels) {
@@ -402,6 +422,72 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
         p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, l.text);
         p.restore();
     }
+}
+
+// Variants, backends, where the bytes come from, the ceilings, then the caller's entries.
+std::vector<LegendEntry> roofline_legend(const RooflineChart& chart, const std::vector<LegendEntry>& extra) {
+    const std::vector<RoofPoint>& points = chart.points();
+    const std::size_t measured = measured_points(points);
+    std::vector<LegendEntry> legend;
+    legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Variant")});
+    for (std::size_t i = 0; i < chart.series().size(); ++i)
+        legend.push_back(
+            {LegendEntry::Kind::marker, chart.series()[i], series_colour(static_cast<int>(i)), Marker::circle, true});
+    std::set<QString> backends;
+    for (const RoofPoint& pt : points) backends.insert(pt.row->backend);
+    if (!backends.empty()) legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Backend")});
+    for (const QString& b : backends)
+        legend.push_back({LegendEntry::Kind::marker, b, QColor(70, 70, 70), backend_marker(b), true});
+    legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Bytes from")});
+    if (measured > 0 || points.empty())
+        legend.push_back({LegendEntry::Kind::marker, QStringLiteral("counters (perf/emu/cupti)"), QColor(70, 70, 70),
+                          Marker::circle, true});
+    if (measured < points.size() || points.empty())
+        legend.push_back(
+            {LegendEntry::Kind::marker, QStringLiteral("model (analytic)"), QColor(70, 70, 70), Marker::circle, false});
+    const Ceilings& ceilings = chart.ceilings();
+    if (!ceilings.empty()) {
+        legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Ceilings (measured)")});
+        for (const Ceiling& c : ceilings.items) {
+            if (!chart.roof_visible(c.name)) continue;
+            legend.push_back({LegendEntry::Kind::line,
+                              ceiling_label(c.name) + QStringLiteral(" ") +
+                                  si_unit(c.value, c.kind == CeilingKind::compute ? QStringLiteral("FLOP/s")
+                                                                                  : QStringLiteral("B/s")) +
+                                  (c.reliable() ? QString() : QStringLiteral(" (unreliable)")),
+                              roof_colour(c.name)});
+        }
+    }
+    legend.insert(legend.end(), extra.begin(), extra.end());
+    return legend;
+}
+
+}  // namespace
+
+void RooflineChart::paint(QPainter& p, const QRectF& area) const {
+    const ChartLayout layout = chart_layout(area, true);
+    const PlotMapping m = mapping(area);
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    draw_background(p, area);
+    draw_title(p, layout.title, title_, plot_note(*this, subtitle_, level_));
+
+    const QString x_title = level_.empty()
+                                ? QStringLiteral("Arithmetic intensity (FLOP/byte)")
+                                : QStringLiteral("Arithmetic intensity at %1 (FLOP/byte)").arg(ceiling_label(level_));
+    draw_axes(p, m, x_title, QStringLiteral("Performance (FLOP/s)"), tick_text,
+              [](double v) { return si(v, 3).trimmed(); });
+
+    p.save();
+    p.setClipRect(m.frame);
+    std::vector<Label> labels;
+    const double peak = compute_peak(*this);
+    const BandwidthRoofs bandwidth = paint_bandwidth_roofs(p, m, *this, peak, labels);
+    paint_compute_roofs(p, m, *this, peak, bandwidth, labels);
+    paint_arrows(p, m, arrows_);
+    paint_points(p, m, points_, selected_);
+    paint_labels(p, labels);
     if (points_.empty())
         draw_note(p, m.frame,
                   ceilings_.empty() ? QStringLiteral("no timed cases and no ceilings")
@@ -411,37 +497,7 @@ void RooflineChart::paint(QPainter& p, const QRectF& area) const {
                   QStringLiteral("this run has no ceilings: roofs not drawn"));
     p.restore();
 
-    std::vector<LegendEntry> legend;
-    legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Variant")});
-    for (std::size_t i = 0; i < series_.size(); ++i)
-        legend.push_back(
-            {LegendEntry::Kind::marker, series_[i], series_colour(static_cast<int>(i)), Marker::circle, true});
-    std::set<QString> backends;
-    for (const RoofPoint& pt : points_) backends.insert(pt.row->backend);
-    if (!backends.empty()) legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Backend")});
-    for (const QString& b : backends)
-        legend.push_back({LegendEntry::Kind::marker, b, QColor(70, 70, 70), backend_marker(b), true});
-    legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Bytes from")});
-    if (measured > 0 || points_.empty())
-        legend.push_back({LegendEntry::Kind::marker, QStringLiteral("counters (perf/emu/cupti)"), QColor(70, 70, 70),
-                          Marker::circle, true});
-    if (measured < points_.size() || points_.empty())
-        legend.push_back(
-            {LegendEntry::Kind::marker, QStringLiteral("model (analytic)"), QColor(70, 70, 70), Marker::circle, false});
-    if (!ceilings_.empty()) {
-        legend.push_back({LegendEntry::Kind::heading, QStringLiteral("Ceilings (measured)")});
-        for (const Ceiling& c : ceilings_.items) {
-            if (!roof_visible(c.name)) continue;
-            legend.push_back({LegendEntry::Kind::line,
-                              ceiling_label(c.name) + QStringLiteral(" ") +
-                                  si_unit(c.value, c.kind == CeilingKind::compute ? QStringLiteral("FLOP/s")
-                                                                                  : QStringLiteral("B/s")) +
-                                  (c.reliable() ? QString() : QStringLiteral(" (unreliable)")),
-                              roof_colour(c.name)});
-        }
-    }
-    legend.insert(legend.end(), extra_legend_.begin(), extra_legend_.end());
-    draw_legend(p, layout.legend, legend);
+    draw_legend(p, layout.legend, roofline_legend(*this, extra_legend_));
     p.restore();
 }
 

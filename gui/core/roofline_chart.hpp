@@ -44,8 +44,8 @@ class RooflineChart : public Chart {
     void set_ceilings(const Ceilings& c);
     const Ceilings& ceilings() const { return ceilings_; }
     // The memory level whose intensity places the points: "dram", "llc", "l2", "l1", "" for
-    // each case's primary (outermost) level, or every_level for the hierarchical roofline.
-    static constexpr const char* every_level = "all";
+    // each case's primary (outermost) level, or kEveryLevel for the hierarchical roofline.
+    static constexpr const char* kEveryLevel = "all";
     void set_level(const std::string& level);
     const std::string& level() const { return level_; }
     // Hierarchical roofline: also the other sources' points beside the preferred ones (default on).

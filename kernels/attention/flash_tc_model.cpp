@@ -71,7 +71,7 @@ std::vector<Counter> flash_tc_model(const AttentionProblem& p, FlashTiles t, con
         attention_flops(p), compulsory, 0, mh,
         {{std::numeric_limits<double>::infinity(), compulsory}, {head_kv, flash_tc_kv_bytes(p, t) - kv_once}});
     model.push_back(
-        {std::string(counters::flops_bf16_tensor), flash_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
+        {std::string(counters::kFlopsBf16Tensor), flash_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
     return model;
 }
 

@@ -23,11 +23,6 @@ FlashTiles tiles_of(const Params& point) {
     return {static_cast<int>(point.integer("Br")), static_cast<int>(point.integer("Bc"))};
 }
 
-Axis positive(Axis a, double max) {
-    bounded(a, 1, max);
-    return a;
-}
-
 Variant naive_variant() {
     Variant v;
     v.name = "naive";
@@ -90,10 +85,10 @@ void register_attention(Catalogue& c) {
     Axis head_dim = int_axis("head_dim", {64, 128}, "head dimension d");
     head_dim.choices = {"64", "128"};
     f.problem_axes = {
-        positive(int_axis("batch", {1}, "batch size b"), 1 << 16),
-        positive(int_axis("heads", {8}, "heads h"), 1 << 16),
-        positive(int_axis("seq_q", {512, 1024, 2048}, "query length s_q"), 1 << 24),
-        positive(int_axis("seq_k", {512, 1024, 2048}, "key and value length s_k"), 1 << 24),
+        bounded(int_axis("batch", {1}, "batch size b"), 1, 1 << 16),
+        bounded(int_axis("heads", {8}, "heads h"), 1, 1 << 16),
+        bounded(int_axis("seq_q", {512, 1024, 2048}, "query length s_q"), 1, 1 << 24),
+        bounded(int_axis("seq_k", {512, 1024, 2048}, "key and value length s_k"), 1, 1 << 24),
         head_dim,
         bool_axis("causal", {false, true}, "causal mask (query i sees keys j <= i + s_k - s_q)"),
         enum_axis("dtype", {"fp32", "bf16"}, {"fp32"},

@@ -48,7 +48,7 @@ Tuning tuning_of(Algorithm a, const Params& point) {
 std::vector<Counter> with_device_workspace(std::vector<Counter> cs, const AttentionProblem& p, const Tuning& t) {
     const double bytes = 4.0 * static_cast<double>(attention_cuda::workspace_floats(cuda_shape(p), t));
     for (Counter& c : cs)
-        if (c.name == counters::workspace) c.value = bytes;
+        if (c.name == counters::kWorkspace) c.value = bytes;
     return cs;
 }
 

@@ -18,9 +18,7 @@ namespace {
 int splits_of(const Params& point) { return static_cast<int>(point.integer("num_splits")); }
 
 Axis splits_axis(std::int64_t value, const std::string& what) {
-    Axis a = tunable(int_axis("num_splits", {value}, what));
-    bounded(a, 1, 1024);
-    return a;
+    return bounded(tunable(int_axis("num_splits", {value}, what)), 1, 1024);
 }
 
 // A CPU topk_sparse case: the calibration and the label cache built at preparation (the label
@@ -161,8 +159,9 @@ kit::CudaKernel cuda_topk_kernel() {
     k.description = std::string(topk_description) +
                     "; a block per head scores and selects (shared-memory histograms, block prefix sums), "
                     "decode_splitkv's kernels attend in num_splits slices and combine";
-    Axis threads = tunable(int_axis("select_threads", {256}, "threads of a head's scoring and selection block"));
-    bounded(threads, 32, attention_cuda::max_select_threads);
+    const Axis threads =
+        bounded(tunable(int_axis("select_threads", {256}, "threads of a head's scoring and selection block")), 32,
+                attention_cuda::max_select_threads);
     k.problem_axes = topk_axes();
     k.tunables = {splits_axis(4, "blocks per head attending to slices of the selected keys"), threads};
     k.constraints = {decode_only(),

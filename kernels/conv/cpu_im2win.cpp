@@ -27,7 +27,7 @@ struct WindowTaps {
             const float* x = win + ((t.n * rows + t.y) * p.c + c) * row + t.q0 * step;
             const float* w = t.filter + (c - t.c0) * taps * KV * lanes;
             // Unrolled, the taps' offsets are immediates: the loop's own counter and pointer
-            // updates no longer take issue slots from the FMAs.
+            // updates take no issue slots from the FMAs.
 #pragma GCC unroll 4
             for (std::int64_t tap = 0; tap < taps; ++tap) {
                 vf wv[KV];

@@ -16,11 +16,6 @@ namespace memwall {
 
 namespace {
 
-Axis sized(Axis a, double min, double max) {
-    bounded(a, min, max);
-    return a;
-}
-
 std::vector<std::string> layer_names() {
     std::vector<std::string> names;
     for (const ConvLayer& l : conv_layers()) names.push_back(l.name);
@@ -56,7 +51,7 @@ std::vector<Axis> blocking_tunables(Isa isa) {
     Axis kb = tunable(int_axis("Kb", {def.kb}, "output channels per register tile (whole vectors)"));
     Axis wb = tunable(int_axis("Wb", {def.wb}, "output columns per register tile"));
     Axis cb = tunable(int_axis("Cb", {def.cb}, "input channels per step (the step's filter stays in L1)"));
-    return {sized(kb, lanes, conv_cpu::max_kv * lanes), sized(wb, 1, budget), sized(cb, 1, 4096)};
+    return {bounded(kb, lanes, conv_cpu::max_kv * lanes), bounded(wb, 1, budget), bounded(cb, 1, 4096)};
 }
 
 // direct and im2win: the register tiles of cpu_tiles.hpp, the filter packed once; they differ in
@@ -182,18 +177,18 @@ void register_conv(Catalogue& c) {
     f.problem_axes = {
         enum_axis("layer", choices, layer_names(),
                   "the im2win paper's layers conv1..conv12 (set C, H, W, K, R, S, stride; pad 0), or custom"),
-        sized(int_axis("batch", {1},
-                       "images N (the paper uses 128; 1 keeps a CPU sweep of the twelve layers "
-                       "to a few minutes)"),
-              1, 1 << 16),
-        sized(int_axis("C", {64}, "input channels"), 1, 1 << 16),
-        sized(int_axis("H", {56}, "input height"), 1, 1 << 16),
-        sized(int_axis("W", {56}, "input width"), 1, 1 << 16),
-        sized(int_axis("K", {64}, "filters (output channels)"), 1, 1 << 16),
-        sized(int_axis("R", {3}, "filter height"), 1, 1 << 10),
-        sized(int_axis("S", {3}, "filter width"), 1, 1 << 10),
-        sized(int_axis("stride", {1}, "stride (both dimensions)"), 1, 1 << 10),
-        sized(int_axis("pad", {1}, "zero padding on each side (both dimensions)"), 0, 1 << 10),
+        bounded(int_axis("batch", {1},
+                         "images N (the paper uses 128; 1 keeps a CPU sweep of the twelve layers "
+                         "to a few minutes)"),
+                1, 1 << 16),
+        bounded(int_axis("C", {64}, "input channels"), 1, 1 << 16),
+        bounded(int_axis("H", {56}, "input height"), 1, 1 << 16),
+        bounded(int_axis("W", {56}, "input width"), 1, 1 << 16),
+        bounded(int_axis("K", {64}, "filters (output channels)"), 1, 1 << 16),
+        bounded(int_axis("R", {3}, "filter height"), 1, 1 << 10),
+        bounded(int_axis("S", {3}, "filter width"), 1, 1 << 10),
+        bounded(int_axis("stride", {1}, "stride (both dimensions)"), 1, 1 << 10),
+        bounded(int_axis("pad", {1}, "zero padding on each side (both dimensions)"), 0, 1 << 10),
         enum_axis("dtype", {"fp32", "bf16", "tf32"}, {"fp32"},
                   "what the products multiply, accumulating in fp32: fp32 FMA; bf16 tensor cores (bf16 in memory); "
                   "tf32 tensor cores (fp32 in memory); the tensor-core variants take bf16 and tf32, the others fp32"),

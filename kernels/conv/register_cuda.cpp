@@ -151,7 +151,7 @@ kit::CudaKernel implicit_gemm_kernel() {
 // The tensor-core kernels: dtype bf16 or tf32, and only the compiled tiles (tc_tiles.hpp).
 kit::CudaKernel tc_kernel(Algorithm algorithm, std::string name, std::string description) {
     kit::CudaKernel k = emulatable(algorithm, std::move(name), std::move(description));
-    k.checked_on_gpu = {};  // not yet run on a GPU
+    k.checked_on_gpu = {};  // no GPU run has checked it
     if (const std::string figures = conv_cuda::conv_tc_resource_summary(algorithm); !figures.empty())
         k.description +=
             ". Static figures on sm_90 (" + std::string(conv_cuda::conv_tc_sm90_resources().evidence) + "): " + figures;

@@ -80,7 +80,7 @@ class EmuInstance final : public DeviceInstance {
         const auto waits = emu::host_waits();
         {
             emu::TrafficScope scope;
-            device().forward();
+            device().run();
             traffic_ = scope.stats();
         }
         if (!waits_on_host_ && emu::host_waits() != waits)
@@ -90,7 +90,7 @@ class EmuInstance final : public DeviceInstance {
     }
     double run_timed() override {
         const auto t0 = std::chrono::steady_clock::now();
-        device().forward();
+        device().run();
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     std::vector<Counter> measured_counters() const override {
@@ -114,12 +114,12 @@ class GpuInstance final : public DeviceInstance {
                 Checker check)
         : DeviceInstance(w, std::move(device), std::move(check)), range_(range), waits_on_host_(waits_on_host) {}
     void run() override {
-        device().forward();
+        device().run();
         download();
     }
     double run_timed() override {
-        const auto forward = [this] { device().forward(); };
-        return waits_on_host_ ? timer_.seconds_waiting(forward) : timer_.seconds(forward);
+        const auto once = [this] { device().run(); };
+        return waits_on_host_ ? timer_.seconds_waiting(once) : timer_.seconds(once);
     }
     std::vector<Counter> measured_counters() const override { return output_counters(); }
     // The kernels' GPU times (Activity API, which needs no profiling privilege), then the
@@ -133,7 +133,7 @@ class GpuInstance final : public DeviceInstance {
             gpu::synchronize();
         };
         const auto work = [this] {
-            device().forward();
+            device().run();
             gpu::synchronize();
         };
         Profile out;

@@ -16,7 +16,7 @@ class DeviceCase {
     virtual void poison() = 0;
     // Enqueues one execution (every launch) on the default stream; in emulation it has run
     // when this returns.
-    virtual void forward() = 0;
+    virtual void run() = 0;
     // Floats `download` writes. A family whose output is not a float array (spgemm's CSR)
     // returns 0, downloads it through its own subclass, and is checked by CudaKernel::check_case.
     virtual std::size_t output_size() const = 0;

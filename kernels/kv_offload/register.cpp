@@ -20,11 +20,6 @@ namespace memwall {
 
 namespace {
 
-Axis sized(Axis a, double min, double max) {
-    bounded(a, min, max);
-    return a;
-}
-
 enum class Method { resident, pread, mmap, uring, cached };
 
 std::int64_t cache_pages(const KvProblem& p, const Params& point) {
@@ -65,7 +60,7 @@ std::vector<Counter> kv_model(const KvProblem& p, const Params& point, Method m,
     return out;
 }
 
-Axis queue_depth_axis() { return sized(tunable(int_axis("queue_depth", {64}, "io_uring reads in flight")), 1, 4096); }
+Axis queue_depth_axis() { return bounded(tunable(int_axis("queue_depth", {64}, "io_uring reads in flight")), 1, 4096); }
 
 Variant variant(std::string name, std::string description, Method m) {
     Variant v;
@@ -74,10 +69,11 @@ Variant variant(std::string name, std::string description, Method m) {
     v.backend = Backend::cpu;
     if (m == Method::uring || m == Method::cached) v.tunables.push_back(queue_depth_axis());
     if (m == Method::cached)
-        v.tunables.push_back(sized(tunable(real_axis("cache", {1.0},
-                                                     "LRU capacity in pages, as a multiple of the pages a step selects "
-                                                     "(at least 1: a step's pages are all in reach at once)")),
-                                   1, 64));
+        v.tunables.push_back(
+            bounded(tunable(real_axis("cache", {1.0},
+                                      "LRU capacity in pages, as a multiple of the pages a step selects "
+                                      "(at least 1: a step's pages are all in reach at once)")),
+                    1, 64));
     v.prepare = [m](const Workload& wl, const Params& point) -> std::unique_ptr<Instance> {
         const auto& w = workload_as<KvWorkload>(wl);
         std::unique_ptr<kv_cpu::Kernel> k;
@@ -116,24 +112,24 @@ void register_kv_offload(Catalogue& c) {
         "approximate scores: selection=topk), the "
         "pages in a scratch file in --scratch DIR (else $MEMWALL_SCRATCH, else the temp directory), removed afterwards";
     f.problem_axes = {
-        sized(int_axis("context", {4096}, "tokens in the KV cache"), 1, 1LL << 28),
-        sized(int_axis("page_tokens", {16}, "tokens per page (a page holds every head's K and V of its tokens)"), 1,
-              1 << 20),
-        sized(int_axis("heads", {4}, "KV heads, one query each per step"), 1, 1024),
-        sized(int_axis("head_dim", {128}, "elements per key, value and query"), 1, 4096),
+        bounded(int_axis("context", {4096}, "tokens in the KV cache"), 1, 1LL << 28),
+        bounded(int_axis("page_tokens", {16}, "tokens per page (a page holds every head's K and V of its tokens)"), 1,
+                1 << 20),
+        bounded(int_axis("heads", {4}, "KV heads, one query each per step"), 1, 1024),
+        bounded(int_axis("head_dim", {128}, "elements per key, value and query"), 1, 4096),
         enum_axis("dtype", {"fp32"}, {"fp32"}, "element type of Q, K, V and the output"),
-        sized(real_axis("select", {0.125}, "fraction of the pages selected per step"), 0, 1),
-        sized(real_axis("reuse", {0.5},
+        bounded(real_axis("select", {0.125}, "fraction of the pages selected per step"), 0, 1),
+        bounded(real_axis("reuse", {0.5},
                         "seeded selection: fraction of a step's pages the previous step also selected (NOSA's "
                         "locality; under selection=topk the counter reuse measures it)"),
               0, 1),
         enum_axis("selection", {"seeded", "topk"}, {"seeded"},
                   "seeded: pages drawn from the seed with the given reuse; topk: the pages Double Sparsity's "
                   "approximate scores over a label cache rank highest"),
-        sized(int_axis("label_channels", {16}, "selection=topk: label channels per head"), 1, 4096),
-        sized(int_axis("steps", {4}, "decode steps per run, each with its own queries and selection"), 1, 1 << 16),
+        bounded(int_axis("label_channels", {16}, "selection=topk: label channels per head"), 1, 4096),
+        bounded(int_axis("steps", {4}, "decode steps per run, each with its own queries and selection"), 1, 1 << 16),
         enum_axis("tier", {"file"}, {"file"}, "where the pages live: a file in the scratch directory"),
-        sized(
+        bounded(
             int_axis("warm", {0}, "1: keep the file's pages in the page cache between runs; 0: evict them before each"),
             0, 1),
     };

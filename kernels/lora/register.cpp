@@ -15,11 +15,6 @@ namespace memwall {
 
 namespace {
 
-Axis sized(Axis a, double min, double max) {
-    bounded(a, min, max);
-    return a;
-}
-
 // A case of a CPU kernel: Y in the dtype, poisoned with NaN before the checked run; base is
 // checked against X·W alone. Each pass is timed (phase.<pass>.seconds: gemm, dropout, down, up,
 // add), so a case says where its time over base goes.
@@ -67,18 +62,18 @@ lora_cpu::Tiles tiles_of(const Params& point) {
 // multi_adapter's adapter grouping: adapters per batched call. 1 is fused's per-adapter calls,
 // as many as the batch has one call; between them, fewer passes over W against smaller calls.
 Axis group_tunable() {
-    return sized(tunable(int_axis("group", {8}, "adapters per batched call (each call streams W once)")), 1, 1024);
+    return bounded(tunable(int_axis("group", {8}, "adapters per batched call (each call streams W once)")), 1, 1024);
 }
 
 std::vector<Axis> tile_tunables() {
     return {
-        sized(tunable(int_axis("tile_m", {lora_cpu::Tiles{}.tile_m},
-                               "tokens per task of the fused pass (their S stays in cache between the projections)")),
-              1, 1 << 16),
-        sized(tunable(int_axis(
-                  "tile_n", {lora_cpu::Tiles{}.tile_n},
-                  "columns of Y per block of the up-projection (B's block is reused across the task's tokens)")),
-              1, 1 << 20)};
+        bounded(tunable(int_axis("tile_m", {lora_cpu::Tiles{}.tile_m},
+                                 "tokens per task of the fused pass (their S stays in cache between the projections)")),
+                1, 1 << 16),
+        bounded(tunable(int_axis(
+                    "tile_n", {lora_cpu::Tiles{}.tile_n},
+                    "columns of Y per block of the up-projection (B's block is reused across the task's tokens)")),
+                1, 1 << 20)};
 }
 
 Variant variant(std::string name, std::string description, LoraMethod method) {
@@ -123,15 +118,16 @@ void register_lora(Catalogue& c) {
         enum_axis(
             "shape", choices, {"custom"},
             "LoRAFusion's shapes lorafusion4096/5120/8192 (set K = N, r = 16, alpha = 16, dropout = 0.1), or custom"),
-        sized(int_axis("M", {256}, "tokens (rows of X and Y); LoRAFusion runs 2048 to 8192"), 1, 1 << 20),
-        sized(int_axis("K", {1024}, "input features (columns of X, rows of W)"), 1, 1 << 20),
-        sized(int_axis("N", {1024}, "output features (columns of W and Y)"), 1, 1 << 20),
-        sized(int_axis("r", {16}, "adapter rank"), 1, 4096),
-        sized(int_axis("adapters", {1}, "adapters in the batch; tokens are split among them in equal contiguous runs"),
-              1, 1 << 16),
-        sized(real_axis("dropout", {0.1},
-                        "dropout probability p on the adapter's input (kept elements scaled by 1/(1-p))"),
-              0, 0.999),
+        bounded(int_axis("M", {256}, "tokens (rows of X and Y); LoRAFusion runs 2048 to 8192"), 1, 1 << 20),
+        bounded(int_axis("K", {1024}, "input features (columns of X, rows of W)"), 1, 1 << 20),
+        bounded(int_axis("N", {1024}, "output features (columns of W and Y)"), 1, 1 << 20),
+        bounded(int_axis("r", {16}, "adapter rank"), 1, 4096),
+        bounded(
+            int_axis("adapters", {1}, "adapters in the batch; tokens are split among them in equal contiguous runs"), 1,
+            1 << 16),
+        bounded(real_axis("dropout", {0.1},
+                          "dropout probability p on the adapter's input (kept elements scaled by 1/(1-p))"),
+                0, 0.999),
         real_axis("alpha", {16.0}, "scale α of the adapter's term (peft's lora_alpha / r is α here)"),
         enum_axis("dtype", {"fp32", "bf16"}, {"fp32"}, "element type of X, W, A, B and Y (arithmetic is fp32)"),
     };

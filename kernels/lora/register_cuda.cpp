@@ -22,7 +22,7 @@ using lora_cuda::Method;
 // The model with the FLOPs cuBLAS does on bf16 tensor cores (all of cublas_unfused's GEMMs in
 // bf16), so the roofline bounds them by that unit's roof.
 std::vector<Counter> with_tensor_flops(std::vector<Counter> model, double flops) {
-    model.push_back({std::string(counters::flops_bf16_tensor), flops, "FLOP", CounterSource::model});
+    model.push_back({std::string(counters::kFlopsBf16Tensor), flops, "FLOP", CounterSource::model});
     return model;
 }
 

@@ -44,11 +44,6 @@ const SourceName* generator(const std::string& v) {
 // Every other string names a Matrix Market file.
 bool is_file(const std::string& v) { return !generator(v) && v != "A" && v != "At"; }
 
-Axis sized(Axis a, double min, double max) {
-    bounded(a, min, max);
-    return a;
-}
-
 MatrixSpec spec_of(const std::string& name, const Params& p) {
     MatrixSpec m;
     if (const SourceName* g = generator(name)) {
@@ -160,18 +155,18 @@ std::vector<Axis> spgemm_axes() {
         enum_axis("b", {}, {"A"},
                   "B: A (C = A*A), At (C = A*At), or a second input: a generator (drawn with the same axes and "
                   "another seed) or a Matrix Market file"),
-        sized(int_axis("scale", {12}, "rmat, er: 2^scale rows and columns"), 0, 30),
-        sized(real_axis("degree", {16},
-                        "rmat: edges per row (edge factor; repeated edges kept once); er: mean "
-                        "entries per row"),
-              0, 1e6),
-        sized(real_axis("rmat_a", {0.57}, "rmat: probability of the top-left quadrant (Graph500: 0.57)"), 0, 1),
-        sized(real_axis("rmat_b", {0.19}, "rmat: top-right quadrant"), 0, 1),
-        sized(real_axis("rmat_c", {0.19}, "rmat: bottom-left quadrant (bottom-right: 1 - a - b - c)"), 0, 1),
-        sized(int_axis("nx", {16}, "poisson2d, poisson3d7, poisson3d27: grid side (nx^2 or nx^3 rows)"), 0, 46340),
-        sized(int_axis("n", {4096}, "banded: rows and columns"), 0, std::numeric_limits<std::int32_t>::max()),
-        sized(int_axis("half_width", {8}, "banded: entries with |i - j| <= half_width"), 0,
-              std::numeric_limits<std::int32_t>::max()),
+        bounded(int_axis("scale", {12}, "rmat, er: 2^scale rows and columns"), 0, 30),
+        bounded(real_axis("degree", {16},
+                          "rmat: edges per row (edge factor; repeated edges kept once); er: mean "
+                          "entries per row"),
+                0, 1e6),
+        bounded(real_axis("rmat_a", {0.57}, "rmat: probability of the top-left quadrant (Graph500: 0.57)"), 0, 1),
+        bounded(real_axis("rmat_b", {0.19}, "rmat: top-right quadrant"), 0, 1),
+        bounded(real_axis("rmat_c", {0.19}, "rmat: bottom-left quadrant (bottom-right: 1 - a - b - c)"), 0, 1),
+        bounded(int_axis("nx", {16}, "poisson2d, poisson3d7, poisson3d27: grid side (nx^2 or nx^3 rows)"), 0, 46340),
+        bounded(int_axis("n", {4096}, "banded: rows and columns"), 0, std::numeric_limits<std::int32_t>::max()),
+        bounded(int_axis("half_width", {8}, "banded: entries with |i - j| <= half_width"), 0,
+                std::numeric_limits<std::int32_t>::max()),
         bool_axis("sorted", {false}, "output rows sorted by column (variants that sort anyway say so)"),
     };
 }

@@ -63,11 +63,6 @@ class GraphblasInstance final : public Instance {
     SpgemmOutput out_;
 };
 
-Axis sized(Axis a, double min, double max) {
-    bounded(a, min, max);
-    return a;
-}
-
 Tuning tuning_of(const Params& p) {
     Tuning t;
     if (p.has("rows_per_chunk")) t.rows_per_chunk = p.integer("rows_per_chunk");
@@ -78,9 +73,10 @@ Tuning tuning_of(const Params& p) {
 }
 
 Axis rows_per_chunk_axis() {
-    return sized(tunable(int_axis("rows_per_chunk", {Tuning{}.rows_per_chunk},
-                                  "most rows in one range of OpenMP's dynamic schedule (ranges are cut by products)")),
-                 1, 1 << 20);
+    return bounded(
+        tunable(int_axis("rows_per_chunk", {Tuning{}.rows_per_chunk},
+                         "most rows in one range of OpenMP's dynamic schedule (ranges are cut by products)")),
+        1, 1 << 20);
 }
 
 using Factory = std::unique_ptr<spgemm_cpu::Kernel> (*)(const SpgemmWorkload&, const Tuning&);
@@ -122,12 +118,12 @@ Variant graphblas_variant(std::string name, spgemm_cpu::GraphblasMethod m, Spgem
 
 std::vector<Variant> cpu_variants() {
     Axis factor =
-        sized(tunable(real_axis("table_factor", {Tuning{}.table_factor},
-                                "hash table slots per bound on a row's entries (rounded up to a power of two)")),
-              1, 16);
+        bounded(tunable(real_axis("table_factor", {Tuning{}.table_factor},
+                                  "hash table slots per bound on a row's entries (rounded up to a power of two)")),
+                1, 16);
     Axis bin_min =
-        sized(tunable(int_axis("bin_min", {Tuning{}.bin_min}, "products bound of the first bin")), 1, 1 << 16);
-    Axis bins = sized(
+        bounded(tunable(int_axis("bin_min", {Tuning{}.bin_min}, "products bound of the first bin")), 1, 1 << 16);
+    Axis bins = bounded(
         tunable(int_axis("bins", {Tuning{}.bins}, "bins (bound doubling from bin_min; the last unbounded)")), 1, 16);
     return {
         phased_variant(

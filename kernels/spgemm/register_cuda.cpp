@@ -129,9 +129,8 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
 }
 
 Axis threads_axis() {
-    Axis threads = tunable(int_axis("threads", {256}, "threads per block (a multiple of 32)"));
-    bounded(threads, 32, spgemm_cuda::max_threads);
-    return threads;
+    return bounded(tunable(int_axis("threads", {256}, "threads per block (a multiple of 32)")), 32,
+                   spgemm_cuda::max_threads);
 }
 
 Constraint whole_warps() {
@@ -165,16 +164,15 @@ kit::CudaKernel rowwise_hash_kernel() {
         "atomicCAS; a row that would fill its table to 80% uses a global-memory table; symbolic (keys), device "
         "scan, numeric (keys and values); sorted=1 ranks entries by counting. The case's message has the rows "
         "per bin and the rows that fell back");
-    Axis factor = tunable(real_axis("table_factor", {1.5},
-                                    "hash table slots per bound on a row's entries "
-                                    "(rounded up to a power of two)"));
-    bounded(factor, 1, 16);
-    Axis tpr = tunable(int_axis("threads_per_row", {8}, "threads of a small row's group (4, 8, 16 or 32)"));
-    bounded(tpr, 4, 32);
-    Axis bin_min = tunable(int_axis("bin_min", {32}, "products bound of the first bin"));
-    bounded(bin_min, 1, 1 << 16);
-    Axis bins = tunable(int_axis("bins", {8}, "bins (bound doubling from bin_min; the last unbounded)"));
-    bounded(bins, 1, spgemm_cuda::max_bins);
+    const Axis factor = bounded(tunable(real_axis("table_factor", {1.5},
+                                                  "hash table slots per bound on a row's entries "
+                                                  "(rounded up to a power of two)")),
+                                1, 16);
+    const Axis tpr =
+        bounded(tunable(int_axis("threads_per_row", {8}, "threads of a small row's group (4, 8, 16 or 32)")), 4, 32);
+    const Axis bin_min = bounded(tunable(int_axis("bin_min", {32}, "products bound of the first bin")), 1, 1 << 16);
+    const Axis bins = bounded(tunable(int_axis("bins", {8}, "bins (bound doubling from bin_min; the last unbounded)")),
+                              1, spgemm_cuda::max_bins);
     k.tunables = {threads_axis(), factor, tpr, bin_min, bins};
     k.constraints = {whole_warps(), {"threads_per_row is a power of two", [](const Params& p) {
                                          return power_of_two(p.integer("threads_per_row"));
@@ -238,7 +236,7 @@ std::vector<Counter> spgemm_cuda_model(Algorithm algorithm, const SpgemmWorkload
     }
     std::vector<Counter> cs = byte_model(2.0 * d(s.products), min_bytes, workspace, kit::emu_gpu_hierarchy(), streams);
     if (algorithm == Algorithm::cusparse)
-        std::erase_if(cs, [](const Counter& c) { return c.name == counters::workspace; });
+        std::erase_if(cs, [](const Counter& c) { return c.name == counters::kWorkspace; });
     return with_product_counters(w, std::move(cs));
 }
 

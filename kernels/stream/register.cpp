@@ -34,16 +34,7 @@ Variant cpu_variant(std::string name, std::string description, std::array<Kernel
     return v;
 }
 
-stream_cuda::Shape cuda_shape(const StreamProblem& p) {
-    stream_cuda::Op op = stream_cuda::Op::triad;
-    switch (p.op) {
-        case StreamOp::copy: op = stream_cuda::Op::copy; break;
-        case StreamOp::scale: op = stream_cuda::Op::scale; break;
-        case StreamOp::add: op = stream_cuda::Op::add; break;
-        case StreamOp::triad: op = stream_cuda::Op::triad; break;
-    }
-    return {op, p.n, stream_scalar};
-}
+stream_cuda::Shape cuda_shape(const StreamProblem& p) { return {p.op, p.n, stream_scalar}; }
 
 kit::CudaKernel grid_stride_kernel() {
     kit::CudaKernel k;

@@ -15,12 +15,11 @@
 #include "core/catalogue.hpp"
 #include "core/isa.hpp"
 #include "kernels/kit/placed_buffer.hpp"
+#include "kernels/stream/stream_op.hpp"
 #include "profiler/counter.hpp"
 #include "profiler/memory_hierarchy.hpp"
 
 namespace memwall {
-
-enum class StreamOp { copy, scale, add, triad };
 
 StreamOp stream_op_from(const std::string& name);  // throws UsageError
 inline constexpr float stream_scalar = 3.0f;

@@ -136,13 +136,13 @@ TEST(CliTune, MalformedFilesAndBadUsageExit2) {
              with(live, {"--axis", "nope=1"}),
              with(live, {"--axis", "seq_q=1024"}),  // tied to seq_k
              with(live, {"--axis", "seq_q=512,1024", "--axis", "seq_k=512,1024"}),
-             with(live, {"--device-model", "H100"}),  // cpu times are measured
-             with(live, {"--backend", "cuda-emu", "--device-model", "V100"}),
+             with(live, {"--predict-for", "H100"}),  // cpu times are measured
+             with(live, {"--backend", "cuda-emu", "--predict-for", "V100"}),
              with(live, {"--backend", "tpu"}),
              with(live, {"--min-samples", "0"}),
              with(live, {"--anchor", "Br=32"}),
              {"run", "--tuned", "--family", "attention", "--variant", "flash", "--axis", "Br=16"},
-             {"run", "--device-model", "A100", "--family", "attention"},
+             {"run", "--predict-for", "A100", "--family", "attention"},
          }) {
         const Result r = run_memwall(args, d.path);
         std::string cmd;
@@ -235,7 +235,7 @@ TEST(CliTune, LiveOnCpuAloneTimesEachConfigurationByItself) {
 TEST(CliTune, LiveOnCudaEmuShowsAndStoresPredictedTimes) {
     TempDir d;
     const Result r = run_memwall(
-        {"tune",        "--family", "attention", "--variant",  "flash",      "--backend", "cuda-emu", "--device-model",
+        {"tune",        "--family", "attention", "--variant",  "flash",      "--backend", "cuda-emu", "--predict-for",
          "a100",        "--axis",   "heads=1",   "--axis",     "seq_q=32",   "--axis",    "seq_k=32", "--axis",
          "head_dim=64", "--axis",   "causal=0",  "--axis",     "dtype=fp32", "--axis",    "Br=16,32", "--axis",
          "Bc=16",       "--axis",   "warps=1",   "--strategy", "random"},

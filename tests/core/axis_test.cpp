@@ -43,8 +43,7 @@ TEST(Axis, RejectsMalformedValues) {
 }
 
 TEST(Axis, ValidatesBoundsChoicesAndBooleans) {
-    Axis a = int_axis("Br", {16}, "");
-    bounded(a, 1, 256);
+    const Axis a = bounded(int_axis("Br", {16}, ""), 1, 256);
     EXPECT_THROW(parse_axis_values(a, "0"), UsageError);
     EXPECT_THROW(parse_axis_values(a, "512"), UsageError);
     EXPECT_EQ(parse_axis_values(a, "pow2:1:256").size(), 9u);
@@ -86,8 +85,7 @@ std::string usage_message(const Axis& a, const char* text) {
 }  // namespace
 
 TEST(Axis, AnIntegerBeyondInt64SaysOutOfRangeNamingTheRange) {
-    Axis bounded_axis = int_axis("seq_q", {1}, "");
-    bounded(bounded_axis, 1, 16777216);
+    const Axis bounded_axis = bounded(int_axis("seq_q", {1}, ""), 1, 16777216);
     EXPECT_EQ(usage_message(bounded_axis, "99999999999999999999"),
               "axis 'seq_q': '99999999999999999999' is out of range (1..16777216)");
     EXPECT_EQ(usage_message(int_axis("n", {1}, ""), "-99999999999999999999"),

@@ -90,7 +90,7 @@ TEST(CpuQuota, AnAbsurdThreadCountIsCappedAndATeamStarts) {
             ++threads;
         }
         const char* env = std::getenv("OMP_NUM_THREADS");
-        const bool ok = cap && cap->asked == 100000 && cap->cap == max_threads_per_cpu * usable_cpus() &&
+        const bool ok = cap && cap->asked == 100000 && cap->cap == kMaxThreadsPerCpu * usable_cpus() &&
                         threads <= cap->cap && env && std::to_string(cap->cap) == env;
         ::_exit(ok ? 0 : 1);
     }

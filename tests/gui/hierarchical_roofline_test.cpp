@@ -63,12 +63,12 @@ QStringList sweep(const QString& db, const QString& backend, const QString& vari
 }
 
 // The chart of `db`'s latest run at every level.
-std::vector<RoofPoint> every_level(const QString& db, std::vector<CaseRow>& rows) {
+std::vector<RoofPoint> kEveryLevel(const QString& db, std::vector<CaseRow>& rows) {
     const ResultsReader reader(db.toStdString());
     const std::vector<RunRow> runs = reader.runs();
     rows = reader.cases(runs.back().info.id, runs.back().ceilings);
     RooflineChart chart;
-    chart.set_level(RooflineChart::every_level);
+    chart.set_level(RooflineChart::kEveryLevel);
     configure_roofline(chart, runs.back(), pointers(rows));
     return chart.points();
 }
@@ -114,7 +114,7 @@ class HierarchicalRooflineTest : public QObject {
         QVERIFY2(plot.status == 0, qPrintable(plot.err));
 
         std::vector<CaseRow> rows;
-        const std::vector<RoofPoint> points = every_level(db, rows);
+        const std::vector<RoofPoint> points = kEveryLevel(db, rows);
         QCOMPARE(rows.size(), std::size_t(4));  // naive and flash, causal or not
         for (const CaseRow& r : rows) {
             std::set<std::string> measured, modelled_beside;
@@ -137,7 +137,7 @@ class HierarchicalRooflineTest : public QObject {
         QVERIFY(host.size() >= 3);
 
         std::vector<CaseRow> rows;
-        const std::vector<RoofPoint> points = every_level(db, rows);
+        const std::vector<RoofPoint> points = kEveryLevel(db, rows);
         QVERIFY(!rows.empty());
         for (const CaseRow& r : rows) {
             std::set<std::string> levels;

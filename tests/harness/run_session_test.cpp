@@ -10,6 +10,9 @@
 namespace memwall {
 namespace {
 
+// The toy variants are planned, never measured: a model without counters is enough.
+std::vector<Counter> no_counters(const Params&, const MemoryHierarchy&) { return {}; }
+
 Ceilings two_ceilings() {
     Ceilings c;
     c.items = {{"dram", CeilingKind::bandwidth, 20e9, "B/s", "given", 0},
@@ -232,6 +235,7 @@ TEST(RunSession, TheRunKeepsTheAxesOfItsFamiliesAndVariants) {
     f.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
     cat.add_family(std::move(f));
     Variant v;
+    v.model = no_counters;
     v.name = "tiled";
     v.tunables = {tunable(int_axis("tile", {4}, "tile size"))};
     cat.add_variant("toy", v);
@@ -270,6 +274,7 @@ TEST(RunSession, FamiliesWithTheirOwnCeilingsAddThem) {
     };
     cat.add_family(std::move(f));
     Variant v;
+    v.model = no_counters;
     v.name = "plain";
     cat.add_variant("tiered", v);
     const auto cases = expand_sweep(SweepSpec{}, cat);

@@ -14,6 +14,9 @@ using namespace memwall;
 
 namespace {
 
+// The toy variants are planned, never measured: a model without counters is enough.
+std::vector<Counter> no_counters(const Params&, const MemoryHierarchy&) { return {}; }
+
 Catalogue toy_catalogue() {
     Catalogue c;
     Family f;
@@ -24,9 +27,11 @@ Catalogue toy_catalogue() {
     f.make_workload = [](const Params&, std::uint64_t) { return std::make_unique<Workload>(); };
     c.add_family(std::move(f));
     Variant a;
+    a.model = no_counters;
     a.name = "a";
     c.add_variant("toy", a);
     Variant b;
+    b.model = no_counters;
     b.name = "b";
     b.tunables = {int_axis("t", {1, 4}, "")};
     b.constraints = {{"t <= n", [](const Params& p) { return p.integer("t") <= p.integer("n"); }}};
@@ -119,7 +124,7 @@ TEST(Sweep, APlanGivesALargeSweepInBatchesOfProblemsEachCaseOnce) {
     SweepPlan::Pass pass = plan.pass();
     for (auto batch = pass.next(); !batch.empty(); batch = pass.next()) {
         ++batches;
-        ASSERT_EQ(batch.size(), 3 * std::min<std::size_t>(SweepPlan::batch_problems, 1000 - 64 * (batches - 1)));
+        ASSERT_EQ(batch.size(), 3 * std::min<std::size_t>(SweepPlan::kBatchProblems, 1000 - 64 * (batches - 1)));
         for (std::size_t i = 0; i < batch.size(); i += 3) {  // each problem's three cases together
             EXPECT_EQ(batch[i].variant->name, "a");
             EXPECT_EQ(batch[i + 2].problem, batch[i].problem);
@@ -127,7 +132,7 @@ TEST(Sweep, APlanGivesALargeSweepInBatchesOfProblemsEachCaseOnce) {
         for (const auto& c : batch) EXPECT_TRUE(seen.insert(c.name()).second) << c.name();
     }
     EXPECT_EQ(seen.size(), plan.size());
-    EXPECT_EQ(batches, (1000 + SweepPlan::batch_problems - 1) / SweepPlan::batch_problems);
+    EXPECT_EQ(batches, (1000 + SweepPlan::kBatchProblems - 1) / SweepPlan::kBatchProblems);
 }
 
 TEST(Sweep, PlanningStopsAtAnInterrupt) {

@@ -243,7 +243,7 @@ TEST(MeasureCpuCeilings, SmokeRunIsPlausible) {
     CeilingMeasurement m = measure_cpu_ceilings(mh, o);
 
     // Every kernel over the 8 sizes but nontemporal stores, which start at half the LLC.
-    for (BandwidthKernel k : all_bandwidth_kernels) {
+    for (BandwidthKernel k : kAllBandwidthKernels) {
         std::vector<BandwidthSample> of_k;
         for (const auto& s : m.bandwidth_curve)
             if (s.kernel == k) of_k.push_back(s);

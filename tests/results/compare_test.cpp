@@ -219,7 +219,7 @@ TEST(CompareRuns, MatchesCasesAndListsTheUnmatched) {
 TEST(CompareRuns, ABusySideIsUnsureNeverSlower) {
     const LoadedRun quiet = run(1, {record("naive", "{}", around(1.0))});
     CaseRecord busy = record("naive", "{}", around(100.0));  // an OpenMP team waiting for its threads
-    busy.sampling_stop = sampling_stop::host_busy;
+    busy.sampling_stop = sampling_stop::kHostBusy;
     const Comparison c = compare_runs(quiet, run(2, {busy}), defaults());
     ASSERT_EQ(c.cases.size(), 1u);
     EXPECT_EQ(c.cases[0].verdict, Verdict::unsure);
@@ -227,11 +227,11 @@ TEST(CompareRuns, ABusySideIsUnsureNeverSlower) {
         << c.cases[0].reason;
     EXPECT_FALSE(c.regression());
     // The same times, not flagged, are a regression: the flag alone makes the difference.
-    busy.sampling_stop = sampling_stop::converged;
+    busy.sampling_stop = sampling_stop::kConverged;
     EXPECT_TRUE(compare_runs(quiet, run(2, {busy}), defaults()).regression());
     // A busy base is no more a yardstick than a busy candidate.
     CaseRecord busy_base = record("naive", "{}", around(0.01));
-    busy_base.sampling_stop = sampling_stop::host_busy;
+    busy_base.sampling_stop = sampling_stop::kHostBusy;
     const Comparison b = compare_runs(run(3, {busy_base}), quiet, defaults());
     EXPECT_EQ(b.cases[0].verdict, Verdict::unsure);
     EXPECT_NE(b.cases[0].reason.find("base measured"), std::string::npos) << b.cases[0].reason;

@@ -162,7 +162,7 @@ TEST(Merge, AConflictingDuplicateOrANewerSchemaLeavesTheOutputsBytes) {
     {
         sqlite3* db = nullptr;
         ASSERT_EQ(sqlite3_open(newer.c_str(), &db), SQLITE_OK);
-        const std::string sql = "PRAGMA user_version = " + std::to_string(Store::schema_version_latest + 1);
+        const std::string sql = "PRAGMA user_version = " + std::to_string(Store::kSchemaVersionLatest + 1);
         ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(db);
     }

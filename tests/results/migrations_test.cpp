@@ -16,7 +16,7 @@ TEST(Migrations, NumberedConsecutivelyUpToLatest) {
     const auto ms = migrations();
     ASSERT_FALSE(ms.empty());
     for (std::size_t i = 0; i < ms.size(); ++i) EXPECT_EQ(ms[i].version, static_cast<int>(i) + 1);
-    EXPECT_EQ(ms.back().version, Store::schema_version_latest);
+    EXPECT_EQ(ms.back().version, Store::kSchemaVersionLatest);
 }
 
 struct Blank : ::testing::Test {
@@ -36,9 +36,9 @@ struct Blank : ::testing::Test {
 
 TEST_F(Blank, FromVersionZeroCreatesTheSchemaAndStampsIt) {
     EXPECT_EQ(user_version(raw), 0);
-    migrate(raw, 0, Store::schema_version_latest);
-    EXPECT_EQ(user_version(raw), Store::schema_version_latest);
-    EXPECT_EQ(pragma("application_id"), Store::application_id);
+    migrate(raw, 0, Store::kSchemaVersionLatest);
+    EXPECT_EQ(user_version(raw), Store::kSchemaVersionLatest);
+    EXPECT_EQ(pragma("application_id"), Store::kApplicationId);
     for (const char* table : {"runs", "run_tags", "cases", "samples", "counters", "ceilings", "run_properties",
                               "tuning_sessions", "tuning_trials", "tuning_trial_samples", "tuning_trial_counters",
                               "tune_evals", "tune_eval_spaces", "tune_eval_scores"}) {
@@ -54,11 +54,11 @@ TEST_F(Blank, ANewDatabaseIsMadeInOneCommit) {
     int commits = 0;
     sqlite3_commit_hook(
         raw, [](void* n) { return ++*static_cast<int*>(n), 0; }, &commits);
-    migrate(raw, 0, Store::schema_version_latest);
+    migrate(raw, 0, Store::kSchemaVersionLatest);
     EXPECT_EQ(commits, 1);
-    EXPECT_EQ(user_version(raw), Store::schema_version_latest);
+    EXPECT_EQ(user_version(raw), Store::kSchemaVersionLatest);
     commits = 0;
-    migrate(raw, Store::schema_version_latest, Store::schema_version_latest);  // nothing to do
+    migrate(raw, Store::kSchemaVersionLatest, Store::kSchemaVersionLatest);  // nothing to do
     EXPECT_EQ(commits, 0);
 }
 
@@ -132,7 +132,7 @@ TEST_F(Blank, ReusedCeilingsGetTheirSourceRunAndTheirMethodBackInTheMigrationToT
 }
 
 TEST_F(Blank, TrialsNeedATimeExactlyWhenOkAndCascadeWithTheirSession) {
-    migrate(raw, 0, Store::schema_version_latest);
+    migrate(raw, 0, Store::kSchemaVersionLatest);
     exec_sql(raw, "PRAGMA foreign_keys = ON");
     exec_sql(raw,
              "INSERT INTO tuning_sessions (id, started_at, status, host, device, backend, family, variant, problem, "
@@ -157,14 +157,14 @@ TEST_F(Blank, TrialsNeedATimeExactlyWhenOkAndCascadeWithTheirSession) {
 }
 
 TEST_F(Blank, AlreadyMigratedVersionsAreSkipped) {
-    migrate(raw, 0, Store::schema_version_latest);
+    migrate(raw, 0, Store::kSchemaVersionLatest);
     // A second process that read version 0 before the first migrated must not fail.
-    EXPECT_NO_THROW(migrate(raw, 0, Store::schema_version_latest));
-    EXPECT_EQ(user_version(raw), Store::schema_version_latest);
+    EXPECT_NO_THROW(migrate(raw, 0, Store::kSchemaVersionLatest));
+    EXPECT_EQ(user_version(raw), Store::kSchemaVersionLatest);
 }
 
 TEST_F(Blank, SchemaEnforcesStatusesAndCascades) {
-    migrate(raw, 0, Store::schema_version_latest);
+    migrate(raw, 0, Store::kSchemaVersionLatest);
     exec_sql(raw, "PRAGMA foreign_keys = ON");
     exec_sql(raw,
              "INSERT INTO runs (id, started_at, status, host, backend, device, command_line, memwall_version, sweep) "

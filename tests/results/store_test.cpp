@@ -105,11 +105,11 @@ TEST(StoreOpen, CreatesAMemwallDatabaseInWalMode) {
     TempDir dir;
     const std::string path = dir.file("r.db");
     Store s = Store::open(path, Store::Mode::create);
-    EXPECT_EQ(s.schema_version(), Store::schema_version_latest);
+    EXPECT_EQ(s.schema_version(), Store::kSchemaVersionLatest);
     EXPECT_EQ(s.path(), path);
     Statement app(s.handle(), "PRAGMA application_id");
     app.step();
-    EXPECT_EQ(app.int64(0), Store::application_id);
+    EXPECT_EQ(app.int64(0), Store::kApplicationId);
     Statement journal(s.handle(), "PRAGMA journal_mode");
     journal.step();
     EXPECT_EQ(journal.text(0), "wal");
@@ -173,7 +173,7 @@ TEST(StoreOpen, ADamagedSchemaIsRefusedInEveryModeBeforeAnythingIsWritten) {
     damage(altered, "ALTER TABLE runs DROP COLUMN sweep");
     expect_refused(dir, dropped,
                    dropped + ": damaged database: table samples of schema " +
-                       std::to_string(Store::schema_version_latest) + " is missing");
+                       std::to_string(Store::kSchemaVersionLatest) + " is missing");
     expect_refused(dir, altered, altered + ": damaged database: table runs has no column sweep");
 }
 
@@ -184,15 +184,15 @@ TEST(StoreOpen, ADirectoryIsAnEnvironmentError) {
 
 // SQLite's path limit is named, not "cannot open": 504 bytes of absolute path are opened, 505 refused.
 TEST(StoreOpen, APathLongerThanSqliteTakesIsRefusedNamingTheLimit) {
-    const std::size_t max_path_bytes = 504;
+    const std::size_t kMaxPathBytes = 504;
     TempDir dir;
     std::string path = dir.file("");
-    while (max_path_bytes - path.size() > 201) {
+    while (kMaxPathBytes - path.size() > 201) {
         path += std::string(199, 'd') + "/";
         std::filesystem::create_directory(path);
     }
-    const std::string fits = path + std::string(max_path_bytes - path.size(), 'f');
-    ASSERT_EQ(fits.size(), max_path_bytes);
+    const std::string fits = path + std::string(kMaxPathBytes - path.size(), 'f');
+    ASSERT_EQ(fits.size(), kMaxPathBytes);
     EXPECT_NO_THROW(Store::open(fits, Store::Mode::create));
     try {
         Store::open(fits + "g", Store::Mode::create);
@@ -254,7 +254,7 @@ TEST(StoreOpen, EmptyFileBecomesAFreshDatabase) {
     EXPECT_EQ(read_file(path), "");
     EXPECT_EQ(dir.entries(), std::set<std::string>{"empty.db"});
     Store s = Store::open(path, Store::Mode::read_write);
-    EXPECT_EQ(s.schema_version(), Store::schema_version_latest);
+    EXPECT_EQ(s.schema_version(), Store::kSchemaVersionLatest);
 }
 
 TEST(StoreOpen, MigratesABlankSqliteDatabaseFromVersionZero) {
@@ -263,7 +263,7 @@ TEST(StoreOpen, MigratesABlankSqliteDatabaseFromVersionZero) {
     sqlite_exec_file(path, "CREATE TABLE t (x); DROP TABLE t;");  // a header, no tables
     ASSERT_GT(read_file(path).size(), 100u);
     Store s = Store::open(path, Store::Mode::read_write);
-    EXPECT_EQ(s.schema_version(), Store::schema_version_latest);
+    EXPECT_EQ(s.schema_version(), Store::kSchemaVersionLatest);
     EXPECT_GT(s.begin_run(sample_run()), 0);
 }
 
@@ -304,12 +304,12 @@ TEST(StoreOpen, RefusesANewerSchema) {
     TempDir dir;
     const std::string path = dir.file("future.db");
     Store::open(path, Store::Mode::create);
-    const std::string newer = std::to_string(Store::schema_version_latest + 1);
+    const std::string newer = std::to_string(Store::kSchemaVersionLatest + 1);
     sqlite_exec_file(path, ("PRAGMA user_version = " + newer).c_str());
     ASSERT_EQ(dir.entries(), std::set<std::string>{"future.db"});
     expect_refused(dir, path,
                    path + ": written by a newer memwall (schema " + newer + ", this memwall reads up to " +
-                       std::to_string(Store::schema_version_latest) + ")");
+                       std::to_string(Store::kSchemaVersionLatest) + ")");
 }
 
 TEST(StoreOpen, ReaderSeesWritesOfAnOpenWriter) {

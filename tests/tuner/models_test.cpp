@@ -5,7 +5,7 @@
 
 #include "tuner/additive_model.hpp"
 #include "tuner/forest.hpp"
-#include "tuner/performance_model.hpp"
+#include "tuner/time_predictor.hpp"
 
 namespace memwall {
 namespace {
@@ -94,7 +94,7 @@ double error_at_far_corner(bool with_counters) {
     RooflineKernel::with_counters = with_counters;
     RooflineKernel k;
     History h(k.space, k.trace);
-    PerformanceModel m(k.space);
+    TimePredictor m(k.space);
     std::mt19937_64 rng(3);
     m.fit(h, rng);
     EXPECT_EQ(m.bound_counters().empty(), !with_counters);
@@ -102,7 +102,7 @@ double error_at_far_corner(bool with_counters) {
     return std::abs(m.predict(corner).mean - std::log(RooflineKernel::bytes(corner) / 1e9));
 }
 
-TEST(PerformanceModel, CountersPredictWhereTimesAloneCannot) {
+TEST(TimePredictor, CountersPredictWhereTimesAloneCannot) {
     // The bytes' logarithm is additive in the parameters, so their model extrapolates to the
     // far corner, and the roofline bound carries the time there.
     EXPECT_LT(error_at_far_corner(true), 0.5);
@@ -135,9 +135,9 @@ struct PriorKernel {
     static double instructions(const Config& c) { return 1000.0 * std::pow(2.0, c[0]); }
 };
 
-TEST(PerformanceModel, APriorStartsFromTheLeastWork) {
+TEST(TimePredictor, APriorStartsFromTheLeastWork) {
     const PriorKernel k;
-    const PerformanceModel m(k.space, &k.prior);
+    const TimePredictor m(k.space, &k.prior);
     ASSERT_TRUE(m.has_prior());
     const std::size_t least = *k.space.find({0, 0});
     for (std::size_t id = 0; id < k.space.size(); ++id) {
@@ -145,13 +145,13 @@ TEST(PerformanceModel, APriorStartsFromTheLeastWork) {
             EXPECT_LT(m.log_work(least), m.log_work(id));
         }
     }
-    EXPECT_FALSE(PerformanceModel(k.space).has_prior());
+    EXPECT_FALSE(TimePredictor(k.space).has_prior());
 }
 
-TEST(PerformanceModel, APriorLearnsWhichCountCostsTime) {
+TEST(TimePredictor, APriorLearnsWhichCountCostsTime) {
     const PriorKernel k;
     History h(k.space, k.trace);
-    PerformanceModel m(k.space, &k.prior);
+    TimePredictor m(k.space, &k.prior);
     std::mt19937_64 rng(3);
     m.fit(h, rng);
     const Config corner{5, 4};
@@ -163,7 +163,7 @@ TEST(PerformanceModel, APriorLearnsWhichCountCostsTime) {
 
 // Fits as the guided strategy does, after each measurement, so each is scored out of sample.
 double prior_weight_after(const PriorKernel& k, const Prior& prior) {
-    PerformanceModel m(k.space, &prior);
+    TimePredictor m(k.space, &prior);
     std::mt19937_64 rng(5);
     Trace prefix;
     for (const TraceEntry& e : k.trace.entries) {
@@ -174,10 +174,10 @@ double prior_weight_after(const PriorKernel& k, const Prior& prior) {
     return m.prior_weight();
 }
 
-TEST(PerformanceModel, APriorKeepsItsWeightAsFarAsItPredictsTheMeasurements) {
+TEST(TimePredictor, APriorKeepsItsWeightAsFarAsItPredictsTheMeasurements) {
     const PriorKernel k;
-    EXPECT_DOUBLE_EQ(PerformanceModel(k.space, &k.prior).prior_weight(), 1.0);  // nothing scored yet
-    EXPECT_DOUBLE_EQ(PerformanceModel(k.space).prior_weight(), 0.0);
+    EXPECT_DOUBLE_EQ(TimePredictor(k.space, &k.prior).prior_weight(), 1.0);  // nothing scored yet
+    EXPECT_DOUBLE_EQ(TimePredictor(k.space).prior_weight(), 0.0);
     EXPECT_GT(prior_weight_after(k, k.prior), 0.7);
     // Counts that have nothing to do with the time (scrambled over the configurations): the
     // prior loses to the model that ignores it.

@@ -44,7 +44,7 @@ TEST_P(EveryStrategy, VisitsEveryConfigurationOnceWhenUnbounded) {
     const auto visited = configs_of(t);
     EXPECT_EQ(visited.size(), rs.space.size());
     EXPECT_EQ(std::set<std::size_t>(visited.begin(), visited.end()).size(), rs.space.size());
-    EXPECT_EQ(t.stop_reason, "space exhausted");
+    EXPECT_EQ(t.stop_reason, StopReason::space_exhausted);
     ASSERT_TRUE(t.best());
     EXPECT_DOUBLE_EQ(t.entries[*t.best()].evaluation.seconds, 1e-3);
 }
@@ -298,7 +298,7 @@ TEST(Strategies, GuidedStopsWhenItsModelRulesOutABetterConfiguration) {
             auto s = make_strategy(name, rs.space, seed, &prior);
             const Trace t = tune(objective, *s, Budget{0, 0, 0, 0.05});
             SCOPED_TRACE(std::string(name) + " seed " + std::to_string(seed));
-            EXPECT_EQ(t.stop_reason, "improvement unlikely");
+            EXPECT_EQ(t.stop_reason, StopReason::improvement_unlikely);
             ASSERT_TRUE(t.best());
             EXPECT_LE(t.entries[*t.best()].evaluation.seconds, 1.1e-3);
             at_optimum += t.entries[*t.best()].evaluation.seconds <= 1.0001e-3;

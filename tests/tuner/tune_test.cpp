@@ -42,7 +42,7 @@ TEST(Tune, ReplayReturnsWhatWasRecorded) {
     EXPECT_DOUBLE_EQ(t.entries[0].evaluation.seconds, 1e-3);
     EXPECT_EQ(t.entries[1].evaluation.status, EvalStatus::runtime_failed);
     EXPECT_EQ(t.entries[1].evaluation.reason, "RuntimeFailedConfig");
-    EXPECT_EQ(t.stop_reason, "strategy finished");
+    EXPECT_EQ(t.stop_reason, StopReason::strategy_finished);
 }
 
 TEST(Tune, FailuresAreRecordedButNeverBest) {
@@ -63,11 +63,11 @@ TEST(Tune, StopsAtTheEvaluationBudgetAndCountsEachConfigurationOnce) {
     auto s = make_strategy("exhaustive", rs.space, 1);
     const Trace t = tune(objective, *s, Budget{10, 0, 0});
     EXPECT_EQ(t.entries.size(), 10u);
-    EXPECT_EQ(t.stop_reason, "evaluations");
+    EXPECT_EQ(t.stop_reason, StopReason::evaluations);
     auto all = make_strategy("exhaustive", rs.space, 1);
     const Trace full = tune(objective, *all, {});
     EXPECT_EQ(full.entries.size(), rs.space.size());
-    EXPECT_EQ(full.stop_reason, "space exhausted");
+    EXPECT_EQ(full.stop_reason, StopReason::space_exhausted);
 }
 
 TEST(Tune, StopsAtTheTimeBudget) {
@@ -76,7 +76,7 @@ TEST(Tune, StopsAtTheTimeBudget) {
     auto s = make_strategy("random", rs.space, 3);
     const Trace t = tune(objective, *s, Budget{0, 5.5, 0});
     EXPECT_EQ(t.entries.size(), 6u);
-    EXPECT_EQ(t.stop_reason, "time");
+    EXPECT_EQ(t.stop_reason, StopReason::time);
     EXPECT_GE(t.entries.back().elapsed_seconds, 6.0);
 }
 
@@ -87,7 +87,7 @@ TEST(Tune, StopsAfterEvaluationsWithoutImprovement) {
     Scripted s({id(rs, 4, 1, 1), id(rs, 3, 3, 3), id(rs, 2, 2, 2), id(rs, 1, 1, 1), id(rs, 4, 1, 2)});
     const Trace t = tune(objective, s, Budget{0, 0, 3});
     EXPECT_EQ(t.entries.size(), 4u);
-    EXPECT_EQ(t.stop_reason, "no improvement");
+    EXPECT_EQ(t.stop_reason, StopReason::no_improvement);
 }
 
 // Proposes `order` (or the space in its order) and answers the stopping rule from a script: the
@@ -119,23 +119,23 @@ TEST(Tune, TheStoppingRuleStopsWhenTheChanceOfABetterConfigurationIsSmall) {
               {id(rs, 4, 1, 2), id(rs, 0, 0, 0), id(rs, 0, 0, 1), id(rs, 1, 0, 0), id(rs, 1, 0, 1)});
     const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
     ASSERT_EQ(t.entries.size(), 4u);
-    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+    EXPECT_EQ(t.stop_reason, StopReason::improvement_unlikely);
     EXPECT_TRUE(std::isnan(t.entries[0].improvement_chance));
     EXPECT_DOUBLE_EQ(t.entries[1].improvement_chance, 0.5);
     EXPECT_DOUBLE_EQ(t.entries[3].improvement_chance, 0.04);
     // Recorded times carry no samples to measure noise by: the margin is that of the floor.
-    EXPECT_EQ(s.margins, std::vector<double>(4, noise_margin_per_spread * min_noise));
-    EXPECT_DOUBLE_EQ(t.noise, noise_margin_per_spread * min_noise);
+    EXPECT_EQ(s.margins, std::vector<double>(4, kNoiseMarginPerSpread * kMinNoise));
+    EXPECT_DOUBLE_EQ(t.noise, kNoiseMarginPerSpread * kMinNoise);
 
     // Off, the rule is never asked; the budget stays the hard cap when it is on.
     Judging off({0.0, 0.0, 0.0});
-    EXPECT_EQ(tune(objective, off, Budget{3, 0, 0}).stop_reason, "evaluations");
+    EXPECT_EQ(tune(objective, off, Budget{3, 0, 0}).stop_reason, StopReason::evaluations);
     EXPECT_TRUE(off.margins.empty());
     Judging capped({0.9, 0.9, 0.9, 0.9});
-    EXPECT_EQ(tune(objective, capped, Budget{3, 0, 0, 0.05}).stop_reason, "evaluations");
+    EXPECT_EQ(tune(objective, capped, Budget{3, 0, 0, 0.05}).stop_reason, StopReason::evaluations);
     // A strategy without a model never stops by it.
     auto random = make_strategy("random", rs.space, 1);
-    EXPECT_EQ(tune(objective, *random, Budget{0, 0, 0, 0.05}).stop_reason, "space exhausted");
+    EXPECT_EQ(tune(objective, *random, Budget{0, 0, 0, 0.05}).stop_reason, StopReason::space_exhausted);
 }
 
 TEST(Tune, TheStoppingRuleWaitsUntilTheBestHasHeldForHalfTheEvaluations) {
@@ -150,7 +150,7 @@ TEST(Tune, TheStoppingRuleWaitsUntilTheBestHasHeldForHalfTheEvaluations) {
     Judging s(std::vector<std::optional<double>>(order.size(), 0.01), order);
     const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
     EXPECT_EQ(t.entries.size(), 10u);
-    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+    EXPECT_EQ(t.stop_reason, StopReason::improvement_unlikely);
 }
 
 TEST(Tune, StepsEachSmallerThanTheNoiseAddUpAndTheBestHasNotHeld) {
@@ -175,7 +175,7 @@ TEST(Tune, StepsEachSmallerThanTheNoiseAddUpAndTheBestHasNotHeld) {
     Judging s(chances);
     const Trace t = tune(objective, s, Budget{0, 0, 0, 0.05});
     EXPECT_EQ(t.entries.size(), 22u);
-    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+    EXPECT_EQ(t.stop_reason, StopReason::improvement_unlikely);
 }
 
 TEST(Tune, TheNoiseMarginIsWhatTwoMeasurementsOfTheTypicalSpreadRarelyExceed) {
@@ -187,22 +187,22 @@ TEST(Tune, TheNoiseMarginIsWhatTwoMeasurementsOfTheTypicalSpreadRarelyExceed) {
         e.evaluation.samples = std::move(samples);
         t.entries.push_back(e);
     };
-    EXPECT_DOUBLE_EQ(noise_margin(t), noise_margin_per_spread * min_noise);
-    EXPECT_NEAR(noise_margin_per_spread, 2.77, 0.01);  // 1.96 sd of the difference of two measurements
+    EXPECT_DOUBLE_EQ(noise_margin(t), kNoiseMarginPerSpread * kMinNoise);
+    EXPECT_NEAR(kNoiseMarginPerSpread, 2.77, 0.01);  // 1.96 sd of the difference of two measurements
     // Standard errors of the median: its 95% interval's half-width / 1.96, relative; five samples
     // are too few for an interval of order statistics inside their range, which is taken instead.
-    add({0.96, 0.98, 1.00, 1.02, 1.04});                                            // 0.08 / 2 / 1.96 = 0.0204
-    add({1.99, 1.995, 2.00, 2.005, 2.01});                                          // 0.02 / 2 / 1.96 / 2 = 0.0026
-    add({9.0, 10.0, 11.0, 12.0, 13.0});                                             // 4 / 2 / 1.96 / 11 = 0.093
-    add({5.0});                                                                     // one sample: no spread
-    add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);                            // failed: not counted
-    EXPECT_NEAR(noise_margin(t), noise_margin_per_spread * 0.08 / 2 / 1.96, 1e-9);  // the median of the three
+    add({0.96, 0.98, 1.00, 1.02, 1.04});                                          // 0.08 / 2 / 1.96 = 0.0204
+    add({1.99, 1.995, 2.00, 2.005, 2.01});                                        // 0.02 / 2 / 1.96 / 2 = 0.0026
+    add({9.0, 10.0, 11.0, 12.0, 13.0});                                           // 4 / 2 / 1.96 / 11 = 0.093
+    add({5.0});                                                                   // one sample: no spread
+    add({1.0, 50.0, 100.0}, EvalStatus::runtime_failed);                          // failed: not counted
+    EXPECT_NEAR(noise_margin(t), kNoiseMarginPerSpread * 0.08 / 2 / 1.96, 1e-9);  // the median of the three
     Trace quiet;
     TraceEntry e;
     e.evaluation.seconds = 1;
     e.evaluation.samples = {1.0, 1.0001, 1.0002, 1.0003};
     quiet.entries.push_back(e);
-    EXPECT_DOUBLE_EQ(noise_margin(quiet), noise_margin_per_spread * min_noise);
+    EXPECT_DOUBLE_EQ(noise_margin(quiet), kNoiseMarginPerSpread * kMinNoise);
     // A median of many samples is surer than one of few that spread as much: the margin is the
     // measurement's, not a sample's.
     Trace few, many;
@@ -239,7 +239,7 @@ TEST(Tune, HooksSeeEachEvaluationAndCanInterrupt) {
     hooks.evaluated = [&](const Trace& t) { evaluated.push_back(t.entries.back().config); };
     hooks.interrupted = [&] { return evaluated.size() == 4; };
     const Trace t = tune(objective, *s, {}, hooks);
-    EXPECT_EQ(t.stop_reason, "interrupted");
+    EXPECT_EQ(t.stop_reason, StopReason::interrupted);
     ASSERT_EQ(t.entries.size(), 4u);
     EXPECT_EQ(proposed, evaluated);
     for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(evaluated[i], t.entries[i].config);
@@ -310,7 +310,7 @@ TEST(Confirmation, MeasuresTheFastestAgainInRotationAndKeepsEachMedian) {
         confirmed.emplace_back(confirming, entry);
     };
     const Trace t = tune(objective, s, {}, hooks);
-    EXPECT_EQ(t.stop_reason, "strategy finished");
+    EXPECT_EQ(t.stop_reason, StopReason::strategy_finished);
     EXPECT_EQ(t.confirmations, 6u);
     EXPECT_EQ(t.measurements(), 10u);
     // Fastest first in round one, rotated by one in round two.
@@ -353,7 +353,7 @@ TEST(Tune, ANewBestFarAheadIsMeasuredAgainBeforeItIsBelieved) {
     // 10 fell 10% below the best: measured again at once (1.00), and a third time as the two
     // disagree by more than the margin: its median, 1.00, does not beat 0, which has held.
     EXPECT_EQ(t.entries.size(), 11u);
-    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+    EXPECT_EQ(t.stop_reason, StopReason::improvement_unlikely);
     const std::vector<std::size_t> search(objective.measured.begin(), objective.measured.begin() + 13);
     EXPECT_EQ(search, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10}));
     EXPECT_DOUBLE_EQ(t.entries[10].best_seconds, 1.00);  // 0's, not the lucky 0.90
@@ -385,7 +385,7 @@ TEST(Tune, ABestThatFellByStepsIsMeasuredAgainBeforeTheSearchGoesOnForIt) {
     // the median of two), and 0 at 1.00 is not within the noise of it, so the search goes on;
     // at 12 the model says stop again: 10 measured a third time (0.98), 0 has reached its
     // three; 0.98 is within the noise of 1.00, the best has held.
-    EXPECT_EQ(t.stop_reason, "improvement unlikely");
+    EXPECT_EQ(t.stop_reason, StopReason::improvement_unlikely);
     EXPECT_EQ(t.entries.size(), 12u);
     const std::vector<std::size_t> search(objective.measured.begin(), objective.measured.begin() + 16);
     EXPECT_EQ(search, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 10, 11, 0, 10}));
@@ -454,7 +454,7 @@ TEST(Confirmation, NeitherRecordedTimesNorAnInterruptedSessionAreConfirmed) {
     hooks.evaluated = [&](const Trace&) { ++evaluated; };
     hooks.interrupted = [&] { return evaluated == 2; };
     const Trace t = tune(objective, s, {}, hooks);
-    EXPECT_EQ(t.stop_reason, "interrupted");
+    EXPECT_EQ(t.stop_reason, StopReason::interrupted);
     EXPECT_EQ(t.confirmations, 0u);
 }
 
@@ -467,7 +467,7 @@ TEST(Confirmation, AnInterruptionDuringItEndsTheSessionAsInterrupted) {
     hooks.confirmed = [&](const Trace&, std::size_t) { ++confirmed; };
     hooks.interrupted = [&] { return confirmed == 1; };
     const Trace t = tune(objective, s, {}, hooks);
-    EXPECT_EQ(t.stop_reason, "interrupted");
+    EXPECT_EQ(t.stop_reason, StopReason::interrupted);
     EXPECT_EQ(t.confirmations, 1u);
 }
 

@@ -47,7 +47,7 @@ Evaluation evaluation_of(const CaseRecord& rec, Backend backend, const DeviceSpe
     }
     if (!predict_for) throw std::logic_error("evaluation_of: cuda-emu needs a device to predict for");
     for (const Counter& c : rec.counters)
-        if (c.source == CounterSource::emu || c.name == counters::flops) e.counters.push_back(c);
+        if (c.source == CounterSource::emu || c.name == counters::kFlops) e.counters.push_back(c);
     const auto p = predict_roofline(*predict_for, e.counters);
     if (!p) {
         e.status = EvalStatus::failed;

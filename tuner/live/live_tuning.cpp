@@ -108,7 +108,7 @@ LiveTarget live_target(const Catalogue& catalogue, const std::string& family, co
             space.set_values(name, std::move(range));
         }
         t.space = tuning_space_from(space);
-        if (t.space.size() <= max_default_configurations || t.ranged.empty()) break;
+        if (t.space.size() <= kMaxDefaultConfigurations || t.ranged.empty()) break;
     }
     // A range value no valid configuration uses (Br=12 where Br is a multiple of 8) is dropped,
     // so every value a strategy sees can be measured.

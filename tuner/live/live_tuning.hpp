@@ -5,7 +5,7 @@
 // bounds: the powers of two and their midpoints 3*2^k within [min, max] (integer axes; both
 // values of a boolean, every choice of a string axis), and the variant's default value, so the
 // constraints (multiples of a granule, a shared-memory budget) prune what the kernel cannot run.
-// When that gives more than max_default_configurations, the midpoints are dropped: exhaustive
+// When that gives more than kMaxDefaultConfigurations, the midpoints are dropped: exhaustive
 // search stays affordable (e.g. cpu flash: Br 8..256 x Bc 16..256 gives 80 configurations with
 // AVX-512).
 #pragma once
@@ -20,7 +20,7 @@
 
 namespace memwall {
 
-inline constexpr std::size_t max_default_configurations = 128;
+inline constexpr std::size_t kMaxDefaultConfigurations = 128;
 
 struct LiveTarget {
     const Family* family = nullptr;

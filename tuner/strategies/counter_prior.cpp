@@ -26,7 +26,7 @@ bool is_code_count(const std::string& name) {
 bool is_device_independent(const Counter& c) {
     // What a configuration allocates is no amount of work: larger tiles' workspace tells the
     // prior nothing of their time (flash's ranked its slowest Bc first by it).
-    if (c.name == counters::workspace) return false;
+    if (c.name == counters::kWorkspace) return false;
     switch (c.source) {
         case CounterSource::emu:
         case CounterSource::model: return true;

@@ -1,4 +1,4 @@
-// Guided: counter-guided, model-based search. A PerformanceModel learns online from every
+// Guided: counter-guided, model-based search. A TimePredictor learns online from every
 // configuration measured so far (the counters' roofline bound and the inefficiency over it, or
 // the time alone when there are no counters). Most steps measure, among the unmeasured
 // neighbours (Hamming distance <= 2) of the best configurations of a few regions apart, the one
@@ -22,8 +22,8 @@
 // best by more than the noise. It asks a model of its own, a Gaussian process over the
 // parameters (AnovaProcess) on what the prior leaves of the measured times: the search's forest
 // ranks well, but the spread between its trees is no measure of its error (on attention/flash it
-// left a 13% chance at the likeliest configuration after a quarter of the space, the optimum
-// long found). The errors at different configurations are far from independent (a parameter's
+// leaves a 13% chance at the likeliest configuration after a quarter of the space, with the
+// optimum long found). The errors at different configurations are far from independent (a parameter's
 // value shared by many), so the chance that any one beats the best is drawn from the process's
 // joint belief over the likeliest configurations, not summed: a sum counts one doubt about a
 // value once per configuration that has it. Once the doubt lies in a few configurations, the
@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "tuner/anova_process.hpp"
-#include "tuner/performance_model.hpp"
+#include "tuner/time_predictor.hpp"
 #include "tuner/strategies/strategies.hpp"
 
 namespace memwall {
@@ -91,7 +91,7 @@ class Guided final : public Strategy {
     std::optional<double> improvement_chance(const History& h, double margin) override {
         const std::size_t judge_after = std::max(kJudgeAfter, 2 * space_.parameters().size());
         if (h.evaluations() < judge_after || !h.best_config()) return std::nullopt;
-        fit_judge(h, margin / noise_margin_per_spread);
+        fit_judge(h, margin / kNoiseMarginPerSpread);
         const double beat = std::log(h.best_seconds()) - std::log1p(margin);
         // The likeliest kJointConfigs, judged jointly; the others' chances added to theirs.
         using Scored = std::pair<double, std::size_t>;  // chance, configuration
@@ -251,7 +251,7 @@ class Guided final : public Strategy {
     const TuningSpace& space_;
     search::Rng rng_;
     std::normal_distribution<double> normal_;
-    PerformanceModel model_;
+    TimePredictor model_;
     AnovaProcess judge_;                  // the stopping rule's model
     std::optional<std::size_t> suspect_;  // the configuration the rule last found likeliest to beat the best
     std::optional<std::size_t> start_;    // Prior::start

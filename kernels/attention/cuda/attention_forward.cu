@@ -34,7 +34,7 @@ class Case final : public DeviceCase {
 
     void poison() override { o_.poison(); }
 
-    void forward() override {
+    void run() override {
         switch (t_.algorithm) {
             case Algorithm::naive: return naive();
             case Algorithm::flash: return flash();

@@ -28,7 +28,7 @@ class FlashTcCase final : public DeviceCase {
     }
 
     void poison() override { o_.poison(); }
-    void forward() override { launch<0>(); }
+    void run() override { launch<0>(); }
     std::size_t output_size() const override { return o_.size(); }
     void download(float* o) const override { o_.download(o); }
 

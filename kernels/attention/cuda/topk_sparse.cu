@@ -35,7 +35,7 @@ class TopkCase final : public TopkDeviceCase {
 
     void poison() override { out_.poison(); }
 
-    void forward() override {
+    void run() override {
         const unsigned heads_u = static_cast<unsigned>(s_.heads);
         float* o = out_.get();
         float* scores = o + heads() * dim();

@@ -66,7 +66,7 @@ class Case final : public ConvBuffers {
     Case(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
         : ConvBuffers(s, in), t_(t), options_(options), work_(workspace_floats(s, t.algorithm)) {}
 
-    void forward() override {
+    void run() override {
         switch (t_.algorithm) {
             case Algorithm::direct: return direct();
             case Algorithm::im2win: return im2win();

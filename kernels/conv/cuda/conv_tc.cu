@@ -1,7 +1,7 @@
 // Launcher of implicit_gemm_tc and im2win_tc (bf16 storage, or fp32 storage multiplied as tf32),
 // one compiled kernel per tile of conv_tc_tiles; compiled by nvcc for GPUs (cuda_gpu) and by the
 // host compiler for cuda-emu. The NHWC and KRSC/KSRC layouts (tc_tiles.hpp) are made on upload
-// and undone on download, outside forward().
+// and undone on download, outside run().
 #include <cstdint>
 #include <vector>
 
@@ -56,7 +56,7 @@ class TcCase final : public DeviceCase {
     }
 
     void poison() override { out_.poison(); }
-    void forward() override { launch<0>(); }
+    void run() override { launch<0>(); }
     std::size_t output_size() const override { return out_.size(); }
     // NHWC to NCHW.
     void download(float* out) const override {

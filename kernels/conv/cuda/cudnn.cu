@@ -113,7 +113,7 @@ class Cudnn final : public ConvBuffers {
           workspace_bytes_(workspace_bytes(d_, algo_)),
           workspace_((workspace_bytes_ + 3) / 4) {}
 
-    void forward() override {
+    void run() override {
         const float one = 1.0f, zero = 0.0f;
         check_cudnn(cudnnConvolutionForward(d_.handle, &one, d_.x, in_.get(), d_.w, filter_.get(), d_.conv, algo_,
                                             workspace_.get(), workspace_bytes_, &zero, d_.y, out_.get()),

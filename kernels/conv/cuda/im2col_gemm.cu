@@ -29,7 +29,7 @@ class Im2colGemm final : public ConvBuffers {
     Im2colGemm(const Shape& s, const Inputs& in)
         : ConvBuffers(s, in), col_(workspace_floats(s, Algorithm::im2col_gemm)) {}
 
-    void forward() override {
+    void run() override {
         cuda::LaunchConfig c;
         c.grid = dim3(transform_blocks(col_.size()));
         c.block = dim3(transform_threads);

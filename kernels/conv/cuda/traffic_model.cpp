@@ -225,11 +225,10 @@ std::vector<Counter> conv_cuda_model(const ConvProblem& p, const Tuning& t) {
     };
     std::vector<Counter> cs = byte_model(p.flops(), p.min_bytes(), x.workspace, kit::emu_gpu_hierarchy(), streams);
     if (t.algorithm == Algorithm::cudnn)
-        std::erase_if(cs, [](const Counter& c) { return c.name == counters::workspace; });
+        std::erase_if(cs, [](const Counter& c) { return c.name == counters::kWorkspace; });
     if (conv_cuda::tensor_core(t.algorithm))
-        cs.push_back(
-            {std::string(p.dtype == ConvDtype::bf16 ? counters::flops_bf16_tensor : counters::flops_tf32_tensor),
-             conv_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
+        cs.push_back({std::string(p.dtype == ConvDtype::bf16 ? counters::kFlopsBf16Tensor : counters::kFlopsTf32Tensor),
+                      conv_tc_tensor_flops(p, t), "FLOP", CounterSource::model});
     return cs;
 }
 

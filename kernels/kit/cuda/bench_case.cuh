@@ -29,7 +29,7 @@ class BenchCase final : public BenchDeviceCase {
         for (std::size_t i = 0; i < device_.size(); ++i)
             if (args_.arrays[i].output) device_[i]->poison();
     }
-    void forward() override { body_(args_); }
+    void run() override { body_(args_); }
     void download_output(std::size_t index, void* host) const override {
         check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
         device_.at(index)->download(static_cast<unsigned char*>(host));

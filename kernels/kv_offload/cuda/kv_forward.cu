@@ -1,7 +1,7 @@
 // Launchers of the CUDA kv_offload variants (resident, zero_copy, staged, pipelined) and the
 // device cases behind them; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for
-// cuda-emu (cuda_emu), see memwall_add_family. No case synchronises the host inside forward():
-// the CPU's gathers run in stream order (cudaLaunchHostFunc), so a GPU timer around forward()
+// cuda-emu (cuda_emu), see memwall_add_family. No case synchronises the host inside run():
+// the CPU's gathers run in stream order (cudaLaunchHostFunc), so a GPU timer around run()
 // sees them, and its spinning start kernel cannot deadlock against a wait.
 #include <algorithm>
 #include <cmath>
@@ -155,7 +155,7 @@ class Resident final : public KvCase {
         : KvCase(s, Method::resident, t, in, o), kv_(z(s.pages) * s.page_floats()), ids_(s, in) {
         kv_.upload(in.kv);
     }
-    void forward() override {
+    void run() override {
         for (int step = 0; step < s_.steps; ++step) step_over(step, kv_.get(), ids_.of(step), s_.selected);
     }
 
@@ -178,7 +178,7 @@ class ZeroCopy final : public KvCase {
         check_cuda(cudaHostGetDevicePointer(&device, host_.get(), 0), "cudaHostGetDevicePointer");
         kv_ = reinterpret_cast<const float*>(static_cast<const unsigned char*>(device) + t.misalign);
     }
-    void forward() override {
+    void run() override {
         for (int step = 0; step < s_.steps; ++step) step_over(step, kv_, ids_.of(step), s_.selected);
     }
 
@@ -245,7 +245,7 @@ class Staged final : public Staging {
   public:
     Staged(const Shape& s, const Tuning& t, const Inputs& in, const emu::EmulationOptions& o)
         : Staging(s, Method::staged, t, in, o) {}
-    void forward() override {
+    void run() override {
         for (int step = 0; step < s_.steps; ++step) {
             gather(z(step), nullptr);
             copy(0, s_.selected, nullptr);
@@ -264,7 +264,7 @@ class Pipelined final : public Staging {
           chunks_(chunks(s, Method::pipelined, t)),
           copied_(z(chunks_)),
           attended_(z(chunks_)) {}
-    void forward() override {
+    void run() override {
         const int per_launch = partials_per_launch(t_), per_head = chunks_ * per_launch;
         for (int step = 0; step < s_.steps; ++step) {
             for (int c = 0; c < chunks_; ++c) {

@@ -32,7 +32,7 @@ class CublasUnfused final : public LoraBuffers<T> {
   public:
     CublasUnfused(const Shape& s, const Inputs& in) : B(s, Method::cublas_unfused, in) {}
 
-    void forward() override {
+    void run() override {
         this->unfused_calls([this](const GemmArgs<T>& g) { gemm(g.m, g.n, g.depth, g.a, g.b, g.c); },
                             emu::EmulationOptions{});
     }

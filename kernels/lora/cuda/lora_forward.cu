@@ -48,7 +48,7 @@ class Case final : public LoraBuffers<T> {
     Case(const Shape& s, Method m, const Tuning& t, const Inputs& in, const emu::EmulationOptions& options)
         : B(s, m, in), method_(m), t_(t), options_(options) {}
 
-    void forward() override {
+    void run() override {
         switch (method_) {
             case Method::base: return gemm(plain_gemm<T>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));
             case Method::unfused: return this->unfused_calls([this](const GemmArgs<T>& g) { gemm(g); }, options_);

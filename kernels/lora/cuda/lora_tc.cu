@@ -26,7 +26,7 @@ class TcCase final : public LoraBuffers<bf16> {
            const emu::EmulationOptions& options)
         : LoraBuffers<bf16>(s, m, in), method_(m), group_(t.group), tile_(tile), options_(options) {}
 
-    void forward() override {
+    void run() override {
         const auto gemm = [this](const GemmArgs<bf16>& g) { launch_gemm<0>(g); };
         switch (method_) {
             case Method::base: return gemm(plain_gemm<bf16>(s_.m, s_.n, s_.k, x_.get(), w_.get(), y_.get()));

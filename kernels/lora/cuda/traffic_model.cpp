@@ -217,7 +217,7 @@ std::vector<Counter> lora_cuda_model(const LoraProblem& p, Method m, const Tunin
 std::vector<Counter> lora_tc_model(const LoraProblem& p, Method m, const lora_cuda::TcTuning& t) {
     std::vector<Counter> model = model_of(p, m, lora_tc_traffic(p, m, t));
     model.push_back(
-        {std::string(counters::flops_bf16_tensor), lora_tc_tensor_flops(p, m, t), "FLOP", CounterSource::model});
+        {std::string(counters::kFlopsBf16Tensor), lora_tc_tensor_flops(p, m, t), "FLOP", CounterSource::model});
     return model;
 }
 

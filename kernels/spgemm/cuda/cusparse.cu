@@ -95,7 +95,7 @@ class CusparseCase final : public SpgemmBuffers {
     CusparseCase(const CusparseCase&) = delete;
     CusparseCase& operator=(const CusparseCase&) = delete;
 
-    void forward() override {
+    void run() override {
         const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
         const auto alg = CUSPARSE_SPGEMM_DEFAULT;
         const double alpha = 1.0, beta = 0.0;

@@ -154,9 +154,9 @@ class SpgemmCase : public kit::DeviceCase {
     void download(float*) const override {
         throw std::logic_error("spgemm's output is a CSR matrix: download it with download_csr()");
     }
-    // C of the last forward(), row pointers widened to int64 (a poisoned row pointer reads -1).
+    // C of the last run(), row pointers widened to int64 (a poisoned row pointer reads -1).
     virtual CsrMatrix download_csr() const = 0;
-    // rowwise_hash: rows whose tables were in global memory in the last forward(); 0 otherwise.
+    // rowwise_hash: rows whose tables were in global memory in the last run(); 0 otherwise.
     virtual std::int64_t fallback_rows() const { return 0; }
 };
 

@@ -2,7 +2,7 @@
 // behind them; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for cuda-emu
 // (cuda_emu), see memwall_add_family. Every step of a product runs on the device; the host reads
 // back only what sizes the next launches (rows per bin and global table slots, nnz(C), esc's
-// products), as a GPU library does, and those copies are inside forward(), so timed.
+// products), as a GPU library does, and those copies are inside run(), so timed.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -56,7 +56,7 @@ class HashCase final : public SpgemmBuffers {
           meta_(static_cast<std::size_t>(t.bins) + 2),
           rule_{cols_, t.table_factor, t.bin_min, t.bins} {}
 
-    void forward() override {
+    void run() override {
         const int bins = t_.bins;
         check_cuda(cudaMemset(meta_.get(), 0, meta_.bytes()), "cudaMemset");
         cuda::launch(launch_.config(grid_for(rows_, t_.threads), t_.threads), hash_bin_kernel, a_.view(),
@@ -159,7 +159,7 @@ class EscCase final : public SpgemmBuffers {
           offsets_(static_cast<std::size_t>(a.rows) + 1),
           counts_(static_cast<std::size_t>(a.rows)) {}
 
-    void forward() override {
+    void run() override {
         const int warps = t_.threads / warp_size;
         cuda::launch(launch_.config(grid_for(rows_, t_.threads), t_.threads), row_products_kernel, a_.view(),
                      b_.row_ptr.get(), rows_, products_.get());

@@ -6,13 +6,12 @@
 #include <memory>
 
 #include "kernels/kit/device_case.hpp"
+#include "kernels/stream/stream_op.hpp"
 
 namespace memwall::stream_cuda {
 
-enum class Op { copy, scale, add, triad };
-
 struct Shape {
-    Op op = Op::triad;
+    StreamOp op = StreamOp::triad;
     long long n = 1;
     float scalar = 3.0f;
 };

@@ -26,7 +26,7 @@ class Case final : public kit::DeviceCase {
         if (y) y_.upload(y);
     }
     void poison() override { z_.poison(); }
-    void forward() override {
+    void run() override {
         cuda::LaunchConfig c;
         c.grid = dim3(static_cast<unsigned>(std::min(blocks(s_.n, threads_), static_cast<unsigned>(max_blocks))));
         c.block = dim3(static_cast<unsigned>(threads_));
@@ -47,7 +47,8 @@ std::unique_ptr<kit::DeviceCase> make_device_case(const Shape& s, int threads, c
     if (s.n < 1) throw std::invalid_argument("cuda stream: n must be positive");
     if (threads < 32 || threads > max_threads || threads % 32 != 0)
         throw std::invalid_argument("cuda stream: threads must be a multiple of 32 up to 1024");
-    if ((s.op == Op::add || s.op == Op::triad) && !y) throw std::invalid_argument("cuda stream: add and triad read y");
+    if ((s.op == StreamOp::add || s.op == StreamOp::triad) && !y)
+        throw std::invalid_argument("cuda stream: add and triad read y");
     return std::make_unique<Case>(s, threads, x, y);
 }
 

@@ -103,7 +103,7 @@ class RooflineChartTest : public QObject {
                            {"lts__t_bytes.sum", 2e8, "B", CounterSource::emu}},
                           test::ceilings());
         const std::vector<const CaseRow*> rows{&emu};
-        chart_.set_level(RooflineChart::every_level);
+        chart_.set_level(RooflineChart::kEveryLevel);
         chart_.set_cases(rows);
         const auto& pts = chart_.points();
         QCOMPARE(pts.size(), std::size_t(5));  // emu dram, emu l2, model l1; model dram, l2 beside

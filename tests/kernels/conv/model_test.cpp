@@ -47,9 +47,9 @@ TEST(ConvModels, WorkspaceIsEachVariantsTransform) {
     const ConvProblem p = conv8();
     const MemoryHierarchy mh = two_cores();
     const double im2win = 4.0 * 2 * 64 * 110 * 112 * 3, im2col = 4.0 * 2 * 64 * 9 * 110 * 110;
-    EXPECT_DOUBLE_EQ(value(im2win_model(p, tiles(), mh), counters::workspace), im2win);
-    EXPECT_DOUBLE_EQ(value(im2col_gemm_model(p, mh), counters::workspace), im2col);
-    EXPECT_DOUBLE_EQ(value(direct_model(p, tiles(), mh), counters::workspace), 0);
+    EXPECT_DOUBLE_EQ(value(im2win_model(p, tiles(), mh), counters::kWorkspace), im2win);
+    EXPECT_DOUBLE_EQ(value(im2col_gemm_model(p, mh), counters::kWorkspace), im2col);
+    EXPECT_DOUBLE_EQ(value(direct_model(p, tiles(), mh), counters::kWorkspace), 0);
     // The paper's claim in the model: about S/stride times less than im2col for a 3x3 layer.
     EXPECT_LT(im2win / im2col, 0.4);
     const double packed = 4.0 * 128 * 64 * 9;  // K a multiple of the vector width
@@ -62,8 +62,8 @@ TEST(ConvModels, EveryVariantCountsTheSameFlopsAndAtLeastTheCompulsoryBytes) {
     const MemoryHierarchy mh = two_cores();
     for (const auto& cs :
          {direct_model(p, tiles(), mh), im2win_model(p, tiles(), mh), im2col_gemm_model(p, mh), onednn_model(p, mh)}) {
-        EXPECT_DOUBLE_EQ(value(cs, counters::flops), p.flops());
-        EXPECT_DOUBLE_EQ(value(cs, counters::bytes_min), p.min_bytes());
+        EXPECT_DOUBLE_EQ(value(cs, counters::kFlops), p.flops());
+        EXPECT_DOUBLE_EQ(value(cs, counters::kBytesMin), p.min_bytes());
         EXPECT_GE(value(cs, counters::bytes_at("llc")), p.min_bytes());
         EXPECT_GE(value(cs, counters::bytes_at("l1")), value(cs, counters::bytes_at("dram")));
     }

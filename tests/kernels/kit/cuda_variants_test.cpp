@@ -58,7 +58,7 @@ class Wrapped : public DeviceCase {
   public:
     explicit Wrapped(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
     void poison() override { c_->poison(); }
-    void forward() override { c_->forward(); }
+    void run() override { c_->run(); }
     std::size_t output_size() const override { return c_->output_size(); }
     void download(float* out) const override { c_->download(out); }
 
@@ -94,7 +94,7 @@ struct ToyEmuCase {
 class Idle final : public Wrapped {
   public:
     using Wrapped::Wrapped;
-    void forward() override {}
+    void run() override {}
 };
 
 TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
@@ -109,8 +109,8 @@ TEST(CudaVariants, AnUnwrittenOutputFailsTheCheck) {
 class Waiting final : public Wrapped {
   public:
     using Wrapped::Wrapped;
-    void forward() override {
-        Wrapped::forward();
+    void run() override {
+        Wrapped::run();
         EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     }
 };
@@ -182,7 +182,7 @@ class NotFloats final : public DeviceCase {
   public:
     explicit NotFloats(std::unique_ptr<DeviceCase> c) : c_(std::move(c)) {}
     void poison() override { c_->poison(); }
-    void forward() override { c_->forward(); }
+    void run() override { c_->run(); }
     std::size_t output_size() const override { return 0; }
     void download(float*) const override { throw std::logic_error("download of a non-float output"); }
     std::vector<float> own_output() const {

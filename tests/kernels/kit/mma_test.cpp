@@ -87,8 +87,8 @@ TEST(MmaEmu, CountsAreExact) {
         EXPECT_EQ(s.tensor.f16, 0u);
         EXPECT_EQ(s.tensor.tf32, 2048u);
         const std::vector<Counter> c = emu::traffic_counters(s);
-        const Counter* bf16 = find_counter(c, counters::flops_bf16_tensor);
-        const Counter* tf32 = find_counter(c, counters::flops_tf32_tensor);
+        const Counter* bf16 = find_counter(c, counters::kFlopsBf16Tensor);
+        const Counter* tf32 = find_counter(c, counters::kFlopsTf32Tensor);
         ASSERT_TRUE(bf16 && tf32);
         EXPECT_EQ(bf16->value, 4096);
         EXPECT_EQ(tf32->value, 2048);

@@ -14,7 +14,7 @@ class ScaleCase final : public kit::DeviceCase {
   public:
     explicit ScaleCase(const std::vector<float>& in) : in_(in.size()), out_(in.size()) { in_.upload(in.data()); }
     void poison() override { out_.poison(); }
-    void forward() override {
+    void run() override {
         cuda::LaunchConfig c;
         c.grid = dim3(kit::MEMWALL_CUDA_NS::blocks(static_cast<long long>(in_.size()), 64));
         c.block = dim3(64);

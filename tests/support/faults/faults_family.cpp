@@ -79,8 +79,8 @@ Variant variant(const char* name, const char* description, Fault fault, bool han
     };
     v.model = [](const Params& p, const MemoryHierarchy&) {
         const double n = static_cast<double>(p.integer("n"));
-        return std::vector<Counter>{{std::string(counters::flops), n, "FLOP", CounterSource::model},
-                                    {std::string(counters::bytes_min), 8 * n, "B", CounterSource::model}};
+        return std::vector<Counter>{{std::string(counters::kFlops), n, "FLOP", CounterSource::model},
+                                    {std::string(counters::kBytesMin), 8 * n, "B", CounterSource::model}};
     };
     return v;
 }

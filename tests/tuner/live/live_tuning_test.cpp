@@ -27,13 +27,11 @@ std::size_t flash_bc_values() {
 }
 
 TEST(LiveTuning, DefaultRangesArePowersOfTwoAndMidpointsWithinTheBounds) {
-    Axis br = tunable(int_axis("Br", {32}, "rows"));
-    bounded(br, 8, 256);
+    const Axis br = bounded(tunable(int_axis("Br", {32}, "rows")), 8, 256);
     EXPECT_EQ(ints(default_tuning_values(br, true)),
               (std::vector<std::int64_t>{8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256}));
     EXPECT_EQ(ints(default_tuning_values(br, false)), (std::vector<std::int64_t>{8, 16, 32, 64, 128, 256}));
-    Axis splits = tunable(int_axis("num_splits", {8}, "splits"));
-    bounded(splits, 1, 6);
+    const Axis splits = bounded(tunable(int_axis("num_splits", {8}, "splits")), 1, 6);
     EXPECT_EQ(ints(default_tuning_values(splits, true)), (std::vector<std::int64_t>{1, 2, 3, 4, 6}));
     EXPECT_TRUE(default_tuning_values(tunable(int_axis("unbounded", {1}, "x")), true).empty());
     EXPECT_EQ(default_tuning_values(tunable(bool_axis("flag", {false}, "x")), true).size(), 2u);
@@ -113,7 +111,7 @@ TEST(LiveTuning, TheAnchorIsTheSpacesFirstConfigurationWhereTheDefaultIsNotValid
 TEST(LiveTuning, LargeDefaultSpacesDropTheMidpoints) {
     // cuda-emu flash: Br, Bc in 16..128 and warps in 1..32; with midpoints it exceeds the cap.
     const LiveTarget t = live_target(builtin(), "attention", "flash", Backend::cuda_emu, {"dtype=fp32", "causal=0"});
-    EXPECT_LE(t.space.size(), max_default_configurations);
+    EXPECT_LE(t.space.size(), kMaxDefaultConfigurations);
     EXPECT_GT(t.space.size(), 20u);
     for (const auto& p : t.space.parameters())
         for (const auto& v : p.values) {

@@ -36,7 +36,7 @@ TEST(ModelPrior, GivesTheModelsCountsOfEveryConfiguration) {
     const std::size_t last = t.space.size() - 1;
     for (const Counter& c : t.variant->model(t.problem.merged(t.space.params(last)), mh)) {
         const auto at = std::find(prior.names.begin(), prior.names.end(), c.name);
-        if (c.name == counters::workspace) {  // what it allocates is no work
+        if (c.name == counters::kWorkspace) {  // what it allocates is no work
             EXPECT_EQ(at, prior.names.end());
             continue;
         }

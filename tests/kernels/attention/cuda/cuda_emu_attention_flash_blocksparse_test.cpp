@@ -58,7 +58,7 @@ Outcome run_emulated(const AttentionWorkload& w, const AttentionProblem& p, cons
                                                              {w.q().data(), w.k().data(), w.v().data()});
     device->poison();
     emu::TrafficScope scope;
-    device->forward();
+    device->run();
     const emu::TrafficStats traffic = scope.stats();
     std::vector<float> o(p.q_size());
     device->download(o.data());
@@ -131,9 +131,9 @@ TEST(CudaEmuAttentionFlashBlocksparse, EmulatedCountersEqualTheModel) {
             EXPECT_TRUE(inst->check().ok);
             const std::vector<Counter> measured = inst->measured_counters();
             const std::vector<Counter> model = v.input_model(*w, pt, mh);
-            const Counter* emu_flops = find_counter(measured, counters::flops_bf16_tensor);
+            const Counter* emu_flops = find_counter(measured, counters::kFlopsBf16Tensor);
             ASSERT_NE(emu_flops, nullptr);
-            EXPECT_EQ(emu_flops->value, find_counter(model, counters::flops_bf16_tensor)->value);
+            EXPECT_EQ(emu_flops->value, find_counter(model, counters::kFlopsBf16Tensor)->value);
             const Counter* loads = find_counter(measured, "emu.global_load_bytes");
             ASSERT_NE(loads, nullptr);
             const AttentionProblem& p = workload_as<AttentionWorkload>(*w).problem();

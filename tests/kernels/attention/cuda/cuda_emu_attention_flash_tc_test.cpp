@@ -67,7 +67,7 @@ Outcome run_emulated(const TcCase& c, const emu::EmulationOptions& options = {})
                                                              {w.q().data(), w.k().data(), w.v().data()}, options);
     device->poison();
     emu::TrafficScope scope;
-    device->forward();
+    device->run();
     const emu::TrafficStats traffic = scope.stats();
     std::vector<float> o(w.problem().q_size());
     device->download(o.data());
@@ -145,11 +145,11 @@ TEST(CudaEmuAttentionFlashTcCounters, EmulatedTensorFlopsEqualTheModel) {
             inst->run();
             EXPECT_TRUE(inst->check().ok);
             const std::vector<Counter> measured = inst->measured_counters();
-            const Counter* emu_flops = find_counter(measured, counters::flops_bf16_tensor);
+            const Counter* emu_flops = find_counter(measured, counters::kFlopsBf16Tensor);
             ASSERT_NE(emu_flops, nullptr);
             EXPECT_EQ(emu_flops->source, CounterSource::emu);
             const std::vector<Counter> model = v.model(point, mh);
-            EXPECT_EQ(emu_flops->value, find_counter(model, counters::flops_bf16_tensor)->value);
+            EXPECT_EQ(emu_flops->value, find_counter(model, counters::kFlopsBf16Tensor)->value);
             if (causal) {
                 EXPECT_LT(emu_flops->value, unmasked);
             } else {

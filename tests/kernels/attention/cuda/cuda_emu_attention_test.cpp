@@ -48,7 +48,7 @@ Check run_emulated(const Problem& x, const Tuning& t, const emu::EmulationOption
     auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), t,
                                                              {w.q().data(), w.k().data(), w.v().data()}, options);
     device->poison();
-    device->forward();
+    device->run();
     std::vector<float> o(w.problem().q_size());
     device->download(o.data());
     return w.check(o.data());
@@ -164,7 +164,7 @@ TEST(CudaEmuAttention, Bf16OutputsAreRoundedToBf16) {
         cuda_shape(w.problem()), Tuning{.algorithm = Algorithm::flash, .br = 16, .bc = 16, .warps = 1},
         {w.q().data(), w.k().data(), w.v().data()});
     device->poison();
-    device->forward();
+    device->run();
     std::vector<float> o(w.problem().q_size());
     device->download(o.data());
     for (float e : o) ASSERT_EQ(__bfloat162float(__float2bfloat16_rn(e)), e);

@@ -44,7 +44,7 @@ Emulated emulate(const AttentionWorkload& w, const attention_cuda::TopkTuning& t
     c->poison();
     {
         emu::TrafficScope scope;
-        c->forward();
+        c->run();
         e.traffic = scope.stats();
     }
     e.out.resize(c->output_size());

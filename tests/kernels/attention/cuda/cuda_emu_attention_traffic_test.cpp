@@ -38,7 +38,7 @@ emu::TrafficStats traffic(Tuning t, bool causal, const emu::EmulationOptions& op
                                                              {w.q().data(), w.k().data(), w.v().data()}, options);
     device->poison();
     emu::TrafficScope scope;
-    device->forward();
+    device->run();
     std::vector<float> o(w.problem().q_size());
     device->download(o.data());
     EXPECT_TRUE(w.check(o.data()).ok);

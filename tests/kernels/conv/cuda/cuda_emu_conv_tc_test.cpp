@@ -75,7 +75,7 @@ Outcome run(const ConvProblem& p, const Tuning& t, const emu::EmulationOptions& 
     auto device = conv_cuda::cuda_emu::make_device_case(cuda_shape(p), t, {w.input(), w.filter()}, options);
     device->poison();
     emu::TrafficScope scope;
-    device->forward();
+    device->run();
     const emu::TrafficStats traffic = scope.stats();
     std::vector<float> out(p.output_size());
     device->download(out.data());
@@ -189,7 +189,7 @@ TEST(CudaEmuConvTcCounters, EmulatedTensorFlopsEqualTheModel) {
             inst->run();
             EXPECT_TRUE(inst->check().ok);
             const std::string_view name =
-                std::string(dtype) == "bf16" ? counters::flops_bf16_tensor : counters::flops_tf32_tensor;
+                std::string(dtype) == "bf16" ? counters::kFlopsBf16Tensor : counters::kFlopsTf32Tensor;
             const Counter* emu_flops = find_counter(inst->measured_counters(), name);
             ASSERT_NE(emu_flops, nullptr);
             EXPECT_EQ(emu_flops->source, CounterSource::emu);

@@ -33,7 +33,7 @@ Check run_emulated(const ConvProblem& p, const Tuning& t, const emu::EmulationOp
     const ConvWorkload w(p, 7);
     auto device = conv_cuda::cuda_emu::make_device_case(cuda_shape(p), t, {w.input(), w.filter()}, options);
     device->poison();
-    device->forward();
+    device->run();
     std::vector<float> out(p.output_size());
     device->download(out.data());
     return w.check(out.data());

@@ -70,7 +70,7 @@ Traffic run(const ConvProblem& p, const Tuning& t) {
     Traffic x;
     {
         emu::TrafficScope scope;
-        device->forward();
+        device->run();
         x.all = scope.stats();
     }
     x.last = emu::last_traffic();

@@ -61,7 +61,7 @@ int main() {
           Run{bf16, im2win_tc, 4e-3}, Run{tf32, gemm_tc, 1e-4}, Run{tf32, im2win_tc, 1e-4}}) {
         auto device = cuda_emu::make_device_case(shape, t, {in.data(), filter.data()});
         device->poison();
-        device->forward();
+        device->run();
         std::vector<float> out(device->output_size());
         device->download(out.data());
         for (std::size_t i = 0; i < out.size(); ++i)

@@ -60,7 +60,7 @@ int main() {
     for (Method m : {Method::resident, Method::zero_copy, Method::staged, Method::pipelined}) {
         auto device = cuda_emu::make_device_case(s, m, tuning, {kv.data(), q.data(), ids.data()});
         device->poison();
-        device->forward();
+        device->run();
         std::vector<float> out(device->output_size());
         device->download(out.data());
         for (std::size_t i = 0; i < out.size(); ++i)

@@ -75,7 +75,7 @@ inline Emulated run_emulated(const KvProblem& p, Method m, const Tuning& t, cons
     Emulated r;
     {
         emu::TrafficScope scope;
-        device->forward();
+        device->run();
         r.traffic = scope.stats();
     }
     std::vector<float> out(device->output_size());

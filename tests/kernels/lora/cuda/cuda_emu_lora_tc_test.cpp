@@ -74,7 +74,7 @@ Outcome run_emulated(const LoraProblem& p, Method m, const TcTuning& t, const em
     Outcome out;
     {
         emu::TrafficScope scope;
-        device->forward();
+        device->run();
         out.traffic = scope.stats();
     }
     std::vector<float> y(device->output_size());
@@ -145,7 +145,7 @@ TEST(CudaEmuLoraTc, BaseIsNotTheLoraOutput) {
     const LoraWorkload w(p, 2);
     auto device = lora_cuda::cuda_emu::make_tensor_core_case(cuda_shape(p), Method::base, TcTuning{}, cuda_inputs(w));
     device->poison();
-    device->forward();
+    device->run();
     std::vector<float> y(device->output_size());
     device->download(y.data());
     EXPECT_TRUE(check_cuda_output(w, y.data(), true).ok);

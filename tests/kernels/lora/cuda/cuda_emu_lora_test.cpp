@@ -44,7 +44,7 @@ std::vector<float> forward_emulated(const LoraWorkload& w, Method m, const Tunin
                                     const emu::EmulationOptions& options = {}) {
     auto device = lora_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), m, t, cuda_inputs(w), options);
     device->poison();
-    device->forward();
+    device->run();
     std::vector<float> y(device->output_size());
     device->download(y.data());
     return y;
@@ -237,7 +237,7 @@ TEST(CudaEmuLoraRegister, VariantsBackendsAndAnInstance) {
         q.set("group", std::int64_t{8});
         q.set("dtype", std::string(dtype));
         const auto model = c.variant("lora", v, Backend::cuda).model(q, MemoryHierarchy{});
-        const Counter* t = find_counter(model, counters::flops_bf16_tensor);
+        const Counter* t = find_counter(model, counters::kFlopsBf16Tensor);
         return t ? t->value : -1.0;
     };
     EXPECT_DOUBLE_EQ(tensor_flops("cublas_unfused", "bf16", p), 2.0 * 37 * (45 * 29 + 45 * 5 + 5 * 29));

@@ -44,7 +44,7 @@ Traffic run(const LoraProblem& p, Method m, const Tuning& t) {
     Traffic x;
     {
         emu::TrafficScope scope;
-        device->forward();
+        device->run();
         x.all = scope.stats();
     }
     x.last = emu::last_traffic();

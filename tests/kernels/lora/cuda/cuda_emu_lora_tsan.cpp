@@ -62,7 +62,7 @@ int main() {
         auto device = cuda_emu::make_device_case(
             s, m, t, {x.data(), w.data(), a.data(), b.data(), mask.data(), adapter_of.data()});
         device->poison();
-        device->forward();
+        device->run();
         std::vector<float> y(device->output_size());
         device->download(y.data());
         for (std::size_t i = 0; i < y.size(); ++i)

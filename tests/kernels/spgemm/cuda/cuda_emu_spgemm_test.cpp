@@ -28,7 +28,7 @@ struct Outcome {
 Outcome run(const SpgemmWorkload& w, const Tuning& t, const emu::EmulationOptions& o = {}) {
     auto device = spgemm_cuda::cuda_emu::make_device_case(w.a(), w.b(), w.problem().sorted, t, o);
     device->poison();
-    device->forward();
+    device->run();
     Outcome out;
     out.c = device->download_csr();
     out.check = w.check(out.c);

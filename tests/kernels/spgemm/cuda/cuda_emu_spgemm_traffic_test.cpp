@@ -34,7 +34,7 @@ Traffic run(double factor, const spgemm_cuda::Algorithm algorithm = spgemm_cuda:
     Traffic r;
     {
         emu::TrafficScope scope;
-        device->forward();
+        device->run();
         r.all = scope.stats();
     }
     r.fallback_rows = device->fallback_rows();

@@ -1,4 +1,4 @@
-#include "harness/measure_together.hpp"
+#include "harness/measure_paired.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,8 +27,8 @@ struct FakeArm : Arm {
     double sample() override { return time[current]; }
 };
 
-TogetherPlan plan(std::size_t cases, int reps) {
-    TogetherPlan p;
+PairedPlan plan(std::size_t cases, int reps) {
+    PairedPlan p;
     p.cases = cases;
     p.repetitions = reps;
     p.sampler.warmup_runs = 0;
@@ -43,7 +43,7 @@ TEST(MeasureTogether, EveryRepetitionIsAPairOfBothArms) {
     FakeArm base, cand;
     base.time = {1e-3, 2e-3, 3e-3};
     cand.time = {1.1e-3, 2e-3, 3e-3};
-    const TogetherRuns t = measure_together(base, cand, plan(3, 4));
+    const PairedRuns t = measure_paired(base, cand, plan(3, 4));
     ASSERT_EQ(t.base.size(), 3u);
     EXPECT_FALSE(t.interrupted);
     EXPECT_EQ(base.prepared, cand.prepared);  // both arms on the same case at a time
@@ -61,13 +61,13 @@ TEST(MeasureTogether, EveryRepetitionIsAPairOfBothArms) {
 TEST(MeasureTogether, InterleavingShufflesRepetitionsAcrossCases) {
     FakeArm base, cand;
     base.time = cand.time = {1e-3, 1e-3, 1e-3};
-    measure_together(base, cand, plan(3, 4));
+    measure_paired(base, cand, plan(3, 4));
     EXPECT_NE(base.prepared, (std::vector<std::size_t>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}));
-    TogetherPlan in_order = plan(3, 4);
+    PairedPlan in_order = plan(3, 4);
     in_order.interleave = false;
     FakeArm b2, c2;
     b2.time = c2.time = base.time;
-    measure_together(b2, c2, in_order);
+    measure_paired(b2, c2, in_order);
     EXPECT_EQ(b2.prepared, (std::vector<std::size_t>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}));
 }
 
@@ -75,7 +75,7 @@ TEST(MeasureTogether, AFailedCheckOnOneArmIsRecordedAndTimesNeither) {
     FakeArm base, cand;
     base.time = cand.time = {1e-3, 1e-3};
     cand.status = {CaseStatus::ok, CaseStatus::wrong_result};
-    const TogetherRuns t = measure_together(base, cand, plan(2, 3));
+    const PairedRuns t = measure_paired(base, cand, plan(2, 3));
     EXPECT_EQ(t.candidate[1].status, CaseStatus::wrong_result);
     EXPECT_TRUE(t.candidate[1].samples.empty());
     EXPECT_TRUE(t.base[1].samples.empty());  // nothing measured beside a failure
@@ -88,7 +88,7 @@ TEST(MeasureTogether, AStopEndsAfterTheUnitInFlight) {
     base.time = cand.time = {1e-3, 1e-3};
     std::atomic<bool> stop{false};
     std::size_t units = 0;
-    const TogetherRuns t = measure_together(
+    const PairedRuns t = measure_paired(
         base, cand, plan(2, 5),
         [&](std::size_t done, std::size_t total) {
             EXPECT_EQ(total, 10u);

@@ -1,4 +1,4 @@
-#include "harness/builds_together.hpp"
+#include "harness/paired_builds.hpp"
 
 #include <map>
 #include <memory>
@@ -6,13 +6,13 @@
 #include "core/errors.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/progress.hpp"
-#include "harness/worker.hpp"
+#include "harness/measure_worker.hpp"
 
 namespace memwall {
 
-BuildsTogether measure_builds_together(const std::string& db_path, const Suite& suite, const std::string& suite_path,
-                                       const std::string& baseline_exe, const std::string& candidate_exe,
-                                       RunInfo candidate, const SessionOptions& options) {
+PairedBuilds measure_paired_builds(const std::string& db_path, const Suite& suite, const std::string& suite_path,
+                                   const std::string& baseline_exe, const std::string& candidate_exe, RunInfo candidate,
+                                   const SessionOptions& options) {
     auto worker = [&](const std::string& exe, const std::string& side) {
         return std::make_unique<WorkerArm>(
             start_worker({exe, "measure-worker", "--suite", suite_path}, side + "'s worker"), side);
@@ -30,7 +30,7 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
         order_b.push_back(it->second);
         order_c.push_back(i);
     }
-    BuildsTogether out;
+    PairedBuilds out;
     out.cases = order_c.size();
     out.only_candidate = cand->worker_cases().size() - order_c.size();
     out.only_base = base->worker_cases().size() - order_b.size();
@@ -58,9 +58,9 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
     out.candidate_run = cand_run.id();
 
     const InterruptScope interrupts;
-    const TogetherPlan plan{order_c.size(), suite.repetitions, suite.interleave, suite.sweep.sampler, suite.sweep.seed};
+    const PairedPlan plan{order_c.size(), suite.repetitions, suite.interleave, suite.sweep.sampler, suite.sweep.seed};
     Progress progress(order_c.size() * static_cast<std::size_t>(suite.repetitions), options.progress);
-    TogetherRuns t;
+    PairedRuns t;
     try {
         progress.begin("both builds");
         const auto next = [&](std::size_t, std::size_t) {
@@ -73,7 +73,7 @@ BuildsTogether measure_builds_together(const std::string& db_path, const Suite& 
             c.run_id = cand_run.id();
             store.replace_cases({std::move(b), std::move(c)});
         };
-        t = measure_together(*base, *cand, plan, next, &stop_requested, store_pair);
+        t = measure_paired(*base, *cand, plan, next, &stop_requested, store_pair);
         progress.finish();
     } catch (const Interrupted&) {
         // A worker killed by the interrupt (SIGTERM to the group): the pairs stored so far are

@@ -1,4 +1,4 @@
-#include "harness/measure_together.hpp"
+#include "harness/measure_paired.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -72,16 +72,16 @@ CaseRecord finished(CaseRecord c) {
 
 }  // namespace
 
-TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& plan,
-                              const std::function<void(std::size_t, std::size_t)>& progress,
-                              const std::atomic<bool>* stop, const UnitDone& unit_done) {
+PairedRuns measure_paired(Arm& base, Arm& candidate, const PairedPlan& plan,
+                          const std::function<void(std::size_t, std::size_t)>& progress, const std::atomic<bool>* stop,
+                          const UnitDone& unit_done) {
     std::vector<std::size_t> units;
     for (std::size_t i = 0; i < plan.cases; ++i)
         for (int r = 0; r < plan.repetitions; ++r) units.push_back(i);
     std::mt19937_64 rng(plan.seed);
     if (plan.interleave) std::shuffle(units.begin(), units.end(), rng);
 
-    TogetherRuns out;
+    PairedRuns out;
     out.base.resize(plan.cases);
     out.candidate.resize(plan.cases);
     for (std::size_t done = 0; done < units.size(); ++done) {

@@ -31,10 +31,10 @@
 
 namespace memwall {
 
-class PerformanceModel {
+class TimePredictor {
   public:
     // `prior`, when given, must cover every configuration of `space`.
-    explicit PerformanceModel(const TuningSpace& space, const Prior* prior = nullptr);
+    explicit TimePredictor(const TuningSpace& space, const Prior* prior = nullptr);
 
     // Refits on every evaluation in `h`; needs at least one ok evaluation to predict.
     void fit(const History& h, std::mt19937_64& rng);

@@ -1,4 +1,4 @@
-#include "tuner/performance_model.hpp"
+#include "tuner/time_predictor.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,7 +40,7 @@ double median_of(std::vector<double> xs) {
 
 }  // namespace
 
-PerformanceModel::PerformanceModel(const TuningSpace& space, const Prior* prior)
+TimePredictor::TimePredictor(const TuningSpace& space, const Prior* prior)
     : space_(space),
       levels_(space.levels()),
       additive_(levels_),
@@ -86,7 +86,7 @@ PerformanceModel::PerformanceModel(const TuningSpace& space, const Prior* prior)
                 work_.failed[id] += 1.0 / static_cast<double>(prior->devices.size());
 }
 
-void PerformanceModel::fit(const History& h, std::mt19937_64& rng) {
+void TimePredictor::fit(const History& h, std::mt19937_64& rng) {
     if (has_prior()) score_members(h);
     std::vector<const Config*> rows, all_rows;
     std::vector<double> y, failed;
@@ -119,7 +119,7 @@ void PerformanceModel::fit(const History& h, std::mt19937_64& rng) {
 
 // Scores both models on the ok evaluations that arrived since the last fit, with what that fit
 // predicted for them: out of sample, as each was a proposal then.
-void PerformanceModel::score_members(const History& h) {
+void TimePredictor::score_members(const History& h) {
     for (; scored_ < h.evaluations(); ++scored_) {
         const auto& e = h.entry(scored_);
         if (!fitted_ || !e.evaluation.ok()) continue;
@@ -131,7 +131,7 @@ void PerformanceModel::score_members(const History& h) {
     }
 }
 
-double PerformanceModel::prior_weight() const {
+double TimePredictor::prior_weight() const {
     if (!has_prior()) return 0.0;
     if (scored_ok_ == 0) return 1.0;
     // The log-likelihood ratio of the two under Gaussian errors of their pooled variance, from
@@ -143,7 +143,7 @@ double PerformanceModel::prior_weight() const {
     return 1.0 / (1.0 + std::exp(-log_odds));
 }
 
-void PerformanceModel::fit_counters(const History& h) {
+void TimePredictor::fit_counters(const History& h) {
     counters_.clear();
     std::vector<std::pair<std::string, std::size_t>> names;  // and position
     for (std::size_t i = 0; i < h.evaluations() && names.empty(); ++i) {
@@ -171,7 +171,7 @@ void PerformanceModel::fit_counters(const History& h) {
     }
 }
 
-void PerformanceModel::fit_work(const History& h) {
+void TimePredictor::fit_work(const History& h) {
     const std::size_t k = work_.weights.size();
     std::vector<std::size_t> ids;
     std::vector<double> y;
@@ -229,7 +229,7 @@ void PerformanceModel::fit_work(const History& h) {
     }
 }
 
-double PerformanceModel::log_work(std::size_t id) const {
+double TimePredictor::log_work(std::size_t id) const {
     if (!has_prior()) return 0.0;
     double w = work_.intercept;
     const auto& f = work_.features[id];
@@ -237,32 +237,32 @@ double PerformanceModel::log_work(std::size_t id) const {
     return w;
 }
 
-double PerformanceModel::measured_log_bound(const Evaluation& e) const {
+double TimePredictor::measured_log_bound(const Evaluation& e) const {
     double b = kNone;
     for (const auto& m : counters_)
         if (const Counter* c = counter_named(e, m.name, m.position)) b = std::max(b, std::log1p(c->value) - m.log_rate);
     return b == kNone ? 0.0 : b;
 }
 
-double PerformanceModel::log_bound(const Config& c) const {
+double TimePredictor::log_bound(const Config& c) const {
     double b = kNone;
     for (const auto& m : counters_) b = std::max(b, m.model.predict(c) - m.log_rate);
     return b == kNone ? 0.0 : b;
 }
 
-std::vector<std::string> PerformanceModel::bound_counters() const {
+std::vector<std::string> TimePredictor::bound_counters() const {
     std::vector<std::string> names;
     for (const auto& m : counters_) names.push_back(m.name);
     return names;
 }
 
-Prediction PerformanceModel::predict(const Config& c) const {
+Prediction TimePredictor::predict(const Config& c) const {
     const auto id = space_.find(c);
     if (!id) throw std::invalid_argument("the configuration is not in the space");
     return predict(*id);
 }
 
-Prediction PerformanceModel::predict(std::size_t id) const {
+Prediction TimePredictor::predict(std::size_t id) const {
     const Shared k = shared(space_.config(id));
     if (!has_prior()) return predict_online(id, k);
     const double w = prior_weight();
@@ -275,11 +275,11 @@ Prediction PerformanceModel::predict(std::size_t id) const {
     return {mean, std::sqrt(var)};
 }
 
-PerformanceModel::Shared PerformanceModel::shared(const Config& c) const {
+TimePredictor::Shared TimePredictor::shared(const Config& c) const {
     return {additive_.sd(c), any_failed_ ? failure_.predict(c).mean : 0.0};
 }
 
-Prediction PerformanceModel::predict_online(std::size_t id, const Shared& k) const {
+Prediction TimePredictor::predict_online(std::size_t id, const Shared& k) const {
     const Config& c = space_.config(id);
     const Prediction rest = rest_.predict(c);
     Prediction p{rest.mean, std::sqrt(rest.sd * rest.sd + k.unseen * k.unseen)};
@@ -289,7 +289,7 @@ Prediction PerformanceModel::predict_online(std::size_t id, const Shared& k) con
     return p;
 }
 
-Prediction PerformanceModel::predict_with_prior(std::size_t id, const Shared& k) const {
+Prediction TimePredictor::predict_with_prior(std::size_t id, const Shared& k) const {
     const Prediction rest = prior_rest_.predict(space_.config(id));
     Prediction p{rest.mean + log_work(id), std::sqrt(rest.sd * rest.sd + k.unseen * k.unseen)};
     // Failures here, learned, and where the prior's devices failed, before any is seen here.

@@ -1,6 +1,6 @@
 // An arm in another process: `memwall measure-worker --suite FILE` serves its build's cases of
 // a suite over stdin/stdout, one line per request and per reply, so that `memwall ci
-// --baseline-build` can measure two builds together (measure_together). The protocol, version 1:
+// --baseline-build` can time two builds in pairs (measure_paired). The protocol, version 1:
 //   worker:  memwall-worker 1 <cases> <git revision or -> <version>   then one line per case:
 //            its key as JSON {"family","variant","backend","problem","config"}
 //   request: prepare <index>  reply: {"status","message","counters":[[name,value,unit,source]]}
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/measure_together.hpp"
+#include "harness/measure_paired.hpp"
 
 namespace memwall {
 

@@ -1,4 +1,4 @@
-#include "harness/worker.hpp"
+#include "harness/measure_worker.hpp"
 
 #include <gtest/gtest.h>
 

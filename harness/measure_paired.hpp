@@ -1,4 +1,4 @@
-// Measuring two builds of a suite together, for comparisons that the machine's drift cannot
+// Paired timing of two builds of a suite, for comparisons that the machine's drift cannot
 // fool: every repetition of a case is timed on both builds at once, their samples alternating
 // (take_paired_samples), so repetition r of one run pairs with repetition r of the other and
 // compare_runs compares them pair by pair.
@@ -57,12 +57,12 @@ class LocalArm : public Arm {
     std::unique_ptr<Instance> prepared_;
 };
 
-struct TogetherRuns {
+struct PairedRuns {
     std::vector<CaseRecord> base, candidate;  // per case index; samples[r] of both are a pair
     bool interrupted = false;
 };
 
-struct TogetherPlan {
+struct PairedPlan {
     std::size_t cases = 0;
     int repetitions = 1;
     bool interleave = true;  // repetitions in a shuffled order across cases, else case by case
@@ -76,8 +76,8 @@ struct TogetherPlan {
 // candidate)` too, with case i's records so far (summaries filled), for storing them as they
 // grow; a set `stop` ends the measurement after the unit in flight (interrupted).
 using UnitDone = std::function<void(std::size_t, CaseRecord, CaseRecord)>;
-TogetherRuns measure_together(Arm& base, Arm& candidate, const TogetherPlan& plan,
-                              const std::function<void(std::size_t, std::size_t)>& progress = {},
-                              const std::atomic<bool>* stop = nullptr, const UnitDone& unit_done = {});
+PairedRuns measure_paired(Arm& base, Arm& candidate, const PairedPlan& plan,
+                          const std::function<void(std::size_t, std::size_t)>& progress = {},
+                          const std::atomic<bool>* stop = nullptr, const UnitDone& unit_done = {});
 
 }  // namespace memwall
