@@ -120,9 +120,9 @@ void register_kv_offload(Catalogue& c) {
         enum_axis("dtype", {"fp32"}, {"fp32"}, "element type of Q, K, V and the output"),
         bounded(real_axis("select", {0.125}, "fraction of the pages selected per step"), 0, 1),
         bounded(real_axis("reuse", {0.5},
-                        "seeded selection: fraction of a step's pages the previous step also selected (NOSA's "
-                        "locality; under selection=topk the counter reuse measures it)"),
-              0, 1),
+                          "seeded selection: fraction of a step's pages the previous step also selected (NOSA's "
+                          "locality; under selection=topk the counter reuse measures it)"),
+                0, 1),
         enum_axis("selection", {"seeded", "topk"}, {"seeded"},
                   "seeded: pages drawn from the seed with the given reuse; topk: the pages Double Sparsity's "
                   "approximate scores over a label cache rank highest"),
