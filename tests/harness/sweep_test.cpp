@@ -73,6 +73,7 @@ TEST(Sweep, AVariantsOwnProblemAxesAreItsProblemsAlone) {
     Catalogue cat = toy_catalogue();
     Variant s;
     s.name = "sparse";
+    s.model = no_counters;
     s.problem_axes = {real_axis("density", {0.5}, "")};
     cat.add_variant("toy", s);
     SweepSpec spec;
