@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/attention_bench.hpp"
 #include "core/catalogue.hpp"
 #include "core/errors.hpp"
 #include "core/isa.hpp"
@@ -24,27 +25,8 @@ namespace {
 
 using namespace memwall;
 
-template <class F>
-double median_seconds(int reps, F&& f) {
-    std::vector<double> t;
-    for (int r = 0; r < reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
-
-// The tiles a default sweep of flash uses (the catalogue's single default of Br and Bc).
-FlashTiles default_tiles() {
-    Catalogue c;
-    register_attention(c);
-    FlashTiles t;
-    for (const Axis& a : c.variant("attention", "flash", Backend::cpu).tunables)
-        (a.name == "Br" ? t.br : t.bc) = static_cast<int>(std::get<std::int64_t>(a.defaults.front()));
-    return t;
-}
+using attention_bench::default_flash_tiles;
+using attention_bench::median_seconds;
 
 Params problem_point(double density) {
     Params p;
@@ -125,7 +107,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "usage: %s [--isa avx2|avx512]\n", argv[0]);
             return 2;
         }
-        const FlashTiles tiles = default_tiles();
+        const FlashTiles tiles = default_flash_tiles();
         std::printf("host: %s\n", cpu_description().c_str());
         std::printf(
             "attention b=1 h=2 s_q=s_k=8192 d=128 non-causal fp32, flash Br=%d Bc=%d; flash_blocksparse: "

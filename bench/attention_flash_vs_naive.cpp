@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "bench/attention_bench.hpp"
 #include "core/catalogue.hpp"
 #include "core/isa.hpp"
 #include "core/machine.hpp"
@@ -19,31 +20,8 @@ namespace {
 
 using namespace memwall;
 
-// Median seconds of `reps` runs of `f`.
-template <class F>
-double median_seconds(int reps, F&& f) {
-    std::vector<double> t;
-    for (int r = 0; r < reps; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
-
-// The flash tiles a default sweep uses (the catalogue's single default of Br and Bc).
-FlashTiles default_tiles() {
-    Catalogue c;
-    register_attention(c);
-    const Variant& v = c.variant("attention", "flash", Backend::cpu);
-    FlashTiles t;
-    for (const Axis& a : v.tunables) {
-        const int value = static_cast<int>(std::get<std::int64_t>(a.defaults.front()));
-        (a.name == "Br" ? t.br : t.bc) = value;
-    }
-    return t;
-}
+using attention_bench::default_flash_tiles;
+using attention_bench::median_seconds;
 
 bool checked(const char* name, const AttentionWorkload& w, const std::vector<float>& o) {
     const Check c = w.check(o.data());
@@ -63,7 +41,7 @@ int main() {
     p.seq_k = 4096;
     p.head_dim = 128;
     p.causal = false;
-    const FlashTiles tiles = default_tiles();
+    const FlashTiles tiles = default_flash_tiles();
     std::printf("host: %s; kernels %s\n", cpu_description().c_str(), isa_summary().c_str());
     std::printf("attention b=%lld h=%lld s_q=%lld s_k=%lld d=%lld non-causal fp32, flash Br=%d Bc=%d\n",
                 static_cast<long long>(p.batch), static_cast<long long>(p.heads), static_cast<long long>(p.seq_q),
