@@ -27,6 +27,11 @@ std::string header(const SlurmJob& job, const std::string& name, const std::stri
     return s;
 }
 
+// The shell's settings and the variables both scripts use, after their #SBATCH lines.
+std::string job_shell(const SlurmJob& job) {
+    return "set -uo pipefail\nmemwall=" + shell_quoted(job.memwall) + "\nresults=" + shell_quoted(job.results) + "\n";
+}
+
 }  // namespace
 
 std::string array_script(const SlurmJob& job) {
@@ -39,14 +44,7 @@ std::string array_script(const SlurmJob& job) {
         run += " " + shell_quoted(a);
         if (a.rfind("--benchmark_", 0) == 0) resume += " " + shell_quoted(a);
     }
-    s += R"(set -uo pipefail
-memwall=)" +
-         shell_quoted(job.memwall) +
-         R"(
-results=)" +
-         shell_quoted(job.results) +
-         R"(
-shard=$SLURM_ARRAY_TASK_ID
+    s += job_shell(job) + R"(shard=$SLURM_ARRAY_TASK_ID
 local_dir=${MEMWALL_LOCAL_DIR:-${TMPDIR:-/tmp}}/memwall-$SLURM_ARRAY_JOB_ID-$shard
 db=$local_dir/shard-$shard.db
 mkdir -p "$local_dir"
@@ -73,14 +71,7 @@ fi
 
 std::string merge_script(const SlurmJob& job) {
     std::string s = header(job, job.job_name + "-merge", "merge.out");
-    s += R"(set -uo pipefail
-memwall=)" +
-         shell_quoted(job.memwall) +
-         R"(
-results=)" +
-         shell_quoted(job.results) +
-         R"(
-shards=()
+    s += job_shell(job) + R"(shards=()
 for i in $(seq 0 )" +
          std::to_string(job.shards - 1) +
          R"(); do
