@@ -26,9 +26,27 @@ constexpr std::int64_t prefetch_blocks = 2;
     return hsum(a + b);
 }
 
+// o[0, V lanes) += the sum over b < nb of w[b] * rows[b][at, at + V lanes), o held in registers
+// across the rows.
+template <int V>
+[[gnu::always_inline]] inline void accumulate_rows(float* o, const float* const* rows, std::int64_t at, const float* w,
+                                                   std::int64_t nb) {
+    vf acc[V];
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) acc[i] = load(o + i * lanes);
+    for (std::int64_t b = 0; b < nb; ++b) {
+        const vf wb = splat(w[b]);
+#pragma GCC unroll 8
+        for (int i = 0; i < V; ++i) acc[i] = fma(wb, load(rows[b] + at + i * lanes), acc[i]);
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < V; ++i) store(o + i * lanes, acc[i]);
+}
+
 // The query qs (d floats, already times scale * log2(e)) attended to the n keys key(0..n-1)
-// (row indices into kh and vh, [keys][d]): o (d floats) gets the output normalised by its own
-// sum; returns its log-sum-exp in base 2 (-inf, o zero, when n = 0).
+// (row indices into kh and vh, [keys][d]; d a multiple of 4 lanes, as head_dim 64 and 128 are):
+// o (d floats) gets the output normalised by its own sum; returns its log-sum-exp in base 2
+// (-inf, o zero, when n = 0).
 template <class Key>
 float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_t d, std::int64_t n, Key key,
                   float* o) {
@@ -65,11 +83,11 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
         m = m_new;
         if (alpha != 1.0f)
             for (std::int64_t c = 0; c < d; c += lanes) store(o + c, load(o + c) * alpha);
-        for (std::int64_t b = 0; b < nb; ++b) {
-            const vf w = splat(s[b]);
-            const float* vj = vh + key(i0 + b) * d;
-            for (std::int64_t c = 0; c < d; c += lanes) store(o + c, fma(w, load(vj + c), load(o + c)));
-        }
+        const float* vrow[decode_block];
+        for (std::int64_t b = 0; b < nb; ++b) vrow[b] = vh + key(i0 + b) * d;
+        std::int64_t c = 0;
+        for (; c + 8 * lanes <= d; c += 8 * lanes) accumulate_rows<8>(o + c, vrow, c, s, nb);
+        for (; c < d; c += 4 * lanes) accumulate_rows<4>(o + c, vrow, c, s, nb);
     }
     if (n == 0) return -std::numeric_limits<float>::infinity();
     const vf inv = splat(1.0f / l);

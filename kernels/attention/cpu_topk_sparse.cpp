@@ -18,17 +18,25 @@ namespace memwall {
 
 namespace {
 
-// The score's bits as an unsigned key in the floats' order; +0.0 first, so -0.0 ties with it.
-std::uint32_t ordered(float x) {
-    const auto u = std::bit_cast<std::uint32_t>(x + 0.0f);
-    return u & 0x80000000u ? ~u : u | 0x80000000u;
+using vu = std::uint32_t __attribute__((vector_size(lanes * sizeof(float))));
+
+// The scores' bits as unsigned keys in the floats' order; +0.0 first, so -0.0 ties with it.
+vu ordered(vf x) {
+    const vi u = __builtin_bit_cast(vi, x + 0.0f);
+    return __builtin_bit_cast(vu, u ^ ((u >> 31) | std::numeric_limits<std::int32_t>::min()));
 }
+std::uint32_t ordered(float x) { return ordered(splat(x))[0]; }
 
 // The top 11 of a key's 32 bits: the first pass's histogram bin.
 constexpr int top_shift = 21;
-using Histogram = std::array<std::int64_t, std::size_t{1} << 11>;
+constexpr std::size_t bins = std::size_t{1} << 11;
+// Keys of one vector are counted in `banks` histograms, lane i in bank i % banks: increments of
+// one bin (scores cluster in a few) would otherwise wait on each other through memory.
+constexpr std::size_t banks = 4;
+using Histogram = std::array<std::int32_t, banks * bins>;
 
-// Head's scores into s, and the histogram of their keys' top bits taken as they are written.
+// Head's scores into s, and in hist[0, bins) the histogram of their keys' top bits, taken as they
+// are written.
 void head_scores(const float* qh, const float* label, const std::int32_t* ch, std::int64_t r, std::int64_t n, float* s,
                  Histogram& hist) {
     std::array<float, 128> qr;  // the query's label channels (r <= head_dim <= 128)
@@ -37,10 +45,14 @@ void head_scores(const float* qh, const float* label, const std::int32_t* ch, st
     std::int64_t j = 0;
     for (; j + lanes <= n; j += lanes) {
         vf acc{};
-        for (std::int64_t c = 0; c < r; ++c)
+        for (std::int64_t c = 0; c < r; ++c) {
+            // The r rows are streams 4n bytes apart: the hardware prefetcher follows fewer.
+            __builtin_prefetch(label + c * n + j + 256);
             acc = fma(splat(qr[static_cast<std::size_t>(c)]), load(label + c * n + j), acc);
+        }
         store(s + j, acc);
-        for (int i = 0; i < lanes; ++i) ++hist[ordered(acc[i]) >> top_shift];
+        const vu bin = ordered(acc) >> top_shift;
+        for (int i = 0; i < lanes; ++i) ++hist[i % banks * bins + bin[i]];
     }
     for (; j < n; ++j) {
         float acc = 0.0f;
@@ -48,6 +60,20 @@ void head_scores(const float* qh, const float* label, const std::int32_t* ch, st
         s[j] = acc;
         ++hist[ordered(acc) >> top_shift];
     }
+    for (std::size_t b = 1; b < banks; ++b)
+        for (std::size_t i = 0; i < bins; ++i) hist[i] += hist[b * bins + i];
+}
+
+// Calls f(j) for every key j of s[0..n) whose lanes `match` (a vector's keys to a mask) marks,
+// ascending.
+template <class Match, class F>
+void for_matching(const float* s, std::int64_t n, Match match, F f) {
+    std::int64_t j = 0;
+    for (; j + lanes <= n; j += lanes)
+        for (unsigned bits = mask_bits(match(ordered(load(s + j)))); bits; bits &= bits - 1)
+            f(j + std::countr_zero(bits));
+    for (; j < n; ++j)
+        if (match(ordered(splat(s[j])))[0]) f(j);
 }
 
 // The k largest of s[0..n) by topk_select's rule, ascending, into out, given the histogram of
@@ -56,32 +82,34 @@ void head_scores(const float* qh, const float* label, const std::int32_t* ch, st
 void select_keys(const float* s, std::int64_t n, std::int64_t k, Histogram& hist, std::int32_t* candidates,
                  std::int32_t* out) {
     std::int64_t need = k;  // of the keys matching prefix, how many are still to take
-    // The bin holding the need-th largest key of the histogram's `bins`; those above it are taken whole.
-    const auto bin_of = [&](std::uint32_t bins) {
-        std::uint32_t b = bins - 1;
+    // The bin holding the need-th largest key of the histogram's `width` bins; those above it are taken whole.
+    const auto bin_of = [&](std::uint32_t width) {
+        std::uint32_t b = width - 1;
         while (hist[b] < need) need -= hist[b--];
         return b;
     };
-    std::uint32_t prefix = bin_of(std::uint32_t{1} << 11) << top_shift, mask = 0x7ffu << top_shift;
+    std::uint32_t prefix = bin_of(bins) << top_shift, mask = 0x7ffu << top_shift;
     std::int64_t m = 0;
-    for (std::int64_t j = 0; j < n; ++j)
-        if ((ordered(s[j]) & mask) == prefix) candidates[m++] = static_cast<std::int32_t>(j);
+    for_matching(
+        s, n, [&](vu u) { return (u & mask) == prefix; },
+        [&](std::int64_t j) { candidates[m++] = static_cast<std::int32_t>(j); });
     for (const auto& [shift, width] : {std::pair{10, 11}, std::pair{0, 10}}) {
-        const std::uint32_t bins = 1u << width;
-        std::fill(hist.begin(), hist.begin() + bins, 0);
+        const std::uint32_t w = 1u << width;
+        std::fill(hist.begin(), hist.begin() + w, 0);
         for (std::int64_t c = 0; c < m; ++c) {
             const std::uint32_t u = ordered(s[candidates[c]]);
-            if ((u & mask) == prefix) ++hist[(u >> shift) & (bins - 1)];
+            if ((u & mask) == prefix) ++hist[(u >> shift) & (w - 1)];
         }
-        prefix |= bin_of(bins) << shift;
-        mask |= (bins - 1) << shift;
+        prefix |= bin_of(w) << shift;
+        mask |= (w - 1) << shift;
     }
     // prefix is now the k-th largest key; `need` of its ties are taken.
     std::int64_t at = 0;
-    for (std::int64_t j = 0; j < n; ++j) {
-        const std::uint32_t u = ordered(s[j]);
-        if (u > prefix || (u == prefix && need-- > 0)) out[at++] = static_cast<std::int32_t>(j);
-    }
+    for_matching(
+        s, n, [&](vu u) { return u >= prefix; },
+        [&](std::int64_t j) {
+            if (ordered(s[j]) > prefix || need-- > 0) out[at++] = static_cast<std::int32_t>(j);
+        });
 }
 
 }  // namespace

@@ -124,10 +124,19 @@ inline float hmax(vf v) {
     for (int i = 1; i < lanes; ++i) m = v[i] > m ? v[i] : m;
     return m;
 }
+// The lanes' sum, pairwise: log2(lanes) dependent adds where the lanes in order would chain
+// lanes - 1 of them, the latency a dot product per key waits on.
 inline float hsum(vf v) {
-    float s = 0;
-    for (int i = 0; i < lanes; ++i) s += v[i];
-    return s;
+    using v8 = float __attribute__((vector_size(8 * sizeof(float))));
+    using v4 = float __attribute__((vector_size(4 * sizeof(float))));
+#if defined(MEMWALL_SIMD_512)
+    const v8 x = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
+                 __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+#else
+    const v8 x = v;
+#endif
+    const v4 y = __builtin_shufflevector(x, x, 0, 1, 2, 3) + __builtin_shufflevector(x, x, 4, 5, 6, 7);
+    return (y[0] + y[2]) + (y[1] + y[3]);
 }
 
 // 0, 1, ..., lanes-1: the column index of each lane, for masks.
@@ -135,6 +144,20 @@ inline vi iota() {
     vi v;
     for (int i = 0; i < lanes; ++i) v[i] = i;
     return v;
+}
+
+// The lanes of a comparison's result (all ones or all zeros each) as the bits of an integer,
+// lane 0 the lowest: a scan visits only the lanes that matched.
+inline unsigned mask_bits(vi m) {
+#if defined(MEMWALL_SIMD_512)
+    return _mm512_cmplt_epi32_mask(reinterpret_cast<__m512i&>(m), _mm512_setzero_si512());
+#elif defined(MEMWALL_SIMD_256)
+    return static_cast<unsigned>(_mm256_movemask_ps(reinterpret_cast<__m256&>(m)));
+#else
+    unsigned bits = 0;
+    for (int i = 0; i < lanes; ++i) bits |= (m[i] < 0 ? 1u : 0u) << i;
+    return bits;
+#endif
 }
 
 // 2^x with relative error below 2e-7 (Cephes exp2f polynomial on [-1/2, 1/2]). Exactly 0 for
