@@ -5,7 +5,7 @@
 # benchmark with a reference, a CPU one without) and tests/examples/wrong (kernels that are wrong
 # beside one that is right) built against it with memwall_add_benchmark; their sweeps run on
 # cuda-emu and cpu; the cases checked: ok with a reference, unchecked without one, wrong_result for
-# a wrong kernel; compare and tune refuse unchecked cases unless --allow-unchecked.
+# a wrong kernel; compare, ci and tune refuse unchecked cases unless --allow-unchecked.
 cmake_minimum_required(VERSION 3.25)
 
 function(step what)
@@ -83,6 +83,20 @@ endif()
 step("tuning an unchecked variant" ${WORK}/example/triad --db ${db} tune --family triad --variant triad_loop EXPECT 2)
 if(NOT step_error MATCHES "no reference.*--allow-unchecked")
   message(FATAL_ERROR "minimal: tune refused an unchecked variant without saying how to allow it:\n${step_error}")
+endif()
+
+# ci refuses them as compare does: a suite of triad, a baseline recorded, then compared with it.
+file(WRITE ${WORK}/triad-suite.json [=[{"name": "triad", "families": ["triad"], "axes": ["n=4096"],
+ "sampler": {"warmup_runs": 1, "min_samples": 3, "min_time": 0, "max_noise": 1, "timeout": 0.05}, "repetitions": 3}]=])
+set(ci ${WORK}/example/triad --db ${db} ci --suite ${WORK}/triad-suite.json --baseline triad --ceilings none --quiet)
+step("recording triad's ci baseline" ${ci} --update-baseline)
+step("ci against unchecked cases" ${ci} EXPECT 2)
+if(NOT step_error MATCHES "unchecked.*--allow-unchecked")
+  message(FATAL_ERROR "minimal: ci refused unchecked cases without saying how to allow them:\n${step_error}")
+endif()
+step("ci allowed" ${ci} --allow-unchecked EXPECT 0 1)
+if(NOT step_output MATCHES "geometric mean over 1 cases")
+  message(FATAL_ERROR "minimal: ci --allow-unchecked did not compare the unchecked case:\n${step_output}")
 endif()
 
 # Wrong kernels are caught on cpu and on cuda-emu; the right one beside them passes.
