@@ -44,7 +44,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     return k;
 }
 
-// The emulatable kernels: both device cases from conv_forward.cu. A workspace larger than this
+// The emulatable kernels: both device cases from device_cases.cu. A workspace larger than this
 // machine's memory is refused before emulation allocates it.
 kit::CudaKernel emulatable(Algorithm algorithm, std::string name, std::string description) {
     kit::CudaKernel k = kernel_of(algorithm, std::move(name), std::move(description));

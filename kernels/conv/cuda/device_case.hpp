@@ -1,6 +1,6 @@
 // The host side of the CUDA conv kernels (direct.cuh, im2win_*.cuh, implicit_gemm.cuh,
 // im2col.cuh): the problem and tuning as they take them, the rules a case must keep, its
-// workspace and shared memory, and the device-case factories. conv_forward.cu builds the
+// workspace and shared memory, and the device-case factories. device_cases.cu builds the
 // emulatable kernels twice (cuda_emu, host compiler; cuda_gpu, nvcc); im2col_gemm.cu (cuBLAS) and
 // cudnn.cu (cuDNN) only for GPUs. C++17 and free of CUDA headers, so that nvcc and the host side
 // (register_cuda.cpp) both include it.

@@ -1,6 +1,6 @@
 // The host side of the CUDA lora kernels (down_project.cuh, gemm.cuh, gemm_tc.cuh, passes.cuh):
 // the problem and tuning as they take them, the rules a case must keep, its shared memory and
-// workspace, and the device-case factories. lora_forward.cu and lora_tc.cu are built twice
+// workspace, and the device-case factories. device_cases.cu and lora_tc.cu are built twice
 // (cuda_emu, host compiler; cuda_gpu, nvcc); cublas_unfused.cu (cuBLAS) only for GPUs. C++17 and free of CUDA
 // headers, so that nvcc and the host side (register_cuda.cpp) both include it.
 #pragma once
