@@ -15,13 +15,6 @@ namespace {
 
 using namespace cuda_emu;
 
-LaunchConfig grid_of(unsigned blocks, unsigned threads) {
-    LaunchConfig c;
-    c.grid = dim3(blocks);
-    c.block = dim3(threads);
-    return c;
-}
-
 TEST(Block, ReducesThroughSharedMemoryWithBarriers) {
     const int n = 1000;  // not a multiple of the block
     std::vector<float> x(n);

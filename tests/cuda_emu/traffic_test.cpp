@@ -20,13 +20,6 @@ namespace {
 
 using namespace cuda_emu;
 
-LaunchConfig blocks_of(int threads, int n) {
-    LaunchConfig c;
-    c.block = dim3(static_cast<unsigned>(threads));
-    c.grid = dim3(static_cast<unsigned>((n + threads - 1) / threads));
-    return c;
-}
-
 class SaxpyTraffic : public ::testing::TestWithParam<int> {};
 
 // 8n bytes loaded, 4n stored, whatever the tail of the last block.

@@ -13,6 +13,22 @@ inline constexpr int block_sum_threads = 128;
 inline constexpr int tree_sum_threads = 64;
 inline constexpr int rotate_tile_threads = 64;
 
+// A launch of `blocks` blocks of `threads` threads.
+inline LaunchConfig grid_of(unsigned blocks, unsigned threads) {
+    LaunchConfig c;
+    c.grid = dim3(blocks);
+    c.block = dim3(threads);
+    return c;
+}
+
+// Blocks of `threads` threads enough for `n` elements, one a thread.
+inline LaunchConfig blocks_of(int threads, int n) {
+    LaunchConfig c;
+    c.block = dim3(static_cast<unsigned>(threads));
+    c.grid = dim3(static_cast<unsigned>((n + threads - 1) / threads));
+    return c;
+}
+
 // Launchers: memwall::emu_test::cuda_gpu under nvcc, ::cuda_emu for the host compiler.
 namespace MEMWALL_CUDA_NS {
 
