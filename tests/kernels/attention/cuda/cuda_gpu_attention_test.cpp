@@ -9,6 +9,7 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/support/gpu_case.hpp"
 
 namespace memwall {
 namespace {
@@ -50,12 +51,9 @@ TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
                 {"naive", point(300, 517, causal, dtype)}, {"flash", flash}, {"decode_splitkv", decode}};
             for (const auto& [name, p] : cases) {
                 const auto w = f.make_workload(p, 3);
+                SCOPED_TRACE(name);
                 auto inst = c.variant("attention", name, Backend::cuda).prepare(*w, p);
-                inst->poison();
-                inst->run();
-                const Check ch = inst->check();
-                EXPECT_TRUE(ch.ok) << name << ": " << ch.message;
-                EXPECT_GT(inst->run_timed(), 0.0) << name;
+                test::expect_checked_and_timed(*inst);
             }
         }
     }
@@ -104,11 +102,7 @@ TEST_F(CudaGpuAttention, FlashTcMatchesTheReferenceWithEveryTile) {
             SCOPED_TRACE(p.label());
             const auto w = f.make_workload(p, 3);
             auto inst = c.variant("attention", "flash_tc", Backend::cuda).prepare(*w, p);
-            inst->poison();
-            inst->run();
-            const Check ch = inst->check();
-            EXPECT_TRUE(ch.ok) << ch.message;
-            EXPECT_GT(inst->run_timed(), 0.0);
+            test::expect_checked_and_timed(*inst);
         }
 }
 
@@ -135,11 +129,7 @@ TEST_F(CudaGpuAttention, FlashBlocksparseMatchesTheReferenceWithEveryMask) {
                 SCOPED_TRACE(p.label());
                 const auto w = f.make_workload(p, 3);
                 auto inst = c.variant("attention", "flash_blocksparse", Backend::cuda).prepare(*w, p);
-                inst->poison();
-                inst->run();
-                const Check ch = inst->check();
-                EXPECT_TRUE(ch.ok) << ch.message;
-                EXPECT_GT(inst->run_timed(), 0.0);
+                test::expect_checked_and_timed(*inst);
             }
 }
 
