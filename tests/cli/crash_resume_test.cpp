@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attention_sweep.hpp"
 #include "db_query.hpp"
 #include "process.hpp"
 
@@ -16,36 +17,7 @@ using namespace memwall::test;
 namespace {
 
 // 2 variants x 10 sequence lengths; each case samples for ~0.15 s, so the sweep takes seconds.
-const std::vector<std::string> sweep = {"--db",
-                                        "s.db",
-                                        "run",
-                                        "--family",
-                                        "attention",
-                                        "--variant",
-                                        "naive,flash",
-                                        "--axis",
-                                        "batch=1",
-                                        "--axis",
-                                        "heads=2",
-                                        "--axis",
-                                        "seq_q=32:320:32",
-                                        "--axis",
-                                        "seq_k=32:320:32",
-                                        "--axis",
-                                        "head_dim=64",
-                                        "--axis",
-                                        "causal=0",
-                                        "--ceilings",
-                                        "none",
-                                        "--quiet",
-                                        "--min-samples",
-                                        "1",
-                                        "--min-time",
-                                        "0.15",
-                                        "--max-noise",
-                                        "1e-9",
-                                        "--timeout",
-                                        "0.15"};
+const std::vector<std::string> sweep = attention_sweep("320", "0.15");
 constexpr long long total_cases = 20;
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attention_sweep.hpp"
 #include "db_query.hpp"
 #include "process.hpp"
 
@@ -21,29 +22,10 @@ using namespace memwall::test;
 namespace {
 
 constexpr long long cases = 12;  // 2 variants x 6 sequence lengths
-const char* kAxes[] = {"heads=2", "seq_q=32:192:32", "seq_k=32:192:32", "head_dim=64", "causal=0"};
 
 std::vector<std::string> run_args() {
-    std::vector<std::string> a = {"--db",
-                                  "s.db",
-                                  "run",
-                                  "--family",
-                                  "attention",
-                                  "--variant",
-                                  "naive,flash",
-                                  "--ceilings",
-                                  "none",
-                                  "--quiet",
-                                  "--min-samples",
-                                  "1",
-                                  "--min-time",
-                                  "0.05",
-                                  "--max-noise",
-                                  "1e-9",
-                                  "--timeout",
-                                  "0.05",
-                                  "--benchmark_repetitions=2"};
-    for (const char* axis : kAxes) a.insert(a.end(), {"--axis", axis});
+    std::vector<std::string> a = attention_sweep("192", "0.05");
+    a.push_back("--benchmark_repetitions=2");
     return a;
 }
 

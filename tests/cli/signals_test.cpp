@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attention_sweep.hpp"
 #include "db_query.hpp"
 #include "process.hpp"
 
@@ -36,36 +37,7 @@ const char* kDistinct = "SELECT count(*) FROM (SELECT DISTINCT family, variant, 
 
 // 2 variants x 8 sequence lengths; each case samples for ~0.1 s per repetition.
 std::vector<std::string> sweep(std::vector<std::string> extra = {}) {
-    std::vector<std::string> a = {"--db",
-                                  "s.db",
-                                  "run",
-                                  "--family",
-                                  "attention",
-                                  "--variant",
-                                  "naive,flash",
-                                  "--axis",
-                                  "batch=1",
-                                  "--axis",
-                                  "heads=2",
-                                  "--axis",
-                                  "seq_q=32:256:32",
-                                  "--axis",
-                                  "seq_k=32:256:32",
-                                  "--axis",
-                                  "head_dim=64",
-                                  "--axis",
-                                  "causal=0",
-                                  "--ceilings",
-                                  "none",
-                                  "--quiet",
-                                  "--min-samples",
-                                  "1",
-                                  "--min-time",
-                                  "0.1",
-                                  "--max-noise",
-                                  "1e-9",
-                                  "--timeout",
-                                  "0.1"};
+    std::vector<std::string> a = attention_sweep("256", "0.1");
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
 }
