@@ -14,6 +14,7 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/cuda/flash_tc_emulated.hpp"
 
 namespace memwall {
 namespace {
@@ -41,28 +42,6 @@ Params point(std::int64_t sq, std::int64_t sk, const std::string& mask, bool cau
     p.set("warps", std::int64_t{t.warps});
     p.set("stages", std::int64_t{t.stages});
     return p;
-}
-
-Tuning tuning_of(const FlashTcTile& t) {
-    return Tuning{.algorithm = Algorithm::flash_tc, .br = t.br, .bc = t.bc, .warps = t.warps, .stages = t.stages};
-}
-
-struct Outcome {
-    Check check;
-    emu::TrafficStats traffic;
-};
-
-// One forward pass of problem `p` (its mask included) on a poisoned output, checked against `w`.
-Outcome run_emulated(const AttentionWorkload& w, const AttentionProblem& p, const FlashTcTile& t) {
-    auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(p), tuning_of(t),
-                                                             {w.q().data(), w.k().data(), w.v().data()});
-    device->poison();
-    emu::TrafficScope scope;
-    device->run();
-    const emu::TrafficStats traffic = scope.stats();
-    std::vector<float> o(p.q_size());
-    device->download(o.data());
-    return {w.check(o.data()), traffic};
 }
 
 const char* const masks[] = {"local", "global", "random", "butterfly"};
