@@ -33,7 +33,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     k.check = [](const Workload& w, const float* out) { return workload_as<ConvWorkload>(w).check(out); };
     k.model = [algorithm](const Params& point, const MemoryHierarchy&) {
         return conv_cuda_model(ConvProblem::from(point), cuda_tuning(algorithm, point));

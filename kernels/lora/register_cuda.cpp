@@ -33,7 +33,7 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     k.check = [method](const Workload& w, const float* y) {
         return check_cuda_output(workload_as<LoraWorkload>(w), y, method == Method::base);
     };

@@ -14,11 +14,11 @@ namespace memwall::spgemm_cpu {
 namespace {
 
 // Insertion sort below this length: most rows of sparse products are short.
-constexpr std::size_t short_row = 32;
+constexpr std::size_t kShortRow = 32;
 
 template <class T, class Less>
 void sort_row(T* first, T* last, Less less) {
-    if (static_cast<std::size_t>(last - first) > short_row) {
+    if (static_cast<std::size_t>(last - first) > kShortRow) {
         std::sort(first, last, less);
         return;
     }

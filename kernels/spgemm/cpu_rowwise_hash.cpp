@@ -30,7 +30,7 @@ std::int64_t hash_table_slots(std::int64_t products, std::int64_t cols, const Tu
 
 namespace {
 
-constexpr std::int32_t empty = -1;
+constexpr std::int32_t kEmpty = -1;
 
 inline std::size_t slot_of(std::int32_t col, std::size_t mask) { return (static_cast<std::size_t>(col) * 107u) & mask; }
 
@@ -59,7 +59,7 @@ class RowwiseHash final : public Kernel {
         }
         per_thread_.resize(static_cast<std::size_t>(threads_));
         for (auto& s : per_thread_) {
-            s.keys.assign(static_cast<std::size_t>(largest), empty);
+            s.keys.assign(static_cast<std::size_t>(largest), kEmpty);
             s.vals.resize(static_cast<std::size_t>(largest));
             s.filled.resize(static_cast<std::size_t>(largest));
         }
@@ -82,7 +82,7 @@ class RowwiseHash final : public Kernel {
                         const std::int32_t j = b.col[static_cast<std::size_t>(f)];
                         for (std::size_t h = slot_of(j, mask);; h = (h + 1) & mask) {
                             if (keys[h] == j) break;
-                            if (keys[h] == empty) {
+                            if (keys[h] == kEmpty) {
                                 keys[h] = j;
                                 filled[count++] = static_cast<std::int32_t>(h);
                                 break;
@@ -91,7 +91,7 @@ class RowwiseHash final : public Kernel {
                     }
                 }
                 counts_[i] = count;
-                for (std::int64_t f = 0; f < count; ++f) keys[filled[f]] = empty;
+                for (std::int64_t f = 0; f < count; ++f) keys[filled[f]] = kEmpty;
             });
         }
         finish_symbolic(counts_, b.cols, out);
@@ -120,7 +120,7 @@ class RowwiseHash final : public Kernel {
                                 vals[h] += p;
                                 break;
                             }
-                            if (keys[h] == empty) {
+                            if (keys[h] == kEmpty) {
                                 keys[h] = j;
                                 vals[h] = p;
                                 filled[count++] = static_cast<std::int32_t>(h);
@@ -173,7 +173,7 @@ class RowwiseHash final : public Kernel {
                 const auto h = static_cast<std::size_t>(filled[n]);
                 cols[n] = keys[h];
                 v[n] = vals[h];
-                keys[h] = empty;
+                keys[h] = kEmpty;
             }
             return;
         }
@@ -181,7 +181,7 @@ class RowwiseHash final : public Kernel {
         for (std::size_t n = 0; n < count; ++n) {
             const auto h = static_cast<std::size_t>(filled[n]);
             row.emplace_back(keys[h], vals[h]);
-            keys[h] = empty;
+            keys[h] = kEmpty;
         }
         std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         for (std::size_t n = 0; n < row.size(); ++n) {

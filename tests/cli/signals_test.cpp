@@ -41,7 +41,7 @@ std::vector<std::string> sweep(std::vector<std::string> extra = {}) {
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
 }
-constexpr long long sweep_cases = 16;
+constexpr long long kSweepCases = 16;
 
 // `ci` of the same 16 cases as a suite of 3 repetitions, measured case after case, written to
 // `dir`; `baseline` says against what.
@@ -72,8 +72,8 @@ void expect_resumes(const std::filesystem::path& dir, std::vector<std::string> e
     args.insert(args.end(), extra.begin(), extra.end());
     const Result r = run_memwall(args, dir);
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(query(dir / "s.db", kCases), sweep_cases);
-    EXPECT_EQ(query(dir / "s.db", kDistinct), sweep_cases);
+    EXPECT_EQ(query(dir / "s.db", kCases), kSweepCases);
+    EXPECT_EQ(query(dir / "s.db", kDistinct), kSweepCases);
     EXPECT_EQ(query(dir / "s.db", kNotOk), 0);
 }
 
@@ -123,9 +123,9 @@ void expect_baseline_build_interrupted(int sig) {
         const std::string of = std::string(" WHERE run_id = ") + run;
         EXPECT_EQ(
             query(db, ("SELECT count(*) FROM runs WHERE status = 'complete' AND id = " + std::string(run)).c_str()), 1);
-        EXPECT_EQ(query(db, ("SELECT count(*) FROM cases" + of + " AND status = 'ok'").c_str()), sweep_cases);
+        EXPECT_EQ(query(db, ("SELECT count(*) FROM cases" + of + " AND status = 'ok'").c_str()), kSweepCases);
         EXPECT_EQ(query(db, ("SELECT count(*) FROM (SELECT DISTINCT variant, problem FROM cases" + of + ")").c_str()),
-                  sweep_cases);
+                  kSweepCases);
         EXPECT_EQ(query(db, ("SELECT count(*) FROM cases c" + of +
                              " AND (SELECT count(DISTINCT rep) FROM samples s WHERE s.case_id = c.id) != 3")
                                 .c_str()),

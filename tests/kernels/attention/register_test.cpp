@@ -173,7 +173,7 @@ TEST(RegisterAttention, FlashTunablesAndConstraints) {
     EXPECT_EQ(v.tunables[1].name, "Bc");
     EXPECT_EQ(v.tunables[0].role, AxisRole::tunable);
     EXPECT_EQ(v.tunables[0].defaults.size(), 1u);
-    EXPECT_EQ(v.tunables[0].min, flash_rows_granule);
+    EXPECT_EQ(v.tunables[0].min, kFlashRowsGranule);
     EXPECT_EQ(v.tunables[1].min, flash_cols_granule());
     const Space s = c.family("attention").space(v);
     EXPECT_EQ(s.violated(with_tiles(point(64, 64, 64, false), 32, 64)), nullptr);
