@@ -6,6 +6,7 @@
 
 #include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -17,15 +18,7 @@ Catalogue attention_catalogue() {
 }
 
 Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
-    Params p;
-    p.set("batch", std::int64_t{1});
-    p.set("heads", std::int64_t{2});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", d);
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    p.set("dtype", std::string("fp32"));
-    return p;
+    return attention_test::problem_point(1, 2, sq, sk, d, causal, "fp32");
 }
 
 // The problem with the variant's own problem axes (topk_sparse's sizes, ...) at their defaults.

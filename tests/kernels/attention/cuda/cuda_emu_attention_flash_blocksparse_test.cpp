@@ -14,6 +14,7 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 #include "tests/kernels/attention/cuda/flash_tc_emulated.hpp"
 
 namespace memwall {
@@ -25,18 +26,8 @@ using attention_cuda::Tuning;
 
 Params point(std::int64_t sq, std::int64_t sk, const std::string& mask, bool causal, const FlashTcTile& t,
              std::int64_t block) {
-    Params p;
-    p.set("batch", std::int64_t{1});
-    p.set("heads", std::int64_t{2});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", std::int64_t{t.head_dim});
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    p.set("dtype", std::string("bf16"));
-    p.set("mask", mask);
-    p.set("block", block);
-    p.set("window", std::int64_t{1});
-    p.set("density", 0.5);
+    Params p = attention_test::with_mask(attention_test::problem_point(1, 2, sq, sk, t.head_dim, causal, "bf16"), mask,
+                                         block, 1, 0.5);
     p.set("Br", std::int64_t{t.br});
     p.set("Bc", std::int64_t{t.bc});
     p.set("warps", std::int64_t{t.warps});

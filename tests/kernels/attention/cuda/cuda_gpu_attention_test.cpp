@@ -9,6 +9,7 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 #include "tests/support/gpu_case.hpp"
 
 namespace memwall {
@@ -23,15 +24,7 @@ class CudaGpuAttention : public ::testing::Test {
 };
 
 Params point(std::int64_t sq, std::int64_t sk, bool causal, const std::string& dtype) {
-    Params p;
-    p.set("dtype", dtype);
-    p.set("batch", std::int64_t{2});
-    p.set("heads", std::int64_t{3});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", std::int64_t{64});
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    return p;
+    return attention_test::problem_point(2, 3, sq, sk, 64, causal, dtype);
 }
 
 TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {

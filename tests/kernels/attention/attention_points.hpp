@@ -1,0 +1,33 @@
+// The attention family's problem axes as a catalogue point, for the tests that go through the
+// catalogue; and flash_blocksparse's block-mask axes on top of one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/params.hpp"
+
+namespace memwall::attention_test {
+
+inline Params problem_point(std::int64_t batch, std::int64_t heads, std::int64_t seq_q, std::int64_t seq_k,
+                            std::int64_t head_dim, bool causal, const std::string& dtype) {
+    Params p;
+    p.set("batch", batch);
+    p.set("heads", heads);
+    p.set("seq_q", seq_q);
+    p.set("seq_k", seq_k);
+    p.set("head_dim", head_dim);
+    p.set("causal", std::int64_t{causal ? 1 : 0});
+    p.set("dtype", dtype);
+    return p;
+}
+
+inline Params with_mask(Params p, const std::string& mask, std::int64_t block, std::int64_t window, double density) {
+    p.set("mask", mask);
+    p.set("block", block);
+    p.set("window", window);
+    p.set("density", density);
+    return p;
+}
+
+}  // namespace memwall::attention_test
