@@ -1,13 +1,28 @@
-// The attention family's problem axes as a catalogue point, for the tests that go through the
-// catalogue; and flash_blocksparse's block-mask axes on top of one.
+// An attention problem for the tests: as the kernels take it, or as a catalogue point (the
+// family's problem axes) for the tests that go through the catalogue, with flash_blocksparse's
+// block-mask axes on top of one.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "core/params.hpp"
+#include "kernels/attention/attention.hpp"
 
 namespace memwall::attention_test {
+
+inline AttentionProblem problem(std::int64_t batch, std::int64_t heads, std::int64_t seq_q, std::int64_t seq_k,
+                                std::int64_t head_dim, bool causal, AttentionDtype dtype = AttentionDtype::fp32) {
+    AttentionProblem p;
+    p.batch = batch;
+    p.heads = heads;
+    p.seq_q = seq_q;
+    p.seq_k = seq_k;
+    p.head_dim = head_dim;
+    p.causal = causal;
+    p.dtype = dtype;
+    return p;
+}
 
 inline Params problem_point(std::int64_t batch, std::int64_t heads, std::int64_t seq_q, std::int64_t seq_k,
                             std::int64_t head_dim, bool causal, const std::string& dtype) {

@@ -8,19 +8,13 @@
 
 #include "cuda_emu/bfloat16.hpp"
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
 
 AttentionProblem problem(std::int64_t h, std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
-    AttentionProblem p;
-    p.batch = 1;
-    p.heads = h;
-    p.seq_q = sq;
-    p.seq_k = sk;
-    p.head_dim = d;
-    p.causal = causal;
-    return p;
+    return attention_test::problem(1, h, sq, sk, d, causal);
 }
 
 // The workload's reference rows laid out as a full output (rows not held stay 0).

@@ -10,6 +10,7 @@
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -32,14 +33,7 @@ std::ostream& operator<<(std::ostream& os, const Problem& p) {
 constexpr AttentionDtype kBf16 = AttentionDtype::bf16;
 
 AttentionProblem problem_of(const Problem& x) {
-    AttentionProblem p;
-    p.heads = 2;
-    p.seq_q = x.seq_q;
-    p.seq_k = x.seq_k;
-    p.head_dim = x.head_dim;
-    p.causal = x.causal;
-    p.dtype = x.dtype;
-    return p;
+    return attention_test::problem(1, 2, x.seq_q, x.seq_k, x.head_dim, x.causal, x.dtype);
 }
 
 // Runs one forward pass on a poisoned output and checks it.

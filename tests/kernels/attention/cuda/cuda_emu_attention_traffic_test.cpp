@@ -11,6 +11,7 @@
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -21,13 +22,7 @@ using attention_cuda::Tuning;
 constexpr std::int64_t kN = 256, kD = 64;
 
 AttentionProblem square(bool causal, AttentionDtype dtype = AttentionDtype::fp32) {
-    AttentionProblem p;
-    p.seq_q = kN;
-    p.seq_k = kN;
-    p.head_dim = kD;
-    p.causal = causal;
-    p.dtype = dtype;
-    return p;
+    return attention_test::problem(1, 1, kN, kN, kD, causal, dtype);
 }
 
 // One checked forward pass (flash with Br = Bc = tile); its traffic.
