@@ -15,6 +15,7 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 #include "tests/kernels/attention/cuda/flash_tc_emulated.hpp"
 
 namespace memwall {
@@ -110,14 +111,7 @@ TEST(CudaEmuAttentionFlashTcCounters, EmulatedTensorFlopsEqualTheModel) {
     for (const FlashTcTile& t : attention_cuda::flash_tc_tiles) {
         double unmasked = 0;
         for (bool causal : {false, true}) {
-            Params point;
-            point.set("dtype", std::string("bf16"));
-            point.set("batch", std::int64_t{1});
-            point.set("heads", std::int64_t{2});
-            point.set("seq_q", std::int64_t{130});
-            point.set("seq_k", std::int64_t{200});
-            point.set("head_dim", std::int64_t{t.head_dim});
-            point.set("causal", std::int64_t{causal ? 1 : 0});
+            Params point = attention_test::problem_point(1, 2, 130, 200, t.head_dim, causal, "bf16");
             point.set("Br", std::int64_t{t.br});
             point.set("Bc", std::int64_t{t.bc});
             point.set("warps", std::int64_t{t.warps});

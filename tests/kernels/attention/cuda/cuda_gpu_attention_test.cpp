@@ -109,16 +109,12 @@ TEST_F(CudaGpuAttention, FlashBlocksparseMatchesTheReferenceWithEveryMask) {
         for (const char* mask : {"local", "global", "random", "butterfly"})
             for (bool causal : {false, true}) {
                 const attention_cuda::FlashTcTile& t = attention_cuda::flash_tc_tiles[tile];
-                Params p = point(1000, 1300, causal, "bf16");
+                Params p = attention_test::with_mask(point(1000, 1300, causal, "bf16"), mask, 128, 1, 0.5);
                 p.set("head_dim", std::int64_t{t.head_dim});
                 p.set("Br", std::int64_t{t.br});
                 p.set("Bc", std::int64_t{t.bc});
                 p.set("warps", std::int64_t{t.warps});
                 p.set("stages", std::int64_t{t.stages});
-                p.set("mask", std::string(mask));
-                p.set("block", std::int64_t{128});
-                p.set("window", std::int64_t{1});
-                p.set("density", 0.5);
                 SCOPED_TRACE(p.label());
                 const auto w = f.make_workload(p, 3);
                 auto inst = c.variant("attention", "flash_blocksparse", Backend::cuda).prepare(*w, p);
