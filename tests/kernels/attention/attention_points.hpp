@@ -1,6 +1,6 @@
 // An attention problem for the tests: as the kernels take it, or as a catalogue point (the
 // family's problem axes) for the tests that go through the catalogue, with flash_blocksparse's
-// block-mask axes on top of one.
+// block-mask axes or flash_tc's tile on top of one.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 
 #include "core/params.hpp"
 #include "kernels/attention/attention.hpp"
+#include "kernels/attention/cuda/device_case.hpp"
 
 namespace memwall::attention_test {
 
@@ -42,6 +43,16 @@ inline Params with_mask(Params p, const std::string& mask, std::int64_t block, s
     p.set("block", block);
     p.set("window", window);
     p.set("density", density);
+    return p;
+}
+
+// flash_tc's tile axes (flash_blocksparse's too), head_dim included, from one compiled tile.
+inline Params with_tile(Params p, const attention_cuda::FlashTcTile& t) {
+    p.set("head_dim", std::int64_t{t.head_dim});
+    p.set("Br", std::int64_t{t.br});
+    p.set("Bc", std::int64_t{t.bc});
+    p.set("warps", std::int64_t{t.warps});
+    p.set("stages", std::int64_t{t.stages});
     return p;
 }
 

@@ -26,13 +26,8 @@ using attention_cuda::Tuning;
 
 Params point(std::int64_t sq, std::int64_t sk, const std::string& mask, bool causal, const FlashTcTile& t,
              std::int64_t block) {
-    Params p = attention_test::with_mask(attention_test::problem_point(1, 2, sq, sk, t.head_dim, causal, "bf16"), mask,
-                                         block, 1, 0.5);
-    p.set("Br", std::int64_t{t.br});
-    p.set("Bc", std::int64_t{t.bc});
-    p.set("warps", std::int64_t{t.warps});
-    p.set("stages", std::int64_t{t.stages});
-    return p;
+    const Params p = attention_test::problem_point(1, 2, sq, sk, t.head_dim, causal, "bf16");
+    return attention_test::with_tile(attention_test::with_mask(p, mask, block, 1, 0.5), t);
 }
 
 const char* const masks[] = {"local", "global", "random", "butterfly"};

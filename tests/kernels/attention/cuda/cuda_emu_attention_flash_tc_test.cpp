@@ -111,11 +111,8 @@ TEST(CudaEmuAttentionFlashTcCounters, EmulatedTensorFlopsEqualTheModel) {
     for (const FlashTcTile& t : attention_cuda::flash_tc_tiles) {
         double unmasked = 0;
         for (bool causal : {false, true}) {
-            Params point = attention_test::problem_point(1, 2, 130, 200, t.head_dim, causal, "bf16");
-            point.set("Br", std::int64_t{t.br});
-            point.set("Bc", std::int64_t{t.bc});
-            point.set("warps", std::int64_t{t.warps});
-            point.set("stages", std::int64_t{t.stages});
+            const Params point =
+                attention_test::with_tile(attention_test::problem_point(1, 2, 130, 200, t.head_dim, causal, "bf16"), t);
             SCOPED_TRACE(point.label());
             const auto w = f.make_workload(point, 5);
             auto inst = v.prepare(*w, point);

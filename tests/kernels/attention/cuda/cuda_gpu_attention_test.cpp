@@ -86,12 +86,7 @@ TEST_F(CudaGpuAttention, FlashTcMatchesTheReferenceWithEveryTile) {
     const Family& f = c.family("attention");
     for (const attention_cuda::FlashTcTile& t : attention_cuda::flash_tc_tiles)
         for (bool causal : {false, true}) {
-            Params p = point(300, 517, causal, "bf16");
-            p.set("head_dim", std::int64_t{t.head_dim});
-            p.set("Br", std::int64_t{t.br});
-            p.set("Bc", std::int64_t{t.bc});
-            p.set("warps", std::int64_t{t.warps});
-            p.set("stages", std::int64_t{t.stages});
+            const Params p = attention_test::with_tile(point(300, 517, causal, "bf16"), t);
             SCOPED_TRACE(p.label());
             const auto w = f.make_workload(p, 3);
             auto inst = c.variant("attention", "flash_tc", Backend::cuda).prepare(*w, p);
@@ -109,12 +104,8 @@ TEST_F(CudaGpuAttention, FlashBlocksparseMatchesTheReferenceWithEveryMask) {
         for (const char* mask : {"local", "global", "random", "butterfly"})
             for (bool causal : {false, true}) {
                 const attention_cuda::FlashTcTile& t = attention_cuda::flash_tc_tiles[tile];
-                Params p = attention_test::with_mask(point(1000, 1300, causal, "bf16"), mask, 128, 1, 0.5);
-                p.set("head_dim", std::int64_t{t.head_dim});
-                p.set("Br", std::int64_t{t.br});
-                p.set("Bc", std::int64_t{t.bc});
-                p.set("warps", std::int64_t{t.warps});
-                p.set("stages", std::int64_t{t.stages});
+                const Params p = attention_test::with_tile(
+                    attention_test::with_mask(point(1000, 1300, causal, "bf16"), mask, 128, 1, 0.5), t);
                 SCOPED_TRACE(p.label());
                 const auto w = f.make_workload(p, 3);
                 auto inst = c.variant("attention", "flash_blocksparse", Backend::cuda).prepare(*w, p);
