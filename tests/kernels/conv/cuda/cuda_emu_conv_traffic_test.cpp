@@ -15,6 +15,7 @@
 #include "kernels/conv/cuda/device_case.hpp"
 #include "kernels/conv/cuda/traffic_model.hpp"
 #include "kernels/conv/register_cuda.hpp"
+#include "tests/kernels/conv/cuda/conv_tunings.hpp"
 
 namespace memwall {
 namespace {
@@ -95,9 +96,7 @@ TEST(CudaEmuConvTraffic, DirectMovesItsClosedForm) {
     for (const ConvProblem& p : problems)
         for (int kpt : {1, 4, 8}) {
             SCOPED_TRACE(name(p) + " k_per_thread " + std::to_string(kpt));
-            Tuning t{Algorithm::direct};
-            t.threads = 64;
-            t.k_per_thread = kpt;
+            const Tuning t = conv_test::direct(64, kpt);
             const Traffic x = run(p, t);
             const U groups = ceil_div(static_cast<U>(p.k), static_cast<U>(kpt));
             EXPECT_EQ(x.all.launches, 1u);
@@ -115,12 +114,7 @@ TEST(CudaEmuConvTraffic, Im2winMovesItsClosedForm) {
         for (const auto& [tile_k, tile_p, tile_q] : {std::tuple{16, 4, 16}, {8, 2, 8}, {8, 1, 32}}) {
             SCOPED_TRACE(name(p) + " tiles " + std::to_string(tile_k) + "x" + std::to_string(tile_p) + "x" +
                          std::to_string(tile_q));
-            Tuning t{Algorithm::im2win};
-            t.tile_k = tile_k;
-            t.tile_p = tile_p;
-            t.tile_q = tile_q;
-            t.tile_c = 2;
-            t.k_per_thread = 4;
+            const Tuning t = conv_test::im2win(tile_k, tile_p, tile_q, 2, 4);
             const Traffic x = run(p, t);
             const U nc = static_cast<U>(p.n * p.c), wp = static_cast<U>(p.w + 2 * p.pad);
             const U transform_loads = 4 * nc * valid_pairs(p.p(), p.r, p.stride, p.pad, p.h) * static_cast<U>(p.w);
@@ -153,12 +147,7 @@ TEST(CudaEmuConvTraffic, ImplicitGemmMovesItsClosedForm) {
     for (const ConvProblem& p : problems)
         for (const auto& [bm, bn, bk, tm, tn] : {std::tuple{64, 64, 8, 4, 4}, {16, 16, 4, 1, 8}, {32, 64, 5, 2, 2}}) {
             SCOPED_TRACE(name(p) + " BM " + std::to_string(bm) + " BN " + std::to_string(bn));
-            Tuning t{Algorithm::implicit_gemm};
-            t.bm = bm;
-            t.bn = bn;
-            t.bk = bk;
-            t.tm = tm;
-            t.tn = tn;
+            const Tuning t = conv_test::gemm(bm, bn, bk, tm, tn);
             const Traffic x = run(p, t);
             const U pixels = static_cast<U>(p.n * p.p() * p.q());
             EXPECT_EQ(x.all.launches, 1u);
