@@ -16,6 +16,7 @@
 #include "kernels/conv/cuda/traffic_model.hpp"
 #include "kernels/conv/register_cuda.hpp"
 #include "tests/kernels/conv/cuda/conv_tunings.hpp"
+#include "tests/support/emu_traffic.hpp"
 
 namespace memwall {
 namespace {
@@ -59,25 +60,14 @@ U valid_taps(const ConvProblem& p) {
 
 U ceil_div(U a, U b) { return (a + b - 1) / b; }
 
-struct Traffic {
-    emu::TrafficStats all, last;  // every launch of the forward pass; its last launch
-};
+using Traffic = test::EmuTraffic;
 
 // One checked forward pass.
 Traffic run(const ConvProblem& p, const Tuning& t) {
     const ConvWorkload w(p, 5);
     auto device = conv_cuda::cuda_emu::make_device_case(cuda_shape(p), t, {w.input(), w.filter()});
-    device->poison();
-    Traffic x;
-    {
-        emu::TrafficScope scope;
-        device->run();
-        x.all = scope.stats();
-    }
-    x.last = emu::last_traffic();
-    std::vector<float> out(p.output_size());
-    device->download(out.data());
-    EXPECT_TRUE(w.check(out.data()).ok);
+    const Traffic x = test::counted_run(*device);
+    EXPECT_TRUE(w.check(x.output.data()).ok);
     EXPECT_TRUE(x.all.counted);
     EXPECT_EQ(x.all.atomic.bytes, 0u);
     return x;
