@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
             }
             const auto model = v.model(point, mh);
             row[i].workspace = counter(model, counters::kWorkspace);
-            row[i].packed = counter(model, conv_counters::packed_filter);
+            row[i].packed = counter(model, conv_counters::kPackedFilter);
             auto inst = v.prepare(*workload, point);
             inst->poison();
             inst->run();

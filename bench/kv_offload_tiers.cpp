@@ -32,8 +32,8 @@ namespace {
 
 using namespace memwall;
 
-constexpr std::int64_t token_bytes = 2 * 4 * 128 * 4;  // K and V of 4 heads of 128 floats
-constexpr std::uint64_t file_bytes = std::uint64_t{256} << 20;
+constexpr std::int64_t kTokenBytes = 2 * 4 * 128 * 4;  // K and V of 4 heads of 128 floats
+constexpr std::uint64_t kFileBytes = std::uint64_t{256} << 20;
 const std::vector<std::string> variants = {"resident", "pread", "mmap", "uring", "cached"};
 
 double counter_value(const std::vector<Counter>& cs, const char* name) {
@@ -43,8 +43,8 @@ double counter_value(const std::vector<Counter>& cs, const char* name) {
 
 Params point(const Catalogue& cat, const std::string& variant, std::size_t page) {
     Space s = cat.family("kv_offload").space(cat.variant("kv_offload", variant, Backend::cpu));
-    const auto page_tokens = static_cast<std::int64_t>(page) / token_bytes;
-    const std::vector<std::string> overrides = {"context=" + std::to_string(file_bytes / token_bytes),
+    const auto page_tokens = static_cast<std::int64_t>(page) / kTokenBytes;
+    const std::vector<std::string> overrides = {"context=" + std::to_string(kFileBytes / kTokenBytes),
                                                 "page_tokens=" + std::to_string(page_tokens),
                                                 "heads=4",
                                                 "head_dim=128",
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
     const Family& family = cat.family("kv_offload");
     const MemoryHierarchy mh = detect_memory_hierarchy();
     std::printf("host: %s, %d threads; scratch directory %s; KV file %s\n", cpu_model().c_str(), mh.cpus, dir.c_str(),
-                size_name(file_bytes).c_str());
+                size_name(kFileBytes).c_str());
 
     const std::vector<unsigned> depths{1, 4, 16, 64};
     std::printf(

@@ -88,12 +88,13 @@ QVariant CaseModel::data(const QModelIndex& index, int role) const {
     // Traffic and intensity at the level that bounds the case, as `memwall show` prints them.
     const RooflineLevel* at = r.timed() ? p.bounding_level() : nullptr;
     switch (c) {
-        case Run: return QVariant::fromValue<qint64>(r.run_id);
-        case Family: return r.family;
-        case Variant: return r.variant;
-        case Backend: return r.backend;
-        case Parameters: return r.params_text;
-        case Status: return qstr(to_string(r.status));
+        // The columns that sort by what they show.
+        case Run:
+        case Family:
+        case Variant:
+        case Backend:
+        case Parameters:
+        case Status: return sort_value(r, c);
         case Time: return r.timed() ? seconds_text(r.median) : QString();
         case FlopRate: return r.timed() && p.flops > 0 ? QString::number(p.flops_per_second / 1e9, 'f', 2) : QString();
         case ByteRate: return at ? QString::number(at->bytes_per_second / 1e9, 'f', 2) : QString();

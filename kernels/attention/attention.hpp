@@ -30,7 +30,7 @@ namespace memwall {
 // Placement slots of the CPU kernels' buffers (kit/placed_buffer.hpp): the arrays a kernel
 // streams together never share their address bits below 4 KiB.
 namespace attention_slot {
-inline constexpr std::size_t q = 0, k = 1, v = 2, o = 3, workspace = 4;
+inline constexpr std::size_t kQ = 0, kK = 1, kV = 2, kO = 3, kWorkspace = 4;
 }
 
 // The element type of Q, K, V and O in memory: the dtype axis ("fp32", "bf16").
@@ -52,10 +52,10 @@ struct AttentionProblem {
     AttentionDtype dtype = AttentionDtype::fp32;
     // Kind none but for flash_blocksparse; its random seed is the workload's.
     attention_cuda::BlockMask mask;
-    // Channels per head whose Q and K values are outlier_scale times larger (Double Sparsity's
+    // Channels per head whose Q and K values are kOutlierScale times larger (Double Sparsity's
     // outlier channels); 0: none.
     std::int64_t outliers = 0;
-    static constexpr float outlier_scale = 8.0f;
+    static constexpr float kOutlierScale = 8.0f;
 
     // Reads the family's problem axes (batch, heads, seq_q, seq_k, head_dim, causal, dtype),
     // topk_sparse's outliers and flash_blocksparse's (block_mask_from).
@@ -111,23 +111,23 @@ struct AttentionProblem {
 
 // Inputs uniform in [-1, 1] (never zero) from a seeded generator, rounded to bf16 (held as
 // the floats they are exactly) for a bf16 problem, each head's `outliers` channels (seeded) of Q
-// and K scaled by outlier_scale (exact in bf16 too), so the reference sees the inputs the
+// and K scaled by kOutlierScale (exact in bf16 too), so the reference sees the inputs the
 // kernels see; and the float64 reference of a set of output rows: all rows when
 // b*h*s_q*s_k <= full_reference_limit, else a fixed sample per head (first and last rows, the
 // causal edge, random rows).
 class AttentionWorkload : public Workload {
   public:
-    static constexpr std::int64_t default_full_reference_limit = std::int64_t{1} << 24;
-    static constexpr std::int64_t sampled_rows_per_head = 64;
+    static constexpr std::int64_t kDefaultFullReferenceLimit = std::int64_t{1} << 24;
+    static constexpr std::int64_t kSampledRowsPerHead = 64;
     // Bounds of the relative L2 error. fp32: the fp32 arithmetic's. bf16: the output rounded to
     // bf16 (8-bit significand, round to nearest: unit roundoff 2^-8) is off by at most 2^-8 of
     // each element, so by at most 2^-8 in relative L2, on top of the fp32 arithmetic (the
     // inputs are exact, and the reference reads the same).
-    static constexpr double fp32_tolerance = 1e-4;
-    static constexpr double bf16_tolerance = 0x1p-8 + fp32_tolerance;
+    static constexpr double kFp32Tolerance = 1e-4;
+    static constexpr double kBf16Tolerance = 0x1p-8 + kFp32Tolerance;
 
     AttentionWorkload(const AttentionProblem& p, std::uint64_t seed,
-                      std::int64_t full_reference_limit = default_full_reference_limit);
+                      std::int64_t full_reference_limit = kDefaultFullReferenceLimit);
 
     const AttentionProblem& problem() const { return problem_; }
     const kit::PlacedBuffer& q() const { return q_; }
@@ -137,7 +137,7 @@ class AttentionWorkload : public Workload {
     const std::vector<std::int64_t>& reference_rows() const { return rows_; }
     const std::vector<double>& reference() const { return reference_; }
     // The bound of the problem's dtype.
-    double tolerance() const { return problem_.dtype == AttentionDtype::bf16 ? bf16_tolerance : fp32_tolerance; }
+    double tolerance() const { return problem_.dtype == AttentionDtype::bf16 ? kBf16Tolerance : kFp32Tolerance; }
 
     // Every element of `o` (q_size() floats) must be finite, and the relative L2 error over
     // the reference rows below tolerance().
@@ -145,9 +145,9 @@ class AttentionWorkload : public Workload {
 
   private:
     AttentionProblem problem_;
-    kit::PlacedBuffer q_{kit::PlacedAllocator<float>(attention_slot::q)};
-    kit::PlacedBuffer k_{kit::PlacedAllocator<float>(attention_slot::k)};
-    kit::PlacedBuffer v_{kit::PlacedAllocator<float>(attention_slot::v)};
+    kit::PlacedBuffer q_{kit::PlacedAllocator<float>(attention_slot::kQ)};
+    kit::PlacedBuffer k_{kit::PlacedAllocator<float>(attention_slot::kK)};
+    kit::PlacedBuffer v_{kit::PlacedAllocator<float>(attention_slot::kV)};
     std::vector<std::int64_t> rows_;
     std::vector<double> reference_;
 };
@@ -182,7 +182,7 @@ struct FlashTiles {
 };
 // br must be a multiple of 8 (tiles are padded to whole micro-kernel row blocks), bc of the
 // vector width (16 floats with AVX-512, 8 with AVX2; with no ISA given, the active one's).
-inline constexpr int flash_rows_granule = 8;
+inline constexpr int kFlashRowsGranule = 8;
 int flash_cols_granule(Isa isa);
 int flash_cols_granule();
 // Throws UsageError naming the rule a tile breaks.

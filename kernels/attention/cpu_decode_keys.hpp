@@ -8,11 +8,11 @@ namespace memwall {
 namespace {
 
 using namespace kit::simd;
-constexpr float decode_log2e = 1.4426950408889634f;
+constexpr float kDecodeLog2e = 1.4426950408889634f;
 // Keys per online-softmax step: their scores are exponentiated as whole vectors.
-constexpr int decode_block = 16;
-static_assert(decode_block % lanes == 0);
-constexpr std::int64_t prefetch_blocks = 2;
+constexpr int kDecodeBlock = 16;
+static_assert(kDecodeBlock % lanes == 0);
+constexpr std::int64_t kPrefetchBlocks = 2;
 
 // q . k over d floats (d a multiple of lanes), two chains of FMAs so they overlap.
 [[gnu::always_inline]] inline float dot(const float* q, const float* k, std::int64_t d) {
@@ -53,8 +53,8 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
     const vf neg_inf = splat(-std::numeric_limits<float>::infinity());
     std::fill(o, o + d, 0.0f);
     float m = -std::numeric_limits<float>::infinity(), l = 0.0f;
-    alignas(64) float s[decode_block];
-    // Rows are requested prefetch_blocks blocks ahead of their use: topk_sparse's keys are
+    alignas(64) float s[kDecodeBlock];
+    // Rows are requested kPrefetchBlocks blocks ahead of their use: topk_sparse's keys are
     // scattered rows, which the hardware prefetcher does not foresee.
     const auto prefetch = [&](std::int64_t from, std::int64_t to) {
         for (std::int64_t b = from; b < std::min(n, to); ++b)
@@ -63,18 +63,18 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
                 __builtin_prefetch(vh + key(b) * d + c);
             }
     };
-    prefetch(0, prefetch_blocks * decode_block);
-    for (std::int64_t i0 = 0; i0 < n; i0 += decode_block) {
-        const std::int64_t nb = std::min<std::int64_t>(decode_block, n - i0);
-        prefetch(i0 + prefetch_blocks * decode_block, i0 + (prefetch_blocks + 1) * decode_block);
+    prefetch(0, kPrefetchBlocks * kDecodeBlock);
+    for (std::int64_t i0 = 0; i0 < n; i0 += kDecodeBlock) {
+        const std::int64_t nb = std::min<std::int64_t>(kDecodeBlock, n - i0);
+        prefetch(i0 + kPrefetchBlocks * kDecodeBlock, i0 + (kPrefetchBlocks + 1) * kDecodeBlock);
         for (std::int64_t b = 0; b < nb; ++b) s[b] = dot(qs, kh + key(i0 + b) * d, d);
-        for (std::int64_t b = nb; b < decode_block; ++b) s[b] = -std::numeric_limits<float>::infinity();
+        for (std::int64_t b = nb; b < kDecodeBlock; ++b) s[b] = -std::numeric_limits<float>::infinity();
         vf mx = neg_inf;
-        for (int b = 0; b < decode_block; b += lanes) mx = vmax(mx, load(s + b));
+        for (int b = 0; b < kDecodeBlock; b += lanes) mx = vmax(mx, load(s + b));
         const float m_new = std::max(m, hmax(mx));   // finite: nb >= 1
         const float alpha = exp2_scalar(m - m_new);  // 0 on the first block
         vf sum{};
-        for (int b = 0; b < decode_block; b += lanes) {
+        for (int b = 0; b < kDecodeBlock; b += lanes) {
             const vf e = vexp2(load(s + b) - m_new);
             store(s + b, e);
             sum += e;
@@ -83,7 +83,7 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
         m = m_new;
         if (alpha != 1.0f)
             for (std::int64_t c = 0; c < d; c += lanes) store(o + c, load(o + c) * alpha);
-        const float* vrow[decode_block];
+        const float* vrow[kDecodeBlock];
         for (std::int64_t b = 0; b < nb; ++b) vrow[b] = vh + key(i0 + b) * d;
         std::int64_t c = 0;
         for (; c + 8 * lanes <= d; c += 8 * lanes) accumulate_rows<8>(o + c, vrow, c, s, nb);
@@ -97,7 +97,7 @@ float attend_keys(const float* qs, const float* kh, const float* vh, std::int64_
 
 // The query of head bh times scale * log2(e), so scores come out ready for exp2.
 void scaled_query(const AttentionProblem& p, const float* q, std::int64_t bh, float* qs) {
-    const float f = p.scale() * decode_log2e;
+    const float f = p.scale() * kDecodeLog2e;
     for (std::int64_t c = 0; c < p.head_dim; ++c) qs[c] = q[p.q_offset(bh) + static_cast<std::size_t>(c)] * f;
 }
 

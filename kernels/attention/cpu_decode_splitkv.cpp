@@ -32,7 +32,7 @@ void combine_splits(const float* part_o, const float* part_lse, int splits, std:
 }  // namespace
 
 template <>
-void attention_decode_splitkv<kit::kernel_isa>(const AttentionProblem& p, int splits, const float* q, const float* k,
+void attention_decode_splitkv<kit::kKernelIsa>(const AttentionProblem& p, int splits, const float* q, const float* k,
                                                const float* v, float* o, float* work) {
     const std::int64_t bhs = p.heads_total(), d = p.head_dim, n = p.seq_k;
     const std::int64_t chunk = (n + splits - 1) / splits;

@@ -20,16 +20,16 @@ namespace memwall {
 namespace {
 
 using namespace kit::simd;
-constexpr int mr = flash_rows_granule;
+constexpr int kMr = kFlashRowsGranule;
 // Rows of one micro-tile, and its widest block of columns: 8 x 3 vectors = 24 accumulators with
 // AVX-512's 32 registers, 4 x 3 = 12 with AVX2's 16, so the accumulators, B's vectors and A's
 // broadcast stay in registers, and more accumulators than the FMA units' latency x throughput (8)
 // keep them busy: 4 x 2 and 8 x 2 measured 3-5% slower (paired runs, one thread, Xeon of the
 // Sapphire Rapids class, s = 1024, d = 128).
-constexpr int kr = lanes == 16 ? 8 : 4;
-constexpr int nv_max = 3;
-static_assert(mr % kr == 0);
-constexpr float log2e = 1.4426950408889634f;
+constexpr int kKr = lanes == 16 ? 8 : 4;
+constexpr int kNvMax = 3;
+static_assert(kMr % kKr == 0);
+constexpr float kLog2e = 1.4426950408889634f;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -60,14 +60,14 @@ float reduce(vf v) {
 float row_max(vf v) { return reduce<false>(v); }
 float row_sum(vf v) { return reduce<true>(v); }
 
-// C[kr x nv*lanes] = A[kr x k] B[k x nv*lanes], or, when accumulating,
-// C = diag(alpha) C + A B. The kr*nv accumulators stay in registers for the whole k loop.
+// C[kKr x nv*lanes] = A[kKr x k] B[k x nv*lanes], or, when accumulating,
+// C = diag(alpha) C + A B. The kKr*nv accumulators stay in registers for the whole k loop.
 template <int nv, bool accumulate>
 [[gnu::always_inline]] inline void micro_tile(const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
                                               std::int64_t kdim, float* c, std::int64_t ldc, const float* alpha) {
-    vf acc[kr][nv];
+    vf acc[kKr][nv];
 #pragma GCC unroll 8
-    for (int r = 0; r < kr; ++r)
+    for (int r = 0; r < kKr; ++r)
 #pragma GCC unroll 4
         for (int x = 0; x < nv; ++x) acc[r][x] = accumulate ? load(c + r * ldc + x * lanes) * alpha[r] : vf{};
     for (std::int64_t kk = 0; kk < kdim; ++kk) {
@@ -75,16 +75,16 @@ template <int nv, bool accumulate>
 #pragma GCC unroll 4
         for (int x = 0; x < nv; ++x) bv[x] = load(b + kk * ldb + x * lanes);
 #pragma GCC unroll 8
-        for (int r = 0; r < kr; ++r) {
-            // QK^T's A (the query tile) is packed in micro-panels (see query_tile): the kr
+        for (int r = 0; r < kKr; ++r) {
+            // QK^T's A (the query tile) is packed in micro-panels (see query_tile): the kKr
             // broadcasts of a step read consecutive floats.
-            const float ar = accumulate ? a[r * lda + kk] : a[kk * kr + r];
+            const float ar = accumulate ? a[r * lda + kk] : a[kk * kKr + r];
 #pragma GCC unroll 4
             for (int x = 0; x < nv; ++x) acc[r][x] += ar * bv[x];
         }
     }
 #pragma GCC unroll 8
-    for (int r = 0; r < kr; ++r)
+    for (int r = 0; r < kKr; ++r)
 #pragma GCC unroll 4
         for (int x = 0; x < nv; ++x) store(c + r * ldc + x * lanes, acc[r][x]);
 }
@@ -96,10 +96,10 @@ template <int nv, bool accumulate>
 // 3+3+3+3+2+2, 8 are 3+3+2, 4 are 2+2, never a 1-vector tile whose few accumulators would wait
 // on the FMA latency.
 constexpr int strip_vectors(std::int64_t left) {
-    return left == 4 ? 2 : static_cast<int>(std::min<std::int64_t>(left, nv_max));
+    return left == 4 ? 2 : static_cast<int>(std::min<std::int64_t>(left, kNvMax));
 }
 
-// C[m x n] (= or +=) A[m x k] B[k x n] with m a multiple of kr and n of lanes, B packed.
+// C[m x n] (= or +=) A[m x k] B[k x n] with m a multiple of kKr and n of lanes, B packed.
 // Strip by strip, all row blocks of A: the strip (k x 3 vectors: 24 KiB with k = 128 and
 // AVX-512) stays in L1 while A's tile streams past it.
 template <bool accumulate>
@@ -108,7 +108,7 @@ void gemm(std::int64_t m, std::int64_t n, std::int64_t kdim, const float* a, std
     for (std::int64_t c0 = 0; c0 < n;) {
         const int nv = strip_vectors((n - c0) / lanes);
         const float* bs = b + c0 * brows;
-        for (std::int64_t r0 = 0; r0 < m; r0 += kr) {
+        for (std::int64_t r0 = 0; r0 < m; r0 += kKr) {
             const float* ar = a + r0 * lda;
             float* cr = c + r0 * ldc + c0;
             const float* al = accumulate ? alpha + r0 : nullptr;
@@ -206,16 +206,16 @@ void query_tile(const AttentionProblem& p, FlashTiles tiles, const float* q, flo
     const int bc = tiles.bc;
     const std::int64_t i0 = qb * br;
     const std::int64_t rows = std::min<std::int64_t>(br, p.seq_q - i0);
-    const std::int64_t mrows = ceil_div(rows, mr) * mr;
+    const std::int64_t mrows = ceil_div(rows, kMr) * kMr;
 
     // Fold scale and log2(e) into the copy, so scores come out ready for exp2.
-    const float qscale = p.scale() * log2e;
+    const float qscale = p.scale() * kLog2e;
     const float* qt = q + p.q_offset(bh) + i0 * d;
-    // Packed in micro-panels of kr rows, column by column (row r, column c at
-    // (r / kr) * kr * d + c * kr + r % kr), as the micro-kernel reads A for QK^T.
+    // Packed in micro-panels of kKr rows, column by column (row r, column c at
+    // (r / kKr) * kKr * d + c * kKr + r % kKr), as the micro-kernel reads A for QK^T.
     for (std::int64_t r = 0; r < mrows; ++r) {
-        float* panel = t.qs + (r / kr) * kr * d + r % kr;
-        for (std::int64_t c = 0; c < d; ++c) panel[c * kr] = r < rows ? qt[r * d + c] * qscale : 0.0f;
+        float* panel = t.qs + (r / kKr) * kKr * d + r % kKr;
+        for (std::int64_t c = 0; c < d; ++c) panel[c * kKr] = r < rows ? qt[r * d + c] * qscale : 0.0f;
     }
     std::fill(t.oacc, t.oacc + mrows * d, 0.0f);
     std::fill(t.m, t.m + mrows, -std::numeric_limits<float>::infinity());
@@ -244,9 +244,9 @@ void query_tile(const AttentionProblem& p, FlashTiles tiles, const float* q, flo
 }  // namespace
 
 template <>
-void attention_flash<kit::kernel_isa>(const AttentionProblem& p, FlashTiles tiles, const float* q, const float* k,
+void attention_flash<kit::kKernelIsa>(const AttentionProblem& p, FlashTiles tiles, const float* q, const float* k,
                                       const float* v, float* o, float* packed_k) {
-    validate_tiles(tiles, kit::kernel_isa);
+    validate_tiles(tiles, kit::kKernelIsa);
     validate_mask_tiles(p, tiles);
     const std::int64_t bhs = p.heads_total();
     const std::int64_t d = p.head_dim;

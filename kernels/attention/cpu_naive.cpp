@@ -44,7 +44,7 @@ void softmax_row(float* s, std::int64_t n, std::int64_t len) {
 }  // namespace
 
 template <>
-void attention_naive<kit::kernel_isa>(const AttentionProblem& p, const float* q, const float* k, const float* v,
+void attention_naive<kit::kKernelIsa>(const AttentionProblem& p, const float* q, const float* k, const float* v,
                                       float* o, float* scores) {
     const std::int64_t bhs = p.heads_total();
     const std::int64_t sq = p.seq_q;

@@ -32,7 +32,7 @@ int flash_cols_granule(Isa isa) { return isa == Isa::avx512 ? 16 : 8; }
 int flash_cols_granule() { return flash_cols_granule(active_isa()); }
 
 void validate_tiles(FlashTiles t, Isa isa) {
-    const int mr = flash_rows_granule, lanes = flash_cols_granule(isa);
+    const int mr = kFlashRowsGranule, lanes = flash_cols_granule(isa);
     if (t.br < mr || t.br % mr != 0)
         throw UsageError("attention/flash: Br must be a positive multiple of " + std::to_string(mr));
     if (t.bc < lanes || t.bc % lanes != 0)

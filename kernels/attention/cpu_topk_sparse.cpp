@@ -28,14 +28,14 @@ vu ordered(vf x) {
 std::uint32_t ordered(float x) { return ordered(splat(x))[0]; }
 
 // The top 11 of a key's 32 bits: the first pass's histogram bin.
-constexpr int top_shift = 21;
-constexpr std::size_t bins = std::size_t{1} << 11;
-// Keys of one vector are counted in `banks` histograms, lane i in bank i % banks: increments of
+constexpr int kTopShift = 21;
+constexpr std::size_t kBins = std::size_t{1} << 11;
+// Keys of one vector are counted in `kBanks` histograms, lane i in bank i % kBanks: increments of
 // one bin (scores cluster in a few) would otherwise wait on each other through memory.
-constexpr std::size_t banks = 4;
-using Histogram = std::array<std::int32_t, banks * bins>;
+constexpr std::size_t kBanks = 4;
+using Histogram = std::array<std::int32_t, kBanks * kBins>;
 
-// Head's scores into s, and in hist[0, bins) the histogram of their keys' top bits, taken as they
+// Head's scores into s, and in hist[0, kBins) the histogram of their keys' top bits, taken as they
 // are written.
 void head_scores(const float* qh, const float* label, const std::int32_t* ch, std::int64_t r, std::int64_t n, float* s,
                  Histogram& hist) {
@@ -51,17 +51,17 @@ void head_scores(const float* qh, const float* label, const std::int32_t* ch, st
             acc = fma(splat(qr[static_cast<std::size_t>(c)]), load(label + c * n + j), acc);
         }
         store(s + j, acc);
-        const vu bin = ordered(acc) >> top_shift;
-        for (int i = 0; i < lanes; ++i) ++hist[i % banks * bins + bin[i]];
+        const vu bin = ordered(acc) >> kTopShift;
+        for (int i = 0; i < lanes; ++i) ++hist[i % kBanks * kBins + bin[i]];
     }
     for (; j < n; ++j) {
         float acc = 0.0f;
         for (std::int64_t c = 0; c < r; ++c) acc = std::fma(qr[static_cast<std::size_t>(c)], label[c * n + j], acc);
         s[j] = acc;
-        ++hist[ordered(acc) >> top_shift];
+        ++hist[ordered(acc) >> kTopShift];
     }
-    for (std::size_t b = 1; b < banks; ++b)
-        for (std::size_t i = 0; i < bins; ++i) hist[i] += hist[b * bins + i];
+    for (std::size_t b = 1; b < kBanks; ++b)
+        for (std::size_t i = 0; i < kBins; ++i) hist[i] += hist[b * kBins + i];
 }
 
 // Calls f(j) for every key j of s[0..n) whose lanes `match` (a vector's keys to a mask) marks,
@@ -88,7 +88,7 @@ void select_keys(const float* s, std::int64_t n, std::int64_t k, Histogram& hist
         while (hist[b] < need) need -= hist[b--];
         return b;
     };
-    std::uint32_t prefix = bin_of(bins) << top_shift, mask = 0x7ffu << top_shift;
+    std::uint32_t prefix = bin_of(kBins) << kTopShift, mask = 0x7ffu << kTopShift;
     std::int64_t m = 0;
     for_matching(
         s, n, [&](vu u) { return (u & mask) == prefix; },
@@ -115,7 +115,7 @@ void select_keys(const float* s, std::int64_t n, std::int64_t k, Histogram& hist
 }  // namespace
 
 template <>
-void attention_topk_sparse<kit::kernel_isa>(const AttentionProblem& p, const TopkSizes& t, const float* q,
+void attention_topk_sparse<kit::kKernelIsa>(const AttentionProblem& p, const TopkSizes& t, const float* q,
                                             const float* k, const float* v, const float* label,
                                             const std::int32_t* channels, float* out, std::int32_t* selected) {
     const std::int64_t bhs = p.heads_total(), d = p.head_dim, n = p.seq_k, r = t.channels, kk = t.tokens;

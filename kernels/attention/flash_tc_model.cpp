@@ -10,7 +10,7 @@ namespace memwall {
 
 namespace {
 
-constexpr std::int64_t rows_per_warp = 16;
+constexpr std::int64_t kRowsPerWarp = 16;
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -33,11 +33,11 @@ double tile_keys(const AttentionProblem& p, FlashTiles t, std::int64_t j) {
 
 double flash_tc_tensor_flops(const AttentionProblem& p, FlashTiles t) {
     // One warp's QK^T and PV over one key tile: 2 * (16 x bc x d) multiply-adds.
-    const double per_warp_tile = 2.0 * 2.0 * rows_per_warp * t.bc * static_cast<double>(p.head_dim);
+    const double per_warp_tile = 2.0 * 2.0 * kRowsPerWarp * t.bc * static_cast<double>(p.head_dim);
     double tiles = 0;
     for_each_query_tile(p, t, [&](std::int64_t i0, std::int64_t, std::int64_t) {
-        for (std::int64_t w0 = i0; w0 < std::min<std::int64_t>(i0 + t.br, p.seq_q); w0 += rows_per_warp) {
-            const std::int64_t warp_tiles = ceil_div(p.visible_keys(std::min(w0 + rows_per_warp, p.seq_q) - 1), t.bc);
+        for (std::int64_t w0 = i0; w0 < std::min<std::int64_t>(i0 + t.br, p.seq_q); w0 += kRowsPerWarp) {
+            const std::int64_t warp_tiles = ceil_div(p.visible_keys(std::min(w0 + kRowsPerWarp, p.seq_q) - 1), t.bc);
             for (std::int64_t j = 0; j < warp_tiles; ++j) tiles += p.key_kept(i0, j * t.bc) ? 1 : 0;
         }
     });

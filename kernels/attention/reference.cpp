@@ -37,9 +37,9 @@ void scale_outliers(const AttentionProblem& p, std::uint64_t seed, float* q, flo
         for (std::int64_t o = 0; o < p.outliers; ++o) {
             const std::int64_t c = channels[static_cast<std::size_t>(o)];
             for (std::int64_t i = 0; i < p.seq_q; ++i)
-                q[p.q_offset(bh) + static_cast<std::size_t>(i * d + c)] *= p.outlier_scale;
+                q[p.q_offset(bh) + static_cast<std::size_t>(i * d + c)] *= p.kOutlierScale;
             for (std::int64_t j = 0; j < p.seq_k; ++j)
-                k[p.kv_offset(bh) + static_cast<std::size_t>(j * d + c)] *= p.outlier_scale;
+                k[p.kv_offset(bh) + static_cast<std::size_t>(j * d + c)] *= p.kOutlierScale;
         }
     }
 }
@@ -50,7 +50,7 @@ std::vector<std::int64_t> attention_reference_rows(const AttentionProblem& p, st
                                                    std::int64_t full_reference_limit) {
     std::vector<std::int64_t> rows;
     const bool all = p.heads_total() * p.seq_q * p.seq_k <= full_reference_limit ||
-                     p.seq_q <= AttentionWorkload::sampled_rows_per_head;
+                     p.seq_q <= AttentionWorkload::kSampledRowsPerHead;
     if (all) {
         rows.resize(static_cast<std::size_t>(p.heads_total() * p.seq_q));
         for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = static_cast<std::int64_t>(r);
@@ -67,7 +67,7 @@ std::vector<std::int64_t> attention_reference_rows(const AttentionProblem& p, st
     }
     std::mt19937_64 gen(seed ^ 0x9e3779b97f4a7c15ULL);
     std::uniform_int_distribution<std::int64_t> row(0, p.seq_q - 1);
-    while (static_cast<std::int64_t>(pick.size()) < AttentionWorkload::sampled_rows_per_head) pick.insert(row(gen));
+    while (static_cast<std::int64_t>(pick.size()) < AttentionWorkload::kSampledRowsPerHead) pick.insert(row(gen));
     for (std::int64_t bh = 0; bh < p.heads_total(); ++bh)
         for (std::int64_t i : pick) rows.push_back(bh * p.seq_q + i);
     return rows;

@@ -16,7 +16,7 @@ std::unique_ptr<Instance> instance(const Workload& wl, std::size_t workspace_flo
                                    kit::CpuInstance<AttentionWorkload>::Kernel kernel) {
     const auto& w = workload_as<AttentionWorkload>(wl);
     return std::make_unique<kit::CpuInstance<AttentionWorkload>>(
-        w, w.problem().q_size(), workspace_floats, std::move(kernel), attention_slot::o, attention_slot::workspace);
+        w, w.problem().q_size(), workspace_floats, std::move(kernel), attention_slot::kO, attention_slot::kWorkspace);
 }
 
 FlashTiles tiles_of(const Params& point) {
@@ -53,7 +53,7 @@ Variant flash_variant() {
     // tiles read them less often; on a Xeon of the Sapphire Rapids class (s = 4096, d = 128,
     // 2 threads) Br = 128 over 32 is +23% with AVX-512 and +8% with AVX2, 96 to 256 within 2%.
     // The bounds are the range a tuner searches (e.g. Br=pow2:8:256).
-    const int rows = flash_rows_granule;
+    const int rows = kFlashRowsGranule;
     const int cols = flash_cols_granule();
     Axis br = tunable(int_axis("Br", {128}, "query rows per tile"));
     Axis bc = tunable(int_axis("Bc", {128}, "keys per tile"));

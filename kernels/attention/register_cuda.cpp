@@ -57,7 +57,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     k.emu = [algorithm](const Workload& w, const Params& point) {
         const auto& a = workload_as<AttentionWorkload>(w);
         return attention_cuda::cuda_emu::make_device_case(cuda_shape(a.problem()), tuning_of(algorithm, point),

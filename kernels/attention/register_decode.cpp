@@ -31,7 +31,7 @@ class TopkInstance final : public Instance {
           t_(t),
           channels_(topk_calibrate(w.problem(), w.k().data(), t.channels)),
           label_(topk_label_cache(w.problem(), w.k().data(), channels_, t.channels)),
-          out_(topk_output_floats(w.problem()), kit::PlacedAllocator<float>(attention_slot::o)),
+          out_(topk_output_floats(w.problem()), kit::PlacedAllocator<float>(attention_slot::kO)),
           selected_(static_cast<std::size_t>(w.problem().heads_total() * t.tokens)) {}
 
     void poison() override { std::fill(out_.begin(), out_.end(), std::numeric_limits<float>::quiet_NaN()); }
@@ -87,7 +87,7 @@ Variant cpu_decode_variant() {
             [splits](const AttentionWorkload& x, float* o, float* ws) {
                 attention_decode_splitkv(x.problem(), splits, x.q().data(), x.k().data(), x.v().data(), o, ws);
             },
-            attention_slot::o, attention_slot::workspace);
+            attention_slot::kO, attention_slot::kWorkspace);
     };
     v.model = [](const Params& point, const MemoryHierarchy& mh) {
         return decode_splitkv_model(AttentionProblem::from(point), splits_of(point), mh);

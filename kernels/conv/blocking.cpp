@@ -14,7 +14,7 @@ Blocking blocking_of(const Params& point) {
 
 void validate(const Blocking& b, Isa isa) {
     const int lanes = conv_cpu::lanes(isa), max_accumulators = conv_cpu::max_accumulators(isa);
-    if (b.kb < lanes || b.kb > max_kv * lanes || b.kb % lanes != 0)
+    if (b.kb < lanes || b.kb > kMaxKv * lanes || b.kb % lanes != 0)
         throw UsageError("conv: Kb must be " + std::to_string(lanes) + ", " + std::to_string(2 * lanes) + " or " +
                          std::to_string(3 * lanes) + " (whole vectors of output channels), got " +
                          std::to_string(b.kb));
@@ -32,7 +32,7 @@ std::vector<Constraint> blocking_constraints(Isa isa) {
              " (whole vectors of output channels)",
          [lanes](const Params& p) {
              const auto kb = p.integer("Kb");
-             return kb % lanes == 0 && kb >= lanes && kb <= max_kv * lanes;
+             return kb % lanes == 0 && kb >= lanes && kb <= kMaxKv * lanes;
          }},
         {"Kb/" + std::to_string(lanes) + " * Wb is at most " + std::to_string(max_accumulators) +
              " (the accumulators fit in the vector registers)",

@@ -13,11 +13,11 @@
 
 namespace memwall::conv_cpu {
 
-inline constexpr int max_kv = 3;  // vectors of output channels per tile
+inline constexpr int kMaxKv = 3;  // vectors of output channels per tile
 // Floats per vector.
 constexpr int lanes(Isa isa) { return isa == Isa::avx512 ? 16 : 8; }
 // Accumulators a tile may hold: the rest of the registers keep KV filter vectors and a broadcast.
-constexpr int max_accumulators(Isa isa) { return (isa == Isa::avx512 ? 32 : 16) - max_kv - 1; }
+constexpr int max_accumulators(Isa isa) { return (isa == Isa::avx512 ? 32 : 16) - kMaxKv - 1; }
 
 // The tunables: output channels (Kb, a multiple of the vector width), output columns (Wb) and
 // input channels per step (Cb).

@@ -24,7 +24,7 @@ namespace memwall {
 
 // Placement slots of the CPU kernels' buffers (kit/placed_buffer.hpp).
 namespace conv_slot {
-inline constexpr std::size_t input = 0, filter = 1, output = 2, workspace = 3, packed = 4;
+inline constexpr std::size_t kInput = 0, kFilter = 1, kOutput = 2, kWorkspace = 3, kPacked = 4;
 }
 
 // What the products multiply (the dtype axis): fp32 FMA; bf16 tensor cores, bf16 in memory;
@@ -84,8 +84,8 @@ class ConvWorkload : public Workload {
     const std::vector<double>& reference() const;
 
     ConvProblem problem_;
-    kit::PlacedBuffer input_{kit::PlacedAllocator<float>(conv_slot::input)};
-    kit::PlacedBuffer filter_{kit::PlacedAllocator<float>(conv_slot::filter)};
+    kit::PlacedBuffer input_{kit::PlacedAllocator<float>(conv_slot::kInput)};
+    kit::PlacedBuffer filter_{kit::PlacedAllocator<float>(conv_slot::kFilter)};
     mutable std::once_flag reference_once_;
     mutable std::vector<double> reference_;
 };

@@ -53,7 +53,7 @@ struct DirectTaps {
 }  // namespace
 
 template <>
-void conv_direct<kit::kernel_isa>(const ConvProblem& p, const Blocking& b, const float* input, const float* packed,
+void conv_direct<kit::kKernelIsa>(const ConvProblem& p, const Blocking& b, const float* input, const float* packed,
                                   float* out) {
     run_tiles(p, b, packed, 4.0 * static_cast<double>(p.c * p.h * p.w), out, DirectTaps{p, input});
 }

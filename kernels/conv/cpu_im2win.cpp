@@ -44,7 +44,7 @@ struct WindowTaps {
 }  // namespace
 
 template <>
-void conv_im2win<kit::kernel_isa>(const ConvProblem& p, const Blocking& b, const float* input, const float* packed,
+void conv_im2win<kit::kKernelIsa>(const ConvProblem& p, const Blocking& b, const float* input, const float* packed,
                                   float* out, float* win) {
     im2win_transform(p, input, win);
     run_tiles(p, b, packed, 4.0 * static_cast<double>(im2win_floats(p) / static_cast<std::size_t>(p.n)), out,

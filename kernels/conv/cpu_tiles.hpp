@@ -28,8 +28,8 @@ namespace {
 namespace simd = kit::simd;
 using simd::vf;
 constexpr int lanes = simd::lanes;
-constexpr int max_accumulators = conv_cpu::max_accumulators(kit::kernel_isa);
-static_assert(lanes == conv_cpu::lanes(kit::kernel_isa));
+constexpr int max_accumulators = conv_cpu::max_accumulators(kit::kKernelIsa);
+static_assert(lanes == conv_cpu::lanes(kit::kKernelIsa));
 
 // One tile: image n, output row y, first column q0, input channels [c0, c1), and the packed
 // filter of its k tile at channel c0: KV vectors per tap, contiguous (blocking.hpp's layout), so
@@ -120,7 +120,7 @@ void tile(const TileAt& at, const Taps& taps) {
 template <class Taps>
 using TileFn = void (*)(const TileAt&, const Taps&);
 
-// tiles[KV - 1][QB - 1]: the instantiations within the register budget.
+// kTiles[KV - 1][QB - 1]: the instantiations within the register budget.
 template <class Taps, int KV, int... QB>
 constexpr auto row_of(std::integer_sequence<int, QB...>) {
     return std::array<TileFn<Taps>, sizeof...(QB)>{
@@ -139,7 +139,7 @@ constexpr auto table() {
 template <class Taps>
 void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, double source_image_bytes, float* out,
                const Taps& taps) {
-    static constexpr auto tiles = detail::table<Taps>();
+    static constexpr auto kTiles = detail::table<Taps>();
     const std::int64_t P = p.p(), Q = p.q();
     const ColumnTiles columns = column_tiles(Q, b.wb);
     const std::int64_t ktiles = (p.k + b.kb - 1) / b.kb;
@@ -157,12 +157,12 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
                 const TileAt at{
                     n,     y,       q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes), row_out + q0,
                     P * Q, channels};
-                tiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](at, taps);
+                kTiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](at, taps);
                 q0 += qb;
             }
         }
     };
-    if (k_tiles_innermost(p, kit::kernel_isa, source_image_bytes)) {
+    if (k_tiles_innermost(p, kit::kKernelIsa, source_image_bytes)) {
 #pragma omp parallel for collapse(2) schedule(static)
         for (std::int64_t n = 0; n < p.n; ++n)
             for (std::int64_t y = 0; y < P; ++y)

@@ -14,7 +14,7 @@ namespace {
 double d(std::int64_t x) { return static_cast<double>(x); }
 
 std::vector<Counter> with_packed_filter(std::vector<Counter> cs, double bytes) {
-    cs.push_back({std::string(conv_counters::packed_filter), bytes, "B", CounterSource::model});
+    cs.push_back({std::string(conv_counters::kPackedFilter), bytes, "B", CounterSource::model});
     return cs;
 }
 

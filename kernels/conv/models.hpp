@@ -13,7 +13,7 @@ namespace conv_counters {
 // The filter rearranged once, before any run, for a variant's kernel (weights, as inference
 // keeps them): reported apart from workspace.bytes, which is what each run needs besides its
 // input, filter and output.
-inline constexpr std::string_view packed_filter = "filter.packed.bytes";
+inline constexpr std::string_view kPackedFilter = "filter.packed.bytes";
 }  // namespace conv_counters
 
 std::vector<Counter> direct_model(const ConvProblem& p, const conv_cpu::Blocking& b, const MemoryHierarchy& mh);

@@ -30,15 +30,15 @@ std::unique_ptr<Instance> instance(const Workload& wl, const std::string& varian
                                    double packed_bytes, kit::CpuInstance<ConvWorkload>::Kernel kernel) {
     refuse_oversized_workspace(variant, 4.0 * static_cast<double>(workspace_floats) + packed_bytes);
     const auto& w = workload_as<ConvWorkload>(wl);
-    return std::make_unique<kit::CpuInstance<ConvWorkload>>(w, w.problem().output_size(), workspace_floats,
-                                                            std::move(kernel), conv_slot::output, conv_slot::workspace);
+    return std::make_unique<kit::CpuInstance<ConvWorkload>>(
+        w, w.problem().output_size(), workspace_floats, std::move(kernel), conv_slot::kOutput, conv_slot::kWorkspace);
 }
 
 // The filter in pack_filter's layout for `isa` and k tiles of `kb`, made once per case (weights,
 // as inference keeps them).
-std::shared_ptr<const kit::PlacedBuffer> packed_filter(const ConvWorkload& w, Isa isa, int kb) {
+std::shared_ptr<const kit::PlacedBuffer> kPackedFilter(const ConvWorkload& w, Isa isa, int kb) {
     auto packed = std::make_shared<kit::PlacedBuffer>(conv_cpu::packed_filter_floats(w.problem(), isa),
-                                                      kit::PlacedAllocator<float>(conv_slot::packed));
+                                                      kit::PlacedAllocator<float>(conv_slot::kPacked));
     conv_cpu::pack_filter(w.problem(), isa, kb, w.filter(), packed->data());
     return packed;
 }
@@ -51,7 +51,7 @@ std::vector<Axis> blocking_tunables(Isa isa) {
     Axis kb = tunable(int_axis("Kb", {def.kb}, "output channels per register tile (whole vectors)"));
     Axis wb = tunable(int_axis("Wb", {def.wb}, "output columns per register tile"));
     Axis cb = tunable(int_axis("Cb", {def.cb}, "input channels per step (the step's filter stays in L1)"));
-    return {bounded(kb, lanes, conv_cpu::max_kv * lanes), bounded(wb, 1, budget), bounded(cb, 1, 4096)};
+    return {bounded(kb, lanes, conv_cpu::kMaxKv * lanes), bounded(wb, 1, budget), bounded(cb, 1, 4096)};
 }
 
 // direct and im2win: the register tiles of cpu_tiles.hpp, the filter packed once; they differ in
@@ -74,7 +74,7 @@ Variant tiled_variant(std::string name, std::string description, std::size_t (*w
         conv_cpu::validate(b, isa);
         const TiledKernel kernel = kernel_of(isa);
         const auto& w = workload_as<ConvWorkload>(wl);
-        auto packed = packed_filter(w, isa, b.kb);
+        auto packed = kPackedFilter(w, isa, b.kb);
         return instance(wl, name, workspace_floats(w.problem()), 4.0 * static_cast<double>(packed->size()),
                         [b, packed, kernel](const ConvWorkload& x, float* out, float* workspace) {
                             kernel(x.problem(), b, x.input(), packed->data(), out, workspace);
@@ -139,7 +139,7 @@ class OnednnInstance final : public Instance {
     explicit OnednnInstance(const ConvWorkload& w)
         : w_(w),
           conv_(w.problem(), w.input(), w.filter()),
-          out_(w.problem().output_size(), kit::PlacedAllocator<float>(conv_slot::output)) {}
+          out_(w.problem().output_size(), kit::PlacedAllocator<float>(conv_slot::kOutput)) {}
     void poison() override { std::fill(out_.begin(), out_.end(), std::numeric_limits<float>::quiet_NaN()); }
     void run() override { conv_.run(out_.data()); }
     Check check() const override { return w_.check(out_.data()); }

@@ -16,6 +16,7 @@
 #include "kernels/conv/cuda/resources.hpp"
 #include "kernels/conv/cuda/traffic_model.hpp"
 #include "kernels/kit/cuda_variants.hpp"
+#include "kernels/kit/register_tiling_constraints.hpp"
 
 namespace memwall {
 
@@ -32,7 +33,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     k.check = [](const Workload& w, const float* out) { return workload_as<ConvWorkload>(w).check(out); };
     k.model = [algorithm](const Params& point, const MemoryHierarchy&) {
         return conv_cuda_model(ConvProblem::from(point), cuda_tuning(algorithm, point));
@@ -44,7 +45,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     return k;
 }
 
-// The emulatable kernels: both device cases from conv_forward.cu. A workspace larger than this
+// The emulatable kernels: both device cases from device_cases.cu. A workspace larger than this
 // machine's memory is refused before emulation allocates it.
 kit::CudaKernel emulatable(Algorithm algorithm, std::string name, std::string description) {
     kit::CudaKernel k = kernel_of(algorithm, std::move(name), std::move(description));
@@ -125,26 +126,12 @@ kit::CudaKernel implicit_gemm_kernel() {
     Axis tm = tunable(int_axis("TM", {4}, "filters per thread (1, 2, 4 or 8)"));
     Axis tn = tunable(int_axis("TN", {4}, "output pixels per thread (1, 2, 4 or 8)"));
     k.tunables = {bounded(bm, 8, 256), bounded(bn, 8, 256), bounded(bk, 2, 64), bounded(tm, 1, 8), bounded(tn, 1, 8)};
-    k.constraints = {
-        {"TM and TN are 1, 2, 4 or 8",
-         [](const Params& p) { return register_tile(p, "TM") && register_tile(p, "TN"); }},
-        {"BM and BN are multiples of TM and TN",
-         [](const Params& p) {
-             return p.integer("BM") % p.integer("TM") == 0 && p.integer("BN") % p.integer("TN") == 0;
-         }},
-        {"(BM/TM) * (BN/TN) threads are whole warps, at most 1024 (512 when TM*TN is 32, 256 when 64: the "
-         "accumulators stay in registers)",
-         [](const Params& p) {
-             const conv_cuda::Tuning t = cuda_tuning(Algorithm::implicit_gemm, p);
-             const int threads = conv_cuda::implicit_gemm_threads(t);
-             return threads % 32 == 0 && threads <= conv_cuda::implicit_gemm_max_threads(t.tm, t.tn);
-         }},
-        {"the filter and input tiles fit in 48 KiB of shared memory",
-         [](const Params& p) {
-             return conv_cuda::implicit_gemm_shared_bytes(tunable_int(p, "BM"), tunable_int(p, "BN"),
-                                                          tunable_int(p, "BK")) <= conv_cuda::max_shared_bytes;
-         }},
+    const auto tiles_fit = [](const Params& p) {
+        return conv_cuda::implicit_gemm_shared_bytes(tunable_int(p, "BM"), tunable_int(p, "BN"),
+                                                     tunable_int(p, "BK")) <= conv_cuda::max_shared_bytes;
     };
+    k.constraints = kit::register_tiling_constraints();
+    k.constraints.push_back({"the filter and input tiles fit in 48 KiB of shared memory", tiles_fit});
     return k;
 }
 

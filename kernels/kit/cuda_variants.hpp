@@ -61,7 +61,7 @@ struct CudaKernel {
 
 // GPU runs that checked kernels, each with its report under docs/gpu-runs/.
 namespace gpu_runs {
-inline constexpr std::string_view h100_2026_11_27 = "an NVIDIA H100 80GB HBM3 on 2026-11-27";
+inline constexpr std::string_view kH100_2026_11_27 = "an NVIDIA H100 80GB HBM3 on 2026-11-27";
 }  // namespace gpu_runs
 
 // Adds the cuda-emu variant (unless the kernel is GPU-only) and the cuda variant to `family`.

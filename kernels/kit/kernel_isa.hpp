@@ -11,7 +11,7 @@
 // the standard library's templates the file instantiates are then compiled for the baseline, so
 // the linker, which keeps one copy of each, can never hand AVX-512 code to the AVX2 path. (In
 // C++ the pragma does not define __AVX512F__, which is why simd.hpp keys on the level.) Helpers
-// belong in an anonymous namespace and entry points are specialisations for `kernel_isa`, so
+// belong in an anonymous namespace and entry points are specialisations for `kKernelIsa`, so
 // the two compiles define different symbols.
 #pragma once
 
@@ -44,5 +44,5 @@
 
 namespace memwall::kit {
 // Internal linkage (const, not inline): each compile has its own.
-constexpr Isa kernel_isa = MEMWALL_KERNEL_LEVEL == 4 ? Isa::avx512 : Isa::avx2;
+constexpr Isa kKernelIsa = MEMWALL_KERNEL_LEVEL == 4 ? Isa::avx512 : Isa::avx2;
 }  // namespace memwall::kit

@@ -24,28 +24,28 @@ template <class T>
 class PlacedAllocator {
   public:
     using value_type = T;
-    static constexpr std::size_t large = std::size_t{1} << 20;  // smaller buffers: plain new
-    static constexpr std::size_t huge_page = std::size_t{2} << 20;
-    static constexpr std::size_t shift = 9 * 64;  // per slot: an odd number of lines
-    static constexpr std::size_t slots = 7;       // 6 shifts stay below 4 KiB
+    static constexpr std::size_t kLarge = std::size_t{1} << 20;  // smaller buffers: plain new
+    static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+    static constexpr std::size_t kShift = 9 * 64;  // per slot: an odd number of lines
+    static constexpr std::size_t kSlots = 7;       // 6 shifts stay below 4 KiB
 
-    explicit PlacedAllocator(std::size_t slot = 0) : offset_(slot * shift) {
-        if (slot >= slots) throw std::invalid_argument("PlacedAllocator: slots are 0 to 6");
+    explicit PlacedAllocator(std::size_t slot = 0) : offset_(slot * kShift) {
+        if (slot >= kSlots) throw std::invalid_argument("PlacedAllocator: slots are 0 to 6");
     }
     template <class U>
     PlacedAllocator(const PlacedAllocator<U>& other) : offset_(other.offset()) {}
 
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
-        if (bytes < large) return static_cast<T*>(::operator new (bytes, std::align_val_t{64}));
-        const std::size_t reserved = (bytes + offset_ + huge_page - 1) / huge_page * huge_page;
-        void* base = std::aligned_alloc(huge_page, reserved);
+        if (bytes < kLarge) return static_cast<T*>(::operator new (bytes, std::align_val_t{64}));
+        const std::size_t reserved = (bytes + offset_ + kHugePage - 1) / kHugePage * kHugePage;
+        void* base = std::aligned_alloc(kHugePage, reserved);
         if (!base) throw std::bad_alloc();
         madvise(base, reserved, MADV_HUGEPAGE);  // advice: without huge pages the offsets still hold
         return reinterpret_cast<T*>(static_cast<char*>(base) + offset_);
     }
     void deallocate(T* p, std::size_t n) {
-        if (n * sizeof(T) < large) {
+        if (n * sizeof(T) < kLarge) {
             ::operator delete (p, std::align_val_t{64});
             return;
         }

@@ -30,7 +30,7 @@ class Cached final : public Kernel {
         const KvProblem& p = w_.problem();
         tally_ = {};
         reader_.reset_requests();
-        std::fill(slot_of_.begin(), slot_of_.end(), none);
+        std::fill(slot_of_.begin(), slot_of_.end(), kNone);
         used_ = 0;
         for (std::int64_t s = 0; s < p.steps; ++s) {
             const auto& sel = w_.selections()[static_cast<std::size_t>(s)];
@@ -39,7 +39,7 @@ class Cached final : public Kernel {
             hit_pages_.clear();
             for (std::size_t i = 0; i < sel.size(); ++i) {
                 const std::size_t page = static_cast<std::size_t>(sel[i]);
-                if (slot_of_[page] == none) {
+                if (slot_of_[page] == kNone) {
                     missed_.push_back(i);
                 } else {
                     last_use_[slot_of_[page]] = s;  // so no miss of this step evicts it
@@ -50,7 +50,7 @@ class Cached final : public Kernel {
             take_slots(s, missed_.size());
             for (std::size_t k = 0; k < missed_.size(); ++k) {
                 const std::size_t slot = victims_[k], page = static_cast<std::size_t>(sel[missed_[k]]);
-                if (page_of_[slot] != none && slot_of_[page_of_[slot]] == slot) slot_of_[page_of_[slot]] = none;
+                if (page_of_[slot] != kNone && slot_of_[page_of_[slot]] == slot) slot_of_[page_of_[slot]] = kNone;
                 slot_of_[page] = slot;
                 page_of_[slot] = page;
                 last_use_[slot] = s;
@@ -77,7 +77,7 @@ class Cached final : public Kernel {
     }
 
   private:
-    static constexpr std::size_t none = ~std::size_t{0};
+    static constexpr std::size_t kNone = ~std::size_t{0};
 
     const float* page_at(std::size_t slot) const {
         return reinterpret_cast<const float*>(slots_.data() + slot * w_.problem().page_bytes());
@@ -90,7 +90,7 @@ class Cached final : public Kernel {
         victims_.clear();
         const std::size_t filled = used_;  // slots holding pages before this step
         while (victims_.size() < n && used_ < capacity_) {
-            page_of_[used_] = none;
+            page_of_[used_] = kNone;
             victims_.push_back(used_++);
         }
         if (victims_.size() == n) return;

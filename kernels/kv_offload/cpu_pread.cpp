@@ -18,7 +18,7 @@ class Pread final : public Kernel {
     explicit Pread(const KvWorkload& w)
         : w_(w),
           staging_(static_cast<std::size_t>(w.problem().selected()) * w.problem().page_floats(),
-                   kit::PlacedAllocator<float>(kv_slot::staging)),
+                   kit::PlacedAllocator<float>(kv_slot::kStaging)),
           pages_(static_cast<std::size_t>(w.problem().selected())) {
         for (std::size_t i = 0; i < pages_.size(); ++i) pages_[i] = staging_.data() + i * w.problem().page_floats();
     }

@@ -62,7 +62,7 @@ class Uring final : public Kernel {
 }  // namespace
 
 bool direct_reads(const KvWorkload& w) {
-    return w.file().o_direct() && w.problem().page_bytes() % direct_alignment == 0;
+    return w.file().o_direct() && w.problem().page_bytes() % kDirectAlignment == 0;
 }
 
 std::string uring_notes(const KvWorkload& w, const UringReader& r) {

@@ -26,7 +26,7 @@ namespace memwall {
 
 // Placement slots of the CPU kernels' buffers (kit/placed_buffer.hpp).
 namespace kv_slot {
-inline constexpr std::size_t kv = 0, q = 1, out = 2, staging = 3;
+inline constexpr std::size_t kKv = 0, kQ = 1, kOut = 2, kStaging = 3;
 }
 
 struct KvProblem {
@@ -126,8 +126,8 @@ class KvWorkload : public Workload {
 
   private:
     KvProblem problem_;
-    kit::PlacedBuffer kv_{kit::PlacedAllocator<float>(kv_slot::kv)};
-    kit::PlacedBuffer q_{kit::PlacedAllocator<float>(kv_slot::q)};
+    kit::PlacedBuffer kv_{kit::PlacedAllocator<float>(kv_slot::kKv)};
+    kit::PlacedBuffer q_{kit::PlacedAllocator<float>(kv_slot::kQ)};
     std::vector<std::vector<std::int64_t>> selections_;
     std::vector<double> reference_;
     std::unique_ptr<ScratchFile> file_;

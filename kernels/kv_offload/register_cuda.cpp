@@ -16,7 +16,7 @@ using kv_cuda::Method;
 kit::CudaKernel kernel_of(Method method, std::string name, std::string description) {
     kit::CudaKernel k;
     k.name = std::move(name);
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     k.description = std::move(description) +
                     "; decode attention split over splits x warps partials per head, then a combine; the slow tier "
                     "is host memory (tier and warm are the CPU variants' axes)";

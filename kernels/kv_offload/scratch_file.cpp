@@ -133,7 +133,7 @@ void check_scratch_directory(const fs::path& dir, std::uint64_t file_bytes) {
     ::close(dir_fd);
     // Creating a file is the only test that also holds for root and read-only mounts. Its name
     // is random (mkostemp tries others while one exists), so no other user can take it first.
-    std::string probe = (dir / (std::string(scratch_name_prefix) + "probe.XXXXXX")).string();
+    std::string probe = (dir / (std::string(kScratchNamePrefix) + "probe.XXXXXX")).string();
     const int fd = ::mkostemp(probe.data(), O_CLOEXEC);
     if (fd < 0)
         throw EnvironmentError("kv_offload: cannot create files in scratch directory " + dir.string() + ": " +

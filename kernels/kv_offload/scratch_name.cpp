@@ -15,8 +15,8 @@ bool all_digits(std::string_view s) {
 }  // namespace
 
 std::optional<ScratchName> parse_scratch_name(std::string_view name) {
-    if (!name.starts_with(scratch_name_prefix)) return std::nullopt;
-    std::string_view rest = name.substr(scratch_name_prefix.size());
+    if (!name.starts_with(kScratchNamePrefix)) return std::nullopt;
+    std::string_view rest = name.substr(kScratchNamePrefix.size());
     std::array<std::string_view, 3> tail;  // n, ticks, pid
     for (auto& field : tail) {
         const auto dot = rest.rfind('.');
@@ -37,7 +37,7 @@ std::optional<ScratchName> parse_scratch_name(std::string_view name) {
 }
 
 std::string scratch_name(const ScratchName& owner, std::uint64_t n) {
-    return std::string(scratch_name_prefix) + owner.host + "." + std::to_string(owner.pid) + "." + owner.ticks + "." +
+    return std::string(kScratchNamePrefix) + owner.host + "." + std::to_string(owner.pid) + "." + owner.ticks + "." +
            std::to_string(n);
 }
 

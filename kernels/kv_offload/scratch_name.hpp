@@ -16,7 +16,7 @@ struct ScratchName {
     std::string ticks;  // the owner's start time in clock ticks, as /proc has it
 };
 
-inline constexpr std::string_view scratch_name_prefix = "memwall-kv.";
+inline constexpr std::string_view kScratchNamePrefix = "memwall-kv.";
 
 // The owner named by `name`, or nothing when `name` is not a scratch file's name: another
 // prefix, an empty host, a field that is not all digits, a pid outside 1..2^31-1.

@@ -14,7 +14,7 @@
 
 namespace memwall {
 
-DirectBuffer::DirectBuffer(std::size_t bytes) : bytes_(bytes == 0 ? direct_alignment : bytes) {
+DirectBuffer::DirectBuffer(std::size_t bytes) : bytes_(bytes == 0 ? kDirectAlignment : bytes) {
     void* p = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     if (bytes_ >= (std::size_t{2} << 20)) ::madvise(p, bytes_, MADV_HUGEPAGE);  // advice only

@@ -18,7 +18,7 @@ namespace memwall {
 
 // O_DIRECT needs offsets, sizes and addresses aligned to the device's logical block; 4 KiB holds
 // for every block device in use.
-inline constexpr std::size_t direct_alignment = 4096;
+inline constexpr std::size_t kDirectAlignment = 4096;
 
 // Anonymous memory, page aligned (so O_DIRECT accepts it), advised to huge pages when large.
 class DirectBuffer {

@@ -18,7 +18,9 @@ namespace memwall {
 class KvInstance final : public Instance {
   public:
     KvInstance(const KvWorkload& w, std::unique_ptr<kv_cpu::Kernel> kernel)
-        : w_(w), kernel_(std::move(kernel)), out_(w.problem().out_floats(), kit::PlacedAllocator<float>(kv_slot::out)) {
+        : w_(w),
+          kernel_(std::move(kernel)),
+          out_(w.problem().out_floats(), kit::PlacedAllocator<float>(kv_slot::kOut)) {
         cold_ = kernel_->reads_file() && !kernel_->bypasses_page_cache() && !w.problem().warm;
         if (cold_) evict();
     }

@@ -31,7 +31,7 @@ struct Gemm::State {
     // B in oneDNN's layout, on huge pages as the workload's arrays are: in oneDNN's own 4 KiB pages
     // the GEMM's time moved with where each instance's copy landed. Declared before `weights`,
     // which points into it, so it outlives that memory object.
-    ByteBuffer packed{kit::PlacedAllocator<std::byte>(lora_slot::w)};
+    ByteBuffer packed{kit::PlacedAllocator<std::byte>(lora_slot::kW)};
     memory weights, a, c;
     std::string implementation;
 };

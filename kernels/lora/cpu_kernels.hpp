@@ -92,7 +92,7 @@ struct AdapterWeights {
 AdapterWeights adapter_weights(const LoraWorkload& w);
 // rp for rank r: a multiple of the down-projection's register block on every ISA (8 ranks with
 // AVX-512's 32 registers, 4 with AVX2's 16).
-inline constexpr std::int64_t rank_granule = 8;
+inline constexpr std::int64_t kRankGranule = 8;
 std::int64_t padded_rank(std::int64_t r);
 // The fused passes over tokens [t0, t1), each token looking up its adapter, after the base GEMM
 // has written Y: S (M×rp floats) = α / (1 - p) · (mask ⊙ X)·A, X read once with the mask applied

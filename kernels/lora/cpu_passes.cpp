@@ -35,11 +35,11 @@ inline void store_vec(std::uint16_t* p, vf v) {
 
 // S entries one row of the down-projection accumulates at once: with two rows, half the vector
 // registers (padded_rank pads to a multiple of the widest ISA's).
-constexpr int down_block = simd::registers / 4;
-static_assert(rank_granule % down_block == 0);
+constexpr int kDownBlock = simd::registers / 4;
+static_assert(kRankGranule % kDownBlock == 0);
 // The bf16 up-projection keeps a token's S as pairs of ranks on the stack (up to rank 128; larger
 // ranks take the fp32 path).
-constexpr int max_rank_pairs = 64;
+constexpr int kMaxRankPairs = 64;
 
 // Calls f(t, rows) over [t0, t1) in groups of up to `most` consecutive tokens of one adapter: the
 // register block of the fused passes.
@@ -79,7 +79,7 @@ inline vf mask_vec(const std::uint32_t* mask, std::int64_t k) {
 }
 
 // Rows t .. t+NR-1 (one adapter): each S entry is the dot product of the masked row with a row of
-// Aᵀ, down_block of them at a time in vector accumulators. Rows are read whole, in order: blocking
+// Aᵀ, kDownBlock of them at a time in vector accumulators. Rows are read whole, in order: blocking
 // K so that a block of Aᵀ stays in L1 measured slower, the rows' short runs defeating the
 // prefetcher.
 template <class T, int NR>
@@ -95,10 +95,10 @@ void down_rows(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std:
     }
     // Whole vectors, then the row's last partial one (Aᵀ's rows are zero past K).
     const std::int64_t whole = p.k / lanes * lanes;
-    for (std::int64_t j0 = 0; j0 < dw.rp; j0 += down_block) {
-        vf acc[NR][down_block] = {};
+    for (std::int64_t j0 = 0; j0 < dw.rp; j0 += kDownBlock) {
+        vf acc[NR][kDownBlock] = {};
         auto step = [&](std::int64_t k, const vf(&xm)[NR]) {
-            for (int j = 0; j < down_block; ++j) {
+            for (int j = 0; j < kDownBlock; ++j) {
                 const vf av = simd::load(at + (j0 + j) * dw.kp + k);
                 for (int i = 0; i < NR; ++i) acc[i][j] = simd::fma(xm[i], av, acc[i][j]);
             }
@@ -118,7 +118,7 @@ void down_rows(const LoraWorkload& w, const T* x, const AdapterWeights& dw, std:
             step(whole, xm);
         }
         for (int i = 0; i < NR; ++i)
-            for (int j = 0; j < down_block; ++j) s[(t + i) * dw.rp + j0 + j] = simd::hsum(acc[i][j]);
+            for (int j = 0; j < kDownBlock; ++j) s[(t + i) * dw.rp + j0 + j] = simd::hsum(acc[i][j]);
     }
 }
 
@@ -161,7 +161,7 @@ void up_rows(const LoraWorkload& w, std::int64_t rp, const float* s, std::int64_
 // 1.8 ms at 256 bytes). A constant at namespace scope: as a local constexpr, which std::min
 // takes by reference, it led GCC 12 to keep the accumulators in memory, stored at every step.
 template <class T>
-constexpr std::int64_t down_chunk = 256 / sizeof(T);
+constexpr std::int64_t kDownChunk = 256 / sizeof(T);
 
 // Whether the CPU has the bf16 dot product the bf16 rows below take.
 bool has_avx512_bf16() {
@@ -201,12 +201,12 @@ MEMWALL_LORA_BF16_TARGET void down_rows_quads(const LoraWorkload& w, const T* x,
         else
             return dw.a16_quads.data();
     }();
-    alignas(64) T xm[NR][down_chunk<T>];
+    alignas(64) T xm[NR][kDownChunk<T>];
     __m512 acc[NR][V];
     for (auto& row : acc)
         for (__m512& a : row) a = _mm512_setzero_ps();
-    for (std::int64_t k0 = 0; k0 < dw.kp; k0 += down_chunk<T>) {
-        const std::int64_t kc = std::min(down_chunk<T>, dw.kp - k0);
+    for (std::int64_t k0 = 0; k0 < dw.kp; k0 += kDownChunk<T>) {
+        const std::int64_t kc = std::min(kDownChunk<T>, dw.kp - k0);
         for (int i = 0; i < NR; ++i) {
             const std::int64_t row = t + std::min<std::int64_t>(i, rows - 1);
             const T* in = x + row * p.k + k0;
@@ -289,7 +289,7 @@ MEMWALL_LORA_BF16_TARGET void up_rows_bf16(const LoraWorkload& w, const AdapterW
                                            std::int64_t t, std::int64_t n0, std::int64_t n1, std::uint16_t* y) {
     const LoraProblem& p = w.problem();
     const std::uint16_t* bp = aw.b16_pairs.data() + w.adapter_of()[t] * aw.rp * p.n;
-    std::int32_t sp[NR][max_rank_pairs];
+    std::int32_t sp[NR][kMaxRankPairs];
     for (int i = 0; i < NR; ++i)
         for (std::int64_t j = 0; j < aw.rp; j += 2) {
             const __m128 pair = _mm_set_ps(0.0f, 0.0f, s[(t + i) * aw.rp + j + 1], s[(t + i) * aw.rp + j]);
@@ -326,7 +326,7 @@ void up_rows_of(const LoraWorkload& w, const AdapterWeights& aw, const float* s,
 #if defined(MEMWALL_SIMD_512)
     if constexpr (std::is_same_v<T, float>) return up_rows_f32<NR>(w, aw.rp, s, t, n0, n1, y);
     if constexpr (std::is_same_v<T, std::uint16_t>) {
-        if (has_avx512_bf16() && aw.rp <= 2 * max_rank_pairs) return up_rows_bf16<NR>(w, aw, s, t, n0, n1, y);
+        if (has_avx512_bf16() && aw.rp <= 2 * kMaxRankPairs) return up_rows_bf16<NR>(w, aw, s, t, n0, n1, y);
     }
 #endif
     up_rows<T, NR>(w, aw.rp, s, t, n0, n1, y);
@@ -399,7 +399,7 @@ void lora_pass_as(const LoraWorkload& w, const T* x, const AdapterWeights& aw, s
 }  // namespace
 
 template <>
-void lora_pass<kit::kernel_isa>(const LoraWorkload& w, const AdapterWeights& aw, std::int64_t t0, std::int64_t t1,
+void lora_pass<kit::kKernelIsa>(const LoraWorkload& w, const AdapterWeights& aw, std::int64_t t0, std::int64_t t1,
                                 const Tiles& tiles, float* s, void* y) {
     if (w.problem().dtype == LoraDtype::bf16)
         lora_pass_as(w, w.x16(), aw, t0, t1, tiles, s, static_cast<std::uint16_t*>(y));

@@ -13,9 +13,9 @@ class Unfused final : public Kernel {
     explicit Unfused(const LoraWorkload& w)
         : w_(w),
           base_(w.problem().dtype, w.problem().m, w.problem().k, w.problem().n, w.w_data()),
-          dropped_(bytes(w.problem().m * w.problem().k), kit::PlacedAllocator<std::byte>(lora_slot::workspace)),
+          dropped_(bytes(w.problem().m * w.problem().k), kit::PlacedAllocator<std::byte>(lora_slot::kWorkspace)),
           s_(bytes(w.problem().m * w.problem().r)),
-          t_(bytes(w.problem().m * w.problem().n), kit::PlacedAllocator<std::byte>(lora_slot::second_workspace)) {
+          t_(bytes(w.problem().m * w.problem().n), kit::PlacedAllocator<std::byte>(lora_slot::kSecondWorkspace)) {
         const LoraProblem& p = w.problem();
         for (std::int64_t a = 0; a < p.adapters; ++a) {
             const std::int64_t rows = p.segment_begin(a + 1) - p.segment_begin(a);

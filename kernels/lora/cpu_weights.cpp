@@ -47,7 +47,7 @@ void scaled_add(LoraDtype dtype, void* y, const void* t, float alpha, std::int64
         scaled_add_as(static_cast<float*>(y), static_cast<const float*>(t), alpha, count);
 }
 
-std::int64_t padded_rank(std::int64_t r) { return (r + rank_granule - 1) / rank_granule * rank_granule; }
+std::int64_t padded_rank(std::int64_t r) { return (r + kRankGranule - 1) / kRankGranule * kRankGranule; }
 
 AdapterWeights adapter_weights(const LoraWorkload& w) {
     const LoraProblem& p = w.problem();

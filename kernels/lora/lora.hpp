@@ -25,7 +25,7 @@ namespace memwall {
 // Placement slots of the CPU kernels' buffers (kit/placed_buffer.hpp): X, W and Y, and the
 // workspaces the unfused passes stream beside them, never alias below 4 KiB.
 namespace lora_slot {
-inline constexpr std::size_t x = 0, w = 1, y = 2, workspace = 3, mask = 4, second_workspace = 5;
+inline constexpr std::size_t kX = 0, kW = 1, kY = 2, kWorkspace = 3, kMask = 4, kSecondWorkspace = 5;
 }
 
 enum class LoraDtype { fp32, bf16 };
@@ -117,14 +117,14 @@ class LoraWorkload : public Workload {
     const Reference& reference() const;
 
     LoraProblem problem_;
-    kit::PlacedBuffer x_{kit::PlacedAllocator<float>(lora_slot::x)};
-    kit::PlacedBuffer w_{kit::PlacedAllocator<float>(lora_slot::w)};
+    kit::PlacedBuffer x_{kit::PlacedAllocator<float>(lora_slot::kX)};
+    kit::PlacedBuffer w_{kit::PlacedAllocator<float>(lora_slot::kW)};
     std::vector<float> a_, b_;
-    Bf16Buffer x16_{kit::PlacedAllocator<std::uint16_t>(lora_slot::x)};
-    Bf16Buffer w16_{kit::PlacedAllocator<std::uint16_t>(lora_slot::w)};
+    Bf16Buffer x16_{kit::PlacedAllocator<std::uint16_t>(lora_slot::kX)};
+    Bf16Buffer w16_{kit::PlacedAllocator<std::uint16_t>(lora_slot::kW)};
     std::vector<std::uint16_t> a16_, b16_;
     std::vector<std::uint32_t, kit::PlacedAllocator<std::uint32_t>> mask_{
-        kit::PlacedAllocator<std::uint32_t>(lora_slot::mask)};
+        kit::PlacedAllocator<std::uint32_t>(lora_slot::kMask)};
     std::vector<std::int32_t> adapter_of_;
     mutable std::once_flag reference_once_;
     mutable Reference reference_;

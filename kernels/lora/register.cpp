@@ -25,7 +25,7 @@ class LoraInstance final : public Instance {
           kernel_(std::move(kernel)),
           base_only_(base_only),
           y_(static_cast<std::size_t>(w.problem().m * w.problem().n) * w.problem().element_bytes(),
-             kit::PlacedAllocator<std::byte>(lora_slot::y)) {}
+             kit::PlacedAllocator<std::byte>(lora_slot::kY)) {}
 
     void poison() override {
         if (w_.problem().dtype == LoraDtype::bf16) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/kit/cuda_variants.hpp"
+#include "kernels/kit/register_tiling_constraints.hpp"
 #include "kernels/lora/cuda/tc_resources.hpp"
 #include "kernels/lora/cuda/traffic_model.hpp"
 
@@ -32,7 +33,7 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     k.check = [method](const Workload& w, const float* y) {
         return check_cuda_output(workload_as<LoraWorkload>(w), y, method == Method::base);
     };
@@ -54,26 +55,11 @@ void add_gemm_tunables(kit::CudaKernel& k) {
     Axis tm = tunable(int_axis("TM", {4}, "rows per thread (1, 2, 4 or 8)"));
     Axis tn = tunable(int_axis("TN", {4}, "columns per thread (1, 2, 4 or 8)"));
     k.tunables = {bounded(bm, 8, 256), bounded(bn, 8, 256), bounded(bk, 2, 64), bounded(tm, 1, 8), bounded(tn, 1, 8)};
-    k.constraints = {
-        {"TM and TN are 1, 2, 4 or 8",
-         [](const Params& p) {
-             return lora_cuda::register_tile(static_cast<int>(p.integer("TM"))) &&
-                    lora_cuda::register_tile(static_cast<int>(p.integer("TN")));
-         }},
-        {"BM and BN are multiples of TM and TN",
-         [](const Params& p) {
-             return p.integer("BM") % p.integer("TM") == 0 && p.integer("BN") % p.integer("TN") == 0;
-         }},
-        {"(BM/TM) * (BN/TN) threads are whole warps, at most 1024 (512 when TM*TN is 32, 256 when 64: the "
-         "accumulators stay in registers)",
-         [](const Params& p) {
-             const lora_cuda::Tuning t = cuda_tuning(p);
-             const int threads = lora_cuda::gemm_threads(t);
-             return threads % 32 == 0 && threads <= lora_cuda::gemm_max_threads(t.tm, t.tn);
-         }},
-        {"the tiles fit in 48 KiB of shared memory",
-         [](const Params& p) { return lora_cuda::gemm_shared_bytes(cuda_tuning(p)) <= lora_cuda::max_shared_bytes; }},
+    const auto tiles_fit = [](const Params& p) {
+        return lora_cuda::gemm_shared_bytes(cuda_tuning(p)) <= lora_cuda::max_shared_bytes;
     };
+    k.constraints = kit::register_tiling_constraints();
+    k.constraints.push_back({"the tiles fit in 48 KiB of shared memory", tiles_fit});
 }
 
 // multi_adapter's adapter grouping (the CPU variant's axis of the same name).

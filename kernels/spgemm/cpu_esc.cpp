@@ -7,17 +7,18 @@
 #include <algorithm>
 
 #include "kernels/spgemm/cpu_kernels.hpp"
+#include "kernels/spgemm/cpu_rows.hpp"
 
 namespace memwall::spgemm_cpu {
 
 namespace {
 
 // Insertion sort below this length: most rows of sparse products are short.
-constexpr std::size_t short_row = 32;
+constexpr std::size_t kShortRow = 32;
 
 template <class T, class Less>
 void sort_row(T* first, T* last, Less less) {
-    if (static_cast<std::size_t>(last - first) > short_row) {
+    if (static_cast<std::size_t>(last - first) > kShortRow) {
         std::sort(first, last, less);
         return;
     }
@@ -51,61 +52,47 @@ class Esc final : public Kernel {
     void symbolic(SpgemmOutput& out) override {
         const CsrMatrix& a = w_.a();
         const CsrMatrix& b = w_.b();
-        const auto n = static_cast<std::int64_t>(ranges_.size());
-#pragma omp parallel num_threads(threads_)
-        {
-            std::int32_t* buf = per_thread_[static_cast<std::size_t>(omp_get_thread_num())].cols.data();
-#pragma omp for schedule(dynamic, 1)
-            for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
-                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
-                    std::size_t m = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
-                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
-                        const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
-                        for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f)
-                            buf[m++] = b.col[static_cast<std::size_t>(f)];
-                    }
-                    sort_row(buf, buf + m, [](std::int32_t x, std::int32_t y) { return x < y; });
-                    counts_[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(std::unique(buf, buf + m) - buf);
-                }
-        }
+        for_each_row(ranges_, per_thread_, threads_, [&](Scratch& s, std::int64_t i) {
+            std::int32_t* buf = s.cols.data();
+            std::size_t m = 0;
+            for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                 e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
+                for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f)
+                    buf[m++] = b.col[static_cast<std::size_t>(f)];
+            }
+            sort_row(buf, buf + m, [](std::int32_t x, std::int32_t y) { return x < y; });
+            counts_[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(std::unique(buf, buf + m) - buf);
+        });
         finish_symbolic(counts_, b.cols, out);
     }
 
     void numeric(SpgemmOutput& out) override {
         const CsrMatrix& a = w_.a();
         const CsrMatrix& b = w_.b();
-        const auto n = static_cast<std::int64_t>(ranges_.size());
-#pragma omp parallel num_threads(threads_)
-        {
-            Product* buf = per_thread_[static_cast<std::size_t>(omp_get_thread_num())].products.data();
-#pragma omp for schedule(dynamic, 1)
-            for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
-                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
-                    std::size_t m = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
-                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
-                        const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
-                        const double av = a.val[static_cast<std::size_t>(e)];
-                        for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f)
-                            buf[m++] = {b.col[static_cast<std::size_t>(f)], av * b.val[static_cast<std::size_t>(f)]};
-                    }
-                    sort_row(buf, buf + m, [](const Product& x, const Product& y) { return x.col < y.col; });
-                    std::int32_t* cols = out.c.col.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
-                    double* vals = out.c.val.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
-                    std::int64_t q = -1;
-                    for (std::size_t p = 0; p < m; ++p) {
-                        if (q < 0 || cols[q] != buf[p].col) {
-                            cols[++q] = buf[p].col;
-                            vals[q] = buf[p].val;
-                        } else {
-                            vals[q] += buf[p].val;
-                        }
-                    }
+        for_each_row(ranges_, per_thread_, threads_, [&](Scratch& s, std::int64_t i) {
+            Product* buf = s.products.data();
+            std::size_t m = 0;
+            for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                 e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
+                const double av = a.val[static_cast<std::size_t>(e)];
+                for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f)
+                    buf[m++] = {b.col[static_cast<std::size_t>(f)], av * b.val[static_cast<std::size_t>(f)]};
+            }
+            sort_row(buf, buf + m, [](const Product& x, const Product& y) { return x.col < y.col; });
+            std::int32_t* cols = out.c.col.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
+            double* vals = out.c.val.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
+            std::int64_t q = -1;
+            for (std::size_t p = 0; p < m; ++p) {
+                if (q < 0 || cols[q] != buf[p].col) {
+                    cols[++q] = buf[p].col;
+                    vals[q] = buf[p].val;
+                } else {
+                    vals[q] += buf[p].val;
                 }
-        }
+            }
+        });
     }
 
     double workspace_bytes() const override {

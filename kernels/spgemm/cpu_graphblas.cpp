@@ -20,7 +20,7 @@ namespace memwall::spgemm_cpu {
 namespace {
 
 // Allocation accounting: each block carries its size in a 16-byte header (malloc's alignment).
-constexpr std::size_t header = 16;
+constexpr std::size_t kHeader = 16;
 std::atomic<std::int64_t> live{0}, peak{0};
 
 void note(std::int64_t delta) {
@@ -30,11 +30,11 @@ void note(std::int64_t delta) {
 }
 
 void* counted_malloc(std::size_t n) {
-    auto* p = static_cast<unsigned char*>(std::malloc(n + header));
+    auto* p = static_cast<unsigned char*>(std::malloc(n + kHeader));
     if (!p) return nullptr;
     std::memcpy(p, &n, sizeof n);
     note(static_cast<std::int64_t>(n));
-    return p + header;
+    return p + kHeader;
 }
 
 // calloc itself, not malloc and memset: large blocks come zeroed from the kernel untouched, and
@@ -42,16 +42,16 @@ void* counted_malloc(std::size_t n) {
 void* counted_calloc(std::size_t count, std::size_t size) {
     const std::size_t n = count * size;
     if (size != 0 && n / size != count) return nullptr;
-    auto* p = static_cast<unsigned char*>(std::calloc(n + header, 1));
+    auto* p = static_cast<unsigned char*>(std::calloc(n + kHeader, 1));
     if (!p) return nullptr;
     std::memcpy(p, &n, sizeof n);
     note(static_cast<std::int64_t>(n));
-    return p + header;
+    return p + kHeader;
 }
 
 void counted_free(void* q) {
     if (!q) return;
-    auto* p = static_cast<unsigned char*>(q) - header;
+    auto* p = static_cast<unsigned char*>(q) - kHeader;
     std::size_t n = 0;
     std::memcpy(&n, p, sizeof n);
     note(-static_cast<std::int64_t>(n));
@@ -60,14 +60,14 @@ void counted_free(void* q) {
 
 void* counted_realloc(void* q, std::size_t n) {
     if (!q) return counted_malloc(n);
-    auto* p = static_cast<unsigned char*>(q) - header;
+    auto* p = static_cast<unsigned char*>(q) - kHeader;
     std::size_t old = 0;
     std::memcpy(&old, p, sizeof old);
-    auto* r = static_cast<unsigned char*>(std::realloc(p, n + header));
+    auto* r = static_cast<unsigned char*>(std::realloc(p, n + kHeader));
     if (!r) return nullptr;
     std::memcpy(r, &n, sizeof n);
     note(static_cast<std::int64_t>(n) - static_cast<std::int64_t>(old));
-    return r + header;
+    return r + kHeader;
 }
 
 void ok(GrB_Info info, const char* what) {

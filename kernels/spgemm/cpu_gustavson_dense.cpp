@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "kernels/spgemm/cpu_kernels.hpp"
+#include "kernels/spgemm/cpu_rows.hpp"
 
 namespace memwall::spgemm_cpu {
 
@@ -27,29 +28,22 @@ class GustavsonDense final : public Kernel {
     void symbolic(SpgemmOutput& out) override {
         const CsrMatrix& a = w_.a();
         const CsrMatrix& b = w_.b();
-        const auto n = static_cast<std::int64_t>(ranges_.size());
-#pragma omp parallel num_threads(threads_)
-        {
-            std::vector<std::int64_t>& stamp = per_thread_[static_cast<std::size_t>(omp_get_thread_num())].stamp;
-#pragma omp for schedule(dynamic, 1)
-            for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
-                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
-                    std::int64_t count = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
-                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
-                        const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
-                        for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
-                            std::int64_t& s = stamp[static_cast<std::size_t>(b.col[static_cast<std::size_t>(f)])];
-                            if (s != i) {
-                                s = i;
-                                ++count;
-                            }
-                        }
+        for_each_row(ranges_, per_thread_, threads_, [&](Scratch& scratch, std::int64_t i) {
+            std::vector<std::int64_t>& stamp = scratch.stamp;
+            std::int64_t count = 0;
+            for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                 e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
+                for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
+                    std::int64_t& s = stamp[static_cast<std::size_t>(b.col[static_cast<std::size_t>(f)])];
+                    if (s != i) {
+                        s = i;
+                        ++count;
                     }
-                    counts_[static_cast<std::size_t>(i)] = count;
                 }
-        }
+            }
+            counts_[static_cast<std::size_t>(i)] = count;
+        });
         finish_symbolic(counts_, b.cols, out);
     }
 
@@ -57,40 +51,32 @@ class GustavsonDense final : public Kernel {
         const CsrMatrix& a = w_.a();
         const CsrMatrix& b = w_.b();
         const bool sorted = w_.problem().sorted;
-        const auto n = static_cast<std::int64_t>(ranges_.size());
         // Stamps continue past the symbolic phase's row numbers: rows + i marks row i here.
         const std::int64_t base = a.rows;
-#pragma omp parallel num_threads(threads_)
-        {
-            Scratch& s = per_thread_[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 1)
-            for (std::int64_t r = 0; r < n; ++r)
-                for (std::int64_t i = ranges_[static_cast<std::size_t>(r)].begin;
-                     i < ranges_[static_cast<std::size_t>(r)].end; ++i) {
-                    const std::int64_t mark = base + i;
-                    std::int32_t* cols = out.c.col.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
-                    std::int64_t count = 0;
-                    for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
-                         e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
-                        const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
-                        const double av = a.val[static_cast<std::size_t>(e)];
-                        for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
-                            const std::int32_t j = b.col[static_cast<std::size_t>(f)];
-                            const double p = av * b.val[static_cast<std::size_t>(f)];
-                            if (s.stamp[static_cast<std::size_t>(j)] != mark) {
-                                s.stamp[static_cast<std::size_t>(j)] = mark;
-                                s.acc[static_cast<std::size_t>(j)] = p;
-                                cols[count++] = j;
-                            } else {
-                                s.acc[static_cast<std::size_t>(j)] += p;
-                            }
-                        }
+        for_each_row(ranges_, per_thread_, threads_, [&](Scratch& s, std::int64_t i) {
+            const std::int64_t mark = base + i;
+            std::int32_t* cols = out.c.col.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
+            std::int64_t count = 0;
+            for (std::int64_t e = a.row_ptr[static_cast<std::size_t>(i)];
+                 e < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++e) {
+                const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
+                const double av = a.val[static_cast<std::size_t>(e)];
+                for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
+                    const std::int32_t j = b.col[static_cast<std::size_t>(f)];
+                    const double p = av * b.val[static_cast<std::size_t>(f)];
+                    if (s.stamp[static_cast<std::size_t>(j)] != mark) {
+                        s.stamp[static_cast<std::size_t>(j)] = mark;
+                        s.acc[static_cast<std::size_t>(j)] = p;
+                        cols[count++] = j;
+                    } else {
+                        s.acc[static_cast<std::size_t>(j)] += p;
                     }
-                    if (sorted) std::sort(cols, cols + count);
-                    double* vals = out.c.val.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
-                    for (std::int64_t q = 0; q < count; ++q) vals[q] = s.acc[static_cast<std::size_t>(cols[q])];
                 }
-        }
+            }
+            if (sorted) std::sort(cols, cols + count);
+            double* vals = out.c.val.data() + out.c.row_ptr[static_cast<std::size_t>(i)];
+            for (std::int64_t q = 0; q < count; ++q) vals[q] = s.acc[static_cast<std::size_t>(cols[q])];
+        });
         // The next run's symbolic phase starts its stamps at 0 again: clear them.
 #pragma omp parallel num_threads(threads_)
         {

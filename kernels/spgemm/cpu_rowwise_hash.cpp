@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "kernels/spgemm/cpu_kernels.hpp"
+#include "kernels/spgemm/cpu_rows.hpp"
 
 namespace memwall::spgemm_cpu {
 
@@ -29,7 +30,7 @@ std::int64_t hash_table_slots(std::int64_t products, std::int64_t cols, const Tu
 
 namespace {
 
-constexpr std::int32_t empty = -1;
+constexpr std::int32_t kEmpty = -1;
 
 inline std::size_t slot_of(std::int32_t col, std::size_t mask) { return (static_cast<std::size_t>(col) * 107u) & mask; }
 
@@ -58,7 +59,7 @@ class RowwiseHash final : public Kernel {
         }
         per_thread_.resize(static_cast<std::size_t>(threads_));
         for (auto& s : per_thread_) {
-            s.keys.assign(static_cast<std::size_t>(largest), empty);
+            s.keys.assign(static_cast<std::size_t>(largest), kEmpty);
             s.vals.resize(static_cast<std::size_t>(largest));
             s.filled.resize(static_cast<std::size_t>(largest));
         }
@@ -70,36 +71,28 @@ class RowwiseHash final : public Kernel {
         const CsrMatrix& b = w_.b();
         for (const Bin& bin : bins_) {
             const std::size_t mask = static_cast<std::size_t>(bin.slots) - 1;
-            const auto n = static_cast<std::int64_t>(bin.ranges.size());
-#pragma omp parallel num_threads(threads_)
-            {
-                Scratch& s = per_thread_[static_cast<std::size_t>(omp_get_thread_num())];
+            for_each_row(bin.ranges, per_thread_, threads_, [&](Scratch& s, std::int64_t q) {
                 std::int32_t* keys = s.keys.data();
                 std::int32_t* filled = s.filled.data();
-#pragma omp for schedule(dynamic, 1)
-                for (std::int64_t r = 0; r < n; ++r)
-                    for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin;
-                         q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
-                        const auto i = static_cast<std::size_t>(bin.rows[static_cast<std::size_t>(q)]);
-                        std::int64_t count = 0;
-                        for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
-                            const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
-                            for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
-                                const std::int32_t j = b.col[static_cast<std::size_t>(f)];
-                                for (std::size_t h = slot_of(j, mask);; h = (h + 1) & mask) {
-                                    if (keys[h] == j) break;
-                                    if (keys[h] == empty) {
-                                        keys[h] = j;
-                                        filled[count++] = static_cast<std::int32_t>(h);
-                                        break;
-                                    }
-                                }
+                const auto i = static_cast<std::size_t>(bin.rows[static_cast<std::size_t>(q)]);
+                std::int64_t count = 0;
+                for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
+                    const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
+                    for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
+                        const std::int32_t j = b.col[static_cast<std::size_t>(f)];
+                        for (std::size_t h = slot_of(j, mask);; h = (h + 1) & mask) {
+                            if (keys[h] == j) break;
+                            if (keys[h] == kEmpty) {
+                                keys[h] = j;
+                                filled[count++] = static_cast<std::int32_t>(h);
+                                break;
                             }
                         }
-                        counts_[i] = count;
-                        for (std::int64_t f = 0; f < count; ++f) keys[filled[f]] = empty;
                     }
-            }
+                }
+                counts_[i] = count;
+                for (std::int64_t f = 0; f < count; ++f) keys[filled[f]] = kEmpty;
+            });
         }
         finish_symbolic(counts_, b.cols, out);
     }
@@ -110,42 +103,34 @@ class RowwiseHash final : public Kernel {
         const bool sorted = w_.problem().sorted;
         for (const Bin& bin : bins_) {
             const std::size_t mask = static_cast<std::size_t>(bin.slots) - 1;
-            const auto n = static_cast<std::int64_t>(bin.ranges.size());
-#pragma omp parallel num_threads(threads_)
-            {
-                Scratch& s = per_thread_[static_cast<std::size_t>(omp_get_thread_num())];
+            for_each_row(bin.ranges, per_thread_, threads_, [&](Scratch& s, std::int64_t q) {
                 std::int32_t* keys = s.keys.data();
                 double* vals = s.vals.data();
                 std::int32_t* filled = s.filled.data();
-#pragma omp for schedule(dynamic, 1)
-                for (std::int64_t r = 0; r < n; ++r)
-                    for (std::int64_t q = bin.ranges[static_cast<std::size_t>(r)].begin;
-                         q < bin.ranges[static_cast<std::size_t>(r)].end; ++q) {
-                        const auto i = static_cast<std::size_t>(bin.rows[static_cast<std::size_t>(q)]);
-                        std::size_t count = 0;
-                        for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
-                            const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
-                            const double av = a.val[static_cast<std::size_t>(e)];
-                            for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
-                                const std::int32_t j = b.col[static_cast<std::size_t>(f)];
-                                const double p = av * b.val[static_cast<std::size_t>(f)];
-                                for (std::size_t h = slot_of(j, mask);; h = (h + 1) & mask) {
-                                    if (keys[h] == j) {
-                                        vals[h] += p;
-                                        break;
-                                    }
-                                    if (keys[h] == empty) {
-                                        keys[h] = j;
-                                        vals[h] = p;
-                                        filled[count++] = static_cast<std::int32_t>(h);
-                                        break;
-                                    }
-                                }
+                const auto i = static_cast<std::size_t>(bin.rows[static_cast<std::size_t>(q)]);
+                std::size_t count = 0;
+                for (std::int64_t e = a.row_ptr[i]; e < a.row_ptr[i + 1]; ++e) {
+                    const auto k = static_cast<std::size_t>(a.col[static_cast<std::size_t>(e)]);
+                    const double av = a.val[static_cast<std::size_t>(e)];
+                    for (std::int64_t f = b.row_ptr[k]; f < b.row_ptr[k + 1]; ++f) {
+                        const std::int32_t j = b.col[static_cast<std::size_t>(f)];
+                        const double p = av * b.val[static_cast<std::size_t>(f)];
+                        for (std::size_t h = slot_of(j, mask);; h = (h + 1) & mask) {
+                            if (keys[h] == j) {
+                                vals[h] += p;
+                                break;
+                            }
+                            if (keys[h] == kEmpty) {
+                                keys[h] = j;
+                                vals[h] = p;
+                                filled[count++] = static_cast<std::int32_t>(h);
+                                break;
                             }
                         }
-                        gather(keys, vals, filled, count, out, i, sorted, s.row);
                     }
-            }
+                }
+                gather(keys, vals, filled, count, out, i, sorted, s.row);
+            });
         }
     }
 
@@ -188,7 +173,7 @@ class RowwiseHash final : public Kernel {
                 const auto h = static_cast<std::size_t>(filled[n]);
                 cols[n] = keys[h];
                 v[n] = vals[h];
-                keys[h] = empty;
+                keys[h] = kEmpty;
             }
             return;
         }
@@ -196,7 +181,7 @@ class RowwiseHash final : public Kernel {
         for (std::size_t n = 0; n < count; ++n) {
             const auto h = static_cast<std::size_t>(filled[n]);
             row.emplace_back(keys[h], vals[h]);
-            keys[h] = empty;
+            keys[h] = kEmpty;
         }
         std::sort(row.begin(), row.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
         for (std::size_t n = 0; n < row.size(); ++n) {

@@ -86,9 +86,9 @@ class Reader {
 }  // namespace
 
 std::int64_t supported_dimension(std::int64_t entries) {
-    return std::max(dimension_floor, entries > std::numeric_limits<std::int64_t>::max() / dimension_per_entry
+    return std::max(kDimensionFloor, entries > std::numeric_limits<std::int64_t>::max() / kDimensionPerEntry
                                          ? std::numeric_limits<std::int64_t>::max()
-                                         : entries * dimension_per_entry);
+                                         : entries * kDimensionPerEntry);
 }
 
 CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixMarketHeader* header_out,
@@ -171,8 +171,8 @@ CsrMatrix parse_matrix_market(std::istream& in, const std::string& name, MatrixM
         throw InputError(name + ":" + std::to_string(size_line) + ": a " + std::to_string(rows) + " x " +
                          std::to_string(cols) + " matrix with " + std::to_string(entries) +
                          " stored entries: memwall reads at most " + std::to_string(supported) +
-                         " rows and columns for that many (" + std::to_string(dimension_per_entry) +
-                         " per entry, at least " + std::to_string(dimension_floor) +
+                         " rows and columns for that many (" + std::to_string(kDimensionPerEntry) +
+                         " per entry, at least " + std::to_string(kDimensionFloor) +
                          "), since empty rows and columns cost memory as full ones do");
 
     std::sort(read.begin(), read.end(), [](const Entry& a, const Entry& b) {

@@ -26,8 +26,8 @@ struct MatrixMarketHeader {
 // row; a dense accumulator a word a column): a size line may claim at most
 // supported_dimension(entries) of each, so a header of 2^31 - 1 rows with one entry is refused
 // before 16 GiB of row pointers are allocated, while matrices whose rows hold entries pass.
-inline constexpr std::int64_t dimension_per_entry = 16;
-inline constexpr std::int64_t dimension_floor = std::int64_t{1} << 20;
+inline constexpr std::int64_t kDimensionPerEntry = 16;
+inline constexpr std::int64_t kDimensionFloor = std::int64_t{1} << 20;
 std::int64_t supported_dimension(std::int64_t entries);
 
 // Throws InputError "NAME:LINE: why". Memory grows with the entries read, never with the

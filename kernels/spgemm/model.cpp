@@ -13,7 +13,7 @@ namespace memwall {
 
 namespace {
 
-constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double d(std::int64_t x) { return static_cast<double>(x); }
 
@@ -36,10 +36,10 @@ Sizes sizes_of(const SpgemmWorkload& w) {
 // columns and values).
 std::vector<TrafficStream> common_streams(const Sizes& z, int threads) {
     return {
-        {inf, 2.0 * (8.0 * z.rows) + 4.0 * z.nnz_a + 12.0 * z.nnz_a},  // A: symbolic cols; numeric cols + values
+        {kInf, 2.0 * (8.0 * z.rows) + 4.0 * z.nnz_a + 12.0 * z.nnz_a},  // A: symbolic cols; numeric cols + values
         {z.b_bytes / threads,
          2.0 * 16.0 * z.nnz_a + 4.0 * z.products + 12.0 * z.products},  // B's row pointers and rows
-        {inf, 8.0 * z.rows + 8.0 * z.rows + 12.0 * z.nnz_c},            // row counts, row pointers, C
+        {kInf, 8.0 * z.rows + 8.0 * z.rows + 12.0 * z.nnz_c},           // row counts, row pointers, C
     };
 }
 

@@ -23,7 +23,7 @@ namespace {
 using spgemm_cuda::Algorithm;
 namespace binning = spgemm_cuda::binning;
 
-constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double d(std::int64_t x) { return static_cast<double>(x); }
 
@@ -113,7 +113,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     kit::CudaKernel k;
     k.name = std::move(name);
     k.description = std::move(description);
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     k.waits_on_host = true;
     k.check_case = [](const Workload& w, const kit::DeviceCase& device) {
         const auto* c = dynamic_cast<const spgemm_cuda::SpgemmCase*>(&device);
@@ -228,10 +228,10 @@ std::vector<Counter> spgemm_cuda_model(Algorithm algorithm, const SpgemmWorkload
     std::vector<TrafficStream> streams;
     double workspace = 0;
     if (algorithm == Algorithm::cusparse) {
-        streams = {{inf, min_bytes}};  // cuSPARSE's own traffic is unknown: its minimum only
+        streams = {{kInf, min_bytes}};  // cuSPARSE's own traffic is unknown: its minimum only
     } else {
         const Traffic x = algorithm == Algorithm::esc ? esc_traffic(w) : hash_traffic(w, t, w.problem().sorted);
-        streams = {{b_bytes, x.b}, {x.table_bytes, x.tables}, {inf, x.other}};
+        streams = {{b_bytes, x.b}, {x.table_bytes, x.tables}, {kInf, x.other}};
         workspace = x.workspace;
     }
     std::vector<Counter> cs = byte_model(2.0 * d(s.products), min_bytes, workspace, kit::emu_gpu_hierarchy(), streams);

@@ -16,7 +16,7 @@ namespace memwall {
 namespace {
 
 // B of a generated A·B: the same generator, drawn with another seed.
-constexpr std::uint64_t second_input_seed = 0x9e3779b97f4a7c15ULL;
+constexpr std::uint64_t kSecondInputSeed = 0x9e3779b97f4a7c15ULL;
 
 std::string entry(std::int64_t i, std::int64_t j) { return "C(" + std::to_string(i) + ", " + std::to_string(j) + ")"; }
 
@@ -74,7 +74,7 @@ void SpgemmOutput::poison() {
 
 SpgemmWorkload::SpgemmWorkload(const SpgemmProblem& p, std::uint64_t seed) : problem_(p), a_(p.a.make(seed)) {
     if (p.op == SpgemmProblem::Op::aat) b_ = transpose(a_);
-    if (p.op == SpgemmProblem::Op::ab) b_ = p.b.make(seed ^ second_input_seed);
+    if (p.op == SpgemmProblem::Op::ab) b_ = p.b.make(seed ^ kSecondInputSeed);
     if (a_.cols != b().rows)
         throw UsageError("spgemm: A is " + std::to_string(a_.rows) + " x " + std::to_string(a_.cols) + " but B has " +
                          std::to_string(b().rows) + " rows");

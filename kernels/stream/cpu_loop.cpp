@@ -8,9 +8,9 @@ MEMWALL_KERNEL_BEGIN
 namespace memwall {
 
 template <>
-void stream_loop<kit::kernel_isa>(const StreamProblem& p, const float* x, const float* y, float* z) {
+void stream_loop<kit::kKernelIsa>(const StreamProblem& p, const float* x, const float* y, float* z) {
     const std::int64_t n = p.n;
-    const float s = stream_scalar;
+    const float s = kStreamScalar;
     switch (p.op) {
         case StreamOp::copy:
 #pragma omp parallel for schedule(static)

@@ -19,17 +19,17 @@ using namespace kit::simd;
 template <StreamOp Op>
 inline float scalar(float x, float y) {
     if constexpr (Op == StreamOp::copy) return x;
-    if constexpr (Op == StreamOp::scale) return stream_scalar * x;
+    if constexpr (Op == StreamOp::scale) return kStreamScalar * x;
     if constexpr (Op == StreamOp::add) return x + y;
-    return x + stream_scalar * y;
+    return x + kStreamScalar * y;
 }
 
 template <StreamOp Op>
 inline vf vector(const float* x, const float* y) {
     if constexpr (Op == StreamOp::copy) return load(x);
-    if constexpr (Op == StreamOp::scale) return splat(stream_scalar) * load(x);
+    if constexpr (Op == StreamOp::scale) return splat(kStreamScalar) * load(x);
     if constexpr (Op == StreamOp::add) return load(x) + load(y);
-    return load(x) + splat(stream_scalar) * load(y);
+    return load(x) + splat(kStreamScalar) * load(y);
 }
 
 template <StreamOp Op>
@@ -52,7 +52,7 @@ void run(std::int64_t n, const float* x, const float* y, float* z) {
 }  // namespace
 
 template <>
-void stream_nontemporal<kit::kernel_isa>(const StreamProblem& p, const float* x, const float* y, float* z) {
+void stream_nontemporal<kit::kKernelIsa>(const StreamProblem& p, const float* x, const float* y, float* z) {
     switch (p.op) {
         case StreamOp::copy: return run<StreamOp::copy>(p.n, x, nullptr, z);
         case StreamOp::scale: return run<StreamOp::scale>(p.n, x, nullptr, z);

@@ -26,7 +26,7 @@ Variant cpu_variant(std::string name, std::string description, std::array<Kernel
         return std::make_unique<kit::CpuInstance<StreamWorkload>>(
             w, static_cast<std::size_t>(w.problem().n), 0,
             [kernel](const StreamWorkload& x, float* z, float*) { kernel(x.problem(), x.x(), x.y(), z); },
-            stream_slot::z, stream_slot::z + 1);
+            stream_slot::kZ, stream_slot::kZ + 1);
     };
     v.model = [write_allocate](const Params& point, const MemoryHierarchy& mh) {
         return stream_model(StreamProblem::from(point), mh, write_allocate);
@@ -34,13 +34,13 @@ Variant cpu_variant(std::string name, std::string description, std::array<Kernel
     return v;
 }
 
-stream_cuda::Shape cuda_shape(const StreamProblem& p) { return {p.op, p.n, stream_scalar}; }
+stream_cuda::Shape cuda_shape(const StreamProblem& p) { return {p.op, p.n, kStreamScalar}; }
 
 kit::CudaKernel grid_stride_kernel() {
     kit::CudaKernel k;
     k.name = "grid_stride";
     k.description = "a grid-stride loop, one element per thread per step, coalesced loads and stores";
-    k.checked_on_gpu = kit::gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     Axis threads = tunable(int_axis("threads", {256}, "threads per block"));
     k.tunables = {bounded(threads, 32, stream_cuda::max_threads)};
     k.constraints = {

@@ -22,11 +22,11 @@
 namespace memwall {
 
 StreamOp stream_op_from(const std::string& name);  // throws UsageError
-inline constexpr float stream_scalar = 3.0f;
+inline constexpr float kStreamScalar = 3.0f;
 
 // Placement slots of the arrays (kit/placed_buffer.hpp).
 namespace stream_slot {
-inline constexpr std::size_t x = 0, y = 1, z = 2;
+inline constexpr std::size_t kX = 0, kY = 1, kZ = 2;
 }
 
 struct StreamProblem {
@@ -46,19 +46,19 @@ class StreamWorkload : public Workload {
   public:
     // fp32 rounds each product and sum once: at most 2 roundings of unit roundoff 2^-24 per
     // element, and no cancellation (positive inputs), so the relative L2 error is below 2^-23.
-    static constexpr double tolerance = 0x1p-23;
+    static constexpr double kTolerance = 0x1p-23;
 
     StreamWorkload(const StreamProblem& p, std::uint64_t seed);
     const StreamProblem& problem() const { return problem_; }
     const float* x() const { return x_.data(); }
     const float* y() const { return y_.data(); }
-    // Every element of `z` (n floats) finite, and the relative L2 error below tolerance.
+    // Every element of `z` (n floats) finite, and the relative L2 error below kTolerance.
     Check check(const float* z) const;
 
   private:
     StreamProblem problem_;
-    kit::PlacedBuffer x_{kit::PlacedAllocator<float>(stream_slot::x)};
-    kit::PlacedBuffer y_{kit::PlacedAllocator<float>(stream_slot::y)};
+    kit::PlacedBuffer x_{kit::PlacedAllocator<float>(stream_slot::kX)};
+    kit::PlacedBuffer y_{kit::PlacedAllocator<float>(stream_slot::kY)};
 };
 
 // The CPU kernels, built once per ISA (kit/kernel_isa.hpp); the catalogue's variants run the

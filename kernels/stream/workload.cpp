@@ -52,8 +52,8 @@ Check StreamWorkload::check(const float* z) const {
     const StreamProblem& p = problem_;
     const auto size = static_cast<std::size_t>(p.n);
     if (const std::size_t i = kit::first_not_finite(size, [&](std::size_t j) { return z[j]; }); i < size)
-        return kit::not_finite("z[" + std::to_string(i) + "]", z[i], tolerance);
-    const double s = stream_scalar;
+        return kit::not_finite("z[" + std::to_string(i) + "]", z[i], kTolerance);
+    const double s = kStreamScalar;
     kit::RelativeL2 l2;
     for (std::size_t i = 0; i < size; ++i) {
         const double x = x_[i];
@@ -67,7 +67,7 @@ Check StreamWorkload::check(const float* z) const {
         }
         l2.add(z[i], ref);
     }
-    return l2.result(tolerance);
+    return l2.result(kTolerance);
 }
 
 }  // namespace memwall

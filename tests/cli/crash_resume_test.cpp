@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attention_sweep.hpp"
 #include "db_query.hpp"
 #include "process.hpp"
 
@@ -16,37 +17,8 @@ using namespace memwall::test;
 namespace {
 
 // 2 variants x 10 sequence lengths; each case samples for ~0.15 s, so the sweep takes seconds.
-const std::vector<std::string> sweep = {"--db",
-                                        "s.db",
-                                        "run",
-                                        "--family",
-                                        "attention",
-                                        "--variant",
-                                        "naive,flash",
-                                        "--axis",
-                                        "batch=1",
-                                        "--axis",
-                                        "heads=2",
-                                        "--axis",
-                                        "seq_q=32:320:32",
-                                        "--axis",
-                                        "seq_k=32:320:32",
-                                        "--axis",
-                                        "head_dim=64",
-                                        "--axis",
-                                        "causal=0",
-                                        "--ceilings",
-                                        "none",
-                                        "--quiet",
-                                        "--min-samples",
-                                        "1",
-                                        "--min-time",
-                                        "0.15",
-                                        "--max-noise",
-                                        "1e-9",
-                                        "--timeout",
-                                        "0.15"};
-constexpr long long total_cases = 20;
+const std::vector<std::string> sweep = attention_sweep("320", "0.15");
+constexpr long long kTotalCases = 20;
 
 }  // namespace
 
@@ -64,7 +36,7 @@ TEST(CrashResume, KilledSweepResumesWithoutDuplicates) {
 
     const long long kept = query(db, "SELECT count(*) FROM cases");
     EXPECT_GE(kept, 3);
-    EXPECT_LT(kept, total_cases);
+    EXPECT_LT(kept, kTotalCases);
     // Every committed case is whole: an ok case has its samples and its counters.
     EXPECT_EQ(query(db,
                     "SELECT count(*) FROM cases c WHERE status = 'ok' AND (n_samples < 1 OR "
@@ -76,14 +48,14 @@ TEST(CrashResume, KilledSweepResumesWithoutDuplicates) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("already stored"), std::string::npos) << r.err;
     EXPECT_EQ(query(db, "SELECT count(*) FROM runs"), 1);
-    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), total_cases);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), kTotalCases);
     EXPECT_EQ(query(db, "SELECT count(*) FROM (SELECT DISTINCT family, variant, backend, problem, config FROM cases)"),
-              total_cases);
+              kTotalCases);
     EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE status != 'ok'"), 0);
     EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
 
     // Resuming a complete run measures nothing more.
     const Result again = run_memwall({"--db", "s.db", "run", "--resume", "--quiet"}, d.path);
     EXPECT_EQ(again.status, 0) << again.err;
-    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), total_cases);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), kTotalCases);
 }

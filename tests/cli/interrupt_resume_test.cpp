@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attention_sweep.hpp"
 #include "db_query.hpp"
 #include "process.hpp"
 
@@ -20,30 +21,11 @@ using namespace memwall::test;
 
 namespace {
 
-constexpr long long cases = 12;  // 2 variants x 6 sequence lengths
-const char* kAxes[] = {"heads=2", "seq_q=32:192:32", "seq_k=32:192:32", "head_dim=64", "causal=0"};
+constexpr long long kCases = 12;  // 2 variants x 6 sequence lengths
 
 std::vector<std::string> run_args() {
-    std::vector<std::string> a = {"--db",
-                                  "s.db",
-                                  "run",
-                                  "--family",
-                                  "attention",
-                                  "--variant",
-                                  "naive,flash",
-                                  "--ceilings",
-                                  "none",
-                                  "--quiet",
-                                  "--min-samples",
-                                  "1",
-                                  "--min-time",
-                                  "0.05",
-                                  "--max-noise",
-                                  "1e-9",
-                                  "--timeout",
-                                  "0.05",
-                                  "--benchmark_repetitions=2"};
-    for (const char* axis : kAxes) a.insert(a.end(), {"--axis", axis});
+    std::vector<std::string> a = attention_sweep("192", "0.05");
+    a.push_back("--benchmark_repetitions=2");
     return a;
 }
 
@@ -75,7 +57,7 @@ void round(const std::vector<std::string>& args, const std::filesystem::path& di
     }
     ASSERT_TRUE(r.status == 130 || r.status == 0) << r.status << ": " << r.err;  // 0: it ended first
     const long long kept = query(db, "SELECT count(*) FROM cases");
-    std::cerr << "signal " << sig << " after " << after << " s: exit " << r.status << ", " << kept << " of " << cases
+    std::cerr << "signal " << sig << " after " << after << " s: exit " << r.status << ", " << kept << " of " << kCases
               << " cases kept\n";
     EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE status != 'ok'"), 0) << r.err;
     EXPECT_EQ(query(db,
@@ -87,12 +69,12 @@ void round(const std::vector<std::string>& args, const std::filesystem::path& di
     const Result resumed = run_memwall(
         {"--db", "s.db", "run", "--resume", "--quiet", "--ceilings", "none", "--benchmark_repetitions=2"}, dir);
     EXPECT_EQ(resumed.status, 0) << resumed.err;
-    EXPECT_NE(resumed.err.find(std::to_string(kept) + " of " + std::to_string(cases) + " cases already stored"),
+    EXPECT_NE(resumed.err.find(std::to_string(kept) + " of " + std::to_string(kCases) + " cases already stored"),
               std::string::npos)
         << resumed.err;
-    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), cases);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM cases"), kCases);
     EXPECT_EQ(query(db, "SELECT count(*) FROM (SELECT DISTINCT family, variant, backend, problem, config FROM cases)"),
-              cases);
+              kCases);
     EXPECT_EQ(query(db, "SELECT count(*) FROM cases WHERE status != 'ok'"), 0);
     EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 1);
 }

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attention_sweep.hpp"
 #include "db_query.hpp"
 #include "process.hpp"
 
@@ -36,40 +37,11 @@ const char* kDistinct = "SELECT count(*) FROM (SELECT DISTINCT family, variant, 
 
 // 2 variants x 8 sequence lengths; each case samples for ~0.1 s per repetition.
 std::vector<std::string> sweep(std::vector<std::string> extra = {}) {
-    std::vector<std::string> a = {"--db",
-                                  "s.db",
-                                  "run",
-                                  "--family",
-                                  "attention",
-                                  "--variant",
-                                  "naive,flash",
-                                  "--axis",
-                                  "batch=1",
-                                  "--axis",
-                                  "heads=2",
-                                  "--axis",
-                                  "seq_q=32:256:32",
-                                  "--axis",
-                                  "seq_k=32:256:32",
-                                  "--axis",
-                                  "head_dim=64",
-                                  "--axis",
-                                  "causal=0",
-                                  "--ceilings",
-                                  "none",
-                                  "--quiet",
-                                  "--min-samples",
-                                  "1",
-                                  "--min-time",
-                                  "0.1",
-                                  "--max-noise",
-                                  "1e-9",
-                                  "--timeout",
-                                  "0.1"};
+    std::vector<std::string> a = attention_sweep("256", "0.1");
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
 }
-constexpr long long sweep_cases = 16;
+constexpr long long kSweepCases = 16;
 
 // `ci` of the same 16 cases as a suite of 3 repetitions, measured case after case, written to
 // `dir`; `baseline` says against what.
@@ -100,8 +72,8 @@ void expect_resumes(const std::filesystem::path& dir, std::vector<std::string> e
     args.insert(args.end(), extra.begin(), extra.end());
     const Result r = run_memwall(args, dir);
     EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(query(dir / "s.db", kCases), sweep_cases);
-    EXPECT_EQ(query(dir / "s.db", kDistinct), sweep_cases);
+    EXPECT_EQ(query(dir / "s.db", kCases), kSweepCases);
+    EXPECT_EQ(query(dir / "s.db", kDistinct), kSweepCases);
     EXPECT_EQ(query(dir / "s.db", kNotOk), 0);
 }
 
@@ -151,9 +123,9 @@ void expect_baseline_build_interrupted(int sig) {
         const std::string of = std::string(" WHERE run_id = ") + run;
         EXPECT_EQ(
             query(db, ("SELECT count(*) FROM runs WHERE status = 'complete' AND id = " + std::string(run)).c_str()), 1);
-        EXPECT_EQ(query(db, ("SELECT count(*) FROM cases" + of + " AND status = 'ok'").c_str()), sweep_cases);
+        EXPECT_EQ(query(db, ("SELECT count(*) FROM cases" + of + " AND status = 'ok'").c_str()), kSweepCases);
         EXPECT_EQ(query(db, ("SELECT count(*) FROM (SELECT DISTINCT variant, problem FROM cases" + of + ")").c_str()),
-                  sweep_cases);
+                  kSweepCases);
         EXPECT_EQ(query(db, ("SELECT count(*) FROM cases c" + of +
                              " AND (SELECT count(DISTINCT rep) FROM samples s WHERE s.case_id = c.id) != 3")
                                 .c_str()),

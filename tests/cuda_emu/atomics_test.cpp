@@ -14,13 +14,6 @@ namespace {
 
 using namespace cuda_emu;
 
-LaunchConfig grid_of(unsigned blocks, unsigned threads) {
-    LaunchConfig c;
-    c.grid = dim3(blocks);
-    c.block = dim3(threads);
-    return c;
-}
-
 template <class T>
 struct Scalar {
     explicit Scalar(T init) : buffer(std::vector<T>{init}) {}

@@ -15,24 +15,17 @@ namespace {
 
 using namespace cuda_emu;
 
-LaunchConfig grid_of(unsigned blocks, unsigned threads) {
-    LaunchConfig c;
-    c.grid = dim3(blocks);
-    c.block = dim3(threads);
-    return c;
-}
-
 TEST(Block, ReducesThroughSharedMemoryWithBarriers) {
     const int n = 1000;  // not a multiple of the block
     std::vector<float> x(n);
     for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i % 7);
-    const unsigned blocks = (n + block_sum_threads - 1) / block_sum_threads;
+    const unsigned blocks = (n + kBlockSumThreads - 1) / kBlockSumThreads;
     DeviceBuffer<float> dx(x), partial(blocks);
-    block_sum(grid_of(blocks, block_sum_threads), dx.get(), partial.get(), n);
+    block_sum(grid_of(blocks, kBlockSumThreads), dx.get(), partial.get(), n);
     const std::vector<float> got = partial.download();
     for (unsigned b = 0; b < blocks; ++b) {
-        const int begin = static_cast<int>(b) * block_sum_threads;
-        const int end = std::min(n, begin + block_sum_threads);
+        const int begin = static_cast<int>(b) * kBlockSumThreads;
+        const int end = std::min(n, begin + kBlockSumThreads);
         EXPECT_EQ(got[b], std::accumulate(x.begin() + begin, x.begin() + end, 0.0f)) << b;
     }
 }

@@ -20,13 +20,6 @@ using namespace cuda_emu;
 
 bool contains(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
 
-LaunchConfig grid_of(unsigned blocks, unsigned threads) {
-    LaunchConfig c;
-    c.grid = dim3(blocks);
-    c.block = dim3(threads);
-    return c;
-}
-
 template <class F>
 std::string launch_error(F&& f) {
     try {

@@ -19,13 +19,6 @@ namespace {
 
 using namespace cuda_emu;
 
-LaunchConfig blocks_of(int threads, int n) {
-    LaunchConfig c;
-    c.block = dim3(static_cast<unsigned>(threads));
-    c.grid = dim3(static_cast<unsigned>((n + threads - 1) / threads));
-    return c;
-}
-
 // A cudaHostAlloc'd array, freed with cudaFreeHost.
 struct HostArray {
     explicit HostArray(std::size_t n, unsigned flags = cudaHostAllocMapped) {

@@ -20,13 +20,6 @@ namespace {
 
 using namespace cuda_emu;
 
-LaunchConfig blocks_of(int threads, int n) {
-    LaunchConfig c;
-    c.block = dim3(static_cast<unsigned>(threads));
-    c.grid = dim3(static_cast<unsigned>((n + threads - 1) / threads));
-    return c;
-}
-
 class SaxpyTraffic : public ::testing::TestWithParam<int> {};
 
 // 8n bytes loaded, 4n stored, whatever the tail of the last block.
@@ -149,13 +142,13 @@ TEST(Traffic, WithoutAnL2EverySectorRequestReachesDram) {
 // rotate_tile over `blocks` tiles of doubles, with its exact global and shared counts.
 void expect_rotated_tiles(int blocks, int shift) {
     using T = double;
-    const int n = blocks * rotate_tile_threads;
+    const int n = blocks * kRotateTileThreads;
     std::vector<T> x(static_cast<std::size_t>(n));
     std::iota(x.begin(), x.end(), T{1});
     DeviceBuffer<T> in(x), out(x.size());
     LaunchConfig c;
     c.grid = dim3(static_cast<unsigned>(blocks));
-    c.block = dim3(rotate_tile_threads);
+    c.block = dim3(kRotateTileThreads);
     rotate_tile(c, in.get(), out.get(), shift);
     const emu::TrafficStats s = emu::last_traffic();
     const auto threads = static_cast<std::uint64_t>(n), warps = threads / 32;
@@ -172,11 +165,11 @@ void expect_rotated_tiles(int blocks, int shift) {
     EXPECT_EQ(s.shared.load, (emu::SharedAccessCounts{2 * sizeof(T) * threads, 2 * threads, 2 * warps}));
     EXPECT_EQ(s.shared.atomic, emu::SharedAccessCounts{});
     const std::vector<T> got = out.download();
-    for (int b = 0; b < n; b += rotate_tile_threads)
-        for (int t = 0; t < rotate_tile_threads; ++t)
+    for (int b = 0; b < n; b += kRotateTileThreads)
+        for (int t = 0; t < kRotateTileThreads; ++t)
             ASSERT_EQ(got[static_cast<std::size_t>(b + t)],
-                      x[static_cast<std::size_t>(b + (t + shift) % rotate_tile_threads)] +
-                          x[static_cast<std::size_t>(b + rotate_tile_threads - 1 - t)]);
+                      x[static_cast<std::size_t>(b + (t + shift) % kRotateTileThreads)] +
+                          x[static_cast<std::size_t>(b + kRotateTileThreads - 1 - t)]);
 }
 
 TEST(Traffic, CountsAStaticSharedTileApartFromGlobalMemory) {

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: cuda_emu_tsan_race race|clean\n");
         return 2;
     }
-    constexpr int blocks = 2, block = memwall::emu_test::tree_sum_threads, n = blocks * block;
+    constexpr int blocks = 2, block = memwall::emu_test::kTreeSumThreads, n = blocks * block;
     std::vector<float> x(n);
     std::iota(x.begin(), x.end(), 1.0f);
     float *dx = nullptr, *dsums = nullptr;

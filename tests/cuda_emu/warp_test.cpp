@@ -13,13 +13,6 @@ namespace {
 
 using namespace cuda_emu;
 
-LaunchConfig grid_of(unsigned blocks, unsigned threads) {
-    LaunchConfig c;
-    c.grid = dim3(blocks);
-    c.block = dim3(threads);
-    return c;
-}
-
 // The lane `lane` reads in a shuffle over segments of `width` lanes (CUDA programming guide).
 int shfl(int lane, int src, int width) { return (lane & ~(width - 1)) + (src & (width - 1)); }
 int shfl_up(int lane, int delta, int width) { return lane % width >= delta ? lane - delta : lane; }

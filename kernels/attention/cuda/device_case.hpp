@@ -1,6 +1,6 @@
 // The host side of the CUDA attention kernels (naive.cuh, flash.cuh, decode_splitkv.cuh): the
 // problem and tuning as they take them, and one case's device buffers and forward pass (a
-// kit::DeviceCase), built twice from attention_forward.cu: for cuda-emu (namespace cuda_emu,
+// kit::DeviceCase), built twice from device_cases.cu: for cuda-emu (namespace cuda_emu,
 // host compiler) and for GPUs (cuda_gpu, nvcc). C++17 and free of CUDA headers, so that both
 // nvcc and the host side (register_cuda.cpp) include it.
 #pragma once

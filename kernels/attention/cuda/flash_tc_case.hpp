@@ -1,4 +1,4 @@
-// flash_tc's device case (flash_tc.cu), which make_device_case (attention_forward.cu) returns
+// flash_tc's device case (flash_tc.cu), which make_device_case (device_cases.cu) returns
 // for Algorithm::flash_tc; declared for both builds (MEMWALL_CUDA_NS).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The device buffers every conv case has, for the launchers (conv_forward.cu, im2col_gemm.cu,
+// The device buffers every conv case has, for the launchers (device_cases.cu, im2col_gemm.cu,
 // cudnn.cu): input and filter uploaded, the output poisoned, downloaded and checked; and their
 // launches' configuration.
 #pragma once

@@ -1,4 +1,4 @@
-// The tensor-core kernels' device case (conv_tc.cu), which make_device_case (conv_forward.cu)
+// The tensor-core kernels' device case (conv_tc.cu), which make_device_case (device_cases.cu)
 // returns for implicit_gemm_tc and im2win_tc; declared for both builds (MEMWALL_CUDA_NS).
 #pragma once
 

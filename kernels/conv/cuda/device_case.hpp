@@ -1,6 +1,6 @@
 // The host side of the CUDA conv kernels (direct.cuh, im2win_*.cuh, implicit_gemm.cuh,
 // im2col.cuh): the problem and tuning as they take them, the rules a case must keep, its
-// workspace and shared memory, and the device-case factories. conv_forward.cu builds the
+// workspace and shared memory, and the device-case factories. device_cases.cu builds the
 // emulatable kernels twice (cuda_emu, host compiler; cuda_gpu, nvcc); im2col_gemm.cu (cuBLAS) and
 // cudnn.cu (cuDNN) only for GPUs. C++17 and free of CUDA headers, so that nvcc and the host side
 // (register_cuda.cpp) both include it.
@@ -15,6 +15,7 @@
 #include "cuda_emu/options.hpp"
 #include "kernels/conv/cuda/tc_tiles.hpp"
 #include "kernels/kit/device_case.hpp"
+#include "kernels/kit/register_tiling.hpp"
 
 namespace memwall::conv_cuda {
 
@@ -60,16 +61,10 @@ inline constexpr long long max_grid_x = 2147483647;
 inline constexpr int max_grid_yz = 65535;
 inline constexpr int transform_threads = 256;  // im2win and im2col transforms, per block
 
-inline constexpr bool register_tile(int x) { return x == 1 || x == 2 || x == 4 || x == 8; }
+using kit::register_tile;
 
 inline int im2win_threads(const Tuning& t) { return t.tile_p * t.tile_q * (t.tile_k / t.k_per_thread); }
-inline int implicit_gemm_threads(const Tuning& t) { return (t.bm / t.tm) * (t.bn / t.tn); }
-
-// The most threads an implicit_gemm block may have with a TM x TN register tile: the kernel's
-// launch bounds (implicit_gemm.cuh), which keep the accumulators in registers. An SM has 64 Ki
-// registers: 1024 threads get 64 each, enough for 16 accumulators; 32 need up to 128 (512
-// threads), 64 up to 255 (256 threads).
-constexpr int implicit_gemm_max_threads(int tm, int tn) { return tm * tn >= 64 ? 256 : tm * tn >= 32 ? 512 : 1024; }
+inline int implicit_gemm_threads(const Tuning& t) { return kit::register_tiled_threads(t.bm, t.bn, t.tm, t.tn); }
 
 // Floats of a window strip in an im2win block: the tile_q windows of one output row in one
 // channel, S*R each, stride*R apart.
@@ -160,10 +155,10 @@ inline void validate(const Shape& s, const Tuning& t) {
             require(t.bk >= 1 && t.bm >= t.tm && t.bn >= t.tn && t.bm <= 1024 && t.bn <= 1024,
                     "implicit_gemm: BK must be positive and BM, BN at least TM, TN and at most 1024");
             require(t.bm % t.tm == 0 && t.bn % t.tn == 0, "implicit_gemm: BM and BN must be multiples of TM and TN");
-            require(
-                implicit_gemm_threads(t) % 32 == 0 && implicit_gemm_threads(t) <= implicit_gemm_max_threads(t.tm, t.tn),
-                "implicit_gemm: (BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN "
-                "is 32, 256 when it is 64)");
+            require(implicit_gemm_threads(t) % 32 == 0 &&
+                        implicit_gemm_threads(t) <= kit::register_tiled_max_threads(t.tm, t.tn),
+                    "implicit_gemm: (BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN "
+                    "is 32, 256 when it is 64)");
             require(implicit_gemm_shared_bytes(t.bm, t.bn, t.bk) <= max_shared_bytes,
                     "implicit_gemm: the tiles need more than 48 KiB of shared memory");
             require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= max_grid_x &&

@@ -13,7 +13,7 @@ namespace memwall::conv_cuda::MEMWALL_CUDA_NS {
 // threads. Thread (ty, tx) owns filters ty + i*(BM/TM) and pixels tx + jj*(BN/TN): consecutive
 // threads take consecutive pixels, so the output stores and the input tile's reads coalesce (along
 // q) and its shared-memory reads are conflict-free. Shared memory: implicit_gemm_shared_bytes. The
-// launch bounds are implicit_gemm_max_threads(TM, TN), written out for nvcc.
+// launch bounds are kit::register_tiled_max_threads(TM, TN), written out for nvcc.
 template <int TM, int TN>
 __global__ void __launch_bounds__(TM* TN >= 64    ? 256
                                   : TM * TN >= 32 ? 512

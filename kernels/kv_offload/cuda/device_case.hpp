@@ -1,5 +1,5 @@
 // The host side of the CUDA kv_offload kernels (decode.cuh): the problem and tuning as they take
-// them, the rules a case must keep, and the device-case factories. kv_forward.cu builds them twice
+// them, the rules a case must keep, and the device-case factories. device_cases.cu builds them twice
 // (cuda_emu, host compiler; cuda_gpu, nvcc). C++17 and free of CUDA headers, so that nvcc and the
 // host side (register_cuda.cpp) both include it.
 #pragma once

@@ -1,4 +1,4 @@
-// The device buffers every lora case has, for the launchers (lora_forward.cu, lora_tc.cu,
+// The device buffers every lora case has, for the launchers (device_cases.cu, lora_tc.cu,
 // cublas_unfused.cu): the inputs uploaded, Y poisoned, downloaded and checked, the workspace of the
 // method; and the unfused and fused methods' launch sequences over them.
 #pragma once
@@ -18,7 +18,7 @@ void upload_bits(DeviceArray<T>& d, const T* host) {
     check_cuda(cudaMemcpy(d.get(), host, d.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy");
 }
 
-// unfused's element-wise passes (passes.cuh), defined once in lora_forward.cu (for float and
+// unfused's element-wise passes (passes.cuh), defined once in device_cases.cu (for float and
 // __nv_bfloat16) and launched by every unfused case: X' = X ⊙ mask / (1 - p) (M×K), and
 // y += alpha * t over n elements.
 template <class T>

@@ -1,6 +1,6 @@
 // The host side of the CUDA lora kernels (down_project.cuh, gemm.cuh, gemm_tc.cuh, passes.cuh):
 // the problem and tuning as they take them, the rules a case must keep, its shared memory and
-// workspace, and the device-case factories. lora_forward.cu and lora_tc.cu are built twice
+// workspace, and the device-case factories. device_cases.cu and lora_tc.cu are built twice
 // (cuda_emu, host compiler; cuda_gpu, nvcc); cublas_unfused.cu (cuBLAS) only for GPUs. C++17 and free of CUDA
 // headers, so that nvcc and the host side (register_cuda.cpp) both include it.
 #pragma once
@@ -13,6 +13,7 @@
 
 #include "cuda_emu/options.hpp"
 #include "kernels/kit/device_case.hpp"
+#include "kernels/kit/register_tiling.hpp"
 
 namespace memwall::lora_cuda {
 
@@ -48,10 +49,8 @@ inline constexpr int max_rank = 256;      // the down-projection keeps r / 32 co
 inline constexpr int down_warps = 4;      // down-projection: tokens (a warp each) per block
 inline constexpr int pass_threads = 256;  // dropout and scaled add, per block
 
-inline constexpr bool register_tile(int x) { return x == 1 || x == 2 || x == 4 || x == 8; }
-constexpr int gemm_threads(const Tuning& t) { return (t.bm / t.tm) * (t.bn / t.tn); }
-// The launch bounds that keep TM×TN accumulators in registers (64 Ki registers per SM).
-constexpr int gemm_max_threads(int tm, int tn) { return tm * tn >= 64 ? 256 : tm * tn >= 32 ? 512 : 1024; }
+using kit::register_tile;
+constexpr int gemm_threads(const Tuning& t) { return kit::register_tiled_threads(t.bm, t.bn, t.tm, t.tn); }
 // X's tile transposed (rows padded by one float against bank conflicts), W's tile, and the tile
 // rows' adapters for the epilogue.
 constexpr std::size_t gemm_shared_bytes(const Tuning& t) {
@@ -86,7 +85,7 @@ inline void validate(const Shape& s, const Tuning& t) {
     require(t.bk >= 1 && t.bm >= t.tm && t.bn >= t.tn && t.bm <= 1024 && t.bn <= 1024,
             "BK must be positive and BM, BN at least TM, TN and at most 1024");
     require(t.bm % t.tm == 0 && t.bn % t.tn == 0, "BM and BN must be multiples of TM and TN");
-    require(gemm_threads(t) % 32 == 0 && gemm_threads(t) <= gemm_max_threads(t.tm, t.tn),
+    require(gemm_threads(t) % 32 == 0 && gemm_threads(t) <= kit::register_tiled_max_threads(t.tm, t.tn),
             "(BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN is 32, 256 when 64)");
     require(gemm_shared_bytes(t) <= max_shared_bytes, "the GEMM's tiles need more than 48 KiB of shared memory");
     require((s.m + t.bm - 1) / t.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");

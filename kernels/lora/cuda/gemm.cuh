@@ -66,8 +66,8 @@ __device__ __forceinline__ void gemm_stage(const GemmTile& g, TileA a_at, TileB 
     }
 }
 
-// blockIdx.x: tiles of BN columns, blockIdx.y: tiles of BM rows; (BM/TM)×(BN/TN) threads. The
-// launch bounds are gemm_max_threads(TM, TN), written out for nvcc.
+// blockIdx.x: tiles of BN columns, blockIdx.y: tiles of BM rows; (BM/TM)×(BN/TN) threads. The launch
+// bounds are kit::register_tiled_max_threads(TM, TN), written out for nvcc.
 template <class T, int TM, int TN>
 __global__ void __launch_bounds__(TM* TN >= 64    ? 256
                                   : TM * TN >= 32 ? 512

@@ -1,4 +1,4 @@
-// The device arrays every spgemm case has, for the launchers (spgemm_forward.cu, cusparse.cu):
+// The device arrays every spgemm case has, for the launchers (device_cases.cu, cusparse.cu):
 // A and B uploaded (B shares A's arrays for A*A), C's row pointers, and C's columns and values,
 // grown to the nnz a run finds (kept across runs, as a caller reuses C's buffers), poisoned,
 // downloaded as a CsrMatrix.

@@ -1,6 +1,6 @@
 // What the CUDA spgemm kernels share: a CSR matrix as the device holds it, a block's prefix sum
 // and a block's in-place sort of a row segment by column (device functions only: the kernels
-// shared by both launchers are in scan.cuh, included by spgemm_forward.cu alone).
+// shared by both launchers are in scan.cuh, included by device_cases.cu alone).
 #pragma once
 
 // Standard headers first: cuda-emu's __noinline__ macro breaks libstdc++'s uses of the

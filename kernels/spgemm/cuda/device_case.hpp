@@ -1,6 +1,6 @@
 // The host side of the CUDA spgemm kernels (hash.cuh, esc.cuh, common.cuh): the tuning they
 // take, rowwise_hash's binning rule (shared by the kernels, the model and the tests), the rules a
-// case must keep, and the device-case factories. spgemm_forward.cu builds rowwise_hash and esc
+// case must keep, and the device-case factories. device_cases.cu builds rowwise_hash and esc
 // twice (cuda_emu, host compiler; cuda_gpu, nvcc); cusparse.cu only for GPUs. C++17 and free of
 // CUDA headers, so that nvcc and the host side (register_cuda.cpp) both include it.
 //

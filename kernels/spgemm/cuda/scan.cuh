@@ -1,6 +1,6 @@
 // The kernels rowwise_hash and esc share: the exclusive scan of an int array (C's row pointers,
 // esc's product offsets) and the products of each row. Non-template kernels: include this in one
-// translation unit (spgemm_forward.cu).
+// translation unit (device_cases.cu).
 #pragma once
 
 #include "kernels/spgemm/cuda/common.cuh"

@@ -1,5 +1,5 @@
 // The host side of the CUDA stream kernel (stream.cuh): the problem as it takes it and its
-// device cases, built from stream_forward.cu for cuda-emu (host compiler) and for GPUs (nvcc).
+// device cases, built from device_cases.cu for cuda-emu (host compiler) and for GPUs (nvcc).
 // C++17 and free of CUDA headers.
 #pragma once
 

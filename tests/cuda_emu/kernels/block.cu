@@ -5,7 +5,7 @@
 namespace memwall::emu_test::MEMWALL_CUDA_NS {
 
 void block_sum(const LaunchConfig& c, const float* x, float* partial, int n) {
-    cuda::launch(c, block_sum_kernel<block_sum_threads>, x, partial, n);
+    cuda::launch(c, block_sum_kernel<kBlockSumThreads>, x, partial, n);
 }
 
 void barrier_votes(const LaunchConfig& c, const int* predicates, int* out) {

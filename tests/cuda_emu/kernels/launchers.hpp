@@ -9,9 +9,25 @@ namespace memwall::emu_test {
 
 using cuda::LaunchConfig;
 
-inline constexpr int block_sum_threads = 128;
-inline constexpr int tree_sum_threads = 64;
-inline constexpr int rotate_tile_threads = 64;
+inline constexpr int kBlockSumThreads = 128;
+inline constexpr int kTreeSumThreads = 64;
+inline constexpr int kRotateTileThreads = 64;
+
+// A launch of `blocks` blocks of `threads` threads.
+inline LaunchConfig grid_of(unsigned blocks, unsigned threads) {
+    LaunchConfig c;
+    c.grid = dim3(blocks);
+    c.block = dim3(threads);
+    return c;
+}
+
+// Blocks of `threads` threads enough for `n` elements, one a thread.
+inline LaunchConfig blocks_of(int threads, int n) {
+    LaunchConfig c;
+    c.block = dim3(static_cast<unsigned>(threads));
+    c.grid = dim3(static_cast<unsigned>((n + threads - 1) / threads));
+    return c;
+}
 
 // Launchers: memwall::emu_test::cuda_gpu under nvcc, ::cuda_emu for the host compiler.
 namespace MEMWALL_CUDA_NS {
@@ -43,7 +59,7 @@ void apply_atomics(const LaunchConfig& c, const int* values, const AtomicTargets
 void locked_increment(const LaunchConfig& c, int* lock, int* counter);
 void histogram(const LaunchConfig& c, const int* values, int n, int* hist, int bins);
 
-// shared.cu: rotate_tile in blocks of rotate_tile_threads threads
+// shared.cu: rotate_tile in blocks of kRotateTileThreads threads
 void rotate_tile(const LaunchConfig& c, const double* in, double* out, int shift);
 void shared_histogram(const LaunchConfig& c, const int* values, int n, unsigned* hist, int bins);
 
@@ -62,7 +78,7 @@ void write_host(const LaunchConfig& c, const float* device, float* host, int n);
 // atomic_refs.cpp (emulation only)
 void count_with_atomic_ref(const LaunchConfig& c, int* counter, int* flag, int* seen);
 
-// race.cu: blocks of tree_sum_threads threads, one sum each
+// race.cu: blocks of kTreeSumThreads threads, one sum each
 void tree_sum(const LaunchConfig& c, bool synchronised, const float* x, float* out);
 
 }  // namespace MEMWALL_CUDA_NS

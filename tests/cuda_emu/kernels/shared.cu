@@ -4,7 +4,7 @@
 
 namespace memwall::emu_test::MEMWALL_CUDA_NS {
 
-static_assert(kRotateTile == rotate_tile_threads);
+static_assert(kRotateTile == kRotateTileThreads);
 
 void rotate_tile(const LaunchConfig& c, const double* in, double* out, int shift) {
     cuda::launch(c, rotate_tile_kernel, in, out, shift);

@@ -1,4 +1,5 @@
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 #include <limits>
 
@@ -7,17 +8,7 @@
 namespace memwall {
 namespace {
 
-AttentionProblem problem(std::int64_t b, std::int64_t h, std::int64_t sq, std::int64_t sk, std::int64_t d,
-                         bool causal) {
-    AttentionProblem p;
-    p.batch = b;
-    p.heads = h;
-    p.seq_q = sq;
-    p.seq_k = sk;
-    p.head_dim = d;
-    p.causal = causal;
-    return p;
-}
+using attention_test::problem;
 
 TEST(AttentionProblem, ReadsTheFamilyAxes) {
     Params point;

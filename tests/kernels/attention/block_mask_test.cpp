@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -20,19 +21,8 @@ using attention_cuda::MaskKind;
 
 Params point(std::int64_t sq, std::int64_t sk, const std::string& mask, std::int64_t block = 64,
              std::int64_t window = 1, double density = 0.25, bool causal = false) {
-    Params p;
-    p.set("batch", std::int64_t{1});
-    p.set("heads", std::int64_t{2});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", std::int64_t{64});
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    p.set("dtype", std::string("fp32"));
-    p.set("mask", mask);
-    p.set("block", block);
-    p.set("window", window);
-    p.set("density", density);
-    return p;
+    return attention_test::with_mask(attention_test::problem_point(1, 2, sq, sk, 64, causal, "fp32"), mask, block,
+                                     window, density);
 }
 
 BlockMask mask_of(const Params& p, std::uint32_t seed = 0) {

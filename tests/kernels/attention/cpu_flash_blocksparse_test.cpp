@@ -11,25 +11,15 @@
 #include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/register.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
 
 Params point(std::int64_t sq, std::int64_t sk, const std::string& mask, bool causal, std::int64_t block = 64,
              double density = 0.25) {
-    Params p;
-    p.set("batch", std::int64_t{2});
-    p.set("heads", std::int64_t{1});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", std::int64_t{64});
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    p.set("dtype", std::string("fp32"));
-    p.set("mask", mask);
-    p.set("block", block);
-    p.set("window", std::int64_t{1});
-    p.set("density", density);
-    return p;
+    return attention_test::with_mask(attention_test::problem_point(2, 1, sq, sk, 64, causal, "fp32"), mask, block, 1,
+                                     density);
 }
 
 std::vector<float> run_flash(const AttentionProblem& p, const AttentionWorkload& w, FlashTiles t, Isa isa) {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 
@@ -29,14 +30,7 @@ void PrintTo(const Shape& s, std::ostream* os) {
 }
 
 AttentionProblem problem(const Shape& s) {
-    AttentionProblem p;
-    p.batch = 2;
-    p.heads = s.heads;
-    p.seq_q = s.seq_q;
-    p.seq_k = s.seq_k;
-    p.head_dim = s.head_dim;
-    p.causal = s.causal;
-    return p;
+    return attention_test::problem(2, s.heads, s.seq_q, s.seq_k, s.head_dim, s.causal);
 }
 
 // Output and workspace start as NaN, so anything the kernel fails to write shows. The ISA's

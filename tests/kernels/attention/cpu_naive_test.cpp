@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 
@@ -41,14 +42,7 @@ class NaiveAttention : public testing::TestWithParam<std::tuple<Shape, Isa>> {};
 TEST_P(NaiveAttention, MatchesTheFloat64Reference) {
     const auto [s, isa] = GetParam();
     if (isa == Isa::avx512 && host_isa() != Isa::avx512) GTEST_SKIP() << "this host has no AVX-512";
-    AttentionProblem p;
-    p.batch = 2;
-    p.heads = s.heads;
-    p.seq_q = s.seq_q;
-    p.seq_k = s.seq_k;
-    p.head_dim = s.head_dim;
-    p.causal = s.causal;
-    const AttentionWorkload w(p, 17);
+    const AttentionWorkload w(attention_test::problem(2, s.heads, s.seq_q, s.seq_k, s.head_dim, s.causal), 17);
     const auto o = run_naive(w, isa);
     const Check c = w.check(o.data());
     EXPECT_TRUE(c.ok) << c.message;

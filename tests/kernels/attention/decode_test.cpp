@@ -34,7 +34,7 @@ AttentionProblem decode_problem(std::int64_t seq_k, std::int64_t d, std::int64_t
     return p;
 }
 
-constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
 
 TEST(CpuDecodeSplitkv, MatchesTheReferenceForEverySplitCount) {
     for (const Isa isa : isas())
@@ -44,7 +44,7 @@ TEST(CpuDecodeSplitkv, MatchesTheReferenceForEverySplitCount) {
                     if (splits > n) continue;
                     const AttentionWorkload w(decode_problem(n, d), 3);
                     const AttentionProblem& p = w.problem();
-                    std::vector<float> o(p.q_size(), nan), work(decode_splitkv_workspace_floats(p, splits), nan);
+                    std::vector<float> o(p.q_size(), kNan), work(decode_splitkv_workspace_floats(p, splits), kNan);
                     if (isa == Isa::avx512)
                         attention_decode_splitkv<Isa::avx512>(p, splits, w.q().data(), w.k().data(), w.v().data(),
                                                               o.data(), work.data());
@@ -70,7 +70,7 @@ TopkRun run_topk(const AttentionWorkload& w, const TopkSizes& t, Isa isa,
     r.channels = topk_calibrate(p, w.k().data(), t.channels);
     const std::vector<float> label =
         label_override ? *label_override : topk_label_cache(p, w.k().data(), r.channels, t.channels);
-    r.out.assign(topk_output_floats(p), nan);
+    r.out.assign(topk_output_floats(p), kNan);
     r.selected.assign(static_cast<std::size_t>(p.heads_total() * t.tokens), -1);
     const auto args = std::make_tuple(p, t, w.q().data(), w.k().data(), w.v().data(), label.data(), r.channels.data(),
                                       r.out.data(), r.selected.data());
@@ -129,7 +129,7 @@ TEST(CpuTopkSparse, CheckCatchesWrongOutputAndScores) {
     EXPECT_FALSE(topk_check(w, other, t, r.out.data()).ok);
     // An unwritten score.
     off = r.out;
-    off[w.problem().q_size()] = nan;
+    off[w.problem().q_size()] = kNan;
     EXPECT_FALSE(topk_check(w, r.channels, t, off.data()).ok);
 }
 
@@ -141,7 +141,7 @@ TEST(CpuTopkSparse, CalibrationFindsOutliersAndTheErrorIsSmall) {
     const std::int64_t d = p.head_dim;
     const std::vector<std::int32_t> ch = topk_calibrate(p, outliers.k().data(), 16);
     for (std::int64_t bh = 0; bh < p.heads_total(); ++bh) {
-        // The channels whose |K| is outlier_scale times the others' are the four largest.
+        // The channels whose |K| is kOutlierScale times the others' are the four largest.
         std::vector<double> mass(static_cast<std::size_t>(d));
         for (std::int64_t j = 0; j < p.seq_k; ++j)
             for (std::int64_t c = 0; c < d; ++c)

@@ -8,19 +8,13 @@
 
 #include "cuda_emu/bfloat16.hpp"
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
 
 AttentionProblem problem(std::int64_t h, std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
-    AttentionProblem p;
-    p.batch = 1;
-    p.heads = h;
-    p.seq_q = sq;
-    p.seq_k = sk;
-    p.head_dim = d;
-    p.causal = causal;
-    return p;
+    return attention_test::problem(1, h, sq, sk, d, causal);
 }
 
 // The workload's reference rows laid out as a full output (rows not held stay 0).
@@ -99,7 +93,7 @@ TEST(AttentionReference, RowThatSeesNoKeyIsZero) {
 
 TEST(AttentionReference, AllRowsWhenSmall) {
     const auto p = problem(2, 100, 100, 64, false);
-    const auto rows = attention_reference_rows(p, 1, AttentionWorkload::default_full_reference_limit);
+    const auto rows = attention_reference_rows(p, 1, AttentionWorkload::kDefaultFullReferenceLimit);
     ASSERT_EQ(rows.size(), 200u);
     EXPECT_EQ(rows.front(), 0);
     EXPECT_EQ(rows.back(), 199);
@@ -109,7 +103,7 @@ TEST(AttentionReference, SampledRowsIncludeTheEdges) {
     // Causal with s_q > s_k: rows 0..199 see no key; 200 sees one.
     const auto p = problem(3, 1000, 800, 64, true);
     const auto rows = attention_reference_rows(p, 5, 1000);
-    ASSERT_EQ(rows.size(), 3u * AttentionWorkload::sampled_rows_per_head);
+    ASSERT_EQ(rows.size(), 3u * AttentionWorkload::kSampledRowsPerHead);
     EXPECT_TRUE(std::is_sorted(rows.begin(), rows.end()));
     EXPECT_EQ(std::adjacent_find(rows.begin(), rows.end()), rows.end());
     for (std::int64_t bh = 0; bh < 3; ++bh)
@@ -145,8 +139,8 @@ TEST(AttentionCheck, Bf16ToleranceCoversTheOutputRounding) {
     for (float& e : o) e = __bfloat162float(__float2bfloat16_rn(e));
     Check c = w.check(o.data());
     EXPECT_TRUE(c.ok) << c.message;
-    EXPECT_EQ(c.tolerance, AttentionWorkload::bf16_tolerance);
-    EXPECT_GT(c.error, AttentionWorkload::fp32_tolerance);
+    EXPECT_EQ(c.tolerance, AttentionWorkload::kBf16Tolerance);
+    EXPECT_GT(c.error, AttentionWorkload::kFp32Tolerance);
     for (float& e : o) e *= 1.0f + 0x1p-6f;
     c = w.check(o.data());
     EXPECT_FALSE(c.ok);

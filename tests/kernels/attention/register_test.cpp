@@ -6,6 +6,7 @@
 
 #include "core/catalogue.hpp"
 #include "kernels/attention/attention.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -17,15 +18,7 @@ Catalogue attention_catalogue() {
 }
 
 Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal) {
-    Params p;
-    p.set("batch", std::int64_t{1});
-    p.set("heads", std::int64_t{2});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", d);
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    p.set("dtype", std::string("fp32"));
-    return p;
+    return attention_test::problem_point(1, 2, sq, sk, d, causal, "fp32");
 }
 
 // The problem with the variant's own problem axes (topk_sparse's sizes, ...) at their defaults.
@@ -173,7 +166,7 @@ TEST(RegisterAttention, FlashTunablesAndConstraints) {
     EXPECT_EQ(v.tunables[1].name, "Bc");
     EXPECT_EQ(v.tunables[0].role, AxisRole::tunable);
     EXPECT_EQ(v.tunables[0].defaults.size(), 1u);
-    EXPECT_EQ(v.tunables[0].min, flash_rows_granule);
+    EXPECT_EQ(v.tunables[0].min, kFlashRowsGranule);
     EXPECT_EQ(v.tunables[1].min, flash_cols_granule());
     const Space s = c.family("attention").space(v);
     EXPECT_EQ(s.violated(with_tiles(point(64, 64, 64, false), 32, 64)), nullptr);

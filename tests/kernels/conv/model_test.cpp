@@ -53,8 +53,8 @@ TEST(ConvModels, WorkspaceIsEachVariantsTransform) {
     // The paper's claim in the model: about S/stride times less than im2col for a 3x3 layer.
     EXPECT_LT(im2win / im2col, 0.4);
     const double packed = 4.0 * 128 * 64 * 9;  // K a multiple of the vector width
-    EXPECT_DOUBLE_EQ(value(direct_model(p, tiles(), mh), conv_counters::packed_filter), packed);
-    EXPECT_DOUBLE_EQ(value(im2col_gemm_model(p, mh), conv_counters::packed_filter), 0);
+    EXPECT_DOUBLE_EQ(value(direct_model(p, tiles(), mh), conv_counters::kPackedFilter), packed);
+    EXPECT_DOUBLE_EQ(value(im2col_gemm_model(p, mh), conv_counters::kPackedFilter), 0);
 }
 
 TEST(ConvModels, EveryVariantCountsTheSameFlopsAndAtLeastTheCompulsoryBytes) {

@@ -167,7 +167,7 @@ TEST(CudaVariants, TheCudaVariantIsRegisteredAndAGpuOnlyKernelHasNoEmulation) {
     Catalogue checked;
     checked.add_family(kit_test::toy_family());
     CudaKernel k = kit_test::scale_kernel();
-    k.checked_on_gpu = gpu_runs::h100_2026_11_27;
+    k.checked_on_gpu = gpu_runs::kH100_2026_11_27;
     add_cuda_variants(checked, "toy", k);
     EXPECT_EQ(checked.variant("toy", "scale", Backend::cuda).description,
               "out = 2 in (sm_80/sm_90 build; matched the reference on an NVIDIA H100 80GB HBM3 on 2026-11-27)");

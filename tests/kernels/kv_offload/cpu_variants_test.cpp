@@ -14,14 +14,7 @@ using namespace memwall;
 
 namespace {
 
-const Catalogue& catalogue() {
-    static const Catalogue c = [] {
-        Catalogue x;
-        register_kv_offload(x);
-        return x;
-    }();
-    return c;
-}
+using kv_test::catalogue;
 
 // `name` from the variant's model (from the workload's selections for cached), -1 if absent.
 double model_counter(const Variant& v, const Workload& w, const Params& p, const std::string& name) {

@@ -1,4 +1,5 @@
-// Small kv_offload problems and a scratch directory of their own for the tests.
+// Small kv_offload problems, the family's catalogue and a scratch directory of their own for the
+// tests.
 #pragma once
 
 #include <stdlib.h>
@@ -6,10 +7,22 @@
 #include <filesystem>
 #include <string>
 
+#include "core/catalogue.hpp"
 #include "core/params.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
+#include "kernels/kv_offload/register.hpp"
 
 namespace memwall::kv_test {
+
+// The kv_offload family alone, registered once per test binary.
+inline const Catalogue& catalogue() {
+    static const Catalogue c = [] {
+        Catalogue x;
+        register_kv_offload(x);
+        return x;
+    }();
+    return c;
+}
 
 // 16 pages of 4 tokens, 2 heads of 8; 4 pages a step, 2 of them the previous step's; 3 steps.
 inline Params small_params() {

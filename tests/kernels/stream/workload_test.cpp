@@ -30,11 +30,11 @@ TEST(StreamWorkload, InputsAreNeverZeroAndTheCheckCatchesWrongAndUnwritten) {
     for (int i = 0; i < 1000; ++i) {
         EXPECT_GE(w.x()[i], 1.0f);
         EXPECT_GE(w.y()[i], 1.0f);
-        z[i] = w.x()[i] + stream_scalar * w.y()[i];
+        z[i] = w.x()[i] + kStreamScalar * w.y()[i];
     }
     const Check ok = w.check(z.data());
     EXPECT_TRUE(ok.ok) << ok.message;
-    EXPECT_LT(ok.error, StreamWorkload::tolerance);
+    EXPECT_LT(ok.error, StreamWorkload::kTolerance);
     z[500] *= 1.001f;
     EXPECT_FALSE(w.check(z.data()).ok);
     z[500] = std::numeric_limits<float>::quiet_NaN();

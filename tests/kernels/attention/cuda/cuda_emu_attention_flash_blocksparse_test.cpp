@@ -14,6 +14,8 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
+#include "tests/kernels/attention/cuda/flash_tc_emulated.hpp"
 
 namespace memwall {
 namespace {
@@ -24,45 +26,8 @@ using attention_cuda::Tuning;
 
 Params point(std::int64_t sq, std::int64_t sk, const std::string& mask, bool causal, const FlashTcTile& t,
              std::int64_t block) {
-    Params p;
-    p.set("batch", std::int64_t{1});
-    p.set("heads", std::int64_t{2});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", std::int64_t{t.head_dim});
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    p.set("dtype", std::string("bf16"));
-    p.set("mask", mask);
-    p.set("block", block);
-    p.set("window", std::int64_t{1});
-    p.set("density", 0.5);
-    p.set("Br", std::int64_t{t.br});
-    p.set("Bc", std::int64_t{t.bc});
-    p.set("warps", std::int64_t{t.warps});
-    p.set("stages", std::int64_t{t.stages});
-    return p;
-}
-
-Tuning tuning_of(const FlashTcTile& t) {
-    return Tuning{.algorithm = Algorithm::flash_tc, .br = t.br, .bc = t.bc, .warps = t.warps, .stages = t.stages};
-}
-
-struct Outcome {
-    Check check;
-    emu::TrafficStats traffic;
-};
-
-// One forward pass of problem `p` (its mask included) on a poisoned output, checked against `w`.
-Outcome run_emulated(const AttentionWorkload& w, const AttentionProblem& p, const FlashTcTile& t) {
-    auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(p), tuning_of(t),
-                                                             {w.q().data(), w.k().data(), w.v().data()});
-    device->poison();
-    emu::TrafficScope scope;
-    device->run();
-    const emu::TrafficStats traffic = scope.stats();
-    std::vector<float> o(p.q_size());
-    device->download(o.data());
-    return {w.check(o.data()), traffic};
+    const Params p = attention_test::problem_point(1, 2, sq, sk, t.head_dim, causal, "bf16");
+    return attention_test::with_tile(attention_test::with_mask(p, mask, block, 1, 0.5), t);
 }
 
 const char* const masks[] = {"local", "global", "random", "butterfly"};

@@ -15,6 +15,8 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
+#include "tests/kernels/attention/cuda/flash_tc_emulated.hpp"
 
 namespace memwall {
 namespace {
@@ -51,27 +53,10 @@ AttentionProblem problem_of(const Problem& x, int head_dim) {
     return p;
 }
 
-Tuning tuning_of(const FlashTcTile& t) {
-    return Tuning{.algorithm = Algorithm::flash_tc, .br = t.br, .bc = t.bc, .warps = t.warps, .stages = t.stages};
-}
-
-// One forward pass on a poisoned output, checked; its traffic.
-struct Outcome {
-    Check check;
-    emu::TrafficStats traffic;
-};
-
+// One forward pass of case `c` on a poisoned output, checked; its traffic.
 Outcome run_emulated(const TcCase& c, const emu::EmulationOptions& options = {}) {
     const AttentionWorkload w(problem_of(c.problem, c.tile.head_dim), 7);
-    auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), tuning_of(c.tile),
-                                                             {w.q().data(), w.k().data(), w.v().data()}, options);
-    device->poison();
-    emu::TrafficScope scope;
-    device->run();
-    const emu::TrafficStats traffic = scope.stats();
-    std::vector<float> o(w.problem().q_size());
-    device->download(o.data());
-    return {w.check(o.data()), traffic};
+    return memwall::run_emulated(w, w.problem(), c.tile, options);
 }
 
 // 100 and 200 are multiples of no tile; 77 < 100 < 200 puts the causal diagonal in the
@@ -126,18 +111,8 @@ TEST(CudaEmuAttentionFlashTcCounters, EmulatedTensorFlopsEqualTheModel) {
     for (const FlashTcTile& t : attention_cuda::flash_tc_tiles) {
         double unmasked = 0;
         for (bool causal : {false, true}) {
-            Params point;
-            point.set("dtype", std::string("bf16"));
-            point.set("batch", std::int64_t{1});
-            point.set("heads", std::int64_t{2});
-            point.set("seq_q", std::int64_t{130});
-            point.set("seq_k", std::int64_t{200});
-            point.set("head_dim", std::int64_t{t.head_dim});
-            point.set("causal", std::int64_t{causal ? 1 : 0});
-            point.set("Br", std::int64_t{t.br});
-            point.set("Bc", std::int64_t{t.bc});
-            point.set("warps", std::int64_t{t.warps});
-            point.set("stages", std::int64_t{t.stages});
+            const Params point =
+                attention_test::with_tile(attention_test::problem_point(1, 2, 130, 200, t.head_dim, causal, "bf16"), t);
             SCOPED_TRACE(point.label());
             const auto w = f.make_workload(point, 5);
             auto inst = v.prepare(*w, point);

@@ -12,6 +12,7 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -23,15 +24,7 @@ Catalogue cuda_catalogue() {
 }
 
 Params point(std::int64_t sq, std::int64_t sk, std::int64_t d, bool causal, const char* dtype = "fp32") {
-    Params p;
-    p.set("dtype", std::string(dtype));
-    p.set("batch", std::int64_t{1});
-    p.set("heads", std::int64_t{2});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", d);
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    return p;
+    return attention_test::problem_point(1, 2, sq, sk, d, causal, dtype);
 }
 
 Params flash_point(Params p, std::int64_t br, std::int64_t bc, std::int64_t warps) {

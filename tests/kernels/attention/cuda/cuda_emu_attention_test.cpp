@@ -10,6 +10,7 @@
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -29,17 +30,10 @@ std::ostream& operator<<(std::ostream& os, const Problem& p) {
               << (p.dtype == AttentionDtype::bf16 ? " bf16" : "");
 }
 
-constexpr AttentionDtype bf16 = AttentionDtype::bf16;
+constexpr AttentionDtype kBf16 = AttentionDtype::bf16;
 
 AttentionProblem problem_of(const Problem& x) {
-    AttentionProblem p;
-    p.heads = 2;
-    p.seq_q = x.seq_q;
-    p.seq_k = x.seq_k;
-    p.head_dim = x.head_dim;
-    p.causal = x.causal;
-    p.dtype = x.dtype;
-    return p;
+    return attention_test::problem(1, 2, x.seq_q, x.seq_k, x.head_dim, x.causal, x.dtype);
 }
 
 // Runs one forward pass on a poisoned output and checks it.
@@ -55,11 +49,17 @@ Check run_emulated(const Problem& x, const Tuning& t, const emu::EmulationOption
 }
 
 // Causal cases include s_q > s_k, where the first query rows see no key and output zeros.
-// bf16 problems are checked against bf16's bound (AttentionWorkload::bf16_tolerance).
+// bf16 problems are checked against bf16's bound (AttentionWorkload::kBf16Tolerance).
 const std::vector<Problem> problems = {
-    {64, 64, false},           {64, 64, true},      {37, 100, true},           {100, 37, true},
-    {50, 77, false},           {33, 33, true, 128}, {64, 64, false, 64, bf16}, {100, 37, true, 64, bf16},
-    {33, 33, true, 128, bf16},
+    {64, 64, false},
+    {64, 64, true},
+    {37, 100, true},
+    {100, 37, true},
+    {50, 77, false},
+    {33, 33, true, 128},
+    {64, 64, false, 64, kBf16},
+    {100, 37, true, 64, kBf16},
+    {33, 33, true, 128, kBf16},
 };
 
 class CudaEmuAttentionNaive : public ::testing::TestWithParam<Problem> {};
@@ -87,7 +87,7 @@ std::vector<FlashCase> flash_cases() {
         for (auto [br, bc, warps] : {std::tuple{16, 16, 1}, {32, 16, 4}, {64, 32, 2}, {16, 64, 4}, {48, 16, 3}})
             out.push_back({p, br, bc, warps});
     for (const Problem& p :
-         {Problem{100, 100, true, 64, bf16}, Problem{130, 37, true, 64, bf16}, Problem{48, 80, false, 128, bf16}})
+         {Problem{100, 100, true, 64, kBf16}, Problem{130, 37, true, 64, kBf16}, Problem{48, 80, false, 128, kBf16}})
         for (auto [br, bc, warps] : {std::tuple{32, 16, 4}, {48, 16, 3}}) out.push_back({p, br, bc, warps});
     return out;
 }
@@ -142,10 +142,10 @@ INSTANTIATE_TEST_SUITE_P(Splits, CudaEmuAttentionDecode,
                          ::testing::Values(DecodeCase{1, 1, false}, DecodeCase{200, 1, false}, DecodeCase{200, 3, true},
                                            DecodeCase{257, 8, false}, DecodeCase{300, 2, false, 128},
                                            DecodeCase{10, 6, false}, DecodeCase{257, 64, true},
-                                           DecodeCase{257, 8, false, 64, bf16}, DecodeCase{300, 2, true, 128, bf16}));
+                                           DecodeCase{257, 8, false, 64, kBf16}, DecodeCase{300, 2, true, 128, kBf16}));
 
 TEST(CudaEmuAttention, AnOutputNeverWrittenFailsTheCheck) {
-    for (AttentionDtype dtype : {AttentionDtype::fp32, bf16}) {
+    for (AttentionDtype dtype : {AttentionDtype::fp32, kBf16}) {
         const AttentionWorkload w(problem_of({16, 16, false, 64, dtype}), 1);
         auto device = attention_cuda::cuda_emu::make_device_case(cuda_shape(w.problem()), Tuning{},
                                                                  {w.q().data(), w.k().data(), w.v().data()});
@@ -159,7 +159,7 @@ TEST(CudaEmuAttention, AnOutputNeverWrittenFailsTheCheck) {
 // The bf16 kernels store rounded outputs: their error is that of the rounding, above fp32's
 // bound (so the bf16 path really ran) and below bf16's.
 TEST(CudaEmuAttention, Bf16OutputsAreRoundedToBf16) {
-    const AttentionWorkload w(problem_of({40, 40, false, 64, bf16}), 2);
+    const AttentionWorkload w(problem_of({40, 40, false, 64, kBf16}), 2);
     auto device = attention_cuda::cuda_emu::make_device_case(
         cuda_shape(w.problem()), Tuning{.algorithm = Algorithm::flash, .br = 16, .bc = 16, .warps = 1},
         {w.q().data(), w.k().data(), w.v().data()});
@@ -170,7 +170,7 @@ TEST(CudaEmuAttention, Bf16OutputsAreRoundedToBf16) {
     for (float e : o) ASSERT_EQ(__bfloat162float(__float2bfloat16_rn(e)), e);
     const Check c = w.check(o.data());
     EXPECT_TRUE(c.ok) << c.message;
-    EXPECT_GT(c.error, AttentionWorkload::fp32_tolerance);
+    EXPECT_GT(c.error, AttentionWorkload::kFp32Tolerance);
 }
 
 TEST(CudaEmuAttention, RejectsConfigurationsTheKernelsCannotRun) {

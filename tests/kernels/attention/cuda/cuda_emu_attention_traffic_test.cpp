@@ -11,6 +11,7 @@
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
 
 namespace memwall {
 namespace {
@@ -18,16 +19,10 @@ namespace {
 using attention_cuda::Algorithm;
 using attention_cuda::Tuning;
 
-constexpr std::int64_t n = 256, d = 64;
+constexpr std::int64_t kN = 256, kD = 64;
 
 AttentionProblem square(bool causal, AttentionDtype dtype = AttentionDtype::fp32) {
-    AttentionProblem p;
-    p.seq_q = n;
-    p.seq_k = n;
-    p.head_dim = d;
-    p.causal = causal;
-    p.dtype = dtype;
-    return p;
+    return attention_test::problem(1, 1, kN, kN, kD, causal, dtype);
 }
 
 // One checked forward pass (flash with Br = Bc = tile); its traffic.
@@ -56,9 +51,9 @@ emu::TrafficStats flash_traffic(bool causal, int tile, const emu::EmulationOptio
 // Theta(N^2 d^2 / M) with M = Br * d, the on-chip rows each K/V element is reused for.
 std::uint64_t expected_loads(bool causal, int br) {
     const AttentionProblem p = square(causal);
-    std::uint64_t floats = n * d;
-    for (std::int64_t i0 = 0; i0 < n; i0 += br)
-        floats += static_cast<std::uint64_t>(2 * p.visible_keys(std::min(i0 + br, n) - 1) * d);
+    std::uint64_t floats = kN * kD;
+    for (std::int64_t i0 = 0; i0 < kN; i0 += br)
+        floats += static_cast<std::uint64_t>(2 * p.visible_keys(std::min(i0 + br, kN) - 1) * kD);
     return 4 * floats;
 }
 
@@ -68,14 +63,14 @@ TEST(CudaEmuAttentionTraffic, FlashLoadsAndStoresExactly) {
             const emu::TrafficStats s = flash_traffic(causal, tile);
             EXPECT_EQ(s.launches, 1u);
             EXPECT_EQ(s.load.bytes, expected_loads(causal, tile)) << "tile " << tile << " causal " << causal;
-            EXPECT_EQ(s.store.bytes, static_cast<std::uint64_t>(4 * n * d));
+            EXPECT_EQ(s.store.bytes, static_cast<std::uint64_t>(4 * kN * kD));
             EXPECT_EQ(s.atomic.bytes, 0u);
         }
 }
 
 // Doubling Br = Bc halves the K/V bytes (the N^2 d^2 / M term), Q's stay.
 TEST(CudaEmuAttentionTraffic, LargerTilesLoadFewerGlobalBytes) {
-    const std::uint64_t q = 4 * n * d;
+    const std::uint64_t q = 4 * kN * kD;
     const std::uint64_t b16 = flash_traffic(false, 16).load.bytes, b32 = flash_traffic(false, 32).load.bytes,
                         b64 = flash_traffic(false, 64).load.bytes;
     EXPECT_GT(b16, b32);
@@ -108,7 +103,7 @@ TEST(CudaEmuAttentionTraffic, LargerTilesReadLessDramThroughASmallL2) {
     const std::uint64_t d16 = flash_traffic(false, 16, options).dram_read_bytes,
                         d64 = flash_traffic(false, 64, options).dram_read_bytes;
     EXPECT_GT(d16, 3 * d64);
-    EXPECT_GE(d64, static_cast<std::uint64_t>(4 * 3 * n * d));  // Q, K and V at least once
+    EXPECT_GE(d64, static_cast<std::uint64_t>(4 * 3 * kN * kD));  // Q, K and V at least once
 }
 
 // naive's passes are separate launches; its score matrix (256 x 256 floats, 256 KiB) stays in L2
@@ -118,12 +113,12 @@ TEST(CudaEmuAttentionTraffic, LargerTilesReadLessDramThroughASmallL2) {
 TEST(CudaEmuAttentionTraffic, NaiveReadsItsScoresBackFromL2) {
     const emu::TrafficStats s = traffic(Tuning{.algorithm = Algorithm::naive}, false);
     EXPECT_GT(s.launches, 1u);
-    EXPECT_EQ(s.dram_read_bytes, static_cast<std::uint64_t>(4 * 3 * n * d));
+    EXPECT_EQ(s.dram_read_bytes, static_cast<std::uint64_t>(4 * 3 * kN * kD));
     // Without room for the scores in L2, they come back from DRAM.
     emu::EmulationOptions small;
     small.l2.bytes = 32 << 10;
     EXPECT_GT(traffic(Tuning{.algorithm = Algorithm::naive}, false, small).dram_read_bytes,
-              static_cast<std::uint64_t>(4 * (3 * n * d + n * n)));
+              static_cast<std::uint64_t>(4 * (3 * kN * kD + kN * kN)));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include "kernels/attention/cuda/device_case.hpp"
 #include "kernels/attention/register.hpp"
 #include "kernels/attention/register_cuda.hpp"
+#include "tests/kernels/attention/attention_points.hpp"
+#include "tests/support/gpu_case.hpp"
 
 namespace memwall {
 namespace {
@@ -22,15 +24,7 @@ class CudaGpuAttention : public ::testing::Test {
 };
 
 Params point(std::int64_t sq, std::int64_t sk, bool causal, const std::string& dtype) {
-    Params p;
-    p.set("dtype", dtype);
-    p.set("batch", std::int64_t{2});
-    p.set("heads", std::int64_t{3});
-    p.set("seq_q", sq);
-    p.set("seq_k", sk);
-    p.set("head_dim", std::int64_t{64});
-    p.set("causal", std::int64_t{causal ? 1 : 0});
-    return p;
+    return attention_test::problem_point(2, 3, sq, sk, 64, causal, dtype);
 }
 
 TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
@@ -50,12 +44,9 @@ TEST_F(CudaGpuAttention, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
                 {"naive", point(300, 517, causal, dtype)}, {"flash", flash}, {"decode_splitkv", decode}};
             for (const auto& [name, p] : cases) {
                 const auto w = f.make_workload(p, 3);
+                SCOPED_TRACE(name);
                 auto inst = c.variant("attention", name, Backend::cuda).prepare(*w, p);
-                inst->poison();
-                inst->run();
-                const Check ch = inst->check();
-                EXPECT_TRUE(ch.ok) << name << ": " << ch.message;
-                EXPECT_GT(inst->run_timed(), 0.0) << name;
+                test::expect_checked_and_timed(*inst);
             }
         }
     }
@@ -95,20 +86,11 @@ TEST_F(CudaGpuAttention, FlashTcMatchesTheReferenceWithEveryTile) {
     const Family& f = c.family("attention");
     for (const attention_cuda::FlashTcTile& t : attention_cuda::flash_tc_tiles)
         for (bool causal : {false, true}) {
-            Params p = point(300, 517, causal, "bf16");
-            p.set("head_dim", std::int64_t{t.head_dim});
-            p.set("Br", std::int64_t{t.br});
-            p.set("Bc", std::int64_t{t.bc});
-            p.set("warps", std::int64_t{t.warps});
-            p.set("stages", std::int64_t{t.stages});
+            const Params p = attention_test::with_tile(point(300, 517, causal, "bf16"), t);
             SCOPED_TRACE(p.label());
             const auto w = f.make_workload(p, 3);
             auto inst = c.variant("attention", "flash_tc", Backend::cuda).prepare(*w, p);
-            inst->poison();
-            inst->run();
-            const Check ch = inst->check();
-            EXPECT_TRUE(ch.ok) << ch.message;
-            EXPECT_GT(inst->run_timed(), 0.0);
+            test::expect_checked_and_timed(*inst);
         }
 }
 
@@ -122,24 +104,12 @@ TEST_F(CudaGpuAttention, FlashBlocksparseMatchesTheReferenceWithEveryMask) {
         for (const char* mask : {"local", "global", "random", "butterfly"})
             for (bool causal : {false, true}) {
                 const attention_cuda::FlashTcTile& t = attention_cuda::flash_tc_tiles[tile];
-                Params p = point(1000, 1300, causal, "bf16");
-                p.set("head_dim", std::int64_t{t.head_dim});
-                p.set("Br", std::int64_t{t.br});
-                p.set("Bc", std::int64_t{t.bc});
-                p.set("warps", std::int64_t{t.warps});
-                p.set("stages", std::int64_t{t.stages});
-                p.set("mask", std::string(mask));
-                p.set("block", std::int64_t{128});
-                p.set("window", std::int64_t{1});
-                p.set("density", 0.5);
+                const Params p = attention_test::with_tile(
+                    attention_test::with_mask(point(1000, 1300, causal, "bf16"), mask, 128, 1, 0.5), t);
                 SCOPED_TRACE(p.label());
                 const auto w = f.make_workload(p, 3);
                 auto inst = c.variant("attention", "flash_blocksparse", Backend::cuda).prepare(*w, p);
-                inst->poison();
-                inst->run();
-                const Check ch = inst->check();
-                EXPECT_TRUE(ch.ok) << ch.message;
-                EXPECT_GT(inst->run_timed(), 0.0);
+                test::expect_checked_and_timed(*inst);
             }
 }
 

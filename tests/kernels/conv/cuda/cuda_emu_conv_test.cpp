@@ -11,12 +11,16 @@
 #include "kernels/conv/conv.hpp"
 #include "kernels/conv/cuda/device_case.hpp"
 #include "kernels/conv/register_cuda.hpp"
+#include "tests/kernels/conv/cuda/conv_tunings.hpp"
 
 namespace memwall {
 namespace {
 
 using conv_cuda::Algorithm;
 using conv_cuda::Tuning;
+using conv_test::direct;
+using conv_test::gemm;
+using conv_test::im2win;
 
 std::ostream& operator<<(std::ostream& os, const ConvProblem& p) {
     return os << "N" << p.n << " C" << p.c << " " << p.h << "x" << p.w << " K" << p.k << " " << p.r << "x" << p.s
@@ -55,33 +59,6 @@ struct Tuned {
 };
 
 std::ostream& operator<<(std::ostream& os, const Tuned& t) { return os << t.name; }
-
-Tuning direct(int threads, int kpt) {
-    Tuning t{Algorithm::direct};
-    t.threads = threads;
-    t.k_per_thread = kpt;
-    return t;
-}
-
-Tuning im2win(int tile_k, int tile_p, int tile_q, int tile_c, int kpt) {
-    Tuning t{Algorithm::im2win};
-    t.tile_k = tile_k;
-    t.tile_p = tile_p;
-    t.tile_q = tile_q;
-    t.tile_c = tile_c;
-    t.k_per_thread = kpt;
-    return t;
-}
-
-Tuning gemm(int bm, int bn, int bk, int tm, int tn) {
-    Tuning t{Algorithm::implicit_gemm};
-    t.bm = bm;
-    t.bn = bn;
-    t.bk = bk;
-    t.tm = tm;
-    t.tn = tn;
-    return t;
-}
 
 // Defaults, then the smallest and largest blocks the rules allow, odd depths and channel stages.
 const std::vector<Tuned> tunings = {

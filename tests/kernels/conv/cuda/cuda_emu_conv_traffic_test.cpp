@@ -15,6 +15,8 @@
 #include "kernels/conv/cuda/device_case.hpp"
 #include "kernels/conv/cuda/traffic_model.hpp"
 #include "kernels/conv/register_cuda.hpp"
+#include "tests/kernels/conv/cuda/conv_tunings.hpp"
+#include "tests/support/emu_traffic.hpp"
 
 namespace memwall {
 namespace {
@@ -58,25 +60,14 @@ U valid_taps(const ConvProblem& p) {
 
 U ceil_div(U a, U b) { return (a + b - 1) / b; }
 
-struct Traffic {
-    emu::TrafficStats all, last;  // every launch of the forward pass; its last launch
-};
+using Traffic = test::EmuTraffic;
 
 // One checked forward pass.
 Traffic run(const ConvProblem& p, const Tuning& t) {
     const ConvWorkload w(p, 5);
     auto device = conv_cuda::cuda_emu::make_device_case(cuda_shape(p), t, {w.input(), w.filter()});
-    device->poison();
-    Traffic x;
-    {
-        emu::TrafficScope scope;
-        device->run();
-        x.all = scope.stats();
-    }
-    x.last = emu::last_traffic();
-    std::vector<float> out(p.output_size());
-    device->download(out.data());
-    EXPECT_TRUE(w.check(out.data()).ok);
+    const Traffic x = test::counted_run(*device);
+    EXPECT_TRUE(w.check(x.output.data()).ok);
     EXPECT_TRUE(x.all.counted);
     EXPECT_EQ(x.all.atomic.bytes, 0u);
     return x;
@@ -95,9 +86,7 @@ TEST(CudaEmuConvTraffic, DirectMovesItsClosedForm) {
     for (const ConvProblem& p : problems)
         for (int kpt : {1, 4, 8}) {
             SCOPED_TRACE(name(p) + " k_per_thread " + std::to_string(kpt));
-            Tuning t{Algorithm::direct};
-            t.threads = 64;
-            t.k_per_thread = kpt;
+            const Tuning t = conv_test::direct(64, kpt);
             const Traffic x = run(p, t);
             const U groups = ceil_div(static_cast<U>(p.k), static_cast<U>(kpt));
             EXPECT_EQ(x.all.launches, 1u);
@@ -115,12 +104,7 @@ TEST(CudaEmuConvTraffic, Im2winMovesItsClosedForm) {
         for (const auto& [tile_k, tile_p, tile_q] : {std::tuple{16, 4, 16}, {8, 2, 8}, {8, 1, 32}}) {
             SCOPED_TRACE(name(p) + " tiles " + std::to_string(tile_k) + "x" + std::to_string(tile_p) + "x" +
                          std::to_string(tile_q));
-            Tuning t{Algorithm::im2win};
-            t.tile_k = tile_k;
-            t.tile_p = tile_p;
-            t.tile_q = tile_q;
-            t.tile_c = 2;
-            t.k_per_thread = 4;
+            const Tuning t = conv_test::im2win(tile_k, tile_p, tile_q, 2, 4);
             const Traffic x = run(p, t);
             const U nc = static_cast<U>(p.n * p.c), wp = static_cast<U>(p.w + 2 * p.pad);
             const U transform_loads = 4 * nc * valid_pairs(p.p(), p.r, p.stride, p.pad, p.h) * static_cast<U>(p.w);
@@ -153,12 +137,7 @@ TEST(CudaEmuConvTraffic, ImplicitGemmMovesItsClosedForm) {
     for (const ConvProblem& p : problems)
         for (const auto& [bm, bn, bk, tm, tn] : {std::tuple{64, 64, 8, 4, 4}, {16, 16, 4, 1, 8}, {32, 64, 5, 2, 2}}) {
             SCOPED_TRACE(name(p) + " BM " + std::to_string(bm) + " BN " + std::to_string(bn));
-            Tuning t{Algorithm::implicit_gemm};
-            t.bm = bm;
-            t.bn = bn;
-            t.bk = bk;
-            t.tm = tm;
-            t.tn = tn;
+            const Tuning t = conv_test::gemm(bm, bn, bk, tm, tn);
             const Traffic x = run(p, t);
             const U pixels = static_cast<U>(p.n * p.p() * p.q());
             EXPECT_EQ(x.all.launches, 1u);

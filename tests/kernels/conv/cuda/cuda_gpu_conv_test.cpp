@@ -10,6 +10,7 @@
 #include "core/catalogue.hpp"
 #include "kernels/conv/cuda/device_case.hpp"
 #include "kernels/conv/register.hpp"
+#include "tests/support/gpu_case.hpp"
 
 namespace memwall {
 namespace {
@@ -47,11 +48,7 @@ Params point(std::int64_t n, std::int64_t c, std::int64_t h, std::int64_t k, std
 std::unique_ptr<Instance> checked_and_timed(const Catalogue& c, const char* name, const Workload& w, const Params& p) {
     SCOPED_TRACE(std::string(name) + " " + p.label());
     auto inst = c.variant("conv", name, Backend::cuda).prepare(w, p);
-    inst->poison();
-    inst->run();
-    const Check ch = inst->check();
-    EXPECT_TRUE(ch.ok) << ch.message;
-    EXPECT_GT(inst->run_timed(), 0.0);
+    test::expect_checked_and_timed(*inst);
     return inst;
 }
 

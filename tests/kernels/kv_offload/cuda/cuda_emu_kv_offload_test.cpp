@@ -109,14 +109,7 @@ TEST(CudaEmuKvOffload, BrokenRulesAreRefused) {
     refused(s, Tuning{}, "head_dim must be 32, 64, 128 or 256");
 }
 
-const Catalogue& catalogue() {
-    static const Catalogue c = [] {
-        Catalogue x;
-        register_kv_offload(x);
-        return x;
-    }();
-    return c;
-}
+using kv_test::catalogue;
 
 Params point() {
     Params p = kv_test::small_params();

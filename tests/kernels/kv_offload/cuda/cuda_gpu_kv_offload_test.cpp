@@ -10,6 +10,7 @@
 #include "core/backend.hpp"
 #include "core/catalogue.hpp"
 #include "kernels/kv_offload/register.hpp"
+#include "tests/support/gpu_case.hpp"
 #include "../kv_test_support.hpp"
 
 namespace memwall {
@@ -46,11 +47,7 @@ TEST(CudaGpuKvOffload, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
                 p.set("misalign", misalign);
                 SCOPED_TRACE(std::string(name) + " " + p.label());
                 auto inst = c.variant("kv_offload", name, Backend::cuda).prepare(*w, p);
-                inst->poison();
-                inst->run();
-                const Check ch = inst->check();
-                EXPECT_TRUE(ch.ok) << ch.message;
-                EXPECT_GT(inst->run_timed(), 0.0);
+                test::expect_checked_and_timed(*inst);
             }
     }
     ::unsetenv("MEMWALL_SCRATCH");

@@ -8,12 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "../lora_test_support.hpp"
 #include "cuda_emu/traffic.hpp"
 #include "kernels/lora/cuda/device_case.hpp"
 #include "kernels/lora/cuda/traffic_model.hpp"
 #include "kernels/lora/lora.hpp"
 #include "kernels/lora/register_cuda.hpp"
-#include "../lora_test_support.hpp"
+#include "tests/support/emu_traffic.hpp"
 
 namespace memwall {
 namespace {
@@ -32,25 +33,14 @@ const std::vector<Tuning> tunings = {Tuning{}, {16, 16, 4, 1, 8}, {8, 32, 3, 1, 
 U ceil_div(U a, U b) { return (a + b - 1) / b; }
 U u(std::int64_t x) { return static_cast<U>(x); }
 
-struct Traffic {
-    emu::TrafficStats all, last;  // every launch of the forward pass; its last launch
-};
+using Traffic = test::EmuTraffic;
 
 // One checked forward pass.
 Traffic run(const LoraProblem& p, Method m, const Tuning& t) {
     const LoraWorkload w(p, 5);
     auto device = lora_cuda::cuda_emu::make_device_case(cuda_shape(p), m, t, cuda_inputs(w));
-    device->poison();
-    Traffic x;
-    {
-        emu::TrafficScope scope;
-        device->run();
-        x.all = scope.stats();
-    }
-    x.last = emu::last_traffic();
-    std::vector<float> y(device->output_size());
-    device->download(y.data());
-    EXPECT_TRUE(check_cuda_output(w, y.data(), m == Method::base).ok);
+    const Traffic x = test::counted_run(*device);
+    EXPECT_TRUE(check_cuda_output(w, x.output.data(), m == Method::base).ok);
     EXPECT_TRUE(x.all.counted);
     EXPECT_EQ(x.all.atomic.bytes, 0u);
     return x;

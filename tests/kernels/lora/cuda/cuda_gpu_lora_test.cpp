@@ -9,6 +9,7 @@
 #include "core/backend.hpp"
 #include "core/catalogue.hpp"
 #include "kernels/lora/register.hpp"
+#include "tests/support/gpu_case.hpp"
 
 namespace memwall {
 namespace {
@@ -46,11 +47,7 @@ TEST(CudaGpuLora, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
         for (const std::string& name : variants) {
             SCOPED_TRACE(name + " " + p.label());
             auto inst = c.variant("lora", name, Backend::cuda).prepare(*w, p);
-            inst->poison();
-            inst->run();
-            const Check ch = inst->check();
-            EXPECT_TRUE(ch.ok) << ch.message;
-            EXPECT_GT(inst->run_timed(), 0.0);
+            test::expect_checked_and_timed(*inst);
         }
     }
 }

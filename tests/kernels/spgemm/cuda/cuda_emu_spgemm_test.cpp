@@ -80,7 +80,7 @@ TEST(CudaEmuSpgemm, GeneratedMatricesAllOpsMatchTheReference) {
 }
 
 TEST(CudaEmuSpgemm, EmptyRowsADenseRowAndAFullColumn) {
-    const MtxFile f("awkward", awkward_n, awkward_n, awkward_entries());
+    const MtxFile f("awkward", kAwkwardN, kAwkwardN, awkward_entries());
     for (const auto op : {SpgemmProblem::Op::aa, SpgemmProblem::Op::aat}) {
         const SpgemmWorkload w(problem(file_spec(f.path()), op), 3);
         ASSERT_GT(w.stats().max_row_products, spgemm_cuda::esc_shared_elements);  // esc's global sort runs
@@ -89,7 +89,7 @@ TEST(CudaEmuSpgemm, EmptyRowsADenseRowAndAFullColumn) {
 }
 
 TEST(CudaEmuSpgemm, SortedProblemsGetSortedRows) {
-    const MtxFile f("awkward-sorted", awkward_n, awkward_n, awkward_entries());
+    const MtxFile f("awkward-sorted", kAwkwardN, kAwkwardN, awkward_entries());
     for (const MatrixSpec& m : {rmat_spec(7), poisson27_spec(4), file_spec(f.path())}) {
         const SpgemmWorkload w(problem(m, SpgemmProblem::Op::aa, true), 5);
         // Shared tables ranked by counting, and (factor 1) global tables sorted in place.

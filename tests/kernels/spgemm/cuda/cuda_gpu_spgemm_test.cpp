@@ -7,6 +7,7 @@
 #include "core/backend.hpp"
 #include "core/catalogue.hpp"
 #include "kernels/spgemm/register.hpp"
+#include "tests/support/gpu_case.hpp"
 
 namespace memwall {
 namespace {
@@ -35,11 +36,7 @@ TEST(CudaGpuSpgemm, EveryVariantMatchesTheReferenceAndTimesWithEvents) {
         for (const char* name : {"rowwise_hash", "esc", "cusparse"}) {
             SCOPED_TRACE(std::string(name) + " " + p.label());
             auto inst = c.variant("spgemm", name, Backend::cuda).prepare(*w, p);
-            inst->poison();
-            inst->run();
-            const Check ch = inst->check();
-            EXPECT_TRUE(ch.ok) << ch.message;
-            EXPECT_GT(inst->run_timed(), 0.0);
+            test::expect_checked_and_timed(*inst);
         }
     }
 }

@@ -82,13 +82,13 @@ inline SpgemmProblem problem(MatrixSpec a, SpgemmProblem::Op op = SpgemmProblem:
     return p;
 }
 
-// awkward_n x awkward_n: rows 0..9 empty, rows 10..13 dense (every column), column 0 full (every
+// kAwkwardN x kAwkwardN: rows 0..9 empty, rows 10..13 dense (every column), column 0 full (every
 // row from 14 on), a few scattered entries, and every fourth row reaching the dense rows: its
-// square has rows of 4 x awkward_n products (over 2048: esc's global sort) and more.
-inline constexpr std::int64_t awkward_n = 600;
+// square has rows of 4 x kAwkwardN products (over 2048: esc's global sort) and more.
+inline constexpr std::int64_t kAwkwardN = 600;
 
 inline std::vector<Entry> awkward_entries() {
-    const std::int64_t n = awkward_n;
+    const std::int64_t n = kAwkwardN;
     std::vector<Entry> e;
     for (std::int64_t i = 10; i < 14; ++i)
         for (std::int64_t j = 0; j < n; ++j) e.push_back({i, j, 0.5 + static_cast<double>((i + j) % 7) * 0.125});

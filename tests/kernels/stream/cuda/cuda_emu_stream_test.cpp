@@ -20,7 +20,7 @@ using stream_test::point;
 TEST(StreamCudaEmu, TriadMovesExactlyThreeArrays) {
     const std::int64_t n = 5000;
     const StreamWorkload w(StreamProblem::from(point("triad", n)), 1);
-    auto device = stream_cuda::cuda_emu::make_device_case({StreamOp::triad, n, stream_scalar}, 128, w.x(), w.y());
+    auto device = stream_cuda::cuda_emu::make_device_case({StreamOp::triad, n, kStreamScalar}, 128, w.x(), w.y());
     device->poison();
     emu::TrafficScope scope;
     device->run();

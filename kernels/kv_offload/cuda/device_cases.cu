@@ -123,11 +123,8 @@ class KvCase : public DeviceCase {
 
   private:
     cuda::LaunchConfig config(dim3 grid, int threads, cudaStream_t stream) const {
-        cuda::LaunchConfig c;
-        c.grid = grid;
-        c.block = dim3(static_cast<unsigned>(threads));
+        cuda::LaunchConfig c = launch_config(grid, threads, 0, options_);
         c.stream = stream;
-        c.emu = options_;
         return c;
     }
 
