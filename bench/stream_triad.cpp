@@ -16,7 +16,7 @@
 #include "harness/sampler.hpp"
 #include "kernels/stream/register.hpp"
 #include "kernels/stream/stream.hpp"
-#include "profiler/ceilings.hpp"
+#include "profiler/measure_ceilings.hpp"
 #include "results/statistics.hpp"
 
 namespace {

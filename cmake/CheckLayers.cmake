@@ -12,8 +12,8 @@ if(NOT ROOT)
 endif()
 
 set(MEMWALL_LAYERS
-  profiler=0
-  core=1 cuda_emu=1
+  metrics=0
+  core=1 cuda_emu=1 profiler=1
   results=2 gpu=2
   tuner=3 kernels/kit=3
   kernels=4 harness=4 gui/core=4

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
-#include "profiler/roofline.hpp"
+#include "metrics/roofline.hpp"
 #include "results/mann_whitney.hpp"
 #include "results/signed_rank.hpp"
 

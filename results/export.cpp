@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
-#include "profiler/roofline.hpp"
+#include "metrics/roofline.hpp"
 #include "results/statistics.hpp"
 
 namespace memwall {

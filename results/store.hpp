@@ -13,8 +13,8 @@
 
 #include "core/axis.hpp"
 #include "core/owner.hpp"
-#include "profiler/ceilings.hpp"
-#include "profiler/counter.hpp"
+#include "metrics/ceilings.hpp"
+#include "metrics/counter.hpp"
 #include "results/statistics.hpp"
 
 struct sqlite3;

@@ -1,4 +1,4 @@
-#include "profiler/ceilings.hpp"
+#include "profiler/measure_ceilings.hpp"
 
 #include <omp.h>
 #include <time.h>
@@ -11,45 +11,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "profiler/ceiling_trust.hpp"
+#include "metrics/ceiling_trust.hpp"
 
 namespace memwall {
-
-std::string_view to_string(CeilingKind k) { return k == CeilingKind::bandwidth ? "bandwidth" : "compute"; }
-
-std::optional<CeilingKind> ceiling_kind_from(std::string_view s) {
-    if (s == "bandwidth") return CeilingKind::bandwidth;
-    if (s == "compute") return CeilingKind::compute;
-    return std::nullopt;
-}
-
-const Ceiling* Ceilings::find(std::string_view name) const {
-    for (const auto& c : items)
-        if (c.name == name) return &c;
-    return nullptr;
-}
-
-double Ceilings::compute_peak(std::string_view name) const {
-    const Ceiling* c = find(name);
-    return c && c->kind == CeilingKind::compute ? c->value : 0;
-}
-
-bool Ceilings::reliable() const {
-    return std::all_of(items.begin(), items.end(), [](const Ceiling& c) { return c.reliable(); });
-}
-
-Ceilings Ceilings::for_backend(std::string_view backend) const {
-    Ceilings out;
-    out.reused_from_run = reused_from_run;
-    const bool cuda = backend == "cuda";
-    for (const Ceiling& c : items) {
-        const bool device = c.name.starts_with(kCudaCeilingPrefix);
-        if (device != cuda) continue;
-        out.items.push_back(c);
-        if (device) out.items.back().name.erase(0, kCudaCeilingPrefix.size());
-    }
-    return out;
-}
 
 namespace {
 
@@ -408,7 +372,7 @@ CeilingMeasurement measure_cpu_ceilings(const MemoryHierarchy& mh, const Ceiling
 
     const double steps = static_cast<double>(points.size()) + 1;
     auto measure_point = [&](std::size_t i) {
-        // Named, not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+        // Named, not a structured binding: clang 14 cannot capture one in a lambda.
         const BandwidthKernel kernel = points[i].kernel;
         const std::size_t n = points[i].n;
         const double ws = static_cast<double>(n * sizeof(float)) * threads;

@@ -1,4 +1,4 @@
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>

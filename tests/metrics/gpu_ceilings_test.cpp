@@ -1,9 +1,9 @@
 // A CUDA device's theoretical ceilings from its properties, and each backend's own roofs.
-#include "profiler/gpu_ceilings.hpp"
+#include "metrics/gpu_ceilings.hpp"
 
 #include <gtest/gtest.h>
 
-#include "profiler/roofline.hpp"
+#include "metrics/roofline.hpp"
 
 namespace memwall {
 namespace {

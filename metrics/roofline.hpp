@@ -1,13 +1,13 @@
 // Places a case on the hierarchical roofline from its counters, its time and the run's
-// ceilings: one point per memory level it has bytes at (profiler/levels.hpp), each from
+// ceilings: one point per memory level it has bytes at (metrics/levels.hpp), each from
 // measured counters where present and from the model otherwise, labelled with its source.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "profiler/ceilings.hpp"
-#include "profiler/counter.hpp"
+#include "metrics/ceilings.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall {
 

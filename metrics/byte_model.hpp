@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

@@ -1,4 +1,4 @@
-#include "profiler/device_specs.hpp"
+#include "metrics/device_specs.hpp"
 
 #include <gtest/gtest.h>
 

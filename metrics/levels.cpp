@@ -1,4 +1,4 @@
-#include "profiler/levels.hpp"
+#include "metrics/levels.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "profiler/ceiling_trust.hpp"
+#include "metrics/ceiling_trust.hpp"
 
 #include <algorithm>
 #include <cmath>

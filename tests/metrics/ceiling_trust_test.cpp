@@ -1,6 +1,6 @@
 // The busy detector and the hierarchy check on synthetic trials: no timing, so the verdicts
 // are the same on a busy or an idle machine.
-#include "profiler/ceiling_trust.hpp"
+#include "metrics/ceiling_trust.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 #include <algorithm>
 #include <string>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/ceilings.hpp"
+#include "metrics/ceilings.hpp"
 
 namespace memwall {
 

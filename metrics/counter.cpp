@@ -1,4 +1,4 @@
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 #include <algorithm>
 #include <array>

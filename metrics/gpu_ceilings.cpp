@@ -1,8 +1,8 @@
-#include "profiler/gpu_ceilings.hpp"
+#include "metrics/gpu_ceilings.hpp"
 
 #include <cstdio>
 
-#include "profiler/device_specs.hpp"
+#include "metrics/device_specs.hpp"
 
 namespace memwall {
 

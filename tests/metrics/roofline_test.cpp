@@ -1,4 +1,4 @@
-#include "profiler/roofline.hpp"
+#include "metrics/roofline.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "profiler/roofline.hpp"
+#include "metrics/roofline.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string_view>
 
-#include "profiler/levels.hpp"
+#include "metrics/levels.hpp"
 
 namespace memwall {
 

@@ -2,56 +2,15 @@
 // Toolkit method): bandwidth plateaus per cache level and DRAM, and the FP32 FMA peak.
 #pragma once
 
-#include <cstdint>
 #include <functional>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "metrics/ceilings.hpp"
+#include "metrics/memory_hierarchy.hpp"
 #include "profiler/ceiling_kernels.hpp"
-#include "profiler/memory_hierarchy.hpp"
 
 namespace memwall {
-
-enum class CeilingKind { bandwidth, compute };
-std::string_view to_string(CeilingKind k);
-std::optional<CeilingKind> ceiling_kind_from(std::string_view s);
-
-struct Ceiling {
-    std::string name;  // bandwidth: "l1", "l2", "llc", "dram"; compute: "fp32_fma"
-    CeilingKind kind = CeilingKind::bandwidth;
-    double value = 0;           // B/s or FLOP/s
-    std::string unit;           // "B/s" or "FLOP/s"
-    std::string method;         // how it was obtained, shown beside it
-    double capacity_bytes = 0;  // one instance of the cache level (0 for dram and compute)
-    // Why the figure cannot be trusted (measured on a busy machine, contradicts the memory
-    // hierarchy); empty when it can. Flagged figures are kept and shown with the reason.
-    std::string unreliable;
-
-    bool reliable() const { return unreliable.empty(); }
-};
-
-// A CUDA device's ceilings sit in a run's set beside the host's, named with this prefix
-// ("cuda:dram"); Ceilings::for_backend gives each backend its own.
-inline constexpr std::string_view kCudaCeilingPrefix = "cuda:";
-
-struct Ceilings {
-    std::vector<Ceiling> items;
-    // The run that measured them, when a run reuses another's; 0 when measured for this run.
-    std::int64_t reused_from_run = 0;
-
-    const Ceiling* find(std::string_view name) const;
-    // The compute ceiling called `name` ("fp32_fma", "bf16_tensor"), FLOP/s; 0 when none.
-    double compute_peak(std::string_view name) const;
-    bool empty() const { return items.empty(); }
-    // None of them flagged unreliable.
-    bool reliable() const;
-    // The roofs a case of `backend` is placed against: for "cuda" the CUDA device's (prefix
-    // removed), for any other backend the host's. A case is never placed on another machine's
-    // roofs: a cuda case of a run without device ceilings gets none.
-    Ceilings for_backend(std::string_view backend) const;
-};
 
 // One point of the bandwidth sweep: working set (all threads) and the best rate observed.
 struct BandwidthSample {
@@ -99,7 +58,7 @@ struct CeilingMeasurement {
 // outwards, where they can win) and the vectorised FMA peak with all threads. Each
 // thread times its own work and only rounds in which the threads ran together count, so other
 // processes on the machine slow the measurement down more than they lower the figures. Working
-// sets and the peak measured while the machine was busy (profiler/ceiling_trust.hpp), and the
+// sets and the peak measured while the machine was busy (metrics/ceiling_trust.hpp), and the
 // working sets of levels that contradict the hierarchy, are measured again up to
 // `opt.retries` times, after the rest of the sweep so a passing load can end; what stays
 // doubtful is flagged unreliable with the reason, never left out or stored as trusted.
