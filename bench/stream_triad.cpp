@@ -17,7 +17,7 @@
 #include "kernels/stream/register.hpp"
 #include "kernels/stream/stream.hpp"
 #include "profiler/measure_ceilings.hpp"
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 namespace {
 

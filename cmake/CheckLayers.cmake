@@ -12,7 +12,7 @@ if(NOT ROOT)
 endif()
 
 set(MEMWALL_LAYERS
-  metrics=0
+  metrics=0 stats=0
   core=1 cuda_emu=1 profiler=1
   results=2 gpu=2
   tuner=3 kernels/kit=3

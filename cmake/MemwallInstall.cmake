@@ -10,7 +10,7 @@ include(CMakePackageConfigHelpers)
 add_library(memwall_api INTERFACE)
 target_link_libraries(memwall_api INTERFACE memwall_cli memwall_kit)
 
-set(exported memwall_settings memwall_metrics memwall_core memwall_cuda_emu memwall_profiler memwall_results
+set(exported memwall_settings memwall_metrics memwall_stats memwall_core memwall_cuda_emu memwall_profiler memwall_results
     memwall_gpu memwall_tuner memwall_kit memwall_harness memwall_tuner_live memwall_cli memwall_api memwall_bench_main)
 if(MEMWALL_HAVE_QT)
   list(APPEND exported memwall_gui_core)  # memwall plot
@@ -32,7 +32,7 @@ if(MEMWALL_HAVE_QT)
   install(TARGETS memwall-gui RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
-set(parts metrics core cuda_emu profiler results gpu tuner kernels/kit harness cli)
+set(parts metrics stats core cuda_emu profiler results gpu tuner kernels/kit harness cli)
 if(MEMWALL_HAVE_QT)
   list(APPEND parts gui/core)
 endif()

@@ -8,7 +8,7 @@
 
 #include "core/errors.hpp"
 #include "harness/paired_sampler.hpp"
-#include "results/bootstrap.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace memwall {
 

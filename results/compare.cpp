@@ -6,8 +6,8 @@
 
 #include "core/errors.hpp"
 #include "metrics/roofline.hpp"
-#include "results/mann_whitney.hpp"
-#include "results/signed_rank.hpp"
+#include "stats/mann_whitney.hpp"
+#include "stats/signed_rank.hpp"
 
 namespace memwall {
 

@@ -12,7 +12,7 @@
 
 #include "core/errors.hpp"
 #include "metrics/roofline.hpp"
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

@@ -15,7 +15,7 @@
 #include "core/owner.hpp"
 #include "metrics/ceilings.hpp"
 #include "metrics/counter.hpp"
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 struct sqlite3;
 

@@ -1,4 +1,4 @@
-#include "results/bootstrap.hpp"
+#include "stats/bootstrap.hpp"
 
 #include <gtest/gtest.h>
 

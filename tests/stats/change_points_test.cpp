@@ -1,4 +1,4 @@
-#include "results/change_points.hpp"
+#include "stats/change_points.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "results/signed_rank.hpp"
+#include "stats/signed_rank.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

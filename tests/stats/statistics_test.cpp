@@ -1,4 +1,4 @@
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 #include <gtest/gtest.h>
 

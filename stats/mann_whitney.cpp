@@ -1,4 +1,4 @@
-#include "results/mann_whitney.hpp"
+#include "stats/mann_whitney.hpp"
 
 #include <algorithm>
 #include <cmath>
