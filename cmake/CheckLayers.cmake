@@ -17,7 +17,7 @@ set(MEMWALL_LAYERS
   results=2 gpu=2
   tuner=3 kernels/kit=3
   kernels=4 harness=4 gui/core=4
-  tuner/live=5 gui/app=5
+  ci=5 tuner/live=5 gui/app=5
   cli=6
   include/memwall=7
 )

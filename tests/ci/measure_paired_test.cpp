@@ -1,4 +1,4 @@
-#include "harness/measure_paired.hpp"
+#include "ci/measure_paired.hpp"
 
 #include <gtest/gtest.h>
 

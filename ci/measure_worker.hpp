@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/measure_paired.hpp"
+#include "ci/measure_paired.hpp"
 
 namespace memwall {
 

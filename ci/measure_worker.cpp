@@ -1,4 +1,4 @@
-#include "harness/measure_worker.hpp"
+#include "ci/measure_worker.hpp"
 
 #include <cstdio>
 #include <sstream>

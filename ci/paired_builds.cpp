@@ -1,12 +1,12 @@
-#include "harness/paired_builds.hpp"
+#include "ci/paired_builds.hpp"
 
 #include <map>
 #include <memory>
 
+#include "ci/measure_worker.hpp"
 #include "core/errors.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/progress.hpp"
-#include "harness/measure_worker.hpp"
 
 namespace memwall {
 
