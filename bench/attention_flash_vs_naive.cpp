@@ -14,7 +14,7 @@
 #include "core/machine.hpp"
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/register.hpp"
-#include "profiler/ceilings.hpp"
+#include "profiler/measure_ceilings.hpp"
 
 namespace {
 

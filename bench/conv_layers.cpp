@@ -20,7 +20,7 @@
 #include "kernels/conv/conv.hpp"
 #include "kernels/conv/models.hpp"
 #include "kernels/conv/register.hpp"
-#include "profiler/ceilings.hpp"
+#include "profiler/measure_ceilings.hpp"
 
 namespace {
 

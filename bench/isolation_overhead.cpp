@@ -15,7 +15,7 @@
 #include "harness/isolated_measurer.hpp"
 #include "harness/sweep.hpp"
 #include "kernels/register_builtin.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 int main(int argc, char** argv) {
     using namespace memwall;

@@ -23,9 +23,9 @@
 #include "harness/measure.hpp"
 #include "harness/suite.hpp"
 #include "harness/sweep.hpp"
-#include "results/report.hpp"
-#include "results/bootstrap.hpp"
 #include "kernels/register_builtin.hpp"
+#include "results/report.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace {
 

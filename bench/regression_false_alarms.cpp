@@ -32,16 +32,16 @@
 #include <string>
 #include <vector>
 
+#include "ci/measure_paired.hpp"
+#include "ci/measure_worker.hpp"
 #include "core/catalogue.hpp"
 #include "core/machine.hpp"
 #include "harness/measure.hpp"
-#include "harness/measure_paired.hpp"
-#include "harness/measure_worker.hpp"
 #include "harness/suite.hpp"
 #include "harness/sweep.hpp"
+#include "kernels/register_builtin.hpp"
 #include "results/compare.hpp"
 #include "results/report.hpp"
-#include "kernels/register_builtin.hpp"
 
 namespace {
 

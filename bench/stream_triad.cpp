@@ -16,8 +16,8 @@
 #include "harness/sampler.hpp"
 #include "kernels/stream/register.hpp"
 #include "kernels/stream/stream.hpp"
-#include "profiler/ceilings.hpp"
-#include "results/statistics.hpp"
+#include "profiler/measure_ceilings.hpp"
+#include "stats/statistics.hpp"
 
 namespace {
 

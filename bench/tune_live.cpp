@@ -26,14 +26,14 @@
 
 #include <unistd.h>
 
+#include "core/machine.hpp"
+#include "kernels/register_builtin.hpp"
+#include "stats/statistics.hpp"
 #include "tuner/live/live_objective.hpp"
 #include "tuner/live/model_prior.hpp"
-#include "results/statistics.hpp"
 #include "tuner/random_baseline.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/strategy.hpp"
-#include "kernels/register_builtin.hpp"
-#include "core/machine.hpp"
 
 namespace {
 

@@ -8,12 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ci/paired_builds.hpp"
 #include "cli/app.hpp"
 #include "cli/compare_output.hpp"
 #include "cli/isa_option.hpp"
 #include "cli/isolation_args.hpp"
 #include "core/errors.hpp"
-#include "harness/paired_builds.hpp"
 #include "harness/gbench.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/measure.hpp"

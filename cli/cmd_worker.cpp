@@ -1,17 +1,17 @@
 // The worker commands, not meant to be typed (hidden from help): measure-worker, one build's
 // side of `memwall ci --baseline-build`, serving the cases of a suite over stdin/stdout
-// (harness/measure_worker.hpp); case-worker, measuring isolated cases (harness/case_worker.hpp).
+// (ci/measure_worker.hpp); case-worker, measuring isolated cases (harness/case_worker.hpp).
 #include <unistd.h>
 
 #include <iostream>
 #include <string>
 
+#include "ci/measure_worker.hpp"
 #include "cli/app.hpp"
 #include "core/errors.hpp"
 #include "core/machine.hpp"
 #include "harness/case_worker.hpp"
 #include "harness/suite.hpp"
-#include "harness/measure_worker.hpp"
 
 namespace memwall::cli {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "profiler/roofline.hpp"
+#include "metrics/roofline.hpp"
 #include "results/report.hpp"
 
 namespace memwall::cli {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/ceilings.hpp"
+#include "metrics/ceilings.hpp"
 #include "results/store.hpp"
 
 namespace memwall::cli {

@@ -12,12 +12,12 @@ if(NOT ROOT)
 endif()
 
 set(MEMWALL_LAYERS
-  profiler=0
-  core=1 cuda_emu=1
+  metrics=0 stats=0
+  core=1 cuda_emu=1 profiler=1
   results=2 gpu=2
   tuner=3 kernels/kit=3
   kernels=4 harness=4 gui/core=4
-  tuner/live=5 gui/app=5
+  ci=5 tuner/live=5 gui/app=5
   cli=6
   include/memwall=7
 )

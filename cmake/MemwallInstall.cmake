@@ -10,8 +10,9 @@ include(CMakePackageConfigHelpers)
 add_library(memwall_api INTERFACE)
 target_link_libraries(memwall_api INTERFACE memwall_cli memwall_kit)
 
-set(exported memwall_settings memwall_profiler memwall_core memwall_cuda_emu memwall_results memwall_gpu
-    memwall_tuner memwall_kit memwall_harness memwall_tuner_live memwall_cli memwall_api memwall_bench_main)
+set(exported memwall_settings memwall_metrics memwall_stats memwall_core memwall_cuda_emu memwall_profiler
+    memwall_results memwall_gpu memwall_tuner memwall_kit memwall_harness memwall_ci memwall_tuner_live memwall_cli
+    memwall_api memwall_bench_main)
 if(MEMWALL_HAVE_QT)
   list(APPEND exported memwall_gui_core)  # memwall plot
 endif()
@@ -32,7 +33,7 @@ if(MEMWALL_HAVE_QT)
   install(TARGETS memwall-gui RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
-set(parts profiler core cuda_emu results gpu tuner kernels/kit harness cli)
+set(parts metrics stats core cuda_emu profiler results gpu tuner kernels/kit harness ci cli)
 if(MEMWALL_HAVE_QT)
   list(APPEND parts gui/core)
 endif()

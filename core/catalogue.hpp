@@ -13,9 +13,9 @@
 #include "core/backend.hpp"
 #include "core/params.hpp"
 #include "core/space.hpp"
-#include "profiler/ceilings.hpp"
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/ceilings.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

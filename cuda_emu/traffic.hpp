@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall::emu {
 

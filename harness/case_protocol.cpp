@@ -6,7 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/text_json.hpp"
-#include "results/bootstrap.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace memwall {
 

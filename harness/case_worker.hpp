@@ -6,7 +6,7 @@
 #include <istream>
 
 #include "core/catalogue.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

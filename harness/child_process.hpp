@@ -1,5 +1,5 @@
 // A child process that speaks lines over pipes: the worker processes of isolated cases
-// (case_worker) and of paired builds (measure_worker). It dies with its parent
+// (case_worker) and of paired builds (ci/measure_worker). It dies with its parent
 // (PR_SET_PDEATHSIG), so a killed sweep leaves no orphan measuring on.
 #pragma once
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/backend.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

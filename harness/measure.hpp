@@ -12,7 +12,7 @@
 #include "core/catalogue.hpp"
 #include "harness/sampler.hpp"
 #include "harness/sweep.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 #include "results/store.hpp"
 
 namespace memwall {

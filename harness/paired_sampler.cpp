@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "results/statistics.hpp"
 #include "results/store.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

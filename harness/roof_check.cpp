@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "metrics/roofline.hpp"
 #include "results/report.hpp"
-#include "profiler/roofline.hpp"
 
 namespace memwall {
 

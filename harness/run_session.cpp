@@ -15,8 +15,8 @@
 #include "harness/device_description.hpp"
 #include "harness/roof_check.hpp"
 #include "harness/slurm_ids.hpp"
-#include "profiler/ceiling_trust.hpp"
-#include "profiler/gpu_ceilings.hpp"
+#include "metrics/ceiling_trust.hpp"
+#include "metrics/gpu_ceilings.hpp"
 
 namespace memwall {
 

@@ -13,8 +13,8 @@
 #include "gpu/device_ceilings.hpp"
 #include "harness/runner.hpp"
 #include "harness/sweep.hpp"
-#include "profiler/ceilings.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
+#include "profiler/measure_ceilings.hpp"
 #include "results/store.hpp"
 
 namespace memwall {
@@ -68,7 +68,7 @@ Ceilings with_family_ceilings(const Ceilings& have, const std::vector<PlannedCas
 
 // `have` with the ceilings of the CUDA device that `properties` (a run's device properties,
 // describe_devices) describe, named "cuda:...": those `measured` on it when given, else the
-// theoretical peaks of its properties (gpu_ceilings.hpp); the bf16 tensor-core roof, which
+// theoretical peaks of its properties (metrics/gpu_ceilings.hpp); the bf16 tensor-core roof, which
 // memwall does not measure, is the theoretical one either way. `have`'s own "cuda:" ceilings, another
 // run's device, are dropped. `have` alone when no CUDA device is described.
 Ceilings with_device_ceilings(const Ceilings& have, const std::map<std::string, std::string>& properties,

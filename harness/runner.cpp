@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "harness/interrupt.hpp"
 #include "harness/progress.hpp"
-#include "results/bootstrap.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace memwall {
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
-#include "results/statistics.hpp"
 #include "results/store.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

@@ -5,8 +5,8 @@
 #include <queue>
 
 #include "core/errors.hpp"
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

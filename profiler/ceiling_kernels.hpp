@@ -3,7 +3,7 @@
 // measures the hardware's limits on either kind of x86 host and on an AVX-512 host through the
 // AVX2 path. No kernel is the fastest at every level: a read-only reduction issues two loads a
 // cycle where a copy or a=a*b+c also store, nontemporal stores skip the read-for-ownership DRAM
-// pays on every other store. A level's ceiling is the best of them (profiler/ceilings.hpp).
+// pays on every other store. A level's ceiling is the best of them (profiler/measure_ceilings.hpp).
 #pragma once
 
 #include <cstddef>

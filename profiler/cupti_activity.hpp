@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall::cupti {
 

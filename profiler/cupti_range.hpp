@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall::cupti {
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "core/errors.hpp"
-#include "profiler/roofline.hpp"
-#include "results/mann_whitney.hpp"
-#include "results/signed_rank.hpp"
+#include "metrics/roofline.hpp"
+#include "stats/mann_whitney.hpp"
+#include "stats/signed_rank.hpp"
 
 namespace memwall {
 

@@ -25,9 +25,9 @@
 #include <string_view>
 #include <vector>
 
-#include "results/bootstrap.hpp"
-#include "results/statistics.hpp"
 #include "results/store.hpp"
+#include "stats/bootstrap.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

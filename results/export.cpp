@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
-#include "profiler/roofline.hpp"
-#include "results/statistics.hpp"
+#include "metrics/roofline.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

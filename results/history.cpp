@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "results/bootstrap.hpp"
 #include "results/report.hpp"
 #include "results/report_json.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace memwall {
 

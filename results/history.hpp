@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "results/change_points.hpp"
-#include "results/statistics.hpp"
 #include "results/store.hpp"
+#include "stats/change_points.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/statistics.hpp"
 #include "results/store.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

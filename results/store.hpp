@@ -13,9 +13,9 @@
 
 #include "core/axis.hpp"
 #include "core/owner.hpp"
-#include "profiler/ceilings.hpp"
-#include "profiler/counter.hpp"
-#include "results/statistics.hpp"
+#include "metrics/ceilings.hpp"
+#include "metrics/counter.hpp"
+#include "stats/statistics.hpp"
 
 struct sqlite3;
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/params.hpp"
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 #include "results/store.hpp"
 
 namespace memwall {

@@ -8,7 +8,7 @@
 #include <unordered_set>
 
 #include "core/errors.hpp"
-#include "profiler/levels.hpp"
+#include "metrics/levels.hpp"
 #include "tuner/json_values.hpp"
 #include "tuner/recorded_space.hpp"
 

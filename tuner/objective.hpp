@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 #include "tuner/tuning_space.hpp"
 
 namespace memwall {

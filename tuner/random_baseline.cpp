@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

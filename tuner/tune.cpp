@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "core/errors.hpp"
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 #include "tuner/replay.hpp"
 #include "tuner/score.hpp"
 #include "tuner/strategy.hpp"

@@ -10,7 +10,7 @@
 
 #include <QString>
 
-#include "profiler/roofline.hpp"
+#include "metrics/roofline.hpp"
 #include "results/store.hpp"
 
 namespace memwall::gui {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "gui/core/case_data.hpp"
-#include "results/bootstrap.hpp"
 #include "results/store.hpp"
+#include "stats/bootstrap.hpp"
 
 namespace memwall::gui {
 

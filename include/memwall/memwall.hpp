@@ -13,4 +13,4 @@
 #include "kernels/kit/device_case.hpp"
 #include "kernels/kit/placed_buffer.hpp"
 #include "kernels/kit/simd.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"

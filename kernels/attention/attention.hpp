@@ -22,8 +22,8 @@
 #include "core/params.hpp"
 #include "kernels/attention/cuda/block_mask.hpp"
 #include "kernels/kit/placed_buffer.hpp"
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "kernels/attention/attention.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

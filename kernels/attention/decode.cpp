@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "kernels/kit/output_check.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

@@ -16,10 +16,10 @@
 
 #include "kernels/attention/attention.hpp"
 #include "kernels/attention/cuda/device_case.hpp"
-#include "kernels/attention/decode.hpp"
 #include "kernels/attention/cuda/resources.hpp"
+#include "kernels/attention/decode.hpp"
 #include "kernels/kit/cuda_variants.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

@@ -17,8 +17,8 @@
 #include "core/catalogue.hpp"
 #include "core/space.hpp"
 #include "kernels/kit/placed_buffer.hpp"
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

@@ -1,11 +1,11 @@
-// Byte models of the CPU variants (profiler/byte_model.hpp): the compulsory traffic, then each
+// Byte models of the CPU variants (metrics/byte_model.hpp): the compulsory traffic, then each
 // variant's own re-reads, each served from the level that holds its working set.
 #include <algorithm>
 #include <cmath>
 
 #include "kernels/conv/cpu_kernels.hpp"
 #include "kernels/conv/models.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

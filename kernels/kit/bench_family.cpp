@@ -15,7 +15,7 @@
 #include "kernels/kit/bench_expr.hpp"
 #include "kernels/kit/cuda_variants.hpp"
 #include "kernels/kit/output_check.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall::kit {
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "cuda_emu/options.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall::kit {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall::kit {
 

@@ -18,9 +18,9 @@
 
 #include "core/catalogue.hpp"
 #include "core/params.hpp"
-#include "profiler/counter.hpp"
 #include "kernels/kit/placed_buffer.hpp"
 #include "kernels/kv_offload/scratch_file.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall {
 

@@ -14,7 +14,7 @@
 #include "kernels/kv_offload/register_cuda.hpp"
 #include "kernels/kv_offload/tier_ceiling.hpp"
 #include "kernels/kv_offload/variant_case.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

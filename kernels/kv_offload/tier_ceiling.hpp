@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/params.hpp"
-#include "profiler/ceilings.hpp"
+#include "metrics/ceilings.hpp"
 
 namespace memwall {
 

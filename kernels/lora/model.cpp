@@ -3,7 +3,7 @@
 
 #include "kernels/lora/cpu_kernels.hpp"
 #include "kernels/lora/models.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

@@ -1,4 +1,4 @@
-// FLOP and byte models of the spgemm variants (profiler/byte_model.hpp), from the workload's
+// FLOP and byte models of the spgemm variants (metrics/byte_model.hpp), from the workload's
 // exact counts: FLOPs 2 × products; bytes.min A, B and C once; each phase's re-reads of B's
 // rows (one per product), its accumulator traffic, and C's writes, each served from the level
 // that holds its working set.
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

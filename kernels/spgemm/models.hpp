@@ -6,8 +6,8 @@
 
 #include "kernels/spgemm/cpu_kernels.hpp"
 #include "kernels/spgemm/spgemm.hpp"
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

@@ -12,9 +12,9 @@
 #include <string>
 
 #include "kernels/kit/cuda_variants.hpp"
-#include "kernels/spgemm/models.hpp"
-#include "profiler/byte_model.hpp"
 #include "kernels/kit/emu_hierarchy.hpp"
+#include "kernels/spgemm/models.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

@@ -1,7 +1,7 @@
 // The stream byte model: x (and y) read and z written once, served from the level that holds a
 // thread's share of the arrays; ordinary stores read each line of z before writing it.
 #include "kernels/stream/stream.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

@@ -16,8 +16,8 @@
 #include "core/isa.hpp"
 #include "kernels/kit/placed_buffer.hpp"
 #include "kernels/stream/stream_op.hpp"
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

@@ -9,7 +9,7 @@
 
 #include "cuda_emu/cuda.hpp"
 #include "device_buffer.hpp"
-#include "profiler/levels.hpp"
+#include "metrics/levels.hpp"
 #include "tests/cuda_emu/kernels/launchers.hpp"
 
 // Compiled here, without the counting instrumentation.

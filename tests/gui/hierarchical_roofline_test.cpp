@@ -9,7 +9,7 @@
 #include <set>
 
 #include "gui/core/plot.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 using namespace memwall;
 using namespace memwall::gui;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
-#include "results/statistics.hpp"
+#include "stats/statistics.hpp"
 
 namespace memwall {
 

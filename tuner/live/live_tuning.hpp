@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/catalogue.hpp"
-#include "profiler/device_specs.hpp"
+#include "metrics/device_specs.hpp"
 #include "tuner/tuning_space.hpp"
 
 namespace memwall {

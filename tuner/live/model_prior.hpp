@@ -5,7 +5,7 @@
 // (and a model that misranks the configurations loses its weight to the prior-free model).
 #pragma once
 
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 #include "tuner/live/live_tuning.hpp"
 #include "tuner/strategies/counter_prior.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/sweep.hpp"
-#include "profiler/device_specs.hpp"
+#include "metrics/device_specs.hpp"
 #include "results/store.hpp"
 
 namespace memwall {

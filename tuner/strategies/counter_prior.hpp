@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 #include "tuner/recorded_space.hpp"
 
 namespace memwall {

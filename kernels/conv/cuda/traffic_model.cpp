@@ -7,7 +7,7 @@
 
 #include "kernels/conv/register_cuda.hpp"
 #include "kernels/kit/emu_hierarchy.hpp"
-#include "profiler/byte_model.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

@@ -7,7 +7,7 @@
 
 #include "kernels/conv/conv.hpp"
 #include "kernels/conv/cuda/device_case.hpp"
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall {
 

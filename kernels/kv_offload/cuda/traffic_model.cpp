@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "profiler/byte_model.hpp"
 #include "kernels/kit/emu_hierarchy.hpp"
+#include "metrics/byte_model.hpp"
 
 namespace memwall {
 

@@ -7,7 +7,7 @@
 
 #include "kernels/kv_offload/cuda/device_case.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall {
 

@@ -7,8 +7,8 @@
 
 #include "kernels/lora/cuda/device_case.hpp"
 #include "kernels/lora/lora.hpp"
-#include "profiler/counter.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/counter.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 

@@ -8,7 +8,7 @@
 #include "kernels/kv_offload/register.hpp"
 #include "kernels/kv_offload/variant_case.hpp"
 #include "kv_test_support.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 using namespace memwall;
 

@@ -4,7 +4,7 @@
 #include "core/catalogue.hpp"
 #include "kernels/kv_offload/register.hpp"
 #include "kv_test_support.hpp"
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 using namespace memwall;
 

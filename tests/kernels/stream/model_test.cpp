@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/stream/stream.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 #include "tests/kernels/stream/points.hpp"
 
 namespace memwall {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/params.hpp"
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 
 namespace memwall::stream_test {
 

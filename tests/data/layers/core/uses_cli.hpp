@@ -1,4 +1,4 @@
 // Fixture: a vocabulary header that reaches up into the command line.
 #pragma once
-#include "profiler/counter.hpp"
+#include "metrics/counter.hpp"
 #include "cli/app.hpp"

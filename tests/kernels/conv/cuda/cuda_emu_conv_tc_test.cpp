@@ -17,7 +17,7 @@
 #include "kernels/conv/cuda/traffic_model.hpp"
 #include "kernels/conv/register.hpp"
 #include "kernels/conv/register_cuda.hpp"
-#include "profiler/memory_hierarchy.hpp"
+#include "metrics/memory_hierarchy.hpp"
 
 namespace memwall {
 namespace {
