@@ -192,22 +192,22 @@ void combine_stmatrix(void* const (&payloads)[32]) {
 
 template <int N, bool Trans>
 struct Ld {
-    static constexpr detail::WarpCombine f = combine_ldmatrix<N, Trans>;
+    static constexpr detail::WarpCombine kCombine = combine_ldmatrix<N, Trans>;
 };
 template <int N, bool Trans>
 struct St {
-    static constexpr detail::WarpCombine f = combine_stmatrix<N, Trans>;
+    static constexpr detail::WarpCombine kCombine = combine_stmatrix<N, Trans>;
 };
 
 template <template <int, bool> class F>
 detail::WarpCombine by_shape(int count, bool trans) {
     switch (count * 2 + trans) {
-        case 2: return F<1, false>::f;
-        case 3: return F<1, true>::f;
-        case 4: return F<2, false>::f;
-        case 5: return F<2, true>::f;
-        case 8: return F<4, false>::f;
-        case 9: return F<4, true>::f;
+        case 2: return F<1, false>::kCombine;
+        case 3: return F<1, true>::kCombine;
+        case 4: return F<2, false>::kCombine;
+        case 5: return F<2, true>::kCombine;
+        case 8: return F<4, false>::kCombine;
+        case 9: return F<4, true>::kCombine;
         default: return nullptr;
     }
 }

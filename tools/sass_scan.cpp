@@ -50,7 +50,7 @@ struct Opcode {
     std::uint32_t code;
     const char* name;
 };
-constexpr std::array<Opcode, 4> opcodes{{{0x23c, "HMMA"}, {0x83b, "LDSM"}, {0x844, "STSM"}, {0xfae, "LDGSTS"}}};
+constexpr std::array<Opcode, 4> kOpcodes{{{0x23c, "HMMA"}, {0x83b, "LDSM"}, {0x844, "STSM"}, {0xfae, "LDGSTS"}}};
 
 struct Section {
     std::string name;
@@ -111,7 +111,7 @@ struct Kernel {
     std::uint32_t registers = 0;
     std::uint32_t frame = 0;
     std::uint64_t instructions = 0;
-    std::array<std::uint64_t, opcodes.size()> counts{};
+    std::array<std::uint64_t, kOpcodes.size()> counts{};
 };
 
 void scan_cubin(Bytes b, unsigned want_arch, const std::string& where, unsigned& scanned) {
@@ -138,8 +138,8 @@ void scan_cubin(Bytes b, unsigned want_arch, const std::string& where, unsigned&
         k.instructions = s.data.size() / 16;
         for (std::uint64_t at = 0; at < s.data.size(); at += 16) {
             const auto opcode = static_cast<std::uint32_t>(read<std::uint64_t>(s.data, at) & 0xfff);
-            for (std::size_t i = 0; i < opcodes.size(); ++i) {
-                k.counts[i] += opcodes[i].code == opcode;
+            for (std::size_t i = 0; i < kOpcodes.size(); ++i) {
+                k.counts[i] += kOpcodes[i].code == opcode;
             }
         }
     }
@@ -181,8 +181,8 @@ void scan_cubin(Bytes b, unsigned want_arch, const std::string& where, unsigned&
     for (const auto& [name, k] : kernels) {
         std::cout << name << " arch=" << arch << " regs=" << k.registers << " frame=" << k.frame
                   << " instructions=" << k.instructions;
-        for (std::size_t i = 0; i < opcodes.size(); ++i) {
-            std::cout << ' ' << opcodes[i].name << '=' << k.counts[i];
+        for (std::size_t i = 0; i < kOpcodes.size(); ++i) {
+            std::cout << ' ' << kOpcodes[i].name << '=' << k.counts[i];
         }
         std::cout << '\n';
     }

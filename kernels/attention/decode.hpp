@@ -101,7 +101,7 @@ struct TopkPlan {
     int splits = 0;
     int score_passes = 2;
 };
-inline constexpr TopkPlan topk_cpu_plan{0, 2};
+inline constexpr TopkPlan kTopkCpuPlan{0, 2};
 inline TopkPlan topk_cuda_plan(int splits) { return {splits, 4}; }
 // Bytes of the KV state topk_sparse reads (label cache and the selected keys' K and V rows),
 // against the dense decode's whole K and V.

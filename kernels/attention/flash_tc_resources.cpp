@@ -20,7 +20,7 @@ const KernelResources* flash_tc_resources(const KernelResourceTable& table, cons
 std::string flash_tc_resource_summary() {
     const KernelResourceTable& table = flash_tc_sm90_resources();
     std::string out;
-    for (const FlashTcTile& t : flash_tc_tiles) {
+    for (const FlashTcTile& t : kFlashTcTiles) {
         const KernelResources* k = flash_tc_resources(table, t);
         if (!k) continue;
         out += (out.empty() ? "" : "; ") + std::string("d=") + std::to_string(t.head_dim) + " " + std::to_string(t.br) +

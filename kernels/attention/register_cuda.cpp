@@ -75,7 +75,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
     // Emulation runs every CUDA thread on the CPU: default problems it finishes in seconds.
     k.emu_default_axes = {"heads=2", "head_dim=64", "seq_q=128,256", "seq_k=128,256"};
     k.constraints = {{"batch * heads is at most 65535 (CUDA grid limit)", [](const Params& p) {
-                          return p.integer("batch") * p.integer("heads") <= attention_cuda::max_grid_yz;
+                          return p.integer("batch") * p.integer("heads") <= attention_cuda::kMaxGridYz;
                       }}};
     return k;
 }
@@ -108,7 +108,7 @@ kit::CudaKernel flash_kernel() {
          {"the Q, K, V, P tiles and the O accumulator fit in 227 KB of shared memory", [](const Params& p) {
               return attention_cuda::flash_shared_bytes(
                          static_cast<int>(p.integer("Br")), static_cast<int>(p.integer("Bc")),
-                         static_cast<int>(p.integer("head_dim"))) <= attention_cuda::max_shared_bytes;
+                         static_cast<int>(p.integer("head_dim"))) <= attention_cuda::kMaxSharedBytes;
           }}});
     k.model = [](const Params& point, const MemoryHierarchy& mh) {
         const auto p = AttentionProblem::from(point);
@@ -120,7 +120,7 @@ kit::CudaKernel flash_kernel() {
 
 }  // namespace
 
-// flash_tc: bf16 only, and only the compiled tiles (device_case.hpp's flash_tc_tiles).
+// flash_tc: bf16 only, and only the compiled tiles (device_case.hpp's kFlashTcTiles).
 kit::CudaKernel flash_tc_kernel() {
     kit::CudaKernel k = kernel_of(
         Algorithm::flash_tc, "flash_tc",

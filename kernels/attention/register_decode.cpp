@@ -112,7 +112,7 @@ Variant cpu_topk_variant() {
         return std::make_unique<TopkInstance>(workload_as<AttentionWorkload>(wl), TopkSizes::from(point));
     };
     v.model = [](const Params& point, const MemoryHierarchy& mh) {
-        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), topk_cpu_plan, mh);
+        return topk_model(AttentionProblem::from(point), TopkSizes::from(point), kTopkCpuPlan, mh);
     };
     return v;
 }
@@ -161,7 +161,7 @@ kit::CudaKernel cuda_topk_kernel() {
                     "decode_splitkv's kernels attend in num_splits slices and combine";
     const Axis threads =
         bounded(tunable(int_axis("select_threads", {256}, "threads of a head's scoring and selection block")), 32,
-                attention_cuda::max_select_threads);
+                attention_cuda::kMaxSelectThreads);
     k.problem_axes = topk_axes();
     k.tunables = {splits_axis(4, "blocks per head attending to slices of the selected keys"), threads};
     k.constraints = {decode_only(),
@@ -172,7 +172,7 @@ kit::CudaKernel cuda_topk_kernel() {
                       }},
                      {"dtype is fp32", [](const Params& p) { return p.str("dtype") == "fp32"; }},
                      {"batch * heads is at most 65535 (CUDA grid limit)", [](const Params& p) {
-                          return p.integer("batch") * p.integer("heads") <= attention_cuda::max_grid_yz;
+                          return p.integer("batch") * p.integer("heads") <= attention_cuda::kMaxGridYz;
                       }}};
     k.default_axes = {"seq_q=1", "seq_k=4096", "dtype=fp32"};
     k.emu_default_axes = {"heads=2", "head_dim=64"};

@@ -29,15 +29,15 @@ struct DirectTaps {
     void taps(const TileAt& t, vf (&acc)[QB][KV]) const {
         const std::int64_t st = p.stride, first = t.q0 * st - p.pad;
         for (std::int64_t c = t.c0; c < t.c1; ++c) {
-            const float* wc = t.filter + (c - t.c0) * p.r * p.s * KV * lanes;
+            const float* wc = t.filter + (c - t.c0) * p.r * p.s * KV * kLanes;
             for (std::int64_t r = 0; r < p.r; ++r) {
                 const std::int64_t row = t.y * st + r - p.pad;
                 if (row < 0 || row >= p.h) continue;
                 const float* x = input + ((t.n * p.c + c) * p.h + row) * p.w;
                 for (std::int64_t s = 0; s < p.s; ++s) {
-                    const float* w = wc + (s * p.r + r) * KV * lanes;
+                    const float* w = wc + (s * p.r + r) * KV * kLanes;
                     vf wv[KV];
-                    for (int j = 0; j < KV; ++j) wv[j] = simd::load(w + j * lanes);
+                    for (int j = 0; j < KV; ++j) wv[j] = simd::load(w + j * kLanes);
                     for (int i = 0; i < QB; ++i) {
                         const std::int64_t col = first + i * st + s;
                         const float v = Checked ? (col >= 0 && col < p.w ? x[col] : 0.0f) : x[col];

@@ -25,13 +25,13 @@ struct WindowTaps {
         const std::int64_t row = (p.w + 2 * p.pad) * p.r, step = p.stride * p.r, taps = p.s * p.r;
         for (std::int64_t c = t.c0; c < t.c1; ++c) {
             const float* x = win + ((t.n * rows + t.y) * p.c + c) * row + t.q0 * step;
-            const float* w = t.filter + (c - t.c0) * taps * KV * lanes;
+            const float* w = t.filter + (c - t.c0) * taps * KV * kLanes;
             // Unrolled, the taps' offsets are immediates: the loop's own counter and pointer
             // updates take no issue slots from the FMAs.
 #pragma GCC unroll 4
             for (std::int64_t tap = 0; tap < taps; ++tap) {
                 vf wv[KV];
-                for (int j = 0; j < KV; ++j) wv[j] = simd::load(w + (tap * KV + j) * lanes);
+                for (int j = 0; j < KV; ++j) wv[j] = simd::load(w + (tap * KV + j) * kLanes);
                 for (int i = 0; i < QB; ++i) {
                     const vf xb = simd::splat(x[i * step + tap]);
                     for (int j = 0; j < KV; ++j) acc[i][j] = simd::fma(wv[j], xb, acc[i][j]);

@@ -1,7 +1,7 @@
 // What the blocked CPU convolutions (direct, im2win) share: the loop over register tiles of the
 // filter packed per k tile (blocking.hpp), and the tiles' store.
 //
-// A register tile is KV vectors of output channels (KV * lanes channels) by QB output columns
+// A register tile is KV vectors of output channels (KV * kLanes channels) by QB output columns
 // of one output row: KV * QB accumulators, each input value broadcast once per tile and each
 // filter vector loaded once per QB FMAs. Tiles walk an output row; input channels are taken Cb
 // at a time (a step's filter and input rows share L1), the partial sums going through the output.
@@ -27,13 +27,13 @@ namespace {
 
 namespace simd = kit::simd;
 using simd::vf;
-constexpr int lanes = simd::lanes;
-constexpr int max_accumulators = conv_cpu::max_accumulators(kit::kKernelIsa);
-static_assert(lanes == conv_cpu::lanes(kit::kKernelIsa));
+constexpr int kLanes = simd::lanes;
+constexpr int kMaxAccumulators = conv_cpu::max_accumulators(kit::kKernelIsa);
+static_assert(kLanes == conv_cpu::lanes(kit::kKernelIsa));
 
 // One tile: image n, output row y, first column q0, input channels [c0, c1), and the packed
 // filter of its k tile at channel c0: KV vectors per tap, contiguous (blocking.hpp's layout), so
-// tap t of channel c0 + i is at (i * R * S + t) * KV * lanes. Its output: `out` at its first
+// tap t of channel c0 + i is at (i * R * S + t) * KV * kLanes. Its output: `out` at its first
 // channel's (y, q0), `plane` (P * Q) floats between channels, the first `channels` below K. All
 // worked out once per row, not per tile: P and Q are divisions.
 struct TileAt {
@@ -76,11 +76,11 @@ inline void transpose8(__m256 (&v)[8]) {
 // element by element, the store took as long as the FMAs of a layer with few taps (conv7's 27).
 template <int KV, int QB>
 inline void store_tile(const TileAt& at, vf (&acc)[QB][KV], bool add) {
-    constexpr int halves = lanes / 8;  // 8-channel halves of a vector
+    constexpr int halves = kLanes / 8;  // 8-channel halves of a vector
     const __m256i column = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     for (int j = 0; j < KV; ++j)
         for (int h = 0; h < halves; ++h) {
-            const int first = j * lanes + h * 8;
+            const int first = j * kLanes + h * 8;
             if (first >= at.channels) return;
             const int channels = std::min(8, at.channels - first);
             float* const out = at.out + first * at.plane;
@@ -124,13 +124,13 @@ using TileFn = void (*)(const TileAt&, const Taps&);
 template <class Taps, int KV, int... QB>
 constexpr auto row_of(std::integer_sequence<int, QB...>) {
     return std::array<TileFn<Taps>, sizeof...(QB)>{
-        (KV * (QB + 1) <= max_accumulators ? &tile<Taps, KV, (KV * (QB + 1) <= max_accumulators ? QB + 1 : 1)>
+        (KV * (QB + 1) <= kMaxAccumulators ? &tile<Taps, KV, (KV * (QB + 1) <= kMaxAccumulators ? QB + 1 : 1)>
                                            : nullptr)...};
 }
 
 template <class Taps>
 constexpr auto table() {
-    constexpr auto seq = std::make_integer_sequence<int, max_accumulators>{};
+    constexpr auto seq = std::make_integer_sequence<int, kMaxAccumulators>{};
     return std::array{row_of<Taps, 1>(seq), row_of<Taps, 2>(seq), row_of<Taps, 3>(seq)};
 }
 
@@ -146,7 +146,7 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
     auto row = [&](std::int64_t n, std::int64_t kt, std::int64_t y) {
         const std::int64_t k0 = kt * b.kb;
         const int channels = static_cast<int>(std::min<std::int64_t>(b.kb, p.k - k0));
-        const int kv = (channels + lanes - 1) / lanes;
+        const int kv = (channels + kLanes - 1) / kLanes;
         float* const row_out = out + ((n * p.k + k0) * P + y) * Q;
         const std::int64_t rs = p.r * p.s;
         const float* filter = packed + static_cast<std::size_t>(k0 * p.c * rs);  // the k tiles before are whole
@@ -155,7 +155,7 @@ void run_tiles(const ConvProblem& p, const Blocking& b, const float* packed, dou
             for (std::int64_t t = 0, q0 = 0; t < columns.count; ++t) {
                 const int qb = static_cast<int>(columns.width + (t < columns.wider ? 1 : 0));
                 const TileAt at{
-                    n,     y,       q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * lanes), row_out + q0,
+                    n,     y,       q0, c0, c1, filter + static_cast<std::size_t>(c0 * rs * kv * kLanes), row_out + q0,
                     P * Q, channels};
                 kTiles[static_cast<std::size_t>(kv - 1)][static_cast<std::size_t>(qb - 1)](at, taps);
                 q0 += qb;

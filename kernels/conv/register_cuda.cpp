@@ -73,7 +73,7 @@ kit::CudaKernel direct_kernel() {
                                    "k_per_thread filters, input taps reused from registers, no shared memory");
     Axis threads = tunable(int_axis("threads", {128}, "threads per block, one output pixel each"));
     Axis kpt = tunable(int_axis("k_per_thread", {4}, "filters each thread accumulates (1, 2, 4 or 8)"));
-    k.tunables = {bounded(threads, 32, conv_cuda::max_threads), bounded(kpt, 1, 8)};
+    k.tunables = {bounded(threads, 32, conv_cuda::kMaxThreads), bounded(kpt, 1, 8)};
     k.constraints = {
         {"threads is a multiple of 32 (whole warps)", [](const Params& p) { return p.integer("threads") % 32 == 0; }},
         {"k_per_thread is 1, 2, 4 or 8", [](const Params& p) { return register_tile(p, "k_per_thread"); }},
@@ -103,12 +103,12 @@ kit::CudaKernel im2win_kernel() {
          [](const Params& p) {
              const conv_cuda::Tuning t = cuda_tuning(Algorithm::im2win, p);
              const int threads = conv_cuda::im2win_threads(t);
-             return threads % 32 == 0 && threads <= conv_cuda::max_threads;
+             return threads % 32 == 0 && threads <= conv_cuda::kMaxThreads;
          }},
         {"the filter and window tiles fit in 48 KiB of shared memory",
          [](const Params& p) {
              return conv_cuda::im2win_shared_bytes(cuda_shape(ConvProblem::from(p)),
-                                                   cuda_tuning(Algorithm::im2win, p)) <= conv_cuda::max_shared_bytes;
+                                                   cuda_tuning(Algorithm::im2win, p)) <= conv_cuda::kMaxSharedBytes;
          }},
     };
     return k;
@@ -128,7 +128,7 @@ kit::CudaKernel implicit_gemm_kernel() {
     k.tunables = {bounded(bm, 8, 256), bounded(bn, 8, 256), bounded(bk, 2, 64), bounded(tm, 1, 8), bounded(tn, 1, 8)};
     const auto tiles_fit = [](const Params& p) {
         return conv_cuda::implicit_gemm_shared_bytes(tunable_int(p, "BM"), tunable_int(p, "BN"),
-                                                     tunable_int(p, "BK")) <= conv_cuda::max_shared_bytes;
+                                                     tunable_int(p, "BK")) <= conv_cuda::kMaxSharedBytes;
     };
     k.constraints = kit::register_tiling_constraints();
     k.constraints.push_back({"the filter and input tiles fit in 48 KiB of shared memory", tiles_fit});

@@ -25,12 +25,12 @@ std::string conv_tc_resource_summary(Algorithm a) {
     const KernelResourceTable& table = conv_tc_sm90_resources();
     std::string out;
     for (const Dtype d : {Dtype::bf16, Dtype::tf32})
-        for (const ConvTcTile& t : conv_tc_tiles) {
+        for (const ConvTcTile& t : kConvTcTiles) {
             const KernelResources* k = conv_tc_resources(table, a, d, t);
             if (!k) continue;
             out += (out.empty() ? "" : "; ") + std::string(d == Dtype::bf16 ? "bf16 " : "tf32 ") +
                    std::to_string(t.bm) + "/" + std::to_string(t.bn) + "/" + std::to_string(t.stages) + ": " +
-                   kit::sm90_summary(*k, 32 * conv_tc_warps, conv_tc_shared_bytes(t.bm, t.bn, t.stages));
+                   kit::sm90_summary(*k, 32 * kConvTcWarps, conv_tc_shared_bytes(t.bm, t.bn, t.stages));
         }
     return out;
 }

@@ -22,7 +22,7 @@ kit::CudaKernel kernel_of(Method method, std::string name, std::string descripti
                     "is host memory (tier and warm are the CPU variants' axes)";
     Axis splits = tunable(int_axis("splits", {8}, "blocks per head (Flash-Decoding's split)"));
     Axis warps = tunable(int_axis("warps", {4}, "warps per block, each a partial over its share of the tokens"));
-    k.tunables = {bounded(splits, 1, kv_cuda::max_splits), bounded(warps, 1, 32)};
+    k.tunables = {bounded(splits, 1, kv_cuda::kMaxSplits), bounded(warps, 1, 32)};
     k.check = [](const Workload& w, const float* out) { return workload_as<KvWorkload>(w).check(out); };
     k.output_counters = [](const Workload& w, const kit::DeviceCase&) {
         return std::vector<Counter>{reuse_counter(workload_as<KvWorkload>(w).selections())};
@@ -58,7 +58,7 @@ kit::CudaKernel zero_copy() {
     Axis misalign = tunable(int_axis("misalign", {0},
                                      "bytes the pages are placed past a 128-byte boundary (4, 64: "
                                      "unaligned warp reads)"));
-    k.tunables.push_back(bounded(misalign, 0, kv_cuda::line_bytes - 4));
+    k.tunables.push_back(bounded(misalign, 0, kv_cuda::kLineBytes - 4));
     k.constraints.push_back({"misalign is a multiple of 4 bytes (a float's alignment)",
                              [](const Params& p) { return p.integer("misalign") % 4 == 0; }});
     return k;

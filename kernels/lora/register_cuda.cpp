@@ -56,7 +56,7 @@ void add_gemm_tunables(kit::CudaKernel& k) {
     Axis tn = tunable(int_axis("TN", {4}, "columns per thread (1, 2, 4 or 8)"));
     k.tunables = {bounded(bm, 8, 256), bounded(bn, 8, 256), bounded(bk, 2, 64), bounded(tm, 1, 8), bounded(tn, 1, 8)};
     const auto tiles_fit = [](const Params& p) {
-        return lora_cuda::gemm_shared_bytes(cuda_tuning(p)) <= lora_cuda::max_shared_bytes;
+        return lora_cuda::gemm_shared_bytes(cuda_tuning(p)) <= lora_cuda::kMaxSharedBytes;
     };
     k.constraints = kit::register_tiling_constraints();
     k.constraints.push_back({"the tiles fit in 48 KiB of shared memory", tiles_fit});
@@ -108,7 +108,7 @@ kit::CudaKernel cublas_unfused_kernel() {
 }
 
 // A bf16 tensor-core version of a method (lora_tc.cu), on cuda-emu and cuda: the compiled tiles
-// of gemm_tc.cuh only (device_case.hpp's tc_tiles).
+// of gemm_tc.cuh only (device_case.hpp's kTcTiles).
 kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string description) {
     kit::CudaKernel k = kernel_of(method, std::move(name),
                                   std::move(description) +
@@ -137,7 +137,7 @@ kit::CudaKernel tensor_core_kernel(Method method, std::string name, std::string 
         {"K, N and r are multiples of 8 (rows of whole 16-byte cp.async chunks), r at most 64",
          [](const Params& p) {
              return p.integer("K") % 8 == 0 && p.integer("N") % 8 == 0 && p.integer("r") % 8 == 0 &&
-                    p.integer("r") <= lora_cuda::tc_max_rank;
+                    p.integer("r") <= lora_cuda::kTcMaxRank;
          }},
         {"(BM, BN, warps, stages) is a compiled tile: " + lora_cuda::tc_tile_list(),
          [](const Params& p) {

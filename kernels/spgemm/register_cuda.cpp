@@ -83,7 +83,7 @@ Traffic esc_traffic(const SpgemmWorkload& w) {
     x.b += 8 * nnz_a + 12 * products;             //         B's rows
     x.tables += 12 * products;                    //         written
     for (const std::int64_t p : prod) {           // sort: shared or global
-        if (p <= spgemm_cuda::esc_shared_elements) {
+        if (p <= spgemm_cuda::kEscSharedElements) {
             x.tables += 12 * d(p);
         } else {
             double stages = 0;
@@ -130,7 +130,7 @@ kit::CudaKernel kernel_of(Algorithm algorithm, std::string name, std::string des
 
 Axis threads_axis() {
     return bounded(tunable(int_axis("threads", {256}, "threads per block (a multiple of 32)")), 32,
-                   spgemm_cuda::max_threads);
+                   spgemm_cuda::kMaxThreads);
 }
 
 Constraint whole_warps() {
@@ -172,7 +172,7 @@ kit::CudaKernel rowwise_hash_kernel() {
         bounded(tunable(int_axis("threads_per_row", {8}, "threads of a small row's group (4, 8, 16 or 32)")), 4, 32);
     const Axis bin_min = bounded(tunable(int_axis("bin_min", {32}, "products bound of the first bin")), 1, 1 << 16);
     const Axis bins = bounded(tunable(int_axis("bins", {8}, "bins (bound doubling from bin_min; the last unbounded)")),
-                              1, spgemm_cuda::max_bins);
+                              1, spgemm_cuda::kMaxBins);
     k.tunables = {threads_axis(), factor, tpr, bin_min, bins};
     k.constraints = {whole_warps(), {"threads_per_row is a power of two", [](const Params& p) {
                                          return power_of_two(p.integer("threads_per_row"));

@@ -42,7 +42,7 @@ kit::CudaKernel grid_stride_kernel() {
     k.description = "a grid-stride loop, one element per thread per step, coalesced loads and stores";
     k.checked_on_gpu = kit::gpu_runs::kH100_2026_11_27;
     Axis threads = tunable(int_axis("threads", {256}, "threads per block"));
-    k.tunables = {bounded(threads, 32, stream_cuda::max_threads)};
+    k.tunables = {bounded(threads, 32, stream_cuda::kMaxThreads)};
     k.constraints = {
         {"threads is a multiple of 32 (whole warps)", [](const Params& p) { return p.integer("threads") % 32 == 0; }}};
     // Emulation runs every CUDA thread on the CPU: default problems it finishes in seconds.

@@ -7,35 +7,35 @@
 
 namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
 
-// Reduces v over the block (decode_threads threads) through `scratch`, one float per warp.
+// Reduces v over the block (kDecodeThreads threads) through `scratch`, one float per warp.
 template <bool Max>
 __device__ __forceinline__ float block_reduce(float v, float* scratch) {
     v = Max ? warp_max(v) : warp_sum(v);
-    if (thread_index() % warp_size == 0) scratch[thread_index() / warp_size] = v;
+    if (thread_index() % kWarpSize == 0) scratch[thread_index() / kWarpSize] = v;
     __syncthreads();
     float r = scratch[0];
-    for (int w = 1; w < decode_threads / warp_size; ++w) r = Max ? fmaxf(r, scratch[w]) : r + scratch[w];
+    for (int w = 1; w < kDecodeThreads / kWarpSize; ++w) r = Max ? fmaxf(r, scratch[w]) : r + scratch[w];
     __syncthreads();  // scratch is reused by the next reduction
     return r;
 }
 
 // Block (split, head) attends the single query to its share of n keys of head h, [split * chunk,
-// (split + 1) * chunk), in tiles of decode_threads keys with an online softmax, and writes its
+// (split + 1) * chunk), in tiles of kDecodeThreads keys with an online softmax, and writes its
 // output normalised by its own sum, and that sum's log-sum-exp (-inf, with zeros, for a split
 // without keys). Key j is row j of K and V, or, given `index` (topk_sparse's selected keys, n per
 // head), row index[h * n + j], staged through shared memory a tile at a time.
 // seq_q = 1: the query sees every key, causal or not.
 template <class T>
-__global__ void __launch_bounds__(decode_threads)
+__global__ void __launch_bounds__(kDecodeThreads)
     decode_split_kernel(Shape s, int splits, int n_keys, const int* index, const T* q, const T* k, const T* v,
                         float* part_o, float* part_lse) {
     __shared__ float qs[128];
-    __shared__ float scores[decode_threads];
-    __shared__ float partial[decode_threads];
-    __shared__ float scratch[decode_threads / warp_size];
-    __shared__ int rows[decode_threads];
+    __shared__ float scores[kDecodeThreads];
+    __shared__ float partial[kDecodeThreads];
+    __shared__ float scratch[kDecodeThreads / kWarpSize];
+    __shared__ int rows[kDecodeThreads];
     const int d = s.head_dim, tid = thread_index();
-    const int lane = tid % warp_size, warp = tid / warp_size, warps = decode_threads / warp_size;
+    const int lane = tid % kWarpSize, warp = tid / kWarpSize, warps = kDecodeThreads / kWarpSize;
     const int split = static_cast<int>(blockIdx.x);
     const std::size_t h = blockIdx.y, du = static_cast<std::size_t>(d);
     const int chunk = (n_keys + splits - 1) / splits;
@@ -43,14 +43,14 @@ __global__ void __launch_bounds__(decode_threads)
     const T* kh = k + h * static_cast<std::size_t>(s.seq_k) * du;
     const T* vh = v + h * static_cast<std::size_t>(s.seq_k) * du;
     const int* ih = index ? index + h * static_cast<std::size_t>(n_keys) : nullptr;
-    for (int c = tid; c < d; c += decode_threads) qs[c] = to_float(q[h * du + static_cast<std::size_t>(c)]);
+    for (int c = tid; c < d; c += kDecodeThreads) qs[c] = to_float(q[h * du + static_cast<std::size_t>(c)]);
     __syncthreads();
 
-    // Thread tid accumulates column tid % d over every (decode_threads / d)-th key.
-    const int column = tid % d, group = tid / d, groups = decode_threads / d;
+    // Thread tid accumulates column tid % d over every (kDecodeThreads / d)-th key.
+    const int column = tid % d, group = tid / d, groups = kDecodeThreads / d;
     float m = -INFINITY, l = 0.0f, acc = 0.0f;
-    for (int j0 = begin; j0 < end; j0 += decode_threads) {
-        const int n = min(decode_threads, end - j0);
+    for (int j0 = begin; j0 < end; j0 += kDecodeThreads) {
+        const int n = min(kDecodeThreads, end - j0);
         if (ih) {
             if (tid < n) rows[tid] = ih[j0 + tid];
             __syncthreads();
@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(decode_threads)
         for (int j = warp; j < n; j += warps) {  // a warp per key, coalesced over d
             const T* kj = kh + static_cast<std::size_t>(ih ? rows[j] : j0 + j) * du;
             float dot = 0.0f;
-            for (int c = lane; c < d; c += warp_size) dot = fmaf(qs[c], to_float(kj[c]), dot);
+            for (int c = lane; c < d; c += kWarpSize) dot = fmaf(qs[c], to_float(kj[c]), dot);
             dot = warp_sum(dot);
             if (lane == 0) scores[j] = dot * s.scale;
         }

@@ -47,9 +47,9 @@ struct Tuning {
     int splits = 1;  // decode_splitkv: key ranges attended to by separate blocks
 };
 
-inline constexpr std::size_t max_shared_bytes = 227 * 1024;  // opt-in per block, sm_90
-inline constexpr int max_grid_yz = 65535;                    // heads run along grid y or z
-inline constexpr int decode_threads = 128;                   // per decode block, >= head_dim
+inline constexpr std::size_t kMaxSharedBytes = 227 * 1024;  // opt-in per block, sm_90
+inline constexpr int kMaxGridYz = 65535;                    // heads run along grid y or z
+inline constexpr int kDecodeThreads = 128;                  // per decode block, >= head_dim
 
 // Dynamic shared memory of a flash block: the Q tile, the K tile (rows padded by one float so
 // that lanes reading one column of different keys hit different banks), the V tile, the
@@ -81,14 +81,14 @@ inline std::size_t workspace_floats(const Shape& s, const Tuning& t) {
 struct FlashTcTile {
     int head_dim, br, bc, warps, stages;
 };
-inline constexpr FlashTcTile flash_tc_tiles[] = {
+inline constexpr FlashTcTile kFlashTcTiles[] = {
     {64, 64, 64, 4, 2},  {64, 128, 64, 8, 2},  {64, 128, 128, 8, 2},
     {128, 64, 64, 4, 2}, {128, 128, 64, 8, 2}, {128, 128, 64, 8, 3},
 };
 
 // The compiled tile of (head_dim, tuning), or nullptr.
 inline const FlashTcTile* flash_tc_tile(int head_dim, const Tuning& t) {
-    for (const FlashTcTile& x : flash_tc_tiles)
+    for (const FlashTcTile& x : kFlashTcTiles)
         if (x.head_dim == head_dim && x.br == t.br && x.bc == t.bc && x.warps == t.warps && x.stages == t.stages)
             return &x;
     return nullptr;
@@ -97,7 +97,7 @@ inline const FlashTcTile* flash_tc_tile(int head_dim, const Tuning& t) {
 // The compiled tiles as one line, for messages: "d=64: Br/Bc/warps/stages 64/64/4/2, ...".
 inline std::string flash_tc_tile_list() {
     std::string out;
-    for (const FlashTcTile& x : flash_tc_tiles)
+    for (const FlashTcTile& x : kFlashTcTiles)
         out += (out.empty() ? "" : ", ") + std::string("d=") + std::to_string(x.head_dim) + " " + std::to_string(x.br) +
                "/" + std::to_string(x.bc) + "/" + std::to_string(x.warps) + "/" + std::to_string(x.stages);
     return out;
@@ -116,7 +116,7 @@ inline void validate(const Shape& s, const Tuning& t) {
         if (!ok) throw std::invalid_argument(std::string("cuda attention: ") + rule);
     };
     require(s.heads >= 1 && s.seq_q >= 1 && s.seq_k >= 1, "heads, seq_q and seq_k must be positive");
-    require(s.heads <= max_grid_yz, "batch * heads must be at most 65535 (grid limit)");
+    require(s.heads <= kMaxGridYz, "batch * heads must be at most 65535 (grid limit)");
     require(s.head_dim == 64 || s.head_dim == 128, "head_dim must be 64 or 128");
     require(s.mask.kind == MaskKind::none || t.algorithm == Algorithm::flash_tc, "only flash_tc takes a block mask");
     require(s.mask.kind == MaskKind::none || (s.mask.block % t.br == 0 && s.mask.block % t.bc == 0),
@@ -127,7 +127,7 @@ inline void validate(const Shape& s, const Tuning& t) {
             require(t.br >= 1 && t.bc >= 1, "Br and Bc must be positive");
             require(t.warps >= 1 && t.warps <= 32, "warps must be 1 to 32");
             require(t.br % t.warps == 0, "Br must be a multiple of warps");
-            require(flash_shared_bytes(t.br, t.bc, s.head_dim) <= max_shared_bytes,
+            require(flash_shared_bytes(t.br, t.bc, s.head_dim) <= kMaxSharedBytes,
                     "the flash tiles need more than 227 KB of shared memory");
             break;
         case Algorithm::flash_tc:
@@ -140,7 +140,7 @@ inline void validate(const Shape& s, const Tuning& t) {
             break;
         case Algorithm::decode_splitkv:
             require(s.seq_q == 1, "decode_splitkv needs seq_q = 1");
-            require(t.splits >= 1 && t.splits <= max_grid_yz, "num_splits must be 1 to 65535");
+            require(t.splits >= 1 && t.splits <= kMaxGridYz, "num_splits must be 1 to 65535");
             break;
     }
 }

@@ -63,7 +63,7 @@ class Case final : public DeviceCase {
         cuda::launch(config(dim3(blocks(s_.seq_k, tile), blocks(s_.seq_q, tile), heads), dim3(tile, tile)),
                      naive_scores_kernel<T>, s_, q_.get(), k_.get(), work_.get());
         const long long rows = static_cast<long long>(s_.heads) * s_.seq_q;
-        cuda::launch(config(dim3(blocks(rows, softmax_warps)), dim3(softmax_warps * warp_size)), naive_softmax_kernel,
+        cuda::launch(config(dim3(blocks(rows, softmax_warps)), dim3(softmax_warps * kWarpSize)), naive_softmax_kernel,
                      s_, rows, work_.get());
         cuda::launch(config(dim3(static_cast<unsigned>(rows)), dim3(static_cast<unsigned>(s_.head_dim))),
                      naive_pv_kernel<T>, s_, work_.get(), v_.get(), o_.get());
@@ -72,7 +72,7 @@ class Case final : public DeviceCase {
     void flash() {
         cuda::launch(
             config(dim3(blocks(s_.seq_q, t_.br), static_cast<unsigned>(s_.heads)),
-                   dim3(static_cast<unsigned>(t_.warps * warp_size)), flash_shared_bytes(t_.br, t_.bc, s_.head_dim)),
+                   dim3(static_cast<unsigned>(t_.warps * kWarpSize)), flash_shared_bytes(t_.br, t_.bc, s_.head_dim)),
             flash_kernel<T>, s_, t_.br, t_.bc, q_.get(), k_.get(), v_.get(), o_.get());
     }
 
@@ -81,7 +81,7 @@ class Case final : public DeviceCase {
         float* part_lse = part_o + static_cast<std::size_t>(s_.heads) * static_cast<std::size_t>(t_.splits) *
                                        static_cast<std::size_t>(s_.head_dim);
         cuda::launch(
-            config(dim3(static_cast<unsigned>(t_.splits), static_cast<unsigned>(s_.heads)), dim3(decode_threads)),
+            config(dim3(static_cast<unsigned>(t_.splits), static_cast<unsigned>(s_.heads)), dim3(kDecodeThreads)),
             decode_split_kernel<T>, s_, t_.splits, s_.seq_k, static_cast<const int*>(nullptr), q_.get(), k_.get(),
             v_.get(), part_o, part_lse);
         cuda::launch(config(dim3(static_cast<unsigned>(s_.heads)), dim3(static_cast<unsigned>(s_.head_dim))),

@@ -28,8 +28,8 @@ __global__ void __launch_bounds__(1024)
     float* row_sum = row_max + br;
 
     const int tid = thread_index(), threads = block_threads();
-    const int lane = tid % warp_size, warp = tid / warp_size;
-    const int rows_per_warp = br / (threads / warp_size);
+    const int lane = tid % kWarpSize, warp = tid / kWarpSize;
+    const int rows_per_warp = br / (threads / kWarpSize);
     const int i0 = static_cast<int>(blockIdx.x) * br;
     const int rows = min(br, s.seq_q - i0);
     const std::size_t h = blockIdx.y, du = static_cast<std::size_t>(d);
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(1024)
             const float* qr = qt + r * d;
             float* pr = pt + r * bc;
             float tile_max = -INFINITY;
-            for (int j = lane; j < cols; j += warp_size) {
+            for (int j = lane; j < cols; j += kWarpSize) {
                 float x = -INFINITY;
                 if (j < seen) {
                     float dot = 0.0f;
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(1024)
             const float new_max = fmaxf(old_max, warp_max(tile_max));
             // A row that has seen no key yet keeps max -inf and probabilities 0.
             float tile_sum = 0.0f;
-            for (int j = lane; j < cols; j += warp_size) {
+            for (int j = lane; j < cols; j += kWarpSize) {
                 const float e = new_max == -INFINITY ? 0.0f : expf(pr[j] - new_max);
                 pr[j] = e;
                 tile_sum += e;
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(1024)
             const float alpha = old_max == -INFINITY ? 0.0f : expf(old_max - new_max);
             __syncwarp();  // every lane reads the whole probability row
             float* ar = acc + r * d;
-            for (int c = lane; c < d; c += warp_size) {
+            for (int c = lane; c < d; c += kWarpSize) {
                 float a = ar[c] * alpha;
                 for (int j = 0; j < cols; ++j) a = fmaf(pr[j], vt[j * d + c], a);
                 ar[c] = a;
@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(1024)
         if (r >= rows) break;
         const float l = row_sum[r];
         const float inv = l > 0.0f ? 1.0f / l : 0.0f;  // a row without visible keys is zeros
-        for (int c = lane; c < d; c += warp_size) oh[r * d + c] = from_float<T>(acc[r * d + c] * inv);
+        for (int c = lane; c < d; c += kWarpSize) oh[r * d + c] = from_float<T>(acc[r * d + c] * inv);
     }
 }
 

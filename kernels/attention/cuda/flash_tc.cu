@@ -1,5 +1,5 @@
 // Launcher of flash_tc (flash_tc.cuh): bf16 Q, K, V and O, one compiled kernel per tile of
-// flash_tc_tiles; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for cuda-emu.
+// kFlashTcTiles; compiled by nvcc for GPUs (cuda_gpu) and by the host compiler for cuda-emu.
 #include "kernels/attention/cuda/flash_tc.cuh"
 #include "kernels/attention/cuda/flash_tc_case.hpp"
 #include "kernels/kit/cuda/device_array.cuh"
@@ -8,7 +8,7 @@ namespace memwall::attention_cuda::MEMWALL_CUDA_NS {
 
 namespace {
 
-constexpr std::size_t tile_count = sizeof(flash_tc_tiles) / sizeof(flash_tc_tiles[0]);
+constexpr std::size_t kTileCount = sizeof(kFlashTcTiles) / sizeof(kFlashTcTiles[0]);
 
 class FlashTcCase final : public DeviceCase {
   public:
@@ -33,20 +33,20 @@ class FlashTcCase final : public DeviceCase {
     void download(float* o) const override { o_.download(o); }
 
   private:
-    // The kernel of tile I of flash_tc_tiles if it is the case's, else the next one's.
+    // The kernel of tile I of kFlashTcTiles if it is the case's, else the next one's.
     template <std::size_t I>
     void launch() {
-        constexpr FlashTcTile x = flash_tc_tiles[I];
+        constexpr FlashTcTile x = kFlashTcTiles[I];
         static_assert(x.warps * 16 == x.br, "each warp owns 16 query rows");
         if (I == tile_) {
             cuda::LaunchConfig c;
             c.grid = dim3(blocks(s_.seq_q, x.br), static_cast<unsigned>(s_.heads));
-            c.block = dim3(static_cast<unsigned>(x.warps * warp_size));
+            c.block = dim3(static_cast<unsigned>(x.warps * kWarpSize));
             c.dynamic_shared = flash_tc_shared_bytes(x.br, x.bc, x.head_dim, x.stages);
             c.emu = options_;
             cuda::launch(c, flash_tc_kernel<x.head_dim, x.br, x.bc, x.stages>, s_, q_.get(), k_.get(), v_.get(),
                          o_.get());
-        } else if constexpr (I + 1 < tile_count) {
+        } else if constexpr (I + 1 < kTileCount) {
             launch<I + 1>();
         }
     }
@@ -61,7 +61,7 @@ class FlashTcCase final : public DeviceCase {
 
 std::unique_ptr<DeviceCase> make_flash_tc_case(const Shape& s, const Tuning& t, const Inputs& in,
                                                const emu::EmulationOptions& options) {
-    const auto tile = static_cast<std::size_t>(flash_tc_tile(s.head_dim, t) - flash_tc_tiles);
+    const auto tile = static_cast<std::size_t>(flash_tc_tile(s.head_dim, t) - kFlashTcTiles);
     return std::make_unique<FlashTcCase>(s, tile, in, options);
 }
 

@@ -61,16 +61,16 @@ __device__ __forceinline__ int next_kept_tile(const BlockMask& m, int mask_row, 
 // anyway: left to itself, it held the 64 x 64 tile to 128 registers, and spilled, once the key
 // loop kept a block mask's fetch and visit counts.
 template <int D, int BR, int BC, int STAGES>
-__global__ void __launch_bounds__(BR / 16 * warp_size, 1)
+__global__ void __launch_bounds__(BR / 16 * kWarpSize, 1)
     flash_tc_kernel(Shape s, const __nv_bfloat16* q, const __nv_bfloat16* k, const __nv_bfloat16* v, __nv_bfloat16* o) {
     static_assert(D % 16 == 0 && BR % 16 == 0 && BC % 16 == 0 && STAGES >= 1, "whole mma tiles");
-    constexpr int threads = BR / 16 * warp_size, chunks = D / 8;
+    constexpr int threads = BR / 16 * kWarpSize, chunks = D / 8;
     MEMWALL_DYNAMIC_SHARED(uint4, smem);
     uint4* const qs = smem;                       // BR rows; each warp's 16 become its output
     uint4* const ks = qs + BR * chunks;           // STAGES tiles of BC rows
     uint4* const vs = ks + STAGES * BC * chunks;  // likewise
 
-    const int tid = thread_index(), lane = tid % warp_size, warp = tid / warp_size;
+    const int tid = thread_index(), lane = tid % kWarpSize, warp = tid / kWarpSize;
     const int tile = s.causal ? static_cast<int>(gridDim.x - 1 - blockIdx.x) : static_cast<int>(blockIdx.x);
     const int i0 = tile * BR;
     const int rows = min(BR, s.seq_q - i0);
@@ -184,8 +184,8 @@ __global__ void __launch_bounds__(BR / 16 * warp_size, 1)
             float m = row_max[r];
             MEMWALL_UNROLL
             for (int n = 0; n < BC / 8; ++n) m = fmaxf(m, fmaxf(sc[n][2 * r], sc[n][2 * r + 1]));
-            m = fmaxf(m, __shfl_xor_sync(full_mask, m, 1));
-            m = fmaxf(m, __shfl_xor_sync(full_mask, m, 2));
+            m = fmaxf(m, __shfl_xor_sync(kFullMask, m, 1));
+            m = fmaxf(m, __shfl_xor_sync(kFullMask, m, 2));
             // A row that has seen no key yet keeps max -inf: its probabilities and alpha are 0.
             const float base = m == -INFINITY ? 0.0f : m * scale_log2;
             alpha[r] = exp2f(row_max[r] * scale_log2 - base);
@@ -235,8 +235,8 @@ __global__ void __launch_bounds__(BR / 16 * warp_size, 1)
     MEMWALL_UNROLL
     for (int r = 0; r < 2; ++r) {
         float l = row_sum[r];
-        l += __shfl_xor_sync(full_mask, l, 1);
-        l += __shfl_xor_sync(full_mask, l, 2);
+        l += __shfl_xor_sync(kFullMask, l, 1);
+        l += __shfl_xor_sync(kFullMask, l, 2);
         inv[r] = l > 0.0f ? 1.0f / l : 0.0f;  // a row without visible keys is zeros
     }
     MEMWALL_UNROLL
@@ -250,8 +250,8 @@ __global__ void __launch_bounds__(BR / 16 * warp_size, 1)
     __syncwarp();
     uint4* const out = reinterpret_cast<uint4*>(o + (q_row0 + static_cast<std::size_t>(16 * warp)) * du);
     MEMWALL_UNROLL
-    for (int i = 0; i < 16 * chunks / warp_size; ++i) {
-        const int x = lane + i * warp_size, r = x / chunks, c = x % chunks;
+    for (int i = 0; i < 16 * chunks / kWarpSize; ++i) {
+        const int x = lane + i * kWarpSize, r = x / chunks, c = x % chunks;
         if (wr0 + r < s.seq_q) out[r * chunks + c] = qs[swizzled_chunk<D>(16 * warp + r, c)];
     }
 }

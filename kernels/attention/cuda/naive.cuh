@@ -29,22 +29,22 @@ __global__ void naive_scores_kernel(Shape s, const T* q, const T* k, float* scor
 
 // Row softmax in place, a warp per row of `rows`; a row with no visible key becomes zeros.
 __global__ void naive_softmax_kernel(Shape s, long long rows, float* scores) {
-    const int lane = thread_index() % warp_size;
-    const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / warp_size) + thread_index() / warp_size;
+    const int lane = thread_index() % kWarpSize;
+    const long long row = static_cast<long long>(blockIdx.x) * (blockDim.x / kWarpSize) + thread_index() / kWarpSize;
     if (row >= rows) return;  // the whole warp
     float* p = scores + static_cast<std::size_t>(row) * static_cast<std::size_t>(s.seq_k);
     float m = -INFINITY;
-    for (int j = lane; j < s.seq_k; j += warp_size) m = fmaxf(m, p[j]);
+    for (int j = lane; j < s.seq_k; j += kWarpSize) m = fmaxf(m, p[j]);
     m = warp_max(m);
     float l = 0.0f;
-    for (int j = lane; j < s.seq_k; j += warp_size) {
+    for (int j = lane; j < s.seq_k; j += kWarpSize) {
         const float e = m == -INFINITY ? 0.0f : expf(p[j] - m);
         p[j] = e;
         l += e;
     }
     l = warp_sum(l);
     const float inv = l > 0.0f ? 1.0f / l : 0.0f;
-    for (int j = lane; j < s.seq_k; j += warp_size) p[j] *= inv;
+    for (int j = lane; j < s.seq_k; j += kWarpSize) p[j] *= inv;
 }
 
 // o[row, c] = sum_j p[row, j] v[j, c]: a block of head_dim threads per query row.

@@ -15,7 +15,7 @@
 
 namespace memwall::attention_cuda {
 
-inline constexpr int max_select_threads = 1024;
+inline constexpr int kMaxSelectThreads = 1024;
 
 struct TopkTuning {
     int channels = 16;         // r, label channels per head
@@ -42,11 +42,11 @@ inline void validate_topk(const Shape& s, const TopkTuning& t) {
     };
     require(s.seq_q == 1, "seq_q must be 1 (decode)");
     require(s.dtype == Dtype::fp32, "dtype must be fp32");
-    require(s.heads >= 1 && s.heads <= max_grid_yz, "batch * heads must be 1 to 65535");
+    require(s.heads >= 1 && s.heads <= kMaxGridYz, "batch * heads must be 1 to 65535");
     require(t.channels >= 1 && t.channels <= s.head_dim, "label_channels must be 1 to head_dim");
     require(t.tokens >= 1 && t.tokens <= s.seq_k, "k must be 1 to seq_k");
-    require(t.splits >= 1 && t.splits <= max_grid_yz, "num_splits must be 1 to 65535");
-    require(t.select_threads >= 32 && t.select_threads <= max_select_threads &&
+    require(t.splits >= 1 && t.splits <= kMaxGridYz, "num_splits must be 1 to 65535");
+    require(t.select_threads >= 32 && t.select_threads <= kMaxSelectThreads &&
                 (t.select_threads & (t.select_threads - 1)) == 0,
             "select_threads must be a power of two from 32 to 1024");
 }

@@ -44,7 +44,7 @@ class TopkCase final : public TopkDeviceCase {
         cuda::launch(launch_config(dim3(heads_u), t_.select_threads, 0, options_), topk_select_kernel, s_, t_.channels,
                      t_.tokens, static_cast<const int*>(channels_.get()), static_cast<const float*>(q_.get()),
                      static_cast<const float*>(label_.get()), scores, selected_.get());
-        cuda::launch(launch_config(dim3(static_cast<unsigned>(t_.splits), heads_u), decode_threads, 0, options_),
+        cuda::launch(launch_config(dim3(static_cast<unsigned>(t_.splits), heads_u), kDecodeThreads, 0, options_),
                      decode_split_kernel<float>, s_, t_.splits, t_.tokens, static_cast<const int*>(selected_.get()),
                      static_cast<const float*>(q_.get()), static_cast<const float*>(k_.get()),
                      static_cast<const float*>(v_.get()), part_o, part_lse);

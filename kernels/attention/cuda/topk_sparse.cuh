@@ -41,7 +41,7 @@ __global__ void topk_select_kernel(Shape s, int r, int k, const int* channels, c
                                    float* scores, int* selected) {
     __shared__ float qr[128];
     __shared__ unsigned hist[1 << 11];
-    __shared__ int buf[max_select_threads];
+    __shared__ int buf[kMaxSelectThreads];
     __shared__ int pick[2];  // the pass's bin and the ties still to take
     const int tid = thread_index(), threads = block_threads(), n = s.seq_k;
     const std::size_t h = blockIdx.x, nu = static_cast<std::size_t>(n);

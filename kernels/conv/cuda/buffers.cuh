@@ -16,7 +16,7 @@ using namespace kit::MEMWALL_CUDA_NS;
 // that each thread does several elements.
 inline unsigned transform_blocks(std::size_t elements) {
     return static_cast<unsigned>(
-        std::min<std::size_t>((elements + transform_threads - 1) / transform_threads, 1u << 20));
+        std::min<std::size_t>((elements + kTransformThreads - 1) / kTransformThreads, 1u << 20));
 }
 
 class ConvBuffers : public DeviceCase {

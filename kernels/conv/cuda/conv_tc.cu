@@ -1,5 +1,5 @@
 // Launcher of implicit_gemm_tc and im2win_tc (bf16 storage, or fp32 storage multiplied as tf32),
-// one compiled kernel per tile of conv_tc_tiles; compiled by nvcc for GPUs (cuda_gpu) and by the
+// one compiled kernel per tile of kConvTcTiles; compiled by nvcc for GPUs (cuda_gpu) and by the
 // host compiler for cuda-emu. The NHWC and KRSC/KSRC layouts (tc_tiles.hpp) are made on upload
 // and undone on download, outside run().
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace memwall::conv_cuda::MEMWALL_CUDA_NS {
 
 namespace {
 
-constexpr std::size_t tile_count = sizeof(conv_tc_tiles) / sizeof(conv_tc_tiles[0]);
+constexpr std::size_t kTileCount = sizeof(kConvTcTiles) / sizeof(kConvTcTiles[0]);
 
 std::size_t z(long long x) { return static_cast<std::size_t>(x); }
 
@@ -73,27 +73,27 @@ class TcCase final : public DeviceCase {
         return launch_config(grid, threads, shared, options_);
     }
 
-    // The kernels of tile I of conv_tc_tiles if it is the case's, else the next one's.
+    // The kernels of tile I of kConvTcTiles if it is the case's, else the next one's.
     template <std::size_t I>
     void launch() {
-        constexpr ConvTcTile x = conv_tc_tiles[I];
+        constexpr ConvTcTile x = kConvTcTiles[I];
         if (I == tile_) {
             const long long pixels = static_cast<long long>(s_.n) * s_.p * s_.q;
             const cuda::LaunchConfig c = config(dim3(blocks(pixels, x.bn), blocks(s_.k, x.bm)),
-                                                conv_tc_warps * warp_size, conv_tc_shared_bytes(x.bm, x.bn, x.stages));
+                                                kConvTcWarps * kWarpSize, conv_tc_shared_bytes(x.bm, x.bn, x.stages));
             if (t_.algorithm == Algorithm::implicit_gemm_tc) {
                 cuda::launch(c, implicit_gemm_tc_kernel<T, x.bm, x.bn, x.stages>, s_, channels_, in_.get(),
                              filter_.get(), out_.get());
             } else {
-                constexpr std::size_t per_chunk = conv_tc_chunk_bytes / sizeof(T);  // elements
+                constexpr std::size_t per_chunk = kConvTcChunkBytes / sizeof(T);  // elements
                 const int chunks = channels_ / static_cast<int>(per_chunk);
-                cuda::launch(config(dim3(transform_blocks(win_.size() / per_chunk)), transform_threads),
+                cuda::launch(config(dim3(transform_blocks(win_.size() / per_chunk)), kTransformThreads),
                              im2win_transform_nhwc_kernel, s_, chunks, reinterpret_cast<const uint4*>(in_.get()),
                              reinterpret_cast<uint4*>(win_.get()));
                 cuda::launch(c, im2win_tc_kernel<T, x.bm, x.bn, x.stages>, s_, channels_, win_.get(), filter_.get(),
                              out_.get());
             }
-        } else if constexpr (I + 1 < tile_count) {
+        } else if constexpr (I + 1 < kTileCount) {
             launch<I + 1>();
         }
     }

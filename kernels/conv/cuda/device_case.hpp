@@ -55,11 +55,11 @@ struct Tuning {
 
 // Without the opt-in above it, which cuda::launch would do: portable to every sm_80+ GPU and
 // leaves room for several blocks per SM.
-inline constexpr std::size_t max_shared_bytes = 48 * 1024;
-inline constexpr int max_threads = 1024;
-inline constexpr long long max_grid_x = 2147483647;
-inline constexpr int max_grid_yz = 65535;
-inline constexpr int transform_threads = 256;  // im2win and im2col transforms, per block
+inline constexpr std::size_t kMaxSharedBytes = 48 * 1024;
+inline constexpr int kMaxThreads = 1024;
+inline constexpr long long kMaxGridX = 2147483647;
+inline constexpr int kMaxGridYz = 65535;
+inline constexpr int kTransformThreads = 256;  // im2win and im2col transforms, per block
 
 using kit::register_tile;
 
@@ -130,24 +130,24 @@ inline void validate(const Shape& s, const Tuning& t) {
             "implicit_gemm_tc and im2win_tc take dtype bf16 or tf32, the other kernels fp32");
     switch (t.algorithm) {
         case Algorithm::direct:
-            require(t.threads >= 32 && t.threads <= max_threads && t.threads % 32 == 0,
+            require(t.threads >= 32 && t.threads <= kMaxThreads && t.threads % 32 == 0,
                     "direct: threads must be a multiple of 32 up to 1024");
             require(register_tile(kpt), "direct: k_per_thread must be 1, 2, 4 or 8");
             break;
         case Algorithm::im2win:
             require(register_tile(kpt), "im2win: k_per_thread must be 1, 2, 4 or 8");
-            require(t.tile_k >= 1 && t.tile_p >= 1 && t.tile_q >= 1 && t.tile_c >= 1 && t.tile_k <= max_threads &&
-                        t.tile_p <= max_threads && t.tile_q <= max_threads && t.tile_c <= max_threads,
+            require(t.tile_k >= 1 && t.tile_p >= 1 && t.tile_q >= 1 && t.tile_c >= 1 && t.tile_k <= kMaxThreads &&
+                        t.tile_p <= kMaxThreads && t.tile_q <= kMaxThreads && t.tile_c <= kMaxThreads,
                     "im2win: tile_k, tile_p, tile_q and tile_c must be 1 to 1024");
             require(t.tile_k % kpt == 0, "im2win: tile_k must be a multiple of k_per_thread");
-            require(static_cast<long long>(t.tile_p) * t.tile_q * (t.tile_k / kpt) <= max_threads &&
+            require(static_cast<long long>(t.tile_p) * t.tile_q * (t.tile_k / kpt) <= kMaxThreads &&
                         im2win_threads(t) % 32 == 0,
                     "im2win: tile_p * tile_q * tile_k / k_per_thread (threads) must be a multiple of 32 up to 1024");
-            require(im2win_shared_bytes(s, t) <= max_shared_bytes,
+            require(im2win_shared_bytes(s, t) <= kMaxSharedBytes,
                     "im2win: the filter and window tiles need more than 48 KiB of shared memory");
             require(static_cast<long long>((s.p + t.tile_p - 1) / t.tile_p) * ((s.q + t.tile_q - 1) / t.tile_q) <=
-                            max_grid_x &&
-                        (s.k + t.tile_k - 1) / t.tile_k <= max_grid_yz,
+                            kMaxGridX &&
+                        (s.k + t.tile_k - 1) / t.tile_k <= kMaxGridYz,
                     "im2win: too many blocks for a CUDA grid (raise tile_p, tile_q or tile_k)");
             break;
         case Algorithm::implicit_gemm:
@@ -159,10 +159,10 @@ inline void validate(const Shape& s, const Tuning& t) {
                         implicit_gemm_threads(t) <= kit::register_tiled_max_threads(t.tm, t.tn),
                     "implicit_gemm: (BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN "
                     "is 32, 256 when it is 64)");
-            require(implicit_gemm_shared_bytes(t.bm, t.bn, t.bk) <= max_shared_bytes,
+            require(implicit_gemm_shared_bytes(t.bm, t.bn, t.bk) <= kMaxSharedBytes,
                     "implicit_gemm: the tiles need more than 48 KiB of shared memory");
-            require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= max_grid_x &&
-                        (s.k + t.bm - 1) / t.bm <= max_grid_yz,
+            require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= kMaxGridX &&
+                        (s.k + t.bm - 1) / t.bm <= kMaxGridYz,
                     "implicit_gemm: too many blocks for a CUDA grid (raise BN or BM)");
             break;
         case Algorithm::im2col_gemm:
@@ -180,8 +180,8 @@ inline void validate(const Shape& s, const Tuning& t) {
             require(static_cast<long long>(s.r) * s.s * conv_tc_channels(s.c, element_bytes(s.dtype)) < (1LL << 31) &&
                         tc_window_elements(s) / static_cast<std::size_t>(s.n) < (std::size_t{1} << 31),
                     "a filter (R*S*C) and one image's window tensor must be below 2^31 elements");
-            require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= max_grid_x &&
-                        (s.k + t.bm - 1) / t.bm <= max_grid_yz,
+            require((static_cast<long long>(s.n) * s.p * s.q + t.bn - 1) / t.bn <= kMaxGridX &&
+                        (s.k + t.bm - 1) / t.bm <= kMaxGridYz,
                     "too many blocks for a CUDA grid (raise BN or BM)");
             break;
     }

@@ -59,7 +59,7 @@ Kernel implicit_gemm_for(int tm, int tn) {
     }
 }
 
-unsigned grid_yz(long long n) { return static_cast<unsigned>(std::min<long long>(n, max_grid_yz)); }
+unsigned grid_yz(long long n) { return static_cast<unsigned>(std::min<long long>(n, kMaxGridYz)); }
 
 class Case final : public ConvBuffers {
   public:
@@ -92,7 +92,7 @@ class Case final : public ConvBuffers {
     }
 
     void im2win() {
-        cuda::launch(config(dim3(transform_blocks(work_.size())), transform_threads), im2win_transform_kernel, s_,
+        cuda::launch(config(dim3(transform_blocks(work_.size())), kTransformThreads), im2win_transform_kernel, s_,
                      in_.get(), work_.get());
         const long long tiles = static_cast<long long>(blocks(s_.p, t_.tile_p)) * blocks(s_.q, t_.tile_q);
         cuda::launch(config(dim3(static_cast<unsigned>(tiles), blocks(s_.k, t_.tile_k), grid_yz(s_.n)),

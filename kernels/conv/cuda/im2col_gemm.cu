@@ -32,7 +32,7 @@ class Im2colGemm final : public ConvBuffers {
     void run() override {
         cuda::LaunchConfig c;
         c.grid = dim3(transform_blocks(col_.size()));
-        c.block = dim3(transform_threads);
+        c.block = dim3(kTransformThreads);
         cuda::launch(c, im2col_kernel, s_, in_.get(), col_.get());
         const int pq = s_.p * s_.q, depth = s_.c * s_.r * s_.s;
         const float one = 1.0f, zero = 0.0f;

@@ -11,9 +11,9 @@ namespace memwall::conv_cuda::MEMWALL_CUDA_NS {
 
 // blockIdx.x: tiles of BN pixels, blockIdx.y: tiles of BM filters; `channels` is C padded.
 template <class T, int BM, int BN, int STAGES>
-__global__ void __launch_bounds__(conv_tc_warps* warp_size)
+__global__ void __launch_bounds__(kConvTcWarps* kWarpSize)
     im2win_tc_kernel(Shape s, int channels, const T* win, const T* filter, T* out) {
-    constexpr int rows = tc_b_rows<BN>;
+    constexpr int rows = kTcBRows<BN>;
     const long long pixels = static_cast<long long>(s.n) * s.p * s.q;
     const int depth = s.s * s.r * channels;
     const long long column = static_cast<long long>(s.r) * channels;  // elements of one padded column
@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(conv_tc_warps* warp_size)
     }
     tc_gemm<T, BM, BN, STAGES>(s.k, depth, pixels, filter, out, [&](int i, int d, uint4* dst) {
         const bool read = start[i] >= 0 && d < depth;
-        cp_async_cg_zfill(dst, win + (read ? start[i] + d : 0), read ? conv_tc_chunk_bytes : 0);
+        cp_async_cg_zfill(dst, win + (read ? start[i] + d : 0), read ? kConvTcChunkBytes : 0);
     });
 }
 

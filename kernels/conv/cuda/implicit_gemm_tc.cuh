@@ -11,9 +11,9 @@ namespace memwall::conv_cuda::MEMWALL_CUDA_NS {
 // blockIdx.x: tiles of BN pixels, blockIdx.y: tiles of BM filters; `channels` is C padded
 // (tc_tiles.hpp), the input's and filter's innermost extent.
 template <class T, int BM, int BN, int STAGES>
-__global__ void __launch_bounds__(conv_tc_warps* warp_size)
+__global__ void __launch_bounds__(kConvTcWarps* kWarpSize)
     implicit_gemm_tc_kernel(Shape s, int channels, const T* in, const T* filter, T* out) {
-    constexpr int rows = tc_b_rows<BN>;
+    constexpr int rows = kTcBRows<BN>;
     const long long pixels = static_cast<long long>(s.n) * s.p * s.q;
     const int pq = s.p * s.q;
     // This thread's pixel rows of B, fixed over the depth: the image's first element, the first
@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(conv_tc_warps* warp_size)
         const int y = y0[i] + r, x = x0[i] + tap - r * s.s;
         const bool read = r < s.r && y >= 0 && y < s.h && x >= 0 && x < s.w;
         cp_async_cg_zfill(dst, in + (read ? image[i] + (static_cast<long long>(y) * s.w + x) * channels + c : 0),
-                          read ? conv_tc_chunk_bytes : 0);
+                          read ? kConvTcChunkBytes : 0);
     });
 }
 

@@ -33,23 +33,23 @@ __device__ __forceinline__ void tc_mma(float (&d)[4], const std::uint32_t (&a)[4
     mma_m16n8k8_tf32(d, ra, rb, d);
 }
 
-inline constexpr int tc_stage_chunks = 4;  // conv_tc_stage_bytes / conv_tc_chunk_bytes
+inline constexpr int kTcStageChunks = 4;  // kConvTcStageBytes / kConvTcChunkBytes
 
 // Chunk c of row `row` of a tile of 4-chunk (64-byte) rows: two rows share a 128-byte line, so
 // the chunk is XORed with the line's index mod 4. An ldmatrix matrix (8 rows, one chunk column)
 // then covers the 8 16-byte slots of 128 bytes once, as does a warp's cp.async of 8 rows: no bank
 // conflicts. Unswizzled, the 8 rows would use 2 slots (4-way conflicts).
 __device__ __forceinline__ int tc_swizzled(int row, int chunk) {
-    return row * tc_stage_chunks + (chunk ^ ((row >> 1) & 3));
+    return row * kTcStageChunks + (chunk ^ ((row >> 1) & 3));
 }
 
-// B rows a thread copies (tc_gemm's b_chunk i = 0 .. tc_b_rows - 1), and the pixel of its i-th:
+// B rows a thread copies (tc_gemm's b_chunk i = 0 .. kTcBRows - 1), and the pixel of its i-th:
 // the thread's chunks of a stage sit one row of 4 chunks per 128 threads apart.
 template <int BN>
-inline constexpr int tc_b_rows = BN* tc_stage_chunks / (conv_tc_warps * warp_size);
+inline constexpr int kTcBRows = BN* kTcStageChunks / (kConvTcWarps * kWarpSize);
 template <int BN>
 __device__ __forceinline__ long long tc_b_pixel(int i) {
-    return static_cast<long long>(blockIdx.x) * BN + (thread_index() + i * conv_tc_warps * warp_size) / tc_stage_chunks;
+    return static_cast<long long>(blockIdx.x) * BN + (thread_index() + i * kConvTcWarps * kWarpSize) / kTcStageChunks;
 }
 
 // Loads stage after stage of A and B and multiplies them; writes C to `out` (NHWC: pixel-major,
@@ -59,36 +59,36 @@ __device__ __forceinline__ long long tc_b_pixel(int i) {
 template <class T, int BM, int BN, int STAGES, class BChunk>
 __device__ __forceinline__ void tc_gemm(int filters, int depth, long long pixels, const T* filter, T* out,
                                         BChunk b_chunk) {
-    constexpr int threads = conv_tc_warps * warp_size, per_chunk = conv_tc_chunk_bytes / static_cast<int>(sizeof(T));
+    constexpr int threads = kConvTcWarps * kWarpSize, per_chunk = kConvTcChunkBytes / static_cast<int>(sizeof(T));
     constexpr int WM = BM / 2, WN = BN / 2;  // a warp's tile; warps 2 x 2
     static_assert(WM % 16 == 0 && WN % 16 == 0, "whole m16 tiles and pairs of n8 tiles per warp");
-    static_assert(BM * tc_stage_chunks % threads == 0 && BN * tc_stage_chunks % threads == 0,
+    static_assert(BM * kTcStageChunks % threads == 0 && BN * kTcStageChunks % threads == 0,
                   "every thread copies the same number of chunks");
     MEMWALL_DYNAMIC_SHARED(uint4, smem);
-    uint4* const as = smem;                                // STAGES tiles of BM rows
-    uint4* const bs = as + STAGES * BM * tc_stage_chunks;  // STAGES tiles of BN rows
+    uint4* const as = smem;                               // STAGES tiles of BM rows
+    uint4* const bs = as + STAGES * BM * kTcStageChunks;  // STAGES tiles of BN rows
 
-    const int tid = thread_index(), lane = tid % warp_size, warp = tid / warp_size;
+    const int tid = thread_index(), lane = tid % kWarpSize, warp = tid / kWarpSize;
     const int k0 = static_cast<int>(blockIdx.y) * BM;
     const long long m0 = static_cast<long long>(blockIdx.x) * BN;
-    const int stages_total = (depth + per_chunk * tc_stage_chunks - 1) / (per_chunk * tc_stage_chunks);
+    const int stages_total = (depth + per_chunk * kTcStageChunks - 1) / (per_chunk * kTcStageChunks);
     // A thread's chunks sit in one chunk column (threads is a multiple of 4).
-    const int chunk = tid % tc_stage_chunks;
+    const int chunk = tid % kTcStageChunks;
 
     auto copy_stage = [&](int j) {
-        uint4* const a = as + (j % STAGES) * BM * tc_stage_chunks;
-        uint4* const b = bs + (j % STAGES) * BN * tc_stage_chunks;
-        const int d = (j * tc_stage_chunks + chunk) * per_chunk;
+        uint4* const a = as + (j % STAGES) * BM * kTcStageChunks;
+        uint4* const b = bs + (j % STAGES) * BN * kTcStageChunks;
+        const int d = (j * kTcStageChunks + chunk) * per_chunk;
         MEMWALL_UNROLL
-        for (int i = 0; i < BM * tc_stage_chunks / threads; ++i) {
-            const int row = (tid + i * threads) / tc_stage_chunks;
+        for (int i = 0; i < BM * kTcStageChunks / threads; ++i) {
+            const int row = (tid + i * threads) / kTcStageChunks;
             const bool in = k0 + row < filters && d < depth;
             cp_async_cg_zfill(a + tc_swizzled(row, chunk),
                               filter + (in ? static_cast<long long>(k0 + row) * depth + d : 0), in ? 16 : 0);
         }
         MEMWALL_UNROLL
-        for (int i = 0; i < BN * tc_stage_chunks / threads; ++i) {
-            b_chunk(i, d, b + tc_swizzled((tid + i * threads) / tc_stage_chunks, chunk));
+        for (int i = 0; i < BN * kTcStageChunks / threads; ++i) {
+            b_chunk(i, d, b + tc_swizzled((tid + i * threads) / kTcStageChunks, chunk));
         }
     };
     MEMWALL_UNROLL
@@ -115,10 +115,10 @@ __device__ __forceinline__ void tc_gemm(int filters, int depth, long long pixels
         cp_async_commit();
         cp_async_wait<STAGES - 1>();  // stage j has landed (for this thread's copies)
         __syncthreads();              // and for every thread's
-        const uint4* a = as + (j % STAGES) * BM * tc_stage_chunks;
-        const uint4* b = bs + (j % STAGES) * BN * tc_stage_chunks;
+        const uint4* a = as + (j % STAGES) * BM * kTcStageChunks;
+        const uint4* b = bs + (j % STAGES) * BN * kTcStageChunks;
         MEMWALL_UNROLL
-        for (int kk = 0; kk < tc_stage_chunks / 2; ++kk) {
+        for (int kk = 0; kk < kTcStageChunks / 2; ++kk) {
             std::uint32_t af[WM / 16][4];
             MEMWALL_UNROLL
             for (int i = 0; i < WM / 16; ++i)  // matrices: rows +0/+8 (mat & 1), chunks +0/+1 (mat >> 1)

@@ -25,15 +25,15 @@ namespace memwall::conv_cuda {
 struct ConvTcTile {
     int bm, bn, stages;
 };
-inline constexpr ConvTcTile conv_tc_tiles[] = {{64, 64, 3}, {128, 64, 4}, {64, 128, 4}, {128, 128, 3}};
-inline constexpr int conv_tc_warps = 4;
-inline constexpr int conv_tc_stage_bytes = 64;  // of one row's depth, per stage
-inline constexpr int conv_tc_chunk_bytes = 16;  // one cp.async, one ldmatrix row
+inline constexpr ConvTcTile kConvTcTiles[] = {{64, 64, 3}, {128, 64, 4}, {64, 128, 4}, {128, 128, 3}};
+inline constexpr int kConvTcWarps = 4;
+inline constexpr int kConvTcStageBytes = 64;  // of one row's depth, per stage
+inline constexpr int kConvTcChunkBytes = 16;  // one cp.async, one ldmatrix row
 
 // The compiled tile's index, or -1.
 inline int conv_tc_tile_index(int bm, int bn, int stages) {
-    for (std::size_t i = 0; i < sizeof(conv_tc_tiles) / sizeof(conv_tc_tiles[0]); ++i)
-        if (conv_tc_tiles[i].bm == bm && conv_tc_tiles[i].bn == bn && conv_tc_tiles[i].stages == stages)
+    for (std::size_t i = 0; i < sizeof(kConvTcTiles) / sizeof(kConvTcTiles[0]); ++i)
+        if (kConvTcTiles[i].bm == bm && kConvTcTiles[i].bn == bn && kConvTcTiles[i].stages == stages)
             return static_cast<int>(i);
     return -1;
 }
@@ -41,7 +41,7 @@ inline int conv_tc_tile_index(int bm, int bn, int stages) {
 // "BM/BN/stages 64/64/3, ...", for messages.
 inline std::string conv_tc_tile_list() {
     std::string out;
-    for (const ConvTcTile& t : conv_tc_tiles)
+    for (const ConvTcTile& t : kConvTcTiles)
         out += (out.empty() ? "BM/BN/stages " : ", ") + std::to_string(t.bm) + "/" + std::to_string(t.bn) + "/" +
                std::to_string(t.stages);
     return out;
@@ -49,12 +49,12 @@ inline std::string conv_tc_tile_list() {
 
 // Dynamic shared memory of a block: `stages` filter and window tiles.
 constexpr std::size_t conv_tc_shared_bytes(int bm, int bn, int stages) {
-    return static_cast<std::size_t>(stages) * static_cast<std::size_t>(bm + bn) * conv_tc_stage_bytes;
+    return static_cast<std::size_t>(stages) * static_cast<std::size_t>(bm + bn) * kConvTcStageBytes;
 }
 
 // Channels as laid out: C rounded up to whole chunks of `element_bytes`.
 constexpr int conv_tc_channels(int c, int element_bytes) {
-    const int per_chunk = conv_tc_chunk_bytes / element_bytes;
+    const int per_chunk = kConvTcChunkBytes / element_bytes;
     return (c + per_chunk - 1) / per_chunk * per_chunk;
 }
 

@@ -209,7 +209,7 @@ ConvCudaTraffic conv_cuda_traffic(const ConvProblem& p, const Tuning& t) {
 
 double conv_tc_tensor_flops(const ConvProblem& p, const Tuning& t) {
     // Every block runs its whole tile over every 64-byte stage of depth, padding included.
-    const I e = static_cast<I>(p.element_bytes()), stage = conv_cuda::conv_tc_stage_bytes / e;
+    const I e = static_cast<I>(p.element_bytes()), stage = conv_cuda::kConvTcStageBytes / e;
     const I depth = p.r * p.s * conv_tc_channels(static_cast<int>(p.c), static_cast<int>(e));
     return 2.0 * static_cast<double>(ceil_div(p.k, t.bm) * t.bm) *
            static_cast<double>(ceil_div(p.n * p.p() * p.q(), t.bn) * t.bn) *

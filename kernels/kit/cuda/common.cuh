@@ -12,16 +12,16 @@
 
 namespace memwall::kit::MEMWALL_CUDA_NS {
 
-constexpr unsigned full_mask = 0xffffffffu;
-constexpr int warp_size = 32;
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr int kWarpSize = 32;
 
 __device__ __forceinline__ float warp_max(float v) {
-    for (int offset = warp_size / 2; offset > 0; offset /= 2) v = fmaxf(v, __shfl_xor_sync(full_mask, v, offset));
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) v = fmaxf(v, __shfl_xor_sync(kFullMask, v, offset));
     return v;
 }
 
 __device__ __forceinline__ float warp_sum(float v) {
-    for (int offset = warp_size / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(full_mask, v, offset);
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullMask, v, offset);
     return v;
 }
 

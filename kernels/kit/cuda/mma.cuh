@@ -36,19 +36,19 @@ namespace detail {
 // every matrix, so the warp stays converged. Compiled for cuda-emu too, so its tests check it.
 template <int N, bool Trans>
 __device__ __forceinline__ void stmatrix_by_shuffles(void* row, const std::uint32_t (&r)[N]) {
-    const int lane = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % warp_size,
+    const int lane = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % kWarpSize,
               i = lane % 8;
     for (int k = 0; k < N; ++k) {
         std::uint32_t w[4];
         if (!Trans) {
             // Row i of the fragment: lanes 4i..4i+3.
-            for (int j = 0; j < 4; ++j) w[j] = __shfl_sync(full_mask, r[k], 4 * i + j);
+            for (int j = 0; j < 4; ++j) w[j] = __shfl_sync(kFullMask, r[k], 4 * i + j);
         } else {
             // Row i in memory is column i of the fragment: element c comes from lane
             // 4c + i / 2, half i % 2.
             for (int j = 0; j < 4; ++j) {
-                const std::uint32_t lo = __shfl_sync(full_mask, r[k], 4 * (2 * j) + i / 2);
-                const std::uint32_t hi = __shfl_sync(full_mask, r[k], 4 * (2 * j + 1) + i / 2);
+                const std::uint32_t lo = __shfl_sync(kFullMask, r[k], 4 * (2 * j) + i / 2);
+                const std::uint32_t hi = __shfl_sync(kFullMask, r[k], 4 * (2 * j + 1) + i / 2);
                 const int shift = 16 * (i % 2);
                 w[j] = ((lo >> shift) & 0xffffu) | (((hi >> shift) & 0xffffu) << 16);
             }

@@ -33,9 +33,9 @@ struct DecodeArgs {
 // L = head_dim / 32 elements per lane.
 template <int L>
 __global__ void decode_partial_kernel(DecodeArgs a) {
-    constexpr int d = L * warp_size;
-    const int lane = thread_index() % warp_size, warp = thread_index() / warp_size;
-    const int warps = block_threads() / warp_size;
+    constexpr int d = L * kWarpSize;
+    const int lane = thread_index() % kWarpSize, warp = thread_index() / kWarpSize;
+    const int warps = block_threads() / kWarpSize;
     const int h = static_cast<int>(blockIdx.y);
     const int partial = static_cast<int>(blockIdx.x) * warps + warp;
     const long long partials = static_cast<long long>(gridDim.x) * warps;
@@ -44,7 +44,7 @@ __global__ void decode_partial_kernel(DecodeArgs a) {
 
     float q[L], acc[L];
     for (int r = 0; r < L; ++r) {
-        q[r] = a.q[h * d + r * warp_size + lane];
+        q[r] = a.q[h * d + r * kWarpSize + lane];
         acc[r] = 0.0f;
     }
     float m = -INFINITY, l = 0.0f;
@@ -55,7 +55,7 @@ __global__ void decode_partial_kernel(DecodeArgs a) {
                          (static_cast<std::size_t>(h) * a.page_tokens + j) * d;
         const float* v = k + v_offset;
         float dot = 0.0f;
-        for (int r = 0; r < L; ++r) dot = fmaf(q[r], k[r * warp_size + lane], dot);
+        for (int r = 0; r < L; ++r) dot = fmaf(q[r], k[r * kWarpSize + lane], dot);
         // The butterfly leaves every lane the same sum, so the branch below is uniform.
         const float s = warp_sum(dot) * a.scale;
         if (s > m) {  // rescale what was summed under the old maximum (0 before the first token)
@@ -66,10 +66,10 @@ __global__ void decode_partial_kernel(DecodeArgs a) {
         }
         const float e = expf(s - m);
         l += e;
-        for (int r = 0; r < L; ++r) acc[r] = fmaf(e, v[r * warp_size + lane], acc[r]);
+        for (int r = 0; r < L; ++r) acc[r] = fmaf(e, v[r * kWarpSize + lane], acc[r]);
     }
     float* out = a.partial + (static_cast<std::size_t>(h) * a.partials_per_head + a.first_partial + partial) * (d + 2);
-    for (int r = 0; r < L; ++r) out[r * warp_size + lane] = acc[r];
+    for (int r = 0; r < L; ++r) out[r * kWarpSize + lane] = acc[r];
     if (lane == 0) {
         out[d] = m;
         out[d + 1] = l;

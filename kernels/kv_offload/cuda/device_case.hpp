@@ -42,9 +42,9 @@ struct Tuning {
     int chunk_pages = 4;  // pipelined: pages per copy and kernel
 };
 
-inline constexpr int max_splits = 1024;
-inline constexpr int max_grid_y = 65535;
-inline constexpr int line_bytes = 128;  // a warp's read of 32 floats
+inline constexpr int kMaxSplits = 1024;
+inline constexpr int kMaxGridY = 65535;
+inline constexpr int kLineBytes = 128;  // a warp's read of 32 floats
 
 // Partial outputs each attention launch writes per head, and the launches of a step.
 inline int partials_per_launch(const Tuning& t) { return t.splits * t.warps; }
@@ -62,10 +62,10 @@ inline void validate(const Shape& s, const Tuning& t) {
         "sizes must be positive and at most every page selected");
     require(s.head_dim == 32 || s.head_dim == 64 || s.head_dim == 128 || s.head_dim == 256,
             "head_dim must be 32, 64, 128 or 256: a warp reads a key or value row in whole 128-byte lines");
-    require(s.heads <= max_grid_y, "at most 65535 heads (a grid row each)");
-    require(t.splits >= 1 && t.splits <= max_splits, "splits must be 1 to 1024");
+    require(s.heads <= kMaxGridY, "at most 65535 heads (a grid row each)");
+    require(t.splits >= 1 && t.splits <= kMaxSplits, "splits must be 1 to 1024");
     require(t.warps >= 1 && t.warps <= 32, "warps must be 1 to 32");
-    require(t.misalign >= 0 && t.misalign < line_bytes && t.misalign % 4 == 0,
+    require(t.misalign >= 0 && t.misalign < kLineBytes && t.misalign % 4 == 0,
             "misalign must be a multiple of 4 bytes below 128");
     require(t.chunk_pages >= 1, "chunk_pages must be at least 1");
 }

@@ -104,7 +104,7 @@ class KvCase : public DeviceCase {
         a.partials_per_head = partials_per_head;
         a.first_partial = first_partial;
         cuda::launch(config(dim3(static_cast<unsigned>(t_.splits), static_cast<unsigned>(s_.heads)),
-                            t_.warps * warp_size, stream),
+                            t_.warps * kWarpSize, stream),
                      partial_for(s_.head_dim), a);
     }
     void combine(int step, int partials_per_head, cudaStream_t stream) {

@@ -15,7 +15,7 @@ using namespace kit::MEMWALL_CUDA_NS;
 __device__ __forceinline__ unsigned mask_word(const unsigned* row_mask, int word, int lane) {
     unsigned bits = 0;
     if (lane == 0) bits = row_mask[word];
-    return __shfl_sync(full_mask, bits, 0);
+    return __shfl_sync(kFullMask, bits, 0);
 }
 
 // 1 where the lane's element is kept, 0 where dropped: multiplying by it (rather than skipping

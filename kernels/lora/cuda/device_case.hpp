@@ -43,11 +43,11 @@ struct Tuning {
     int calls(int adapters) const { return (adapters + group - 1) / group; }
 };
 
-inline constexpr std::size_t max_shared_bytes = 48 * 1024;  // without the opt-in: any sm_80+ GPU
-inline constexpr int max_grid_yz = 65535;
-inline constexpr int max_rank = 256;      // the down-projection keeps r / 32 columns per lane in registers
-inline constexpr int down_warps = 4;      // down-projection: tokens (a warp each) per block
-inline constexpr int pass_threads = 256;  // dropout and scaled add, per block
+inline constexpr std::size_t kMaxSharedBytes = 48 * 1024;  // without the opt-in: any sm_80+ GPU
+inline constexpr int kMaxGridYz = 65535;
+inline constexpr int kMaxRank = 256;      // the down-projection keeps r / 32 columns per lane in registers
+inline constexpr int kDownWarps = 4;      // down-projection: tokens (a warp each) per block
+inline constexpr int kPassThreads = 256;  // dropout and scaled add, per block
 
 using kit::register_tile;
 constexpr int gemm_threads(const Tuning& t) { return kit::register_tiled_threads(t.bm, t.bn, t.tm, t.tn); }
@@ -79,7 +79,7 @@ inline void validate(const Shape& s, const Tuning& t) {
     };
     require(s.m >= 1 && s.k >= 1 && s.n >= 1 && s.r >= 1 && s.adapters >= 1 && s.adapters <= s.m,
             "sizes must be positive and adapters at most M");
-    require(s.r <= max_rank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
+    require(s.r <= kMaxRank, "r must be at most 256 (the down-projection keeps a token's S row in registers)");
     require(register_tile(t.tm) && register_tile(t.tn), "TM and TN must be 1, 2, 4 or 8");
     require(t.group >= 1, "group (adapters per batched call) must be positive");
     require(t.bk >= 1 && t.bm >= t.tm && t.bn >= t.tn && t.bm <= 1024 && t.bn <= 1024,
@@ -87,8 +87,8 @@ inline void validate(const Shape& s, const Tuning& t) {
     require(t.bm % t.tm == 0 && t.bn % t.tn == 0, "BM and BN must be multiples of TM and TN");
     require(gemm_threads(t) % 32 == 0 && gemm_threads(t) <= kit::register_tiled_max_threads(t.tm, t.tn),
             "(BM/TM) * (BN/TN) threads must be a multiple of 32 up to 1024 (512 when TM * TN is 32, 256 when 64)");
-    require(gemm_shared_bytes(t) <= max_shared_bytes, "the GEMM's tiles need more than 48 KiB of shared memory");
-    require((s.m + t.bm - 1) / t.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");
+    require(gemm_shared_bytes(t) <= kMaxSharedBytes, "the GEMM's tiles need more than 48 KiB of shared memory");
+    require((s.m + t.bm - 1) / t.bm <= kMaxGridYz, "too many row tiles for a CUDA grid (raise BM)");
 }
 
 // The tensor-core GEMM (gemm_tc.cuh): BM×BN tiles of Y, 32-deep stages of X and W (then of S
@@ -99,12 +99,12 @@ inline void validate(const Shape& s, const Tuning& t) {
 struct TcTile {
     int bm, bn, warps, stages;
 };
-inline constexpr int tc_bk = 32;
-inline constexpr TcTile tc_tiles[] = {{64, 64, 4, 3}, {128, 128, 8, 3}, {128, 128, 8, 4}, {128, 256, 8, 3}};
+inline constexpr int kTcBk = 32;
+inline constexpr TcTile kTcTiles[] = {{64, 64, 4, 3}, {128, 128, 8, 3}, {128, 128, 8, 4}, {128, 256, 8, 3}};
 
 // The compiled tile of (BM, BN, warps, stages), or nullptr.
 inline const TcTile* tc_tile(int bm, int bn, int warps, int stages) {
-    for (const TcTile& x : tc_tiles)
+    for (const TcTile& x : kTcTiles)
         if (x.bm == bm && x.bn == bn && x.warps == warps && x.stages == stages) return &x;
     return nullptr;
 }
@@ -112,7 +112,7 @@ inline const TcTile* tc_tile(int bm, int bn, int warps, int stages) {
 // The compiled tiles as one line, for messages: "BM/BN/warps/stages 64/64/4/3, ...".
 inline std::string tc_tile_list() {
     std::string out;
-    for (const TcTile& x : tc_tiles)
+    for (const TcTile& x : kTcTiles)
         out += (out.empty() ? "BM/BN/warps/stages " : ", ") + std::to_string(x.bm) + "/" + std::to_string(x.bn) + "/" +
                std::to_string(x.warps) + "/" + std::to_string(x.stages);
     return out;
@@ -122,30 +122,29 @@ inline std::string tc_tile_list() {
 // which the bf16 tile of Y reuses for the store, and the tile rows' adapters.
 constexpr std::size_t gemm_tc_shared_bytes(const TcTile& t) {
     const auto z = [](int x) { return static_cast<std::size_t>(x); };
-    const std::size_t stages = 2 * z(t.stages) * (z(t.bm) * tc_bk + tc_bk * z(t.bn)), y = 2 * z(t.bm) * z(t.bn);
+    const std::size_t stages = 2 * z(t.stages) * (z(t.bm) * kTcBk + kTcBk * z(t.bn)), y = 2 * z(t.bm) * z(t.bn);
     return (stages > y ? stages : y) + 4 * z(t.bm);
 }
 
 // The tensor-core down-projection (down_project_tc.cuh): a warp per 16 tokens, S's r columns
-// rounded up to 16 as the mma's n, and down_tc_stages 32-deep stages of X, A_a and the mask words
+// rounded up to 16 as the mma's n, and kDownTcStages 32-deep stages of X, A_a and the mask words
 // in flight, so that the few warps a small M gives still keep enough of X in flight.
-inline constexpr int down_tc_warps = 1, down_tc_stages = 6, tc_max_rank = 64;
+inline constexpr int kDownTcWarps = 1, kDownTcStages = 6, kTcMaxRank = 64;
 constexpr int down_tc_rank(int r) { return r <= 16 ? 16 : r <= 32 ? 32 : 64; }
 constexpr std::size_t down_tc_shared_bytes(int r) {
     const auto z = [](int x) { return static_cast<std::size_t>(x); };
-    const std::size_t rows = 16 * z(down_tc_warps);
-    return 2 * z(down_tc_stages) * (rows * tc_bk + tc_bk * z(down_tc_rank(r))) + 4 * z(down_tc_stages) * rows +
-           4 * rows;
+    const std::size_t rows = 16 * z(kDownTcWarps);
+    return 2 * z(kDownTcStages) * (rows * kTcBk + kTcBk * z(down_tc_rank(r))) + 4 * z(kDownTcStages) * rows + 4 * rows;
 }
 
 // A tensor-core case's tuning: its tile and, for multi_adapter, the adapters per call.
 struct TcTuning {
-    TcTile tile = tc_tiles[1];
+    TcTile tile = kTcTiles[1];
     int group = 8;
     // The tiled GEMM's Tuning with the same blocking, for the traffic model (whose loads depend
     // on BM, BN and the group alone).
     Tuning blocking() const {
-        Tuning t{tile.bm, tile.bn, tc_bk, 4, 4};
+        Tuning t{tile.bm, tile.bn, kTcBk, 4, 4};
         t.group = group;
         return t;
     }
@@ -163,14 +162,14 @@ inline void validate_tensor_core(const Shape& s, Method m, const TcTuning& t) {
             "sizes must be positive and adapters at most M");
     require(s.k % 8 == 0 && s.n % 8 == 0 && s.r % 8 == 0,
             "K, N and r must be multiples of 8 (rows of whole 16-byte cp.async chunks)");
-    require(s.r <= tc_max_rank,
+    require(s.r <= kTcMaxRank,
             "r must be at most 64 (the tensor-core down-projection keeps S's row tile in registers)");
     if (!tc_tile(t.tile.bm, t.tile.bn, t.tile.warps, t.tile.stages))
         throw std::invalid_argument("cuda lora tensor cores: no compiled tile BM/BN/warps/stages " +
                                     std::to_string(t.tile.bm) + "/" + std::to_string(t.tile.bn) + "/" +
                                     std::to_string(t.tile.warps) + "/" + std::to_string(t.tile.stages) +
                                     " (compiled: " + tc_tile_list() + ")");
-    require((s.m + t.tile.bm - 1) / t.tile.bm <= max_grid_yz, "too many row tiles for a CUDA grid (raise BM)");
+    require((s.m + t.tile.bm - 1) / t.tile.bm <= kMaxGridYz, "too many row tiles for a CUDA grid (raise BM)");
     require(t.group >= 1, "group (adapters per batched call) must be positive");
 }
 

@@ -69,7 +69,7 @@ class Case final : public LoraBuffers<T> {
     }
 
     void down(const DownArgs<T>& d) {
-        cuda::launch(launch_config(dim3(blocks(d.m, down_warps)), down_warps * warp_size, 0, options_),
+        cuda::launch(launch_config(dim3(blocks(d.m, kDownWarps)), kDownWarps * kWarpSize, 0, options_),
                      down_project_for<T>(s_.r), d);
     }
 
@@ -92,15 +92,15 @@ std::unique_ptr<DeviceCase> make_case(const Shape& s, Method m, const Tuning& t,
 // A thread per element of whole mask words; a grid-stride add over at most 2^20 blocks.
 template <class T>
 void launch_dropout(const Shape& s, const T* x, const unsigned* mask, T* xd, const emu::EmulationOptions& o) {
-    const long long threads = static_cast<long long>(s.m) * s.mask_words() * warp_size;
-    cuda::launch(launch_config(dim3(blocks(threads, pass_threads)), pass_threads, 0, o), dropout_kernel<T>, s.m, s.k,
+    const long long threads = static_cast<long long>(s.m) * s.mask_words() * kWarpSize;
+    cuda::launch(launch_config(dim3(blocks(threads, kPassThreads)), kPassThreads, 0, o), dropout_kernel<T>, s.m, s.k,
                  s.keep_scale, x, mask, xd);
 }
 
 template <class T>
 void launch_scaled_add(long long n, float alpha, const T* t, T* y, const emu::EmulationOptions& o) {
-    const auto grid = static_cast<unsigned>(std::min<long long>(blocks(n, pass_threads), 1 << 20));
-    cuda::launch(launch_config(dim3(grid), pass_threads, 0, o), scaled_add_kernel<T>, n, alpha, t, y);
+    const auto grid = static_cast<unsigned>(std::min<long long>(blocks(n, kPassThreads), 1 << 20));
+    cuda::launch(launch_config(dim3(grid), kPassThreads, 0, o), scaled_add_kernel<T>, n, alpha, t, y);
 }
 
 template void launch_dropout(const Shape&, const float*, const unsigned*, float*, const emu::EmulationOptions&);

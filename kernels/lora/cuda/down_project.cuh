@@ -21,17 +21,17 @@ struct DownArgs {
     T* s;                   // M×r, rounded to T
 };
 
-// blockIdx.x: tiles of down_warps tokens; down_warps × 32 threads. No barriers: a warp past the
+// blockIdx.x: tiles of kDownWarps tokens; kDownWarps × 32 threads. No barriers: a warp past the
 // last token returns whole.
 template <class T, int RJ>
 __global__ void down_project_kernel(DownArgs<T> d) {
-    const int lane = thread_index() % warp_size;
-    const int t = static_cast<int>(blockIdx.x) * (block_threads() / warp_size) + thread_index() / warp_size;
+    const int lane = thread_index() % kWarpSize;
+    const int t = static_cast<int>(blockIdx.x) * (block_threads() / kWarpSize) + thread_index() / kWarpSize;
     if (t >= d.m) return;
     int adapter = 0;
     if (d.adapter_of) {
         if (lane == 0) adapter = d.adapter_of[t];
-        adapter = __shfl_sync(full_mask, adapter, 0);
+        adapter = __shfl_sync(kFullMask, adapter, 0);
     }
     const T* a = d.a + static_cast<long long>(adapter) * d.k * d.r;
     const T* x = d.x + static_cast<long long>(t) * d.k;
@@ -40,27 +40,27 @@ __global__ void down_project_kernel(DownArgs<T> d) {
     float acc[RJ];
     for (int i = 0; i < RJ; ++i) acc[i] = 0.0f;
     for (int w = 0; w < words; ++w) {
-        const int k0 = w * warp_size, k = k0 + lane;
+        const int k0 = w * kWarpSize, k = k0 + lane;
         const unsigned bits = mask_word(row_mask, w, lane);
         const float v = k < d.k ? to_float(x[k]) * kept(bits, lane) : 0.0f;
-        const int depth = min(warp_size, d.k - k0);
+        const int depth = min(kWarpSize, d.k - k0);
         for (int kk = 0; kk < depth; ++kk) {
-            const float xk = __shfl_sync(full_mask, v, kk);
+            const float xk = __shfl_sync(kFullMask, v, kk);
             const T* a_row = a + static_cast<long long>(k0 + kk) * d.r;
             for (int i = 0; i < RJ; ++i) {
-                const int j = lane + i * warp_size;
+                const int j = lane + i * kWarpSize;
                 if (j < d.r) acc[i] = fmaf(xk, to_float(a_row[j]), acc[i]);
             }
         }
     }
     for (int i = 0; i < RJ; ++i) {
-        const int j = lane + i * warp_size;
+        const int j = lane + i * kWarpSize;
         if (j < d.r) d.s[static_cast<long long>(t) * d.r + j] = from_float<T>(d.scale * acc[i]);
     }
 }
 
 // The instantiation for rank r: columns of S per lane, r / 32 rounded up to a power of two
-// (r <= max_rank).
+// (r <= kMaxRank).
 template <class T>
 auto down_project_for(int r) -> void (*)(DownArgs<T>) {
     if (r <= 32) return down_project_kernel<T, 1>;

@@ -1,7 +1,7 @@
 // The down-projection of fused_tc and multi_adapter_tc on tensor cores: S = α/(1-p) ·
 // (mask ⊙ X) · A_adapter, dropout applied to X's fragments in registers (X' is never written).
 //
-// A block of down_tc_warps warps per 16·down_tc_warps tokens, each warp 16 of them as m16n8k16
+// A block of kDownTcWarps warps per 16·kDownTcWarps tokens, each warp 16 of them as m16n8k16
 // rows, the r columns of S (RP, r rounded up to 16) as its n. 32-deep stages of X's 64 rows, A's 32 rows and the
 // tokens' mask words (a 32-deep stage is one word) come by cp.async through gemm_tc.cuh's swizzled, multi-stage
 // pipeline; each X fragment is ANDed with its rows' mask bits before the product. A block whose tokens span several
@@ -24,8 +24,8 @@ __device__ __forceinline__ std::uint32_t keep_pair(std::uint32_t v, unsigned wor
 }
 
 template <int RP, int STAGES>
-__global__ void __launch_bounds__(down_tc_warps* warp_size) down_project_tc_kernel(DownArgs<__nv_bfloat16> d) {
-    constexpr int BM = down_tc_warps * 16, BK = tc_bk, threads = down_tc_warps * warp_size;
+__global__ void __launch_bounds__(kDownTcWarps* kWarpSize) down_project_tc_kernel(DownArgs<__nv_bfloat16> d) {
+    constexpr int BM = kDownTcWarps * 16, BK = kTcBk, threads = kDownTcWarps * kWarpSize;
     constexpr int a_chunks = BK / 8, b_chunks = RP / 8, NI = RP / 8;
     static_assert(RP % 16 == 0 && BM * a_chunks % threads == 0, "whole mma tiles and copies");
     MEMWALL_DYNAMIC_SHARED(uint4, smem);
@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(down_tc_warps* warp_size) down_project_tc_kern
     unsigned* const masks = reinterpret_cast<unsigned*>(as + STAGES * BK * b_chunks);  // STAGES × BM
     int* const row_adapter = reinterpret_cast<int*>(masks + STAGES * BM);              // -1: no row
 
-    const int tid = thread_index(), lane = tid % warp_size, warp = tid / warp_size;
+    const int tid = thread_index(), lane = tid % kWarpSize, warp = tid / kWarpSize;
     const int m0 = static_cast<int>(blockIdx.x) * BM;
     const int mat = lane / 8, mat_row = lane % 8, g = lane / 4, t = lane % 4;
     const int words = (d.k + 31) / 32;
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(down_tc_warps* warp_size) down_project_tc_kern
     }
 }
 
-// The instantiation for rank r (a multiple of 8 up to tc_max_rank): RP = down_tc_rank(r).
+// The instantiation for rank r (a multiple of 8 up to kTcMaxRank): RP = down_tc_rank(r).
 template <int STAGES>
 auto down_project_tc_for(int r) -> void (*)(DownArgs<__nv_bfloat16>) {
     switch (down_tc_rank(r)) {

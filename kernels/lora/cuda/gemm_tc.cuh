@@ -40,8 +40,8 @@ __device__ __forceinline__ int tc_swizzled(int row, int chunk) {
 }
 
 template <int BM, int BN, int WARPS, int STAGES>
-__global__ void __launch_bounds__(WARPS* warp_size) gemm_tc_kernel(GemmArgs<__nv_bfloat16> p) {
-    constexpr int BK = tc_bk, WN = WARPS / 2, threads = WARPS * warp_size;
+__global__ void __launch_bounds__(WARPS* kWarpSize) gemm_tc_kernel(GemmArgs<__nv_bfloat16> p) {
+    constexpr int BK = kTcBk, WN = WARPS / 2, threads = WARPS * kWarpSize;
     constexpr int TM = BM / 2, TN = BN / WN, MI = TM / 16, NI = TN / 8;
     constexpr int a_chunks = BK / 8, b_chunks = BN / 8;
     constexpr int stage_chunks = STAGES * (BM * a_chunks + BK * b_chunks), c_chunks = BM * b_chunks;
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(WARPS* warp_size) gemm_tc_kernel(GemmArgs<__nv
     // The tile rows' adapters, past the stages and the tile of C that reuses them (-1: no row).
     int* const row_adapter = reinterpret_cast<int*>(smem + (stage_chunks > c_chunks ? stage_chunks : c_chunks));
 
-    const int tid = thread_index(), lane = tid % warp_size, warp = tid / warp_size;
+    const int tid = thread_index(), lane = tid % kWarpSize, warp = tid / kWarpSize;
     const int wm = warp / WN, wn = warp % WN;
     const int m0 = static_cast<int>(blockIdx.y) * BM, n0 = static_cast<int>(blockIdx.x) * BN;
     // ldmatrix/stmatrix .x4 row addresses: lane l gives row l % 8 of matrix l / 8.

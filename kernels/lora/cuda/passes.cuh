@@ -10,11 +10,11 @@ namespace memwall::lora_cuda::MEMWALL_CUDA_NS {
 // w % mask_words (the warp loads the word once). X and X' are M×K.
 template <class T>
 __global__ void dropout_kernel(int m, int k, float keep_scale, const T* x, const unsigned* mask, T* xd) {
-    const int lane = thread_index() % warp_size, words = (k + 31) / 32;
-    const long long w = (static_cast<long long>(blockIdx.x) * block_threads() + thread_index()) / warp_size;
+    const int lane = thread_index() % kWarpSize, words = (k + 31) / 32;
+    const long long w = (static_cast<long long>(blockIdx.x) * block_threads() + thread_index()) / kWarpSize;
     if (w >= static_cast<long long>(m) * words) return;
     const long long t = w / words;
-    const int word = static_cast<int>(w - t * words), c = word * warp_size + lane;
+    const int word = static_cast<int>(w - t * words), c = word * kWarpSize + lane;
     const unsigned bits = mask_word(mask + t * words, word, lane);
     if (c < k) xd[t * k + c] = from_float<T>(to_float(x[t * k + c]) * kept(bits, lane) * keep_scale);
 }

@@ -17,13 +17,13 @@ const KernelResources* gemm_tc_resources(const KernelResourceTable& table, const
 
 const KernelResources* down_tc_resources(const KernelResourceTable& table, int rp) {
     return kit::find_kernel(
-        table, "down_project_tc_kernelILi" + std::to_string(rp) + "ELi" + std::to_string(down_tc_stages) + "EE");
+        table, "down_project_tc_kernelILi" + std::to_string(rp) + "ELi" + std::to_string(kDownTcStages) + "EE");
 }
 
 std::string gemm_tc_resource_summary() {
     const KernelResourceTable& table = gemm_tc_sm90_resources();
     std::string out;
-    for (const TcTile& t : tc_tiles)
+    for (const TcTile& t : kTcTiles)
         if (const KernelResources* k = gemm_tc_resources(table, t))
             out += (out.empty() ? "" : "; ") + std::to_string(t.bm) + "/" + std::to_string(t.bn) + "/" +
                    std::to_string(t.warps) + "/" + std::to_string(t.stages) + ": " +
@@ -31,7 +31,7 @@ std::string gemm_tc_resource_summary() {
     for (int rp : {16, 32, 64})
         if (const KernelResources* k = down_tc_resources(table, rp))
             out += "; down-projection r <= " + std::to_string(rp) + ": " +
-                   kit::sm90_summary(*k, 32 * down_tc_warps, down_tc_shared_bytes(rp));
+                   kit::sm90_summary(*k, 32 * kDownTcWarps, down_tc_shared_bytes(rp));
     return out;
 }
 

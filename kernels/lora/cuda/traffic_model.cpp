@@ -42,16 +42,16 @@ long long adapter_spans(const LoraProblem& p, long long begin, long long rows, l
 // 2·BM·BN·32 FLOPs each; with the LoRA term (`lora`), r's stages once per adapter a row tile spans.
 double gemm_tc_flops(const LoraProblem& p, long long begin, long long rows, long long n, long long depth, bool lora,
                      const lora_cuda::TcTile& t) {
-    const long long bk = lora_cuda::tc_bk;
+    const long long bk = lora_cuda::kTcBk;
     const long long stages = ceil_div(rows, t.bm) * ceil_div(depth, bk) +
                              (lora ? adapter_spans(p, begin, rows, t.bm) * ceil_div(p.r, bk) : 0);
     return 2.0 * d(t.bm) * d(t.bn) * d(bk) * d(ceil_div(n, t.bn)) * d(stages);
 }
 
-// Tensor FLOPs of one down_project_tc launch: per block of 16·down_tc_warps tokens and adapter
+// Tensor FLOPs of one down_project_tc launch: per block of 16·kDownTcWarps tokens and adapter
 // they span, K's stages of 2·rows·RP·32 FLOPs, RP = r rounded up to 16.
 double down_tc_flops(const LoraProblem& p, long long begin, long long rows) {
-    const long long bm = 16 * lora_cuda::down_tc_warps, bk = lora_cuda::tc_bk;
+    const long long bm = 16 * lora_cuda::kDownTcWarps, bk = lora_cuda::kTcBk;
     return 2.0 * d(bm) * d(lora_cuda::down_tc_rank(static_cast<int>(p.r))) * d(bk) *
            d(adapter_spans(p, begin, rows, bm) * ceil_div(p.k, bk));
 }
@@ -89,7 +89,7 @@ LoraCudaTraffic traffic(const LoraProblem& p, Method m, const Tuning& t, bool tc
     // once, and A_a (K×r): all of it per token through L1 (down_project.cuh), or per block of
     // tokens and adapter they span (down_project_tc.cuh); each token's row of S stored.
     const auto down = [&](long long begin, long long rows) {
-        const long long a_reads = tc_down ? adapter_spans(p, begin, rows, 16 * lora_cuda::down_tc_warps) : rows;
+        const long long a_reads = tc_down ? adapter_spans(p, begin, rows, 16 * lora_cuda::kDownTcWarps) : rows;
         tr.loads += e * d(rows * K + a_reads * K * R) + 4 * d(rows * words);
         tr.stores += e * d(rows * R);
     };

@@ -33,18 +33,18 @@ __device__ __forceinline__ int row_products_of(const DeviceCsr& a, const int* b_
 // The inclusive prefix sum of `v` over the block (blockDim.x a multiple of 32), and the block's
 // total in `total`. `scratch` holds 32 ints of shared memory; every thread must call it.
 __device__ __forceinline__ int block_inclusive_scan(int v, int* scratch, int& total) {
-    const int lane = thread_index() % warp_size, warp = thread_index() / warp_size;
-    const int warps = block_threads() / warp_size;
-    for (int d = 1; d < warp_size; d *= 2) {
-        const int x = __shfl_up_sync(full_mask, v, d);
+    const int lane = thread_index() % kWarpSize, warp = thread_index() / kWarpSize;
+    const int warps = block_threads() / kWarpSize;
+    for (int d = 1; d < kWarpSize; d *= 2) {
+        const int x = __shfl_up_sync(kFullMask, v, d);
         if (lane >= d) v += x;
     }
-    if (lane == warp_size - 1) scratch[warp] = v;
+    if (lane == kWarpSize - 1) scratch[warp] = v;
     __syncthreads();
     if (warp == 0) {
         int w = lane < warps ? scratch[lane] : 0;
-        for (int d = 1; d < warp_size; d *= 2) {
-            const int x = __shfl_up_sync(full_mask, w, d);
+        for (int d = 1; d < kWarpSize; d *= 2) {
+            const int x = __shfl_up_sync(kFullMask, w, d);
             if (lane >= d) w += x;
         }
         if (lane < warps) scratch[lane] = w;

@@ -38,18 +38,18 @@ struct Tuning {
 };
 
 // Without the opt-in above it: portable to every sm_80+ GPU (as conv's kernels).
-inline constexpr std::size_t max_shared_bytes = 48 * 1024;
-inline constexpr int max_threads = 1024;
-inline constexpr int max_bins = 16;
+inline constexpr std::size_t kMaxSharedBytes = 48 * 1024;
+inline constexpr int kMaxThreads = 1024;
+inline constexpr int kMaxBins = 16;
 // rowwise_hash: a shared table's slots hold a key (int32) and, in the numeric phase, a value
 // (fp64); the largest shared table is the power of two whose numeric slots fit 48 KiB beside a
 // row's bookkeeping: 2048 slots (24 KiB of values, 8 KiB of keys).
-inline constexpr int numeric_slot_bytes = 12;
-inline constexpr std::int64_t max_shared_slots = 2048;
-inline constexpr int row_meta_ints = 4;  // per row in a block: row, A's first and end entry, C's first
+inline constexpr int kNumericSlotBytes = 12;
+inline constexpr std::int64_t kMaxSharedSlots = 2048;
+inline constexpr int kRowMetaInts = 4;  // per row in a block: row, A's first and end entry, C's first
 // esc: rows of up to this many products are sorted in shared memory (12 bytes each), longer
 // ones in place in global memory.
-inline constexpr int esc_shared_elements = 2048;
+inline constexpr int kEscSharedElements = 2048;
 
 // rowwise_hash's rule, one function each so that the kernels, the model and the tests agree.
 namespace binning {
@@ -78,7 +78,7 @@ MEMWALL_SPGEMM_HD inline int bin_of(std::int64_t products, int bin_min, int bins
 }
 
 // A bin's shared table: sized for its bound on a row's entries (products, never more than B's
-// columns; the last bin's bound is B's columns), at most max_shared_slots.
+// columns; the last bin's bound is B's columns), at most kMaxSharedSlots.
 MEMWALL_SPGEMM_HD inline std::int64_t bin_slots(int bin, std::int64_t cols, double factor, int bin_min, int bins) {
     std::int64_t bound = cols;
     if (bin + 1 < bins) {
@@ -86,7 +86,7 @@ MEMWALL_SPGEMM_HD inline std::int64_t bin_slots(int bin, std::int64_t cols, doub
         bound = products < cols ? products : cols;
     }
     const std::int64_t s = table_slots(bound, factor);
-    return s < max_shared_slots ? s : max_shared_slots;
+    return s < kMaxSharedSlots ? s : kMaxSharedSlots;
 }
 
 // A row whose entries (at most min(products, cols)) would fill its bin's shared table to 80% or
@@ -103,8 +103,8 @@ inline int rows_per_block(int bin, std::int64_t cols, const Tuning& t) {
     const int group = t.threads / t.threads_per_row;
     const std::int64_t slots = bin_slots(bin, cols, t.table_factor, t.bin_min, t.bins);
     const bool fits = static_cast<std::size_t>(group) *
-                          (static_cast<std::size_t>(slots) * numeric_slot_bytes + 4 * (row_meta_ints + 1)) <=
-                      max_shared_bytes;
+                          (static_cast<std::size_t>(slots) * kNumericSlotBytes + 4 * (kRowMetaInts + 1)) <=
+                      kMaxSharedBytes;
     return bin + 1 < t.bins && fits ? group : 1;
 }
 
@@ -115,14 +115,14 @@ inline void validate(const Tuning& t) {
     auto require = [](bool ok, const std::string& rule) {
         if (!ok) throw std::invalid_argument("cuda spgemm: " + rule);
     };
-    require(t.threads >= 32 && t.threads <= max_threads && t.threads % 32 == 0,
+    require(t.threads >= 32 && t.threads <= kMaxThreads && t.threads % 32 == 0,
             "threads must be a multiple of 32 up to 1024");
     if (t.algorithm != Algorithm::rowwise_hash) return;
     require(t.table_factor >= 1 && t.table_factor <= 16, "table_factor must be 1 to 16");
     require(t.threads_per_row == 4 || t.threads_per_row == 8 || t.threads_per_row == 16 || t.threads_per_row == 32,
             "threads_per_row must be 4, 8, 16 or 32");
     require(t.bin_min >= 1 && t.bin_min <= (1 << 20), "bin_min must be 1 to 2^20");
-    require(t.bins >= 1 && t.bins <= max_bins, "bins must be 1 to 16");
+    require(t.bins >= 1 && t.bins <= kMaxBins, "bins must be 1 to 16");
 }
 
 // Throws std::invalid_argument when a dimension, nnz(A), nnz(B) or the products of A*B do not

@@ -82,13 +82,13 @@ class HashCase final : public SpgemmBuffers {
                          hash_symbolic_kernel, a_.view(), b_.view(), rule_, l, products_.get(), table_off_.get(),
                          global_keys_.get(), counts_.get());
         }
-        cuda::launch(launch_.config(1, max_threads), exclusive_scan_kernel, counts_.get(), rows_, c_row_ptr_.get());
+        cuda::launch(launch_.config(1, kMaxThreads), exclusive_scan_kernel, counts_.get(), rows_, c_row_ptr_.get());
         ensure_c(read_int(c_row_ptr_.get() + rows_));
         for (int j = 0; j <= bins; ++j) {
             const HashLaunch l = bin_launch(j);
             if (l.count == 0) continue;
             cuda::launch(
-                launch_.config(blocks(l.count, l.rows_per_block), t_.threads, shared_bytes(l, numeric_slot_bytes)),
+                launch_.config(blocks(l.count, l.rows_per_block), t_.threads, shared_bytes(l, kNumericSlotBytes)),
                 hash_numeric_kernel, a_.view(), b_.view(), rule_, l, products_.get(), table_off_.get(),
                 global_keys_.get(), global_vals_.get(), c_row_ptr_.get(), c_col_.get(), c_val_.get(), sorted_);
         }
@@ -120,19 +120,19 @@ class HashCase final : public SpgemmBuffers {
         if (j == t_.bins) {  // global tables, a block per row
             l.slots = 0;
             l.rows_per_block = 1;
-            l.team = warp_size;
+            l.team = kWarpSize;
             return l;
         }
         l.slots = static_cast<int>(binning::bin_slots(j, cols_, t_.table_factor, t_.bin_min, t_.bins));
         l.rows_per_block = binning::rows_per_block(j, cols_, t_);
-        l.team = l.rows_per_block > 1 ? t_.threads_per_row : warp_size;
+        l.team = l.rows_per_block > 1 ? t_.threads_per_row : kWarpSize;
         return l;
     }
 
     // Shared memory of a launch: its tables (slot_bytes each) and each row's bookkeeping.
     static std::size_t shared_bytes(const HashLaunch& l, int slot_bytes) {
         const auto rows = static_cast<std::size_t>(l.rows_per_block);
-        return rows * (static_cast<std::size_t>(l.slots) * static_cast<std::size_t>(slot_bytes) + 4 * meta_ints);
+        return rows * (static_cast<std::size_t>(l.slots) * static_cast<std::size_t>(slot_bytes) + 4 * kMetaInts);
     }
 
     Tuning t_;
@@ -160,20 +160,20 @@ class EscCase final : public SpgemmBuffers {
           counts_(static_cast<std::size_t>(a.rows)) {}
 
     void run() override {
-        const int warps = t_.threads / warp_size;
+        const int warps = t_.threads / kWarpSize;
         cuda::launch(launch_.config(grid_for(rows_, t_.threads), t_.threads), row_products_kernel, a_.view(),
                      b_.row_ptr.get(), rows_, products_.get());
-        cuda::launch(launch_.config(1, max_threads), exclusive_scan_kernel, products_.get(), rows_, offsets_.get());
+        cuda::launch(launch_.config(1, kMaxThreads), exclusive_scan_kernel, products_.get(), rows_, offsets_.get());
         const int products = read_int(offsets_.get() + rows_);
         for (Growable<int>* k : {&keys_, &out_keys_}) k->ensure(static_cast<std::size_t>(products));
         for (Growable<double>* v : {&vals_, &out_vals_}) v->ensure(static_cast<std::size_t>(products));
         cuda::launch(launch_.config(grid_for(rows_, warps), t_.threads), esc_expand_kernel, a_.view(), b_.view(), rows_,
                      offsets_.get(), keys_.get(), vals_.get());
         cuda::launch(
-            launch_.config(grid_for(rows_, 1), t_.threads, esc_shared_elements * (sizeof(double) + sizeof(int))),
+            launch_.config(grid_for(rows_, 1), t_.threads, kEscSharedElements * (sizeof(double) + sizeof(int))),
             esc_sort_compress_kernel, rows_, offsets_.get(), keys_.get(), vals_.get(), out_keys_.get(), out_vals_.get(),
             counts_.get());
-        cuda::launch(launch_.config(1, max_threads), exclusive_scan_kernel, counts_.get(), rows_, c_row_ptr_.get());
+        cuda::launch(launch_.config(1, kMaxThreads), exclusive_scan_kernel, counts_.get(), rows_, c_row_ptr_.get());
         ensure_c(read_int(c_row_ptr_.get() + rows_));
         cuda::launch(launch_.config(grid_for(rows_, warps), t_.threads), esc_copy_kernel, rows_, offsets_.get(),
                      out_keys_.get(), out_vals_.get(), c_row_ptr_.get(), c_col_.get(), c_val_.get());

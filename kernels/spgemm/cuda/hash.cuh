@@ -14,7 +14,7 @@
 
 namespace memwall::spgemm_cuda::MEMWALL_CUDA_NS {
 
-constexpr int empty_key = -1;
+constexpr int kEmptyKey = -1;
 
 // The binning rule (device_case.hpp, binning) as the kernels take it.
 struct HashRule {
@@ -35,7 +35,7 @@ struct HashLaunch {
 
 // The bookkeeping of a row in its block's shared memory: the row, A's entries, C's first entry,
 // and a counter (new keys, then C's entries written).
-constexpr int meta_ints = row_meta_ints + 1;
+constexpr int kMetaInts = kRowMetaInts + 1;
 
 // products[i], and each row's bin: rows of no products get C's count 0 now and no bin; a row
 // that falls back is counted in bin `bins` and given a global table of table_slots(entries)
@@ -126,9 +126,9 @@ __device__ __forceinline__ void load_row_meta(const HashLaunch& l, const HashThr
 __device__ __forceinline__ int hash_insert(int* keys, unsigned mask, int key, bool& inserted) {
     unsigned h = (static_cast<unsigned>(key) * 107u) & mask;
     for (;;) {
-        const int old = atomicCAS(&keys[h], empty_key, key);
-        if (old == empty_key || old == key) {
-            inserted = old == empty_key;
+        const int old = atomicCAS(&keys[h], kEmptyKey, key);
+        if (old == kEmptyKey || old == key) {
+            inserted = old == kEmptyKey;
             return static_cast<int>(h);
         }
         h = (h + 1) & mask;
@@ -143,13 +143,13 @@ __global__ void hash_symbolic_kernel(DeviceCsr a, DeviceCsr b, HashRule r, HashL
     __shared__ int table_size;
     const HashThread t = hash_thread(l);
     const bool global = l.slots == 0;
-    int* m = shared + (global ? 0 : l.rows_per_block * l.slots) + t.local * meta_ints;
+    int* m = shared + (global ? 0 : l.rows_per_block * l.slots) + t.local * kMetaInts;
     load_row_meta(l, t, a, nullptr, r, products, table_off, m, &table_base, &table_size);
     __syncthreads();
     const int row = m[0];
     const int slots = global ? (row >= 0 ? table_size : 0) : l.slots;
     int* keys = global ? global_keys + table_base : shared + t.local * l.slots;
-    for (int s = t.lane_in_row; s < slots; s += t.threads_per_row) keys[s] = empty_key;
+    for (int s = t.lane_in_row; s < slots; s += t.threads_per_row) keys[s] = kEmptyKey;
     __syncthreads();
     const unsigned mask = static_cast<unsigned>(slots - 1);
     int mine = 0;
@@ -178,7 +178,7 @@ __global__ void hash_numeric_kernel(DeviceCsr a, DeviceCsr b, HashRule r, HashLa
     const bool global = l.slots == 0;
     const int table = global ? 0 : l.rows_per_block * l.slots;  // slots in shared memory
     int* shared_keys = reinterpret_cast<int*>(shared + table);
-    int* m = shared_keys + table + t.local * meta_ints;
+    int* m = shared_keys + table + t.local * kMetaInts;
     load_row_meta(l, t, a, c_row_ptr, r, products, table_off, m, &table_base, &table_size);
     __syncthreads();
     const int row = m[0];
@@ -186,7 +186,7 @@ __global__ void hash_numeric_kernel(DeviceCsr a, DeviceCsr b, HashRule r, HashLa
     int* keys = global ? global_keys + table_base : shared_keys + t.local * l.slots;
     double* vals = global ? global_vals + table_base : shared + t.local * l.slots;
     for (int s = t.lane_in_row; s < slots; s += t.threads_per_row) {
-        keys[s] = empty_key;
+        keys[s] = kEmptyKey;
         vals[s] = 0.0;
     }
     __syncthreads();
@@ -208,7 +208,7 @@ __global__ void hash_numeric_kernel(DeviceCsr a, DeviceCsr b, HashRule r, HashLa
         // slots, -1, read as the largest unsigned).
         for (int s = t.lane_in_row; s < slots; s += t.threads_per_row) {
             const int key = keys[s];
-            if (key == empty_key) continue;
+            if (key == kEmptyKey) continue;
             int rank = 0;
             for (int u = 0; u < slots; ++u) rank += static_cast<unsigned>(keys[u]) < static_cast<unsigned>(key);
             c_col[c0 + rank] = key;
@@ -218,7 +218,7 @@ __global__ void hash_numeric_kernel(DeviceCsr a, DeviceCsr b, HashRule r, HashLa
     }
     for (int s = t.lane_in_row; s < slots; s += t.threads_per_row) {
         const int key = keys[s];
-        if (key == empty_key) continue;
+        if (key == kEmptyKey) continue;
         const int at = c0 + atomicAdd(&m[4], 1);
         c_col[at] = key;
         c_val[at] = vals[s];

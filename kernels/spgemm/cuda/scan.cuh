@@ -11,7 +11,7 @@ namespace memwall::spgemm_cuda::MEMWALL_CUDA_NS {
 // array in coalesced tiles of blockDim.x, carrying the sum: a simple scan, its traffic 4 bytes
 // read and 4 written per element.
 __global__ void exclusive_scan_kernel(const int* in, int n, int* out) {
-    __shared__ int scratch[warp_size];
+    __shared__ int scratch[kWarpSize];
     int carry = 0;
     for (int base = 0; base < n; base += block_threads()) {
         const int i = base + thread_index();

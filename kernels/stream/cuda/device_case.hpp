@@ -16,8 +16,8 @@ struct Shape {
     float scalar = 3.0f;
 };
 
-inline constexpr int max_threads = 1024;
-inline constexpr long long max_blocks = 1 << 20;  // more elements: each thread strides the grid
+inline constexpr int kMaxThreads = 1024;
+inline constexpr long long kMaxBlocks = 1 << 20;  // more elements: each thread strides the grid
 
 // Host inputs (y may be null for copy and scale). Throws std::invalid_argument when n < 1 or
 // `threads` is not a multiple of 32 up to 1024.

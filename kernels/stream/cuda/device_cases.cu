@@ -28,7 +28,7 @@ class Case final : public kit::DeviceCase {
     void poison() override { z_.poison(); }
     void run() override {
         cuda::LaunchConfig c;
-        c.grid = dim3(static_cast<unsigned>(std::min(blocks(s_.n, threads_), static_cast<unsigned>(max_blocks))));
+        c.grid = dim3(static_cast<unsigned>(std::min(blocks(s_.n, threads_), static_cast<unsigned>(kMaxBlocks))));
         c.block = dim3(static_cast<unsigned>(threads_));
         cuda::launch(c, stream_kernel, s_, x_.get(), y_.get(), z_.get());
     }
@@ -45,7 +45,7 @@ class Case final : public kit::DeviceCase {
 
 std::unique_ptr<kit::DeviceCase> make_device_case(const Shape& s, int threads, const float* x, const float* y) {
     if (s.n < 1) throw std::invalid_argument("cuda stream: n must be positive");
-    if (threads < 32 || threads > max_threads || threads % 32 != 0)
+    if (threads < 32 || threads > kMaxThreads || threads % 32 != 0)
         throw std::invalid_argument("cuda stream: threads must be a multiple of 32 up to 1024");
     if ((s.op == StreamOp::add || s.op == StreamOp::triad) && !y)
         throw std::invalid_argument("cuda stream: add and triad read y");

@@ -35,8 +35,8 @@ const char* const masks[] = {"local", "global", "random", "butterfly"};
 // The smallest tile, two per block, over lengths no tile divides; and the three-stage d = 128
 // tile (visits go round three buffers), a tile per block.
 TEST(CudaEmuAttentionFlashBlocksparse, EveryMaskMatchesTheReferenceAndTheModelsBytes) {
-    const FlashTcTile small = attention_cuda::flash_tc_tiles[0];  // d 64, 64/64/4/2
-    const FlashTcTile deep = attention_cuda::flash_tc_tiles[5];   // d 128, 128/64/8/3
+    const FlashTcTile small = attention_cuda::kFlashTcTiles[0];  // d 64, 64/64/4/2
+    const FlashTcTile deep = attention_cuda::kFlashTcTiles[5];   // d 128, 128/64/8/3
     ASSERT_EQ(deep.stages, 3);
     struct Case {
         FlashTcTile tile;
@@ -66,7 +66,7 @@ TEST(CudaEmuAttentionFlashBlocksparse, EveryMaskMatchesTheReferenceAndTheModelsB
 
 // Dense flash_tc on the masked workload, or another seed's mask, fails the check.
 TEST(CudaEmuAttentionFlashBlocksparse, AnotherMaskFailsTheCheck) {
-    const FlashTcTile t = attention_cuda::flash_tc_tiles[0];
+    const FlashTcTile t = attention_cuda::kFlashTcTiles[0];
     const AttentionWorkload w(AttentionProblem::from(point(256, 256, "random", false, t, 64)), 7);
     AttentionProblem dense = w.problem();
     dense.mask = {};
@@ -87,7 +87,7 @@ TEST(CudaEmuAttentionFlashBlocksparse, EmulatedCountersEqualTheModel) {
     const MemoryHierarchy mh = detect_memory_hierarchy();
     for (const char* mask : masks)
         for (bool causal : {false, true}) {
-            const Params pt = point(256, 256, mask, causal, attention_cuda::flash_tc_tiles[0], 64);
+            const Params pt = point(256, 256, mask, causal, attention_cuda::kFlashTcTiles[0], 64);
             SCOPED_TRACE(pt.label());
             const auto w = f.make_workload(pt, 5);
             auto inst = v.prepare(*w, pt);
@@ -109,7 +109,7 @@ TEST(CudaEmuAttentionFlashBlocksparse, EmulatedCountersEqualTheModel) {
 }
 
 TEST(CudaEmuAttentionFlashBlocksparse, RefusesTilesThatDoNotNestAndMasksOnOtherKernels) {
-    const FlashTcTile t = attention_cuda::flash_tc_tiles[1];  // Br 128
+    const FlashTcTile t = attention_cuda::kFlashTcTiles[1];  // Br 128
     const AttentionWorkload w(AttentionProblem::from(point(256, 256, "local", false, t, 64)), 7);
     const attention_cuda::Inputs in{w.q().data(), w.k().data(), w.v().data()};
     try {

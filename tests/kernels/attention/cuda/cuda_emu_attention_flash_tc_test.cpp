@@ -66,7 +66,7 @@ const Problem problems[] = {
 
 std::vector<TcCase> cases() {
     std::vector<TcCase> out;
-    for (const FlashTcTile& t : attention_cuda::flash_tc_tiles)
+    for (const FlashTcTile& t : attention_cuda::kFlashTcTiles)
         for (const Problem& p : problems) out.push_back({p, t});
     return out;
 }
@@ -93,7 +93,7 @@ TEST(CudaEmuAttentionFlashTcOrder, ReverseAndShuffledBlocks) {
         emu::EmulationOptions options;
         options.order = order;
         options.seed = 3;
-        const Outcome r = run_emulated({{1, 2, 150, 150, true}, attention_cuda::flash_tc_tiles[0]}, options);
+        const Outcome r = run_emulated({{1, 2, 150, 150, true}, attention_cuda::kFlashTcTiles[0]}, options);
         EXPECT_TRUE(r.check.ok) << r.check.message;
     }
 }
@@ -108,7 +108,7 @@ TEST(CudaEmuAttentionFlashTcCounters, EmulatedTensorFlopsEqualTheModel) {
     const Family& f = c.family("attention");
     const Variant& v = c.variant("attention", "flash_tc", Backend::cuda_emu);
     const MemoryHierarchy mh = detect_memory_hierarchy();
-    for (const FlashTcTile& t : attention_cuda::flash_tc_tiles) {
+    for (const FlashTcTile& t : attention_cuda::kFlashTcTiles) {
         double unmasked = 0;
         for (bool causal : {false, true}) {
             const Params point =
@@ -140,7 +140,7 @@ TEST(CudaEmuAttentionFlashTc, RefusesFp32AndTilesNotCompiled) {
     s.seq_q = s.seq_k = 64;
     s.dtype = attention_cuda::Dtype::fp32;
     const attention_cuda::Inputs none;
-    const Tuning first = tuning_of(attention_cuda::flash_tc_tiles[0]);
+    const Tuning first = tuning_of(attention_cuda::kFlashTcTiles[0]);
     try {
         attention_cuda::cuda_emu::make_device_case(s, first, none);
         ADD_FAILURE() << "fp32 accepted";

@@ -116,7 +116,7 @@ TEST(CudaEmuAttentionRegister, FlashTcDefaultsRunEveryCompiledTile) {
         seq_q.insert(p.integer("seq_q"));
         causal += static_cast<int>(p.integer("causal"));
     }
-    EXPECT_EQ(tiles.size(), std::size(attention_cuda::flash_tc_tiles));
+    EXPECT_EQ(tiles.size(), std::size(attention_cuda::kFlashTcTiles));
     for (std::int64_t n : seq_q) EXPECT_NE(n % 16, 0) << n;  // no tile divides them
     EXPECT_GT(causal, 0);
 }

@@ -84,7 +84,7 @@ TEST_F(CudaGpuAttention, FlashTcMatchesTheReferenceWithEveryTile) {
     Catalogue c;
     register_attention(c);
     const Family& f = c.family("attention");
-    for (const attention_cuda::FlashTcTile& t : attention_cuda::flash_tc_tiles)
+    for (const attention_cuda::FlashTcTile& t : attention_cuda::kFlashTcTiles)
         for (bool causal : {false, true}) {
             const Params p = attention_test::with_tile(point(300, 517, causal, "bf16"), t);
             SCOPED_TRACE(p.label());
@@ -103,7 +103,7 @@ TEST_F(CudaGpuAttention, FlashBlocksparseMatchesTheReferenceWithEveryMask) {
     for (const std::size_t tile : {std::size_t{0}, std::size_t{5}})
         for (const char* mask : {"local", "global", "random", "butterfly"})
             for (bool causal : {false, true}) {
-                const attention_cuda::FlashTcTile& t = attention_cuda::flash_tc_tiles[tile];
+                const attention_cuda::FlashTcTile& t = attention_cuda::kFlashTcTiles[tile];
                 const Params p = attention_test::with_tile(
                     attention_test::with_mask(point(1000, 1300, causal, "bf16"), mask, 128, 1, 0.5), t);
                 SCOPED_TRACE(p.label());

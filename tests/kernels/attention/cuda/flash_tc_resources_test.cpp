@@ -15,8 +15,8 @@ TEST(FlashTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
     if (table.kernels.empty()) GTEST_SKIP() << table.evidence;
     EXPECT_EQ(table.arch, 90);
     EXPECT_EQ(table.evidence.substr(0, 9), "SASS HMMA");
-    EXPECT_EQ(table.kernels.size(), std::size(flash_tc_tiles));
-    for (const FlashTcTile& t : flash_tc_tiles) {
+    EXPECT_EQ(table.kernels.size(), std::size(kFlashTcTiles));
+    for (const FlashTcTile& t : kFlashTcTiles) {
         const KernelResources* k = flash_tc_resources(table, t);
         ASSERT_NE(k, nullptr) << "d " << t.head_dim << " Br " << t.br << " Bc " << t.bc;
         SCOPED_TRACE(std::string(k->kernel));
@@ -27,7 +27,7 @@ TEST(FlashTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
         // the loops over fragments are unrolled, so the fragments stay in registers.
         EXPECT_GE(k->matrix_instructions, 2 * t.head_dim * t.bc / 128) << table.evidence;
         const std::size_t shared = flash_tc_shared_bytes(t.br, t.bc, t.head_dim, t.stages);
-        EXPECT_LE(shared + static_cast<std::size_t>(k->static_shared_bytes), max_shared_bytes);
+        EXPECT_LE(shared + static_cast<std::size_t>(k->static_shared_bytes), kMaxSharedBytes);
         EXPECT_GE(sm90_blocks_per_sm(k->registers, 32 * t.warps, shared), 1);
     }
     EXPECT_NE(flash_tc_resource_summary().find("0 spill bytes"), std::string::npos);

@@ -86,7 +86,7 @@ std::vector<TcCase> cases() {
     std::vector<TcCase> out;
     for (Algorithm a : {Algorithm::implicit_gemm_tc, Algorithm::im2win_tc})
         for (ConvDtype d : {ConvDtype::bf16, ConvDtype::tf32})
-            for (const ConvTcTile& t : conv_cuda::conv_tc_tiles) out.push_back({a, t, d});
+            for (const ConvTcTile& t : conv_cuda::kConvTcTiles) out.push_back({a, t, d});
     return out;
 }
 
@@ -129,7 +129,7 @@ TEST(CudaEmuConvTcOrder, ReverseAndShuffledBlocks) {
             options.order = order;
             options.seed = 3;
             const Outcome r = run(problem(2, 20, 7, 70, 3, 1, 1, ConvDtype::bf16),
-                                  tuning({a, conv_cuda::conv_tc_tiles[0], ConvDtype::bf16}), options);
+                                  tuning({a, conv_cuda::kConvTcTiles[0], ConvDtype::bf16}), options);
             EXPECT_TRUE(r.check.ok) << r.check.message;
         }
 }

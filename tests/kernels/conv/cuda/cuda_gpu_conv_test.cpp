@@ -82,7 +82,7 @@ TEST(CudaGpuConv, TensorCoreVariantsMatchTheReferenceOnEveryTile) {
         for (const char* dtype : {"bf16", "tf32"}) {
             p.set("dtype", std::string(dtype));
             const auto w = f.make_workload(p, 3);
-            for (const conv_cuda::ConvTcTile& t : conv_cuda::conv_tc_tiles)
+            for (const conv_cuda::ConvTcTile& t : conv_cuda::kConvTcTiles)
                 for (const char* name : {"implicit_gemm_tc", "im2win_tc"}) {
                     p.set("BM", std::int64_t{t.bm});
                     p.set("BN", std::int64_t{t.bn});

@@ -93,7 +93,7 @@ TcTuning tuning(const TcTile& tile, int group = 8) {
 std::vector<Case> cases() {
     std::vector<Case> out;
     for (Method m : {Method::base, Method::unfused, Method::fused, Method::multi_adapter})
-        for (const TcTile& tile : lora_cuda::tc_tiles)
+        for (const TcTile& tile : lora_cuda::kTcTiles)
             for (const LoraProblem& p : problems) out.push_back({m, p, tile});
     return out;
 }
@@ -117,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(EveryMethodTileAndProblem, CudaEmuLoraTc, ::testing::Va
 // more than the batch has.
 TEST(CudaEmuLoraTcGroups, MultiAdapterGroupsOfAnySize) {
     for (int group : {1, 2, 5}) {
-        const TcTuning t = tuning(lora_cuda::tc_tiles[0], group);
+        const TcTuning t = tuning(lora_cuda::kTcTiles[0], group);
         const Outcome r = run_emulated(problems[2], Method::multi_adapter, t);
         EXPECT_TRUE(r.check.ok) << "group " << group << ": " << r.check.message;
         EXPECT_EQ(static_cast<double>(r.traffic.tensor.bf16),
@@ -133,7 +133,7 @@ TEST(CudaEmuLoraTcOrder, ReverseAndShuffledBlocks) {
         options.order = order;
         options.seed = 3;
         for (Method m : {Method::fused, Method::multi_adapter}) {
-            const Outcome r = run_emulated(problems[2], m, tuning(lora_cuda::tc_tiles[0], 3), options);
+            const Outcome r = run_emulated(problems[2], m, tuning(lora_cuda::kTcTiles[0], 3), options);
             EXPECT_TRUE(r.check.ok) << name(m) << ": " << r.check.message;
         }
     }
@@ -187,7 +187,7 @@ TEST(CudaEmuLoraTc, RefusesFp32UnalignedSizesAndTilesNotCompiled) {
     EXPECT_NO_THROW(lora_cuda::validate_tensor_core(s, Method::unfused, TcTuning{}));
     refused(s, Method::cublas_unfused, TcTuning{}, "cublas_unfused");
     refused(s, Method::fused, tuning({128, 64, 8, 3}), "compiled: BM/BN/warps/stages 64/64/4/3");
-    refused(s, Method::multi_adapter, tuning(lora_cuda::tc_tiles[0], 0), "group");
+    refused(s, Method::multi_adapter, tuning(lora_cuda::kTcTiles[0], 0), "group");
     lora_cuda::Shape high_rank = s;
     high_rank.r = 72;
     refused(high_rank, Method::fused, TcTuning{}, "r must be at most 64");

@@ -15,8 +15,8 @@ TEST(LoraTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
     if (table.kernels.empty()) GTEST_SKIP() << table.evidence;
     EXPECT_EQ(table.arch, 90);
     EXPECT_EQ(table.evidence.substr(0, 9), "SASS HMMA");
-    EXPECT_EQ(table.kernels.size(), std::size(tc_tiles) + 3);  // and the down-projection for r up to 16, 32, 64
-    for (const TcTile& t : tc_tiles) {
+    EXPECT_EQ(table.kernels.size(), std::size(kTcTiles) + 3);  // and the down-projection for r up to 16, 32, 64
+    for (const TcTile& t : kTcTiles) {
         const KernelResources* k = gemm_tc_resources(table, t);
         ASSERT_NE(k, nullptr) << "BM " << t.bm << " BN " << t.bn << " warps " << t.warps << " stages " << t.stages;
         SCOPED_TRACE(std::string(k->kernel));
@@ -26,7 +26,7 @@ TEST(LoraTcResources, EveryTileOnSm90SpillsNothingAndRunsOnTensorCores) {
         // Every m16n8k16 product of a 32-deep stage is an instruction of its own (BM·BN·32 /
         // (16·8·16) per block): the loops over fragments are unrolled, so the accumulators stay
         // in registers.
-        EXPECT_EQ(k->matrix_instructions, t.bm * t.bn * tc_bk / (16 * 8 * 16) / t.warps) << table.evidence;
+        EXPECT_EQ(k->matrix_instructions, t.bm * t.bn * kTcBk / (16 * 8 * 16) / t.warps) << table.evidence;
         EXPECT_LE(gemm_tc_shared_bytes(t) + static_cast<std::size_t>(k->static_shared_bytes), 227u * 1024);
         EXPECT_GE(kit::sm90_blocks_per_sm(k->registers, 32 * t.warps, gemm_tc_shared_bytes(t)), 1);
     }

@@ -83,7 +83,7 @@ TEST(CudaEmuSpgemm, EmptyRowsADenseRowAndAFullColumn) {
     const MtxFile f("awkward", kAwkwardN, kAwkwardN, awkward_entries());
     for (const auto op : {SpgemmProblem::Op::aa, SpgemmProblem::Op::aat}) {
         const SpgemmWorkload w(problem(file_spec(f.path()), op), 3);
-        ASSERT_GT(w.stats().max_row_products, spgemm_cuda::esc_shared_elements);  // esc's global sort runs
+        ASSERT_GT(w.stats().max_row_products, spgemm_cuda::kEscSharedElements);  // esc's global sort runs
         expect_all_variants_correct(w, w.problem().op_name());
     }
 }
