@@ -37,6 +37,10 @@ void IsolatedMeasurer::ready() {
         hello = worker_->receive(t0 + std::chrono::seconds(60));
     } catch (const ChildGone& e) {
         worker_.reset();
+        if (is_interrupt_signal(e.signal)) {  // the group's SIGTERM reached it while it started
+            stop_requested = true;
+            throw Interrupted("interrupted: the case worker " + e.how + " while starting");
+        }
         throw InputError("cannot start a case worker (" + options_.worker_command.at(0) + " " + e.how +
                          "); --no-isolate measures cases in this process");
     }

@@ -51,7 +51,14 @@ RunnerResult run_cases(Store& store, std::int64_t run_id, const SweepPlan& plan,
             }
         }
         if (todo.empty()) continue;
-        if (!measurer) measurer = make_measurer(opt.isolation, mh);
+        if (!measurer) {
+            try {
+                measurer = make_measurer(opt.isolation, mh);
+            } catch (const Interrupted&) {  // the interrupt killed the first worker as it started
+                result.interrupted = true;
+                break;
+            }
+        }
         std::map<const PlannedCase*, Pending> pending;
 
         benchmark::ClearRegisteredBenchmarks();

@@ -92,6 +92,14 @@ TEST_F(Isolated, AWorkerKilledByTheGroupsSigtermIsAnInterruptNotAFailure) {
     EXPECT_TRUE(stop_requested);
 }
 
+// The same signal can reach the first worker while it starts: the command is being stopped,
+// which is not a worker that cannot start.
+TEST(IsolatedStart, AWorkerKilledByAnInterruptWhileStartingIsAnInterrupt) {
+    IsolatedMeasurer m({.worker_command = {"/bin/sh", "-c", "kill -TERM $$"}});
+    EXPECT_THROW(m.ready(), Interrupted);
+    EXPECT_TRUE(stop_requested);
+}
+
 TEST_F(Isolated, AnAllocationPastTheLimitFailsItsCaseAndKeepsTheWorker) {
     const CaseRecord r = measurer.measure(planned("unbounded_alloc"), 1, quick());
     EXPECT_EQ(r.status, CaseStatus::failed);
