@@ -23,6 +23,14 @@ std::string seconds_text(double s) {
     return buf;
 }
 
+// A worker killed by SIGTERM or SIGHUP to the process group (timeout, Slurm, a CI runner), as it
+// starts or measures: the run is being stopped, not the worker failing; whoever sent it to the
+// worker alone meant the same.
+[[noreturn]] void stopped_by_interrupt(const ChildGone& e, const std::string& when) {
+    stop_requested = true;
+    throw Interrupted("interrupted: the case worker " + e.how + " " + when);
+}
+
 }  // namespace
 
 IsolatedMeasurer::IsolatedMeasurer(IsolationOptions options) : options_(std::move(options)) {}
@@ -37,10 +45,7 @@ void IsolatedMeasurer::ready() {
         hello = worker_->receive(t0 + std::chrono::seconds(60));
     } catch (const ChildGone& e) {
         worker_.reset();
-        if (is_interrupt_signal(e.signal)) {  // the group's SIGTERM reached it while it started
-            stop_requested = true;
-            throw Interrupted("interrupted: the case worker " + e.how + " while starting");
-        }
+        if (is_interrupt_signal(e.signal)) stopped_by_interrupt(e, "while starting");
         throw InputError("cannot start a case worker (" + options_.worker_command.at(0) + " " + e.how +
                          "); --no-isolate measures cases in this process");
     }
@@ -91,12 +96,7 @@ CaseRecord IsolatedMeasurer::measure(const PlannedCase& c, std::uint64_t seed, c
         }
     } catch (const ChildGone& e) {
         worker_.reset();
-        if (is_interrupt_signal(e.signal)) {
-            // SIGTERM or SIGHUP to the process group (timeout, Slurm, a CI runner): the run is
-            // being stopped, not this case failing; whoever sent it to the worker alone meant the same.
-            stop_requested = true;
-            throw Interrupted("interrupted: the case worker " + e.how + " in its " + stage + " stage");
-        }
+        if (is_interrupt_signal(e.signal)) stopped_by_interrupt(e, "in its " + stage + " stage");
         rec.status = CaseStatus::failed;
         rec.message = "its process " + e.how + " in its " + stage + " stage";
         if (e.how.find("(SIGKILL)") != std::string::npos)

@@ -45,9 +45,10 @@ void head_scores(const float* qh, const float* label, const std::int32_t* ch, st
     std::int64_t j = 0;
     for (; j + lanes <= n; j += lanes) {
         vf acc{};
+        const bool ahead = j + 256 < n;  // no pointer past a row's end
         for (std::int64_t c = 0; c < r; ++c) {
             // The r rows are streams 4n bytes apart: the hardware prefetcher follows fewer.
-            __builtin_prefetch(label + c * n + j + 256);
+            if (ahead) __builtin_prefetch(label + c * n + j + 256);
             acc = fma(splat(qr[static_cast<std::size_t>(c)]), load(label + c * n + j), acc);
         }
         store(s + j, acc);

@@ -1,4 +1,5 @@
-// The catalogue of memwall's built-in kernels, registered once per test binary.
+// Catalogues for tests, each registered once per test binary: memwall's built-in kernels, or the
+// families one registration function adds.
 #pragma once
 
 #include "core/catalogue.hpp"
@@ -6,13 +7,16 @@
 
 namespace memwall::testing {
 
-inline const Catalogue& builtin_catalogue() {
+template <void (*Register)(Catalogue&)>
+const Catalogue& registered_catalogue() {
     static const Catalogue c = [] {
         Catalogue x;
-        register_builtin_kernels(x);
+        Register(x);
         return x;
     }();
     return c;
 }
+
+inline const Catalogue& builtin_catalogue() { return registered_catalogue<register_builtin_kernels>(); }
 
 }  // namespace memwall::testing

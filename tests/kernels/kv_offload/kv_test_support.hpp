@@ -11,18 +11,12 @@
 #include "core/params.hpp"
 #include "kernels/kv_offload/kv_offload.hpp"
 #include "kernels/kv_offload/register.hpp"
+#include "tests/support/builtin_catalogue.hpp"
 
 namespace memwall::kv_test {
 
 // The kv_offload family alone, registered once per test binary.
-inline const Catalogue& catalogue() {
-    static const Catalogue c = [] {
-        Catalogue x;
-        register_kv_offload(x);
-        return x;
-    }();
-    return c;
-}
+inline const Catalogue& catalogue() { return testing::registered_catalogue<register_kv_offload>(); }
 
 // 16 pages of 4 tokens, 2 heads of 8; 4 pages a step, 2 of them the previous step's; 3 steps.
 inline Params small_params() {

@@ -9,6 +9,7 @@
 #include "core/catalogue.hpp"
 #include "kernels/lora/lora.hpp"
 #include "kernels/lora/register.hpp"
+#include "tests/support/builtin_catalogue.hpp"
 
 namespace memwall::lora_test {
 
@@ -34,14 +35,7 @@ inline Params point_of(const Shape& s) {
     return p;
 }
 
-inline const Catalogue& catalogue() {
-    static const Catalogue c = [] {
-        Catalogue cat;
-        register_lora(cat);
-        return cat;
-    }();
-    return c;
-}
+inline const Catalogue& catalogue() { return testing::registered_catalogue<register_lora>(); }
 
 // A fp32 problem with LoRAFusion's dropout and α (the CUDA tests' sizes).
 inline LoraProblem problem(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t r, std::int64_t adapters) {

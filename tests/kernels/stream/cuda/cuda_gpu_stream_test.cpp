@@ -6,6 +6,7 @@
 #include "core/catalogue.hpp"
 #include "kernels/stream/register.hpp"
 #include "profiler/cupti_host.hpp"
+#include "tests/support/gpu_case.hpp"
 
 namespace memwall {
 namespace {
@@ -22,11 +23,8 @@ TEST(CudaGpuStream, EveryOpMatchesTheReferenceAndTimesWithEvents) {
         p.set("threads", std::int64_t{256});
         const auto w = c.family("stream").make_workload(p, 3);
         auto inst = c.variant("stream", "grid_stride", Backend::cuda).prepare(*w, p);
-        inst->poison();
-        inst->run();
-        const Check ch = inst->check();
-        EXPECT_TRUE(ch.ok) << op << ": " << ch.message;
-        EXPECT_GT(inst->run_timed(), 0.0) << op;
+        SCOPED_TRACE(op);
+        test::expect_checked_and_timed(*inst);
     }
 }
 
